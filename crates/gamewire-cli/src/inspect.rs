@@ -1,0 +1,196 @@
+//! `gamewire inspect`: detect each file's format and print a readable tree.
+
+use crate::CliResult;
+use gamewire::Format;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `gamewire inspect`.
+#[derive(clap::Args)]
+pub struct InspectArgs {
+    /// Files or folders (folders are walked recursively).
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Elide arrays longer than this, showing the first items and a count.
+    #[arg(long, default_value_t = 8)]
+    pub max_items: usize,
+}
+
+/// Lists the files under `paths`, folders walked in name order.
+fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> CliResult {
+    for p in paths {
+        if p.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
+                .map_err(|e| format!("cannot list {}: {e}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+                .collect();
+            entries.sort();
+            collect(&entries, out)?;
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(())
+}
+
+/// Runs `inspect`. Files of unknown format are listed as such; a file that fails to
+/// decode prints its error, and the command exits 1 at the end if any did.
+pub fn run(args: InspectArgs) -> CliResult {
+    let mut files = Vec::new();
+    collect(&args.paths, &mut files)?;
+    let mut failures = 0;
+    for path in &files {
+        let data = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        match gamewire::detect(&data, name.as_deref()) {
+            None => println!("== {}: unknown format ({} bytes)", path.display(), data.len()),
+            Some(format) => {
+                println!("== {}: {format} ({} bytes)", path.display(), data.len());
+                match render(format, path, &data, args.max_items) {
+                    Ok(text) => print!("{text}"),
+                    Err(e) => {
+                        failures += 1;
+                        println!("   error: {e}");
+                    }
+                }
+            }
+        }
+    }
+    if failures > 0 {
+        return Err(format!("{failures} file(s) failed to decode").into());
+    }
+    Ok(())
+}
+
+fn render(format: Format, path: &Path, data: &[u8], max_items: usize) -> CliResult<String> {
+    let mut tree = Tree::new(max_items);
+    match format {
+        #[cfg(feature = "godot")]
+        Format::Godot3 | Format::Godot4 => crate::godot::inspect(format, path, data, &mut tree)?,
+        #[cfg(feature = "zeze")]
+        Format::Zeze => crate::zeze::inspect(path, data, &mut tree)?,
+        #[cfg(feature = "kingsisle")]
+        Format::KingsIsle => crate::kingsisle::inspect(path, data, &mut tree)?,
+        #[cfg(feature = "resonite")]
+        Format::Resonite => crate::resonite::inspect(path, data, &mut tree)?,
+        #[cfg(feature = "o3de")]
+        Format::O3de => crate::o3de::inspect(path, data, &mut tree)?,
+        #[allow(unreachable_patterns)]
+        _ => return Err(format!("{format} support is not built in").into()),
+    }
+    Ok(tree.finish())
+}
+
+/// An indented tree printer shared by the formats' `inspect`.
+///
+/// Each line is `label: Type = value` or, for containers, `label: Type (n items)`
+/// followed by indented children. Containers longer than `max_items` show their first
+/// items and a `… n more` line ([`Tree::keep`] says which children to print).
+pub struct Tree {
+    out: String,
+    depth: usize,
+    max_items: usize,
+}
+
+impl Tree {
+    /// An empty tree eliding containers past `max_items` children.
+    pub fn new(max_items: usize) -> Self {
+        Tree { out: String::new(), depth: 1, max_items }
+    }
+
+    fn indent(&mut self) {
+        for _ in 0..self.depth {
+            self.out.push_str("  ");
+        }
+    }
+
+    /// A leaf line: `label: ty = value` (label may be empty).
+    pub fn leaf(&mut self, label: &str, ty: &str, value: &str) {
+        self.indent();
+        if !label.is_empty() {
+            let _ = write!(self.out, "{label}: ");
+        }
+        let _ = writeln!(self.out, "{ty} = {value}");
+    }
+
+    /// Opens a container line `label: ty (count items)`; children follow until [`Tree::close`].
+    pub fn open(&mut self, label: &str, ty: &str, count: Option<usize>) {
+        self.indent();
+        if !label.is_empty() {
+            let _ = write!(self.out, "{label}: ");
+        }
+        match count {
+            Some(n) => {
+                let _ = writeln!(self.out, "{ty} ({n} item{})", if n == 1 { "" } else { "s" });
+            }
+            None => {
+                let _ = writeln!(self.out, "{ty}");
+            }
+        }
+        self.depth += 1;
+    }
+
+    /// Closes the container opened last.
+    pub fn close(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// True when child `index` of a container of `count` children is printed; at the
+    /// first elided child, prints the `… n more` line.
+    pub fn keep(&mut self, index: usize, count: usize) -> bool {
+        if count <= self.max_items || index < self.max_items {
+            return true;
+        }
+        if index == self.max_items {
+            self.indent();
+            let _ = writeln!(self.out, "… {} more", count - self.max_items);
+        }
+        false
+    }
+
+    /// A free text line at the current depth.
+    pub fn note(&mut self, text: &str) {
+        self.indent();
+        self.out.push_str(text);
+        self.out.push('\n');
+    }
+
+    /// The printed tree.
+    pub fn finish(self) -> String {
+        self.out
+    }
+}
+
+/// Shortens a string for display: quoted, escaped, at most `max` characters.
+pub fn short_str(s: &str, max: usize) -> String {
+    let count = s.chars().count();
+    if count <= max {
+        format!("{s:?}")
+    } else {
+        let head: String = s.chars().take(max).collect();
+        format!("{head:?}… ({count} chars)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_indents_and_elides() {
+        let mut t = Tree::new(2);
+        t.open("items", "Array", Some(4));
+        for i in 0..4 {
+            if t.keep(i, 4) {
+                t.leaf(&format!("[{i}]"), "int", &i.to_string());
+            }
+        }
+        t.close();
+        assert_eq!(
+            t.finish(),
+            "  items: Array (4 items)\n    [0]: int = 0\n    [1]: int = 1\n    … 2 more\n"
+        );
+        assert_eq!(short_str("abcdef", 3), "\"abc\"… (6 chars)");
+    }
+}

@@ -1,0 +1,98 @@
+//! Input and output for the CLI: stdin/stdout or files, written atomically.
+
+use crate::CliResult;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Reads the whole input: the file at `path`, or stdin when `path` is `None` or `-`.
+pub fn read_input(path: Option<&Path>) -> CliResult<Vec<u8>> {
+    match path {
+        Some(p) if p != Path::new("-") => {
+            std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()).into())
+        }
+        _ => {
+            let mut buf = Vec::new();
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut buf)
+                .map_err(|e| format!("cannot read stdin: {e}"))?;
+            Ok(buf)
+        }
+    }
+}
+
+/// Writes `bytes` to `path` atomically (a temporary file in the same folder, then a
+/// rename), or to stdout when `path` is `None` or `-`. A failed run never leaves a
+/// half-written or clobbered file.
+pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> CliResult {
+    match path {
+        Some(p) if p != Path::new("-") => write_atomic(p, bytes),
+        _ => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(bytes)?;
+            out.flush()?;
+            Ok(())
+        }
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> CliResult {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
+        .map_err(|e| format!("cannot create a temporary file in {}: {e}", dir.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|_| tmp.as_file().sync_all())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| format!("cannot replace {}: {}", path.display(), e.error))?;
+    Ok(())
+}
+
+/// Serialises a JSON value, pretty (indented) or compact, with a final newline.
+pub fn json_bytes(value: &serde_json::Value, pretty: bool) -> CliResult<Vec<u8>> {
+    let mut out = if pretty {
+        serde_json::to_vec_pretty(value)?
+    } else {
+        serde_json::to_vec(value)?
+    };
+    out.push(b'\n');
+    Ok(out)
+}
+
+/// Parses JSON input, naming the line and column of a syntax error.
+pub fn parse_json(bytes: &[u8]) -> CliResult<serde_json::Value> {
+    serde_json::from_slice(bytes).map_err(|e| format!("invalid JSON input: {e}").into())
+}
+
+/// True when the error is a closed stdout pipe (`gamewire ... | head`): not a failure.
+pub fn is_broken_pipe(e: &(dyn std::error::Error + Send + Sync + 'static)) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.bin");
+        std::fs::write(&p, b"old contents").unwrap();
+        write_output(Some(&p), b"new").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        // No temporary files left behind.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn failed_write_leaves_no_file() {
+        let p = Path::new("/nonexistent-dir-gamewire/out.bin");
+        assert!(write_output(Some(p), b"x").is_err());
+        assert!(!p.exists());
+    }
+}

@@ -1,0 +1,130 @@
+//! The `gamewire` command: decode, encode, inspect and benchmark game-engine data.
+//!
+//! The CLI is thin: it parses arguments, calls a library function, prints. Each format
+//! has its own module holding its argument structs and handlers.
+#![forbid(unsafe_code)]
+
+mod bench;
+mod inspect;
+mod io;
+
+#[cfg(feature = "godot")]
+mod godot;
+#[cfg(feature = "kingsisle")]
+mod kingsisle;
+#[cfg(feature = "o3de")]
+mod o3de;
+#[cfg(feature = "resonite")]
+mod resonite;
+#[cfg(feature = "zeze")]
+mod zeze;
+
+use clap::{Parser, Subcommand};
+
+/// Errors reaching `main`: printed as one line, exit code 1.
+pub type CliError = Box<dyn std::error::Error + Send + Sync>;
+/// A result whose error is printed by `main`.
+pub type CliResult<T = ()> = Result<T, CliError>;
+
+#[derive(Parser)]
+#[command(name = "gamewire", version, about = "Read, write, inspect and convert game-engine data formats")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Decode a file in an engine format to JSON.
+    #[command(subcommand)]
+    Decode(Codec),
+    /// Encode JSON to bytes in an engine format.
+    #[command(subcommand)]
+    Encode(Codec),
+    /// Detect each file's format and print a readable tree with types.
+    Inspect(inspect::InspectArgs),
+    /// Decode and re-encode a file many times; print the median MB/s of each.
+    #[command(subcommand)]
+    Bench(Codec),
+    /// Compute KingsIsle hashes (string-id, djb2).
+    #[cfg(feature = "kingsisle")]
+    Hash(kingsisle::HashArgs),
+    /// Resonite-specific tools (the slot tree).
+    #[cfg(feature = "resonite")]
+    #[command(subcommand)]
+    Resonite(resonite::ResoniteCmd),
+}
+
+/// One subcommand per format; `decode`, `encode` and `bench` each take one.
+#[derive(Subcommand)]
+enum Codec {
+    /// Godot 3.x Variant binary.
+    #[cfg(feature = "godot")]
+    Godot3(godot::Args),
+    /// Godot 4.x Variant binary.
+    #[cfg(feature = "godot")]
+    Godot4(godot::Args),
+    /// Zeze beans and protocol frames.
+    #[cfg(feature = "zeze")]
+    Zeze(zeze::Args),
+    /// KingsIsle ObjectProperty.
+    #[cfg(feature = "kingsisle")]
+    Kingsisle(kingsisle::Args),
+    /// Resonite/Neos FrDT containers.
+    #[cfg(feature = "resonite")]
+    Resonite(resonite::Args),
+    /// O3DE JSON serialization.
+    #[cfg(feature = "o3de")]
+    O3de(o3de::Args),
+}
+
+/// What to do with a [`Codec`] choice.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Action {
+    /// Bytes to JSON.
+    Decode,
+    /// JSON to bytes.
+    Encode,
+    /// Timed round trips.
+    Bench,
+}
+
+fn run_codec(action: Action, codec: Codec) -> CliResult {
+    match codec {
+        #[cfg(feature = "godot")]
+        Codec::Godot3(a) => godot::run(action, 3, a),
+        #[cfg(feature = "godot")]
+        Codec::Godot4(a) => godot::run(action, 4, a),
+        #[cfg(feature = "zeze")]
+        Codec::Zeze(a) => zeze::run(action, a),
+        #[cfg(feature = "kingsisle")]
+        Codec::Kingsisle(a) => kingsisle::run(action, a),
+        #[cfg(feature = "resonite")]
+        Codec::Resonite(a) => resonite::run(action, a),
+        #[cfg(feature = "o3de")]
+        Codec::O3de(a) => o3de::run(action, a),
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Decode(c) => run_codec(Action::Decode, c),
+        Command::Encode(c) => run_codec(Action::Encode, c),
+        Command::Bench(c) => run_codec(Action::Bench, c),
+        Command::Inspect(a) => inspect::run(a),
+        #[cfg(feature = "kingsisle")]
+        Command::Hash(a) => kingsisle::hash(a),
+        #[cfg(feature = "resonite")]
+        Command::Resonite(c) => resonite::tool(c),
+    };
+    match result {
+        Ok(()) => {}
+        Err(e) if io::is_broken_pipe(&*e) => {}
+        Err(e) => {
+            let line = e.to_string().replace('\n', " ");
+            eprintln!("gamewire: error: {line}");
+            std::process::exit(1);
+        }
+    }
+}

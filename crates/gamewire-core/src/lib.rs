@@ -1,0 +1,19 @@
+//! Shared pieces of gamewire used by two or more format crates.
+//!
+//! - [`Error`]: one decode/encode error type carrying the byte offset (and bit offset
+//!   for bit-packed formats), a path such as `$.players[3].name`, and what went wrong.
+//! - [`Limits`]: the bounds a decoder applies to untrusted input (depth, sizes).
+//! - [`Reader`]: a little-endian byte cursor over a slice that checks every length
+//!   against the bytes that remain before anything is allocated.
+//! - [`peers`]: helpers for tests that need a live peer (an engine, a Python library).
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod error;
+mod limits;
+pub mod peers;
+mod reader;
+
+pub use error::{Error, ErrorKind, PathSegment, Result};
+pub use limits::Limits;
+pub use reader::Reader;

@@ -1,0 +1,33 @@
+//! gamewire: read, write, inspect and convert the data formats of five game engines,
+//! byte-exact with the engines themselves.
+//!
+//! Each format lives in its own crate, re-exported here behind a feature of the same name:
+//!
+//! | module | format |
+//! |---|---|
+//! | [`godot`] | Godot Variant binary, 3.x and 4.x |
+//! | [`kingsisle`] | KingsIsle ObjectProperty (Wizard101, Pirate101) |
+//! | [`zeze`] | Zeze ByteBuffer beans and protocol frames |
+//! | [`resonite`] | Resonite/Neos FrDT containers and BSON data trees |
+//! | [`o3de`] | O3DE JSON serialization of reflected types |
+//!
+//! [`detect`] guesses the format of a file from its first bytes and its name.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub use gamewire_core as core;
+pub use gamewire_core::{Error, ErrorKind, Limits, Result};
+
+#[cfg(feature = "godot")]
+pub use gamewire_godot as godot;
+#[cfg(feature = "kingsisle")]
+pub use gamewire_kingsisle as kingsisle;
+#[cfg(feature = "o3de")]
+pub use gamewire_o3de as o3de;
+#[cfg(feature = "resonite")]
+pub use gamewire_resonite as resonite;
+#[cfg(feature = "zeze")]
+pub use gamewire_zeze as zeze;
+
+mod detect;
+pub use detect::{detect, Format};
