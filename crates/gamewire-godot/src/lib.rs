@@ -1,9 +1,51 @@
 //! Godot Variant binary serialization (3.x and 4.x): model, codec, JSON mapping, serde.
+//!
+//! The format behind `var_to_bytes`/`bytes_to_var` (`var2bytes` in 3.x),
+//! `FileAccess.store_var`/`get_var` and `PacketPeer.put_var`/`get_var`, byte-exact with
+//! the engine's `core/io/marshalls.cpp`.
+//!
+//! ```
+//! use gamewire_godot::{decode, encode, DecodeOptions, EncodeOptions, Value, Version};
+//! let bytes = encode(&Value::Int(7), &EncodeOptions::new(Version::V4)).unwrap();
+//! assert_eq!(bytes, [2, 0, 0, 0, 7, 0, 0, 0]);
+//! assert_eq!(decode(&bytes, &DecodeOptions::new(Version::V4)).unwrap(), Value::Int(7));
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod decode;
+mod encode;
+pub mod framing;
+mod header;
+pub mod json;
+mod kind;
+pub mod serde;
+mod value;
+
+pub use decode::{decode, decode_prefix, DecodeOptions};
+pub use encode::{encode, encode_into, EncodeOptions};
+pub use kind::{Kind, Version};
+pub use value::{Array, ContainerType, Dictionary, NodePath, Object, Real, Reals, Value};
+
 /// Guesses whether `data` is a Godot Variant and of which major version (3 or 4).
+///
+/// Variant bytes carry no magic number and the two versions share most type ids, so the
+/// bytes alone cannot say. The file name does: `NAME.godot3`, `NAME.godot4` (optionally
+/// followed by another extension such as `.bin`), or `.gd3var` / `.gd4var`.
 pub fn sniff_version(data: &[u8], file_name: Option<&str>) -> Option<u8> {
-    let _ = (data, file_name);
+    if let Some(name) = file_name {
+        let lower = name.to_ascii_lowercase();
+        for (tag, v) in [
+            (".godot3", 3),
+            (".godot4", 4),
+            (".gd3var", 3),
+            (".gd4var", 4),
+        ] {
+            if lower.ends_with(tag) || lower.contains(&format!("{tag}.")) {
+                return Some(v);
+            }
+        }
+    }
+    let _ = data;
     None
 }

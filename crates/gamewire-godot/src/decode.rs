@@ -1,0 +1,536 @@
+//! Bytes to [`Value`]: the engine's `decode_variant`, for both wire versions.
+
+use crate::header::*;
+use crate::value::*;
+use crate::{Kind, Version};
+use gamewire_core::{Error, ErrorKind, Reader, Result};
+
+/// Options for decoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DecodeOptions {
+    /// The wire version.
+    pub version: Version,
+    /// Accept full objects (like `bytes_to_var_with_objects`); otherwise they are an error.
+    /// Objects sent as instance ids (`OBJECT_AS_ID`) are always accepted.
+    pub allow_objects: bool,
+    /// Deepest nesting accepted (the engine uses 1024).
+    pub max_depth: usize,
+}
+
+impl DecodeOptions {
+    /// Defaults for `version`: no full objects, depth 1024.
+    pub fn new(version: Version) -> Self {
+        DecodeOptions {
+            version,
+            allow_objects: false,
+            max_depth: gamewire_core::Limits::DEFAULT.max_depth,
+        }
+    }
+
+    /// Sets [`DecodeOptions::allow_objects`].
+    pub fn allow_objects(mut self, allow: bool) -> Self {
+        self.allow_objects = allow;
+        self
+    }
+
+    /// Sets [`DecodeOptions::max_depth`].
+    pub fn max_depth(mut self, depth: usize) -> Self {
+        self.max_depth = depth;
+        self
+    }
+}
+
+/// Decodes one Variant that fills `data` exactly (trailing bytes are an error).
+pub fn decode(data: &[u8], opts: &DecodeOptions) -> Result<Value> {
+    let (value, used) = decode_prefix(data, opts)?;
+    if used != data.len() {
+        return Err(Error::at(
+            used,
+            ErrorKind::TrailingBytes {
+                count: data.len() - used,
+            },
+        ));
+    }
+    Ok(value)
+}
+
+/// Decodes one Variant from the start of `data`; returns it and the bytes it used
+/// (the engine's `bytes_to_var`, which ignores what follows).
+pub fn decode_prefix(data: &[u8], opts: &DecodeOptions) -> Result<(Value, usize)> {
+    let mut d = Decoder {
+        r: Reader::new(data),
+        opts: *opts,
+    };
+    let v = d.value(0)?;
+    Ok((v, d.r.pos()))
+}
+
+/// Like [`decode_prefix`], with error offsets counted from `base`.
+pub(crate) fn decode_prefix_at(
+    data: &[u8],
+    base: usize,
+    opts: &DecodeOptions,
+) -> Result<(Value, usize)> {
+    let mut d = Decoder {
+        r: Reader::with_base(data, base),
+        opts: *opts,
+    };
+    let v = d.value(0)?;
+    Ok((v, d.r.pos()))
+}
+
+struct Decoder<'a> {
+    r: Reader<'a>,
+    opts: DecodeOptions,
+}
+
+macro_rules! reals {
+    ($self:ident, $header:expr, $n:literal) => {{
+        if $header & FLAG_64 != 0 {
+            Real::F64(array_f64::<$n>($self.r.read_bytes($n * 8)?))
+        } else {
+            Real::F32(array_f32::<$n>($self.r.read_bytes($n * 4)?))
+        }
+    }};
+}
+
+macro_rules! packed_reals {
+    ($self:ident, $header:expr, $n:literal) => {{
+        let count = $self.count()?;
+        if $header & FLAG_64 != 0 {
+            let n = $self
+                .r
+                .check_len(count as u64, $n * 8, "packed array count")?;
+            Reals::F64(
+                $self
+                    .r
+                    .read_bytes(n)?
+                    .chunks_exact($n * 8)
+                    .map(array_f64::<$n>)
+                    .collect(),
+            )
+        } else {
+            let n = $self
+                .r
+                .check_len(count as u64, $n * 4, "packed array count")?;
+            Reals::F32(
+                $self
+                    .r
+                    .read_bytes(n)?
+                    .chunks_exact($n * 4)
+                    .map(array_f32::<$n>)
+                    .collect(),
+            )
+        }
+    }};
+}
+
+#[inline]
+fn array_f32<const N: usize>(b: &[u8]) -> [f32; N] {
+    std::array::from_fn(|i| {
+        f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+    })
+}
+
+#[inline]
+fn array_f64<const N: usize>(b: &[u8]) -> [f64; N] {
+    std::array::from_fn(|i| {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(&b[8 * i..8 * i + 8]);
+        f64::from_le_bytes(a)
+    })
+}
+
+#[inline]
+fn array_i32<const N: usize>(b: &[u8]) -> [i32; N] {
+    std::array::from_fn(|i| {
+        i32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+    })
+}
+
+impl<'a> Decoder<'a> {
+    /// A u32 element count as the engine reads it: an `int32_t` that must not be negative.
+    #[inline]
+    fn count(&mut self) -> Result<u32> {
+        let at = self.r.pos();
+        let c = self.r.read_u32()?;
+        if c > i32::MAX as u32 {
+            return Err(self.r.error_at(
+                at,
+                ErrorKind::Unexpected {
+                    expected: "a count below 2^31".into(),
+                    found: c.to_string(),
+                },
+            ));
+        }
+        Ok(c)
+    }
+
+    /// A string: u32 byte length, UTF-8 bytes, zero padding to 4 bytes.
+    #[inline]
+    fn string(&mut self) -> Result<String> {
+        let len = self.count()? as usize;
+        let padded = (len + 3) & !3;
+        if padded > self.r.remaining() {
+            return Err(self.r.error(ErrorKind::LengthPastEnd {
+                what: "string length",
+                declared: len as u64,
+                remaining: self.r.remaining(),
+            }));
+        }
+        let s = self.r.read_str(len)?.to_owned();
+        self.r.skip(padded - len)?;
+        Ok(s)
+    }
+
+    /// A string whose padding bytes are appended to `padding` (NodePath names).
+    fn padded_string(&mut self, padding: &mut Vec<u8>) -> Result<String> {
+        let len = self.count()? as usize;
+        let padded = (len + 3) & !3;
+        if padded > self.r.remaining() {
+            return Err(self.r.error(ErrorKind::LengthPastEnd {
+                what: "string length",
+                declared: len as u64,
+                remaining: self.r.remaining(),
+            }));
+        }
+        let s = self.r.read_str(len)?.to_owned();
+        padding.extend_from_slice(self.r.read_bytes(padded - len)?);
+        Ok(s)
+    }
+
+    /// A PackedStringArray element: like a string, but the length counts a trailing NUL.
+    #[inline]
+    fn packed_string(&mut self) -> Result<String> {
+        let len = self.count()? as usize;
+        let padded = (len + 3) & !3;
+        if padded > self.r.remaining() {
+            return Err(self.r.error(ErrorKind::LengthPastEnd {
+                what: "string length",
+                declared: len as u64,
+                remaining: self.r.remaining(),
+            }));
+        }
+        let bytes = self.r.rest();
+        let text_len = if len > 0 && bytes[len - 1] == 0 {
+            len - 1
+        } else {
+            len
+        };
+        let s = self.r.read_str(text_len)?.to_owned();
+        self.r.skip(padded - text_len)?;
+        Ok(s)
+    }
+
+    fn container_type(&mut self, kind: u32) -> Result<ContainerType> {
+        Ok(match kind {
+            CONTAINER_NONE => ContainerType::Any,
+            CONTAINER_BUILTIN => {
+                let at = self.r.pos();
+                let id = self.r.read_u32()?;
+                if Kind::from_id(id, Version::V4).is_none() {
+                    return Err(self.r.error_at(
+                        at,
+                        ErrorKind::Unexpected {
+                            expected: "a container element type id below 39".into(),
+                            found: id.to_string(),
+                        },
+                    ));
+                }
+                ContainerType::Builtin(id)
+            }
+            CONTAINER_CLASS_NAME => ContainerType::ClassName(self.string()?),
+            _ => ContainerType::Script(self.string()?),
+        })
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Value> {
+        if depth > self.opts.max_depth {
+            return Err(self.r.error(ErrorKind::DepthLimit {
+                limit: self.opts.max_depth,
+            }));
+        }
+        let start = self.r.pos();
+        let header = self.r.read_u32()?;
+        let id = header & TYPE_MASK;
+        let Some(kind) = Kind::from_id(id, self.opts.version) else {
+            return Err(self.r.error_at(
+                start,
+                ErrorKind::Unexpected {
+                    expected: format!(
+                        "a Godot {} type id (0 to {})",
+                        self.opts.version.major(),
+                        if self.opts.version == Version::V3 {
+                            26
+                        } else {
+                            38
+                        }
+                    ),
+                    found: format!("type id {id} (header 0x{header:08x})"),
+                },
+            ));
+        };
+        let v3 = self.opts.version == Version::V3;
+        let r = &mut self.r;
+        Ok(match kind {
+            Kind::Nil => Value::Nil,
+            Kind::Bool => Value::Bool(r.read_u32()? != 0),
+            Kind::Int => {
+                if header & FLAG_64 != 0 {
+                    Value::Int(r.read_i64()?)
+                } else {
+                    Value::Int(r.read_i32()? as i64)
+                }
+            }
+            Kind::Float => {
+                if header & FLAG_64 != 0 {
+                    Value::Float(r.read_f64()?)
+                } else {
+                    Value::Float(r.read_f32()? as f64)
+                }
+            }
+            Kind::String => Value::String(self.string()?),
+            // Godot 3.x reads math types as 32-bit whatever the header says.
+            Kind::Vector2 if v3 => Value::Vector2(Real::F32(array_f32(r.read_bytes(8)?))),
+            Kind::Vector2 => Value::Vector2(reals!(self, header, 2)),
+            Kind::Vector2i => Value::Vector2i(array_i32(r.read_bytes(8)?)),
+            Kind::Rect2 if v3 => Value::Rect2(Box::new(Real::F32(array_f32(r.read_bytes(16)?)))),
+            Kind::Rect2 => Value::Rect2(Box::new(reals!(self, header, 4))),
+            Kind::Rect2i => Value::Rect2i(array_i32(r.read_bytes(16)?)),
+            Kind::Vector3 if v3 => Value::Vector3(Real::F32(array_f32(r.read_bytes(12)?))),
+            Kind::Vector3 => Value::Vector3(reals!(self, header, 3)),
+            Kind::Vector3i => Value::Vector3i(array_i32(r.read_bytes(12)?)),
+            Kind::Transform2D if v3 => {
+                Value::Transform2D(Box::new(Real::F32(array_f32(r.read_bytes(24)?))))
+            }
+            Kind::Transform2D => Value::Transform2D(Box::new(reals!(self, header, 6))),
+            Kind::Vector4 => Value::Vector4(Box::new(reals!(self, header, 4))),
+            Kind::Vector4i => Value::Vector4i(array_i32(r.read_bytes(16)?)),
+            Kind::Plane if v3 => Value::Plane(Box::new(Real::F32(array_f32(r.read_bytes(16)?)))),
+            Kind::Plane => Value::Plane(Box::new(reals!(self, header, 4))),
+            Kind::Quaternion if v3 => {
+                Value::Quaternion(Box::new(Real::F32(array_f32(r.read_bytes(16)?))))
+            }
+            Kind::Quaternion => Value::Quaternion(Box::new(reals!(self, header, 4))),
+            Kind::Aabb if v3 => Value::Aabb(Box::new(Real::F32(array_f32(r.read_bytes(24)?)))),
+            Kind::Aabb => Value::Aabb(Box::new(reals!(self, header, 6))),
+            Kind::Basis if v3 => Value::Basis(Box::new(Real::F32(array_f32(r.read_bytes(36)?)))),
+            Kind::Basis => Value::Basis(Box::new(reals!(self, header, 9))),
+            Kind::Transform3D if v3 => {
+                Value::Transform3D(Box::new(Real::F32(array_f32(r.read_bytes(48)?))))
+            }
+            Kind::Transform3D => Value::Transform3D(Box::new(reals!(self, header, 12))),
+            Kind::Projection => Value::Projection(Box::new(reals!(self, header, 16))),
+            Kind::Color => Value::Color(array_f32(r.read_bytes(16)?)),
+            Kind::StringName => Value::StringName(self.string()?),
+            Kind::NodePath => Value::NodePath(Box::new(self.node_path()?)),
+            Kind::Rid if v3 => Value::Rid(0),
+            Kind::Rid => Value::Rid(r.read_u64()?),
+            Kind::Object => Value::Object(Box::new(self.object(header, start, depth)?)),
+            Kind::Callable => Value::Callable,
+            Kind::Signal => {
+                let name = self.string()?;
+                let id = self.r.read_u64()?;
+                Value::Signal(Box::new((name, id)))
+            }
+            // Godot 3 has no typed containers: the upper header bits mean nothing there.
+            Kind::Dictionary if v3 => Value::Dictionary(self.dictionary(0, depth)?),
+            Kind::Dictionary => Value::Dictionary(self.dictionary(header, depth)?),
+            Kind::Array if v3 => Value::Array(self.array(0, depth)?),
+            Kind::Array => Value::Array(self.array(header, depth)?),
+            Kind::PackedByteArray => {
+                let count = self.count()? as usize;
+                let n = self.r.check_len(count as u64, 1, "packed array count")?;
+                let bytes = self.r.read_bytes(n)?.to_vec();
+                // Padding to 4 bytes; the engine tolerates its absence at the very end.
+                let pad = (4 - count % 4) % 4;
+                self.r.skip(pad.min(self.r.remaining()))?;
+                Value::PackedByteArray(bytes)
+            }
+            Kind::PackedInt32Array => {
+                let count = self.count()?;
+                let n = self.r.check_len(count as u64, 4, "packed array count")?;
+                let b = self.r.read_bytes(n)?;
+                Value::PackedInt32Array(
+                    b.chunks_exact(4)
+                        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect(),
+                )
+            }
+            Kind::PackedInt64Array => {
+                let count = self.count()?;
+                let n = self.r.check_len(count as u64, 8, "packed array count")?;
+                let b = self.r.read_bytes(n)?;
+                Value::PackedInt64Array(
+                    b.chunks_exact(8)
+                        .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))
+                        .collect(),
+                )
+            }
+            Kind::PackedFloat32Array => {
+                let count = self.count()?;
+                let n = self.r.check_len(count as u64, 4, "packed array count")?;
+                let b = self.r.read_bytes(n)?;
+                Value::PackedFloat32Array(
+                    b.chunks_exact(4)
+                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect(),
+                )
+            }
+            Kind::PackedFloat64Array => {
+                let count = self.count()?;
+                let n = self.r.check_len(count as u64, 8, "packed array count")?;
+                let b = self.r.read_bytes(n)?;
+                Value::PackedFloat64Array(
+                    b.chunks_exact(8)
+                        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+                        .collect(),
+                )
+            }
+            Kind::PackedStringArray => {
+                let count = self.count()?;
+                // Each element takes at least 4 bytes.
+                self.r
+                    .check_len(count as u64, 4, "packed string array count")?;
+                let mut out = Vec::with_capacity(count as usize);
+                for i in 0..count as usize {
+                    out.push(self.packed_string().map_err(|e| e.in_index(i))?);
+                }
+                Value::PackedStringArray(out)
+            }
+            Kind::PackedVector2Array if v3 => {
+                Value::PackedVector2Array(packed_reals!(self, 0u32, 2))
+            }
+            Kind::PackedVector2Array => Value::PackedVector2Array(packed_reals!(self, header, 2)),
+            Kind::PackedVector3Array if v3 => {
+                Value::PackedVector3Array(packed_reals!(self, 0u32, 3))
+            }
+            Kind::PackedVector3Array => Value::PackedVector3Array(packed_reals!(self, header, 3)),
+            Kind::PackedColorArray => {
+                let count = self.count()?;
+                let n = self.r.check_len(count as u64, 16, "packed array count")?;
+                Value::PackedColorArray(
+                    self.r
+                        .read_bytes(n)?
+                        .chunks_exact(16)
+                        .map(array_f32::<4>)
+                        .collect(),
+                )
+            }
+            Kind::PackedVector4Array => Value::PackedVector4Array(packed_reals!(self, header, 4)),
+        })
+    }
+
+    fn node_path(&mut self) -> Result<NodePath> {
+        let at = self.r.pos();
+        let first = self.r.read_u32()?;
+        if first & 0x8000_0000 == 0 {
+            return Err(self.r.error_at(
+                at,
+                ErrorKind::Unexpected {
+                    expected: "a NodePath in the new format (high bit of the name count set)"
+                        .into(),
+                    found: format!(
+                        "0x{first:08x} (the obsolete string form, which the engine rejects)"
+                    ),
+                },
+            ));
+        }
+        let name_count = first & 0x7FFF_FFFF;
+        let mut sub_count = self.r.read_u32()?;
+        let flags = self.r.read_u32()?;
+        if flags & 2 != 0 {
+            // Obsolete format: the property was stored apart from the subpath.
+            sub_count = sub_count.wrapping_add(1);
+        }
+        let total = name_count as u64 + sub_count as u64;
+        self.r.check_len(total, 4, "NodePath name count")?;
+        let mut padding = Vec::new();
+        let mut names = Vec::with_capacity(name_count as usize);
+        for i in 0..name_count as usize {
+            names.push(
+                self.padded_string(&mut padding)
+                    .map_err(|e| e.in_index(i).in_key("names"))?,
+            );
+        }
+        let mut subnames = Vec::with_capacity(sub_count as usize);
+        for i in 0..sub_count as usize {
+            subnames.push(
+                self.padded_string(&mut padding)
+                    .map_err(|e| e.in_index(i).in_key("subnames"))?,
+            );
+        }
+        Ok(NodePath {
+            names,
+            subnames,
+            absolute: flags & 1 != 0,
+            raw_padding: padding.iter().any(|&b| b != 0).then_some(padding),
+        })
+    }
+
+    fn object(&mut self, header: u32, start: usize, depth: usize) -> Result<Object> {
+        if header & FLAG_OBJECT_AS_ID != 0 {
+            return Ok(Object::Id(self.r.read_u64()?));
+        }
+        if !self.opts.allow_objects {
+            return Err(self.r.error_at(start, ErrorKind::Message(
+                "a full object, which is refused unless objects are allowed (the engine's bytes_to_var_with_objects; --allow-objects)".into(),
+            )));
+        }
+        let class = self.string()?;
+        if class.is_empty() {
+            return Ok(Object::Full {
+                class,
+                properties: Vec::new(),
+            });
+        }
+        let count = self.count()?;
+        // Each property takes at least 8 bytes (name length, value header).
+        self.r.check_len(count as u64, 8, "object property count")?;
+        let mut properties = Vec::with_capacity(count as usize);
+        for i in 0..count as usize {
+            let name = self.string().map_err(|e| e.in_index(i))?;
+            let value = self.value(depth + 1).map_err(|e| e.in_key(name.clone()))?;
+            properties.push((name, value));
+        }
+        Ok(Object::Full { class, properties })
+    }
+
+    fn dictionary(&mut self, header: u32, depth: usize) -> Result<Dictionary> {
+        let key_type = self.container_type((header & DICT_KEY_MASK) >> DICT_KEY_SHIFT)?;
+        let value_type = self.container_type((header & DICT_VALUE_MASK) >> DICT_VALUE_SHIFT)?;
+        let count = self.r.read_u32()? & 0x7FFF_FFFF;
+        // Each entry takes at least 8 bytes (two headers).
+        self.r
+            .check_len(count as u64, 8, "dictionary entry count")?;
+        let mut entries = Vec::with_capacity(count as usize);
+        for i in 0..count as usize {
+            let key = self
+                .value(depth + 1)
+                .map_err(|e| e.in_key(format!("<key {i}>")))?;
+            let value = match self.value(depth + 1) {
+                Ok(v) => v,
+                Err(e) => {
+                    return Err(match key.as_str() {
+                        Some(s) => e.in_key(s),
+                        None => e.in_key(format!("<key {i}>")),
+                    })
+                }
+            };
+            entries.push((key, value));
+        }
+        Ok(Dictionary::typed(entries, key_type, value_type))
+    }
+
+    fn array(&mut self, header: u32, depth: usize) -> Result<Array> {
+        let element_type = self.container_type((header & ARRAY_TYPE_MASK) >> ARRAY_TYPE_SHIFT)?;
+        let count = self.r.read_u32()? & 0x7FFF_FFFF;
+        // Each element takes at least 4 bytes (its header).
+        self.r.check_len(count as u64, 4, "array count")?;
+        let mut items = Vec::with_capacity(count as usize);
+        for i in 0..count as usize {
+            items.push(self.value(depth + 1).map_err(|e| e.in_index(i))?);
+        }
+        Ok(Array::typed(items, element_type))
+    }
+}

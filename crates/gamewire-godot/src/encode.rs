@@ -1,0 +1,381 @@
+//! [`Value`] to bytes: the engine's `encode_variant`, for both wire versions.
+
+use crate::header::*;
+use crate::value::*;
+use crate::{Kind, Version};
+use gamewire_core::{Error, ErrorKind, Result};
+
+/// Options for encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// The wire version.
+    pub version: Version,
+    /// Deepest nesting written (the engine refuses past 1024).
+    pub max_depth: usize,
+}
+
+impl EncodeOptions {
+    /// Defaults for `version`: depth 1024.
+    pub fn new(version: Version) -> Self {
+        EncodeOptions {
+            version,
+            max_depth: gamewire_core::Limits::DEFAULT.max_depth,
+        }
+    }
+}
+
+/// Encodes `value` as the engine's `var_to_bytes` would.
+pub fn encode(value: &Value, opts: &EncodeOptions) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(64);
+    encode_into(value, opts, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the encoding of `value` to `out`. On error, `out` holds a partial encoding
+/// after its original contents.
+pub fn encode_into(value: &Value, opts: &EncodeOptions, out: &mut Vec<u8>) -> Result<()> {
+    Encoder { out, opts: *opts }.value(value, 0)
+}
+
+struct Encoder<'a> {
+    out: &'a mut Vec<u8>,
+    opts: EncodeOptions,
+}
+
+/// True when `d` must be written in 64 bits: the engine's `double(float(d)) != d`
+/// (so NaN is always 64-bit).
+#[inline]
+pub(crate) fn float_needs_64(d: f64) -> bool {
+    (d as f32) as f64 != d
+}
+
+/// True when `i` must be written in 64 bits.
+#[inline]
+pub(crate) fn int_needs_64(i: i64) -> bool {
+    i > i32::MAX as i64 || i < i32::MIN as i64
+}
+
+impl Encoder<'_> {
+    #[inline]
+    fn u32(&mut self, v: u32) {
+        self.out.extend_from_slice(&v.to_le_bytes());
+    }
+
+    #[inline]
+    fn string(&mut self, s: &str) {
+        let b = s.as_bytes();
+        self.u32(b.len() as u32);
+        self.out.extend_from_slice(b);
+        self.pad(b.len());
+    }
+
+    #[inline]
+    fn pad(&mut self, len: usize) {
+        let pad = (4 - len % 4) % 4;
+        self.out.extend_from_slice(&[0u8; 3][..pad]);
+    }
+
+    fn count(&mut self, n: usize, what: &str) -> Result<()> {
+        if n > i32::MAX as usize {
+            return Err(Error::msg(format!(
+                "{what} has {n} elements; the wire allows at most 2^31 - 1"
+            )));
+        }
+        self.u32(n as u32);
+        Ok(())
+    }
+
+    fn f32s(&mut self, v: &[f32]) {
+        self.out.reserve(v.len() * 4);
+        for x in v {
+            self.out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+
+    fn f64s(&mut self, v: &[f64]) {
+        self.out.reserve(v.len() * 8);
+        for x in v {
+            self.out.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+
+    fn header(&mut self, kind: Kind, flags: u32) -> Result<()> {
+        match kind.id(self.opts.version) {
+            Some(id) => {
+                self.u32(id | flags);
+                Ok(())
+            }
+            None => Err(Error::new(ErrorKind::Unexpected {
+                expected: format!("a type that exists in Godot {}", self.opts.version.major()),
+                found: format!("{kind}, which Godot 3 does not have"),
+            })),
+        }
+    }
+
+    fn real<const N: usize>(&mut self, kind: Kind, r: &Real<N>) -> Result<()> {
+        match r {
+            Real::F32(a) => {
+                self.header(kind, 0)?;
+                self.f32s(a);
+            }
+            Real::F64(a) => {
+                self.v4_only(kind, "64-bit (double-precision)")?;
+                self.header(kind, FLAG_64)?;
+                self.f64s(a);
+            }
+        }
+        Ok(())
+    }
+
+    fn reals<const N: usize>(&mut self, kind: Kind, r: &Reals<N>) -> Result<()> {
+        match r {
+            Reals::F32(v) => {
+                self.header(kind, 0)?;
+                self.count(v.len(), kind.name(self.opts.version))?;
+                self.f32s(v.as_flattened());
+            }
+            Reals::F64(v) => {
+                self.v4_only(kind, "64-bit (double-precision)")?;
+                self.header(kind, FLAG_64)?;
+                self.count(v.len(), kind.name(self.opts.version))?;
+                self.f64s(v.as_flattened());
+            }
+        }
+        Ok(())
+    }
+
+    fn v4_only(&self, kind: Kind, what: &str) -> Result<()> {
+        if self.opts.version == Version::V3 {
+            return Err(Error::new(ErrorKind::Unexpected {
+                expected: "a value Godot 3 can hold".into(),
+                found: format!("a {what} {kind}, which exists only in Godot 4"),
+            }));
+        }
+        Ok(())
+    }
+
+    fn container_kind(&self, t: &ContainerType) -> Result<u32> {
+        if !t.is_any() {
+            self.v4_only(Kind::Array, "typed")?;
+        }
+        Ok(match t {
+            ContainerType::Any => CONTAINER_NONE,
+            ContainerType::Builtin(_) => CONTAINER_BUILTIN,
+            ContainerType::ClassName(_) => CONTAINER_CLASS_NAME,
+            ContainerType::Script(_) => CONTAINER_SCRIPT,
+        })
+    }
+
+    fn container_type(&mut self, t: &ContainerType) {
+        match t {
+            ContainerType::Any => {}
+            ContainerType::Builtin(id) => self.u32(*id),
+            ContainerType::ClassName(s) | ContainerType::Script(s) => self.string(s),
+        }
+    }
+
+    fn value(&mut self, v: &Value, depth: usize) -> Result<()> {
+        if depth > self.opts.max_depth {
+            return Err(Error::new(ErrorKind::DepthLimit {
+                limit: self.opts.max_depth,
+            }));
+        }
+        let kind = v.kind();
+        match v {
+            Value::Nil => self.header(kind, 0)?,
+            Value::Bool(b) => {
+                self.header(kind, 0)?;
+                self.u32(*b as u32);
+            }
+            Value::Int(i) => {
+                if int_needs_64(*i) {
+                    self.header(kind, FLAG_64)?;
+                    self.out.extend_from_slice(&i.to_le_bytes());
+                } else {
+                    self.header(kind, 0)?;
+                    self.out.extend_from_slice(&(*i as i32).to_le_bytes());
+                }
+            }
+            Value::Float(f) => {
+                if float_needs_64(*f) {
+                    self.header(kind, FLAG_64)?;
+                    self.out.extend_from_slice(&f.to_le_bytes());
+                } else {
+                    self.header(kind, 0)?;
+                    self.out.extend_from_slice(&(*f as f32).to_le_bytes());
+                }
+            }
+            Value::String(s) | Value::StringName(s) => {
+                self.header(kind, 0)?;
+                self.string(s);
+            }
+            Value::Vector2(r) => self.real(kind, r)?,
+            Value::Rect2(r) | Value::Vector4(r) | Value::Plane(r) | Value::Quaternion(r) => {
+                self.real(kind, &**r)?
+            }
+            Value::Vector3(r) => self.real(kind, r)?,
+            Value::Transform2D(r) | Value::Aabb(r) => self.real(kind, &**r)?,
+            Value::Basis(r) => self.real(kind, &**r)?,
+            Value::Transform3D(r) => self.real(kind, &**r)?,
+            Value::Projection(r) => self.real(kind, &**r)?,
+            Value::Vector2i(a) => self.ints(kind, a)?,
+            Value::Vector3i(a) => self.ints(kind, a)?,
+            Value::Rect2i(a) | Value::Vector4i(a) => self.ints(kind, a)?,
+            Value::Color(c) => {
+                self.header(kind, 0)?;
+                self.f32s(c);
+            }
+            Value::NodePath(p) => {
+                self.header(kind, 0)?;
+                if p.names.len() > i32::MAX as usize || p.subnames.len() > i32::MAX as usize {
+                    return Err(Error::msg("NodePath has too many names"));
+                }
+                self.u32(p.names.len() as u32 | 0x8000_0000);
+                self.u32(p.subnames.len() as u32);
+                self.u32(p.absolute as u32);
+                let raw = p
+                    .raw_padding
+                    .as_deref()
+                    .filter(|r| r.len() == p.padding_len());
+                let mut at = 0;
+                for s in p.names.iter().chain(&p.subnames) {
+                    let b = s.as_bytes();
+                    self.u32(b.len() as u32);
+                    self.out.extend_from_slice(b);
+                    let pad = (4 - b.len() % 4) % 4;
+                    match raw {
+                        Some(r) => self.out.extend_from_slice(&r[at..at + pad]),
+                        None => self.pad(b.len()),
+                    }
+                    at += pad;
+                }
+            }
+            Value::Rid(id) => {
+                self.header(kind, 0)?;
+                match self.opts.version {
+                    Version::V4 => self.out.extend_from_slice(&id.to_le_bytes()),
+                    Version::V3 if *id == 0 => {}
+                    Version::V3 => {
+                        return Err(Error::msg(format!(
+                            "RID {id}: Godot 3 writes RIDs without their id, so only RID 0 can be written"
+                        )))
+                    }
+                }
+            }
+            Value::Object(o) => match &**o {
+                Object::Id(id) => {
+                    self.header(kind, FLAG_OBJECT_AS_ID)?;
+                    self.out.extend_from_slice(&id.to_le_bytes());
+                }
+                Object::Full { class, properties } => {
+                    self.header(kind, 0)?;
+                    self.string(class);
+                    if !class.is_empty() {
+                        self.count(properties.len(), "Object")?;
+                        for (name, value) in properties {
+                            self.string(name);
+                            self.value(value, depth + 1)
+                                .map_err(|e| e.in_key(name.clone()))?;
+                        }
+                    } else if !properties.is_empty() {
+                        return Err(Error::msg(
+                            "a null object (empty class name) cannot have properties",
+                        ));
+                    }
+                }
+            },
+            Value::Callable => self.header(kind, 0)?,
+            Value::Signal(s) => {
+                self.header(kind, 0)?;
+                self.string(&s.0);
+                self.out.extend_from_slice(&s.1.to_le_bytes());
+            }
+            Value::Dictionary(d) => {
+                let flags = (self.container_kind(d.key_type())? << DICT_KEY_SHIFT)
+                    | (self.container_kind(d.value_type())? << DICT_VALUE_SHIFT);
+                self.header(kind, flags)?;
+                self.container_type(d.key_type());
+                self.container_type(d.value_type());
+                self.count(d.entries.len(), "Dictionary")?;
+                for (i, (k, val)) in d.entries.iter().enumerate() {
+                    self.value(k, depth + 1)
+                        .map_err(|e| e.in_key(format!("<key {i}>")))?;
+                    self.value(val, depth + 1).map_err(|e| match k.as_str() {
+                        Some(s) => e.in_key(s),
+                        None => e.in_key(format!("<key {i}>")),
+                    })?;
+                }
+            }
+            Value::Array(a) => {
+                let flags = self.container_kind(a.element_type())? << ARRAY_TYPE_SHIFT;
+                self.header(kind, flags)?;
+                self.container_type(a.element_type());
+                self.count(a.items.len(), "Array")?;
+                for (i, item) in a.items.iter().enumerate() {
+                    self.value(item, depth + 1).map_err(|e| e.in_index(i))?;
+                }
+            }
+            Value::PackedByteArray(b) => {
+                self.header(kind, 0)?;
+                self.count(b.len(), "PackedByteArray")?;
+                self.out.extend_from_slice(b);
+                self.pad(b.len());
+            }
+            Value::PackedInt32Array(v) => {
+                self.header(kind, 0)?;
+                self.count(v.len(), "PackedInt32Array")?;
+                self.out.reserve(v.len() * 4);
+                for x in v {
+                    self.out.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+            Value::PackedInt64Array(v) => {
+                self.header(kind, 0)?;
+                self.count(v.len(), "PackedInt64Array")?;
+                self.out.reserve(v.len() * 8);
+                for x in v {
+                    self.out.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+            Value::PackedFloat32Array(v) => {
+                self.header(kind, 0)?;
+                self.count(v.len(), "PackedFloat32Array")?;
+                self.f32s(v);
+            }
+            Value::PackedFloat64Array(v) => {
+                self.header(kind, 0)?;
+                self.count(v.len(), "PackedFloat64Array")?;
+                self.f64s(v);
+            }
+            Value::PackedStringArray(v) => {
+                self.header(kind, 0)?;
+                self.count(v.len(), "PackedStringArray")?;
+                for s in v {
+                    // The length counts a trailing NUL, which is written.
+                    let b = s.as_bytes();
+                    self.u32(b.len() as u32 + 1);
+                    self.out.extend_from_slice(b);
+                    self.out.push(0);
+                    self.pad(b.len() + 1);
+                }
+            }
+            Value::PackedVector2Array(r) => self.reals(kind, r)?,
+            Value::PackedVector3Array(r) => self.reals(kind, r)?,
+            Value::PackedColorArray(v) => {
+                self.header(kind, 0)?;
+                self.count(v.len(), "PackedColorArray")?;
+                self.f32s(v.as_flattened());
+            }
+            Value::PackedVector4Array(r) => self.reals(kind, r)?,
+        }
+        Ok(())
+    }
+
+    fn ints<const N: usize>(&mut self, kind: Kind, a: &[i32; N]) -> Result<()> {
+        self.header(kind, 0)?;
+        for x in a {
+            self.out.extend_from_slice(&x.to_le_bytes());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,855 @@
+//! The lossless JSON mapping (documented in docs/FORMATS.md).
+//!
+//! Plain data maps to plain JSON: `null`, `bool`, `int` (a JSON integer), `float` (a JSON
+//! number that always has a decimal point or exponent), `String`, an untyped `Array` (a
+//! JSON array) and an untyped `Dictionary` whose keys are all distinct Strings, none of
+//! them `"$type"` (a JSON object). Every other value is a tagged object
+//! `{"$type": "<engine type name>", ...}`. `from_json(to_json(v)) == v` for every value,
+//! so engine bytes -> JSON -> bytes gives the same bytes.
+
+use crate::value::*;
+use crate::{Kind, Version};
+use gamewire_core::{Error, Result};
+use serde_json::{json, Map, Number, Value as Json};
+
+/// The key that marks a tagged object.
+pub const TYPE_KEY: &str = "$type";
+
+/// Converts a Variant to JSON, naming types as `version` does (`PoolIntArray` in 3.x).
+pub fn to_json(v: &Value, version: Version) -> Json {
+    ToJson { version }.value(v)
+}
+
+/// Converts JSON (as [`to_json`] writes it, or written by hand) to a Variant.
+/// Type names of either version are accepted. Errors name the JSON path.
+pub fn from_json(j: &Json, version: Version) -> Result<Value> {
+    FromJson { version }.value(j, 0)
+}
+
+struct ToJson {
+    version: Version,
+}
+
+/// A f64 as a JSON number (always written with a decimal point or exponent), or the
+/// tagged form for NaN and infinities.
+fn float(f: f64) -> Json {
+    match Number::from_f64(f) {
+        Some(n) => Json::Number(n),
+        None => json!({ TYPE_KEY: "float", "value": non_finite_name(f) }),
+    }
+}
+
+fn non_finite_name(f: f64) -> &'static str {
+    if f.is_nan() {
+        "nan"
+    } else if f > 0.0 {
+        "inf"
+    } else {
+        "-inf"
+    }
+}
+
+/// A f32 as the shortest JSON number that reads back as the same f32.
+fn float32(f: f32) -> Json {
+    if !f.is_finite() {
+        return json!(non_finite_name(f as f64));
+    }
+    let short: f64 = format!("{f:?}").parse().unwrap_or(f as f64);
+    if short as f32 == f {
+        float(short)
+    } else {
+        float(f as f64)
+    }
+}
+
+fn f64_json(f: f64) -> Json {
+    if f.is_finite() {
+        float(f)
+    } else {
+        json!(non_finite_name(f))
+    }
+}
+
+fn unique_keys<'a>(mut keys: impl Iterator<Item = Option<&'a str>>, len: usize) -> bool {
+    if len <= 16 {
+        let mut seen: Vec<&str> = Vec::with_capacity(len);
+        keys.all(|k| match k {
+            Some(k) if k != TYPE_KEY && !seen.contains(&k) => {
+                seen.push(k);
+                true
+            }
+            _ => false,
+        })
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(len);
+        keys.all(|k| matches!(k, Some(k) if k != TYPE_KEY && seen.insert(k)))
+    }
+}
+
+impl ToJson {
+    fn tagged(&self, kind: Kind, fields: Vec<(&str, Json)>) -> Json {
+        let mut m = Map::with_capacity(fields.len() + 1);
+        m.insert(
+            TYPE_KEY.into(),
+            Json::String(kind.name(self.version).into()),
+        );
+        for (k, v) in fields {
+            m.insert(k.into(), v);
+        }
+        Json::Object(m)
+    }
+
+    fn real<const N: usize>(&self, kind: Kind, r: &Real<N>) -> Json {
+        match r {
+            Real::F32(a) => self.tagged(
+                kind,
+                vec![("value", a.iter().map(|&x| float32(x)).collect())],
+            ),
+            Real::F64(a) => self.tagged(
+                kind,
+                vec![
+                    ("value", a.iter().map(|&x| f64_json(x)).collect()),
+                    ("precision", json!("double")),
+                ],
+            ),
+        }
+    }
+
+    fn reals<const N: usize>(&self, kind: Kind, r: &Reals<N>) -> Json {
+        match r {
+            Reals::F32(v) => self.tagged(
+                kind,
+                vec![(
+                    "value",
+                    v.iter()
+                        .map(|a| a.iter().map(|&x| float32(x)).collect::<Json>())
+                        .collect(),
+                )],
+            ),
+            Reals::F64(v) => self.tagged(
+                kind,
+                vec![
+                    (
+                        "value",
+                        v.iter()
+                            .map(|a| a.iter().map(|&x| f64_json(x)).collect::<Json>())
+                            .collect(),
+                    ),
+                    ("precision", json!("double")),
+                ],
+            ),
+        }
+    }
+
+    fn container_type(&self, t: &ContainerType) -> Json {
+        match t {
+            ContainerType::Any => Json::Null,
+            ContainerType::Builtin(id) => match Kind::from_id(*id, Version::V4) {
+                Some(k) => json!(k.name(Version::V4)),
+                None => json!(id),
+            },
+            ContainerType::ClassName(c) => json!({ "class": c }),
+            ContainerType::Script(s) => json!({ "script": s }),
+        }
+    }
+
+    fn value(&self, v: &Value) -> Json {
+        let kind = v.kind();
+        match v {
+            Value::Nil => Json::Null,
+            Value::Bool(b) => Json::Bool(*b),
+            Value::Int(i) => Json::Number((*i).into()),
+            Value::Float(f) => float(*f),
+            Value::String(s) => Json::String(s.clone()),
+            Value::Vector2(r) => self.real(kind, r),
+            Value::Vector3(r) => self.real(kind, r),
+            Value::Rect2(r) | Value::Vector4(r) | Value::Plane(r) | Value::Quaternion(r) => {
+                self.real(kind, &**r)
+            }
+            Value::Transform2D(r) | Value::Aabb(r) => self.real(kind, &**r),
+            Value::Basis(r) => self.real(kind, &**r),
+            Value::Transform3D(r) => self.real(kind, &**r),
+            Value::Projection(r) => self.real(kind, &**r),
+            Value::Vector2i(a) => self.tagged(kind, vec![("value", json!(a))]),
+            Value::Vector3i(a) => self.tagged(kind, vec![("value", json!(a))]),
+            Value::Rect2i(a) | Value::Vector4i(a) => self.tagged(kind, vec![("value", json!(a))]),
+            Value::Color(c) => self.tagged(
+                kind,
+                vec![("value", c.iter().map(|&x| float32(x)).collect())],
+            ),
+            Value::StringName(s) => self.tagged(kind, vec![("value", json!(s))]),
+            Value::NodePath(p) => {
+                let text = p.to_string();
+                let mut fields = if NodePath::parse(&text).same_path(p) {
+                    vec![("value", json!(text))]
+                } else {
+                    vec![
+                        ("names", json!(p.names)),
+                        ("subnames", json!(p.subnames)),
+                        ("absolute", json!(p.absolute)),
+                    ]
+                };
+                if let Some(raw) = &p.raw_padding {
+                    fields.push(("padding", json!(base64::encode(raw))));
+                }
+                self.tagged(kind, fields)
+            }
+            Value::Rid(id) => self.tagged(kind, vec![("value", json!(id))]),
+            Value::Object(o) => match &**o {
+                Object::Id(id) => self.tagged(kind, vec![("id", json!(id))]),
+                Object::Full { class, properties } => {
+                    let props = if unique_keys(
+                        properties.iter().map(|(k, _)| Some(k.as_str())),
+                        properties.len(),
+                    ) {
+                        Json::Object(
+                            properties
+                                .iter()
+                                .map(|(k, v)| (k.clone(), self.value(v)))
+                                .collect(),
+                        )
+                    } else {
+                        properties
+                            .iter()
+                            .map(|(k, v)| json!([k, self.value(v)]))
+                            .collect()
+                    };
+                    self.tagged(kind, vec![("class", json!(class)), ("properties", props)])
+                }
+            },
+            Value::Callable => self.tagged(kind, vec![]),
+            Value::Signal(s) => {
+                self.tagged(kind, vec![("name", json!(s.0)), ("object", json!(s.1))])
+            }
+            Value::Dictionary(d) => {
+                let plain = d.key_type().is_any()
+                    && d.value_type().is_any()
+                    && unique_keys(
+                        d.entries.iter().map(|(k, _)| match k {
+                            Value::String(s) => Some(s.as_str()),
+                            _ => None,
+                        }),
+                        d.entries.len(),
+                    );
+                if plain {
+                    Json::Object(
+                        d.entries
+                            .iter()
+                            .map(|(k, v)| {
+                                (k.as_str().unwrap_or_default().to_owned(), self.value(v))
+                            })
+                            .collect(),
+                    )
+                } else {
+                    let mut fields = Vec::new();
+                    if !d.key_type().is_any() {
+                        fields.push(("key_type", self.container_type(d.key_type())));
+                    }
+                    if !d.value_type().is_any() {
+                        fields.push(("value_type", self.container_type(d.value_type())));
+                    }
+                    fields.push((
+                        "entries",
+                        d.entries
+                            .iter()
+                            .map(|(k, v)| json!([self.value(k), self.value(v)]))
+                            .collect(),
+                    ));
+                    self.tagged(kind, fields)
+                }
+            }
+            Value::Array(a) => {
+                let items: Json = a.items.iter().map(|x| self.value(x)).collect();
+                if a.element_type().is_any() {
+                    items
+                } else {
+                    self.tagged(
+                        kind,
+                        vec![
+                            ("element_type", self.container_type(a.element_type())),
+                            ("value", items),
+                        ],
+                    )
+                }
+            }
+            Value::PackedByteArray(b) => {
+                self.tagged(kind, vec![("base64", json!(base64::encode(b)))])
+            }
+            Value::PackedInt32Array(v) => self.tagged(kind, vec![("value", json!(v))]),
+            Value::PackedInt64Array(v) => self.tagged(kind, vec![("value", json!(v))]),
+            Value::PackedFloat32Array(v) => self.tagged(
+                kind,
+                vec![("value", v.iter().map(|&x| float32(x)).collect())],
+            ),
+            Value::PackedFloat64Array(v) => self.tagged(
+                kind,
+                vec![("value", v.iter().map(|&x| f64_json(x)).collect())],
+            ),
+            Value::PackedStringArray(v) => self.tagged(kind, vec![("value", json!(v))]),
+            Value::PackedVector2Array(r) => self.reals(kind, r),
+            Value::PackedVector3Array(r) => self.reals(kind, r),
+            Value::PackedColorArray(v) => self.tagged(
+                kind,
+                vec![(
+                    "value",
+                    v.iter()
+                        .map(|a| a.iter().map(|&x| float32(x)).collect::<Json>())
+                        .collect(),
+                )],
+            ),
+            Value::PackedVector4Array(r) => self.reals(kind, r),
+        }
+    }
+}
+
+struct FromJson {
+    version: Version,
+}
+
+fn type_name(j: &Json) -> &'static str {
+    match j {
+        Json::Null => "null",
+        Json::Bool(_) => "a boolean",
+        Json::Number(_) => "a number",
+        Json::String(_) => "a string",
+        Json::Array(_) => "an array",
+        Json::Object(_) => "an object",
+    }
+}
+
+fn want(expected: &str, j: &Json) -> Error {
+    Error::new(gamewire_core::ErrorKind::Unexpected {
+        expected: expected.into(),
+        found: type_name(j).into(),
+    })
+}
+
+fn get_f64(j: &Json) -> Result<f64> {
+    match j {
+        Json::Number(n) => n.as_f64().ok_or_else(|| want("a number", j)),
+        Json::String(s) => match s.as_str() {
+            "nan" | "NaN" => Ok(f64::NAN),
+            "inf" | "+inf" | "Infinity" => Ok(f64::INFINITY),
+            "-inf" | "-Infinity" => Ok(f64::NEG_INFINITY),
+            _ => Err(want("a number (or \"nan\", \"inf\", \"-inf\")", j)),
+        },
+        _ => Err(want("a number", j)),
+    }
+}
+
+fn get_i64(j: &Json) -> Result<i64> {
+    j.as_i64()
+        .ok_or_else(|| want("an integer in the 64-bit signed range", j))
+}
+
+fn get_u64(j: &Json) -> Result<u64> {
+    j.as_u64()
+        .ok_or_else(|| want("an unsigned 64-bit integer", j))
+}
+
+fn get_i32(j: &Json) -> Result<i32> {
+    j.as_i64()
+        .and_then(|i| i32::try_from(i).ok())
+        .ok_or_else(|| want("an integer in the 32-bit signed range", j))
+}
+
+fn get_str(j: &Json) -> Result<&str> {
+    j.as_str().ok_or_else(|| want("a string", j))
+}
+
+fn get_array(j: &Json) -> Result<&Vec<Json>> {
+    j.as_array().ok_or_else(|| want("an array", j))
+}
+
+fn field<'a>(m: &'a Map<String, Json>, key: &str) -> Result<&'a Json> {
+    m.get(key)
+        .ok_or_else(|| Error::msg(format!("the tagged object has no \"{key}\" field")))
+}
+
+fn fixed<T, const N: usize>(j: &Json, get: impl Fn(&Json) -> Result<T>) -> Result<[T; N]> {
+    let a = get_array(j)?;
+    if a.len() != N {
+        return Err(Error::msg(format!(
+            "expected {N} components, found {}",
+            a.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(N);
+    for (i, x) in a.iter().enumerate() {
+        out.push(get(x).map_err(|e| e.in_index(i))?);
+    }
+    out.try_into().map_err(|_| Error::msg("component count"))
+}
+
+fn is_double(m: &Map<String, Json>) -> Result<bool> {
+    match m.get("precision") {
+        None => Ok(false),
+        Some(Json::String(s)) if s == "double" => Ok(true),
+        Some(Json::String(s)) if s == "single" => Ok(false),
+        Some(j) => Err(want("\"single\" or \"double\"", j).in_key("precision")),
+    }
+}
+
+fn real<const N: usize>(m: &Map<String, Json>) -> Result<Real<N>> {
+    let v = field(m, "value")?;
+    Ok(if is_double(m)? {
+        Real::F64(fixed(v, get_f64).map_err(|e| e.in_key("value"))?)
+    } else {
+        Real::F32(fixed(v, |j| get_f64(j).map(|f| f as f32)).map_err(|e| e.in_key("value"))?)
+    })
+}
+
+fn reals<const N: usize>(m: &Map<String, Json>) -> Result<Reals<N>> {
+    let items = get_array(field(m, "value")?).map_err(|e| e.in_key("value"))?;
+    let double = is_double(m)?;
+    let at = |i: usize| move |e: Error| e.in_index(i).in_key("value");
+    Ok(if double {
+        Reals::F64(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, j)| fixed(j, get_f64).map_err(at(i)))
+                .collect::<Result<_>>()?,
+        )
+    } else {
+        Reals::F32(
+            items
+                .iter()
+                .enumerate()
+                .map(|(i, j)| fixed(j, |x| get_f64(x).map(|f| f as f32)).map_err(at(i)))
+                .collect::<Result<_>>()?,
+        )
+    })
+}
+
+fn list<T>(m: &Map<String, Json>, get: impl Fn(&Json) -> Result<T>) -> Result<Vec<T>> {
+    let items = get_array(field(m, "value")?).map_err(|e| e.in_key("value"))?;
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, j)| get(j).map_err(|e| e.in_index(i).in_key("value")))
+        .collect()
+}
+
+impl FromJson {
+    fn container_type(&self, j: Option<&Json>) -> Result<ContainerType> {
+        Ok(match j {
+            None | Some(Json::Null) => ContainerType::Any,
+            Some(Json::String(name)) => match Kind::from_name(name) {
+                Some(k) => ContainerType::Builtin(k as u32),
+                None => return Err(Error::msg(format!("unknown type name \"{name}\""))),
+            },
+            Some(Json::Number(n)) => ContainerType::Builtin(
+                n.as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| Error::msg("a type id must be a small unsigned integer"))?,
+            ),
+            Some(Json::Object(m)) => {
+                if let Some(c) = m.get("class") {
+                    ContainerType::ClassName(get_str(c)?.to_owned())
+                } else if let Some(s) = m.get("script") {
+                    ContainerType::Script(get_str(s)?.to_owned())
+                } else {
+                    return Err(Error::msg(
+                        "a container type object needs \"class\" or \"script\"",
+                    ));
+                }
+            }
+            Some(j) => {
+                return Err(want(
+                    "a type name, {\"class\": ...} or {\"script\": ...}",
+                    j,
+                ))
+            }
+        })
+    }
+
+    fn value(&self, j: &Json, depth: usize) -> Result<Value> {
+        if depth > gamewire_core::Limits::DEFAULT.max_depth {
+            return Err(Error::new(gamewire_core::ErrorKind::DepthLimit {
+                limit: gamewire_core::Limits::DEFAULT.max_depth,
+            }));
+        }
+        Ok(match j {
+            Json::Null => Value::Nil,
+            Json::Bool(b) => Value::Bool(*b),
+            Json::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    Value::Int(i)
+                } else if n.is_u64() {
+                    return Err(Error::msg(format!(
+                        "integer {n} is past the 64-bit signed range of Godot's int"
+                    )));
+                } else {
+                    Value::Float(n.as_f64().unwrap_or(f64::NAN))
+                }
+            }
+            Json::String(s) => Value::String(s.clone()),
+            Json::Array(a) => Value::Array(Array::new(self.items(a, depth)?)),
+            Json::Object(m) => match m.get(TYPE_KEY) {
+                None => Value::Dictionary(Dictionary::new(
+                    m.iter()
+                        .map(|(k, v)| {
+                            Ok((
+                                Value::String(k.clone()),
+                                self.value(v, depth + 1).map_err(|e| e.in_key(k.clone()))?,
+                            ))
+                        })
+                        .collect::<Result<_>>()?,
+                )),
+                Some(t) => {
+                    let name = get_str(t).map_err(|e| e.in_key(TYPE_KEY))?;
+                    self.tagged(name, m, depth)?
+                }
+            },
+        })
+    }
+
+    fn items(&self, a: &[Json], depth: usize) -> Result<Vec<Value>> {
+        a.iter()
+            .enumerate()
+            .map(|(i, x)| self.value(x, depth + 1).map_err(|e| e.in_index(i)))
+            .collect()
+    }
+
+    fn tagged(&self, name: &str, m: &Map<String, Json>, depth: usize) -> Result<Value> {
+        if name == "float" {
+            return Ok(Value::Float(
+                get_f64(field(m, "value")?).map_err(|e| e.in_key("value"))?,
+            ));
+        }
+        let kind =
+            Kind::from_name(name).ok_or_else(|| Error::msg(format!("unknown type \"{name}\"")))?;
+        let _ = self.version;
+        let v = |key: &str| field(m, key).map_err(|e| e.in_key(key.to_owned()));
+        Ok(match kind {
+            Kind::Nil => Value::Nil,
+            Kind::Bool => Value::Bool(
+                v("value")?
+                    .as_bool()
+                    .ok_or_else(|| want("a boolean", j_or_null(m)))?,
+            ),
+            Kind::Int => Value::Int(get_i64(v("value")?)?),
+            Kind::Float => Value::Float(get_f64(v("value")?)?),
+            Kind::String => Value::String(get_str(v("value")?)?.to_owned()),
+            Kind::Vector2 => Value::Vector2(real(m)?),
+            Kind::Vector2i => {
+                Value::Vector2i(fixed(v("value")?, get_i32).map_err(|e| e.in_key("value"))?)
+            }
+            Kind::Rect2 => Value::Rect2(Box::new(real(m)?)),
+            Kind::Rect2i => {
+                Value::Rect2i(fixed(v("value")?, get_i32).map_err(|e| e.in_key("value"))?)
+            }
+            Kind::Vector3 => Value::Vector3(real(m)?),
+            Kind::Vector3i => {
+                Value::Vector3i(fixed(v("value")?, get_i32).map_err(|e| e.in_key("value"))?)
+            }
+            Kind::Transform2D => Value::Transform2D(Box::new(real(m)?)),
+            Kind::Vector4 => Value::Vector4(Box::new(real(m)?)),
+            Kind::Vector4i => {
+                Value::Vector4i(fixed(v("value")?, get_i32).map_err(|e| e.in_key("value"))?)
+            }
+            Kind::Plane => Value::Plane(Box::new(real(m)?)),
+            Kind::Quaternion => Value::Quaternion(Box::new(real(m)?)),
+            Kind::Aabb => Value::Aabb(Box::new(real(m)?)),
+            Kind::Basis => Value::Basis(Box::new(real(m)?)),
+            Kind::Transform3D => Value::Transform3D(Box::new(real(m)?)),
+            Kind::Projection => Value::Projection(Box::new(real(m)?)),
+            Kind::Color => Value::Color(
+                fixed(v("value")?, |j| get_f64(j).map(|f| f as f32))
+                    .map_err(|e| e.in_key("value"))?,
+            ),
+            Kind::StringName => Value::StringName(get_str(v("value")?)?.to_owned()),
+            Kind::NodePath => {
+                let mut p = match m.get("value") {
+                    Some(text) => NodePath::parse(get_str(text).map_err(|e| e.in_key("value"))?),
+                    None => NodePath {
+                        names: list_of_strings(v("names")?).map_err(|e| e.in_key("names"))?,
+                        subnames: list_of_strings(v("subnames")?)
+                            .map_err(|e| e.in_key("subnames"))?,
+                        absolute: m.get("absolute").and_then(Json::as_bool).unwrap_or(false),
+                        raw_padding: None,
+                    },
+                };
+                if let Some(pad) = m.get("padding") {
+                    p.raw_padding =
+                        Some(base64::decode(get_str(pad)?).map_err(|e| e.in_key("padding"))?);
+                }
+                Value::NodePath(Box::new(p))
+            }
+            Kind::Rid => Value::Rid(get_u64(v("value")?)?),
+            Kind::Object => Value::Object(Box::new(if let Some(id) = m.get("id") {
+                Object::Id(get_u64(id).map_err(|e| e.in_key("id"))?)
+            } else {
+                let class = get_str(v("class")?)?.to_owned();
+                let properties = match m.get("properties") {
+                    None | Some(Json::Null) => Vec::new(),
+                    Some(Json::Object(p)) => p
+                        .iter()
+                        .map(|(k, x)| {
+                            Ok((
+                                k.clone(),
+                                self.value(x, depth + 1)
+                                    .map_err(|e| e.in_key(k.clone()).in_key("properties"))?,
+                            ))
+                        })
+                        .collect::<Result<_>>()?,
+                    Some(Json::Array(p)) => p
+                        .iter()
+                        .enumerate()
+                        .map(|(i, pair)| {
+                            let at = |e: Error| e.in_index(i).in_key("properties");
+                            match pair.as_array().map(Vec::as_slice) {
+                                Some([k, x]) => Ok((
+                                    get_str(k).map_err(at)?.to_owned(),
+                                    self.value(x, depth + 1).map_err(at)?,
+                                )),
+                                _ => Err(at(want("a [name, value] pair", pair))),
+                            }
+                        })
+                        .collect::<Result<_>>()?,
+                    Some(j) => {
+                        return Err(want("an object or a list of [name, value] pairs", j)
+                            .in_key("properties"))
+                    }
+                };
+                Object::Full { class, properties }
+            })),
+            Kind::Callable => Value::Callable,
+            Kind::Signal => Value::Signal(Box::new((
+                get_str(v("name")?)?.to_owned(),
+                get_u64(v("object")?)?,
+            ))),
+            Kind::Dictionary => {
+                let key_type = self
+                    .container_type(m.get("key_type"))
+                    .map_err(|e| e.in_key("key_type"))?;
+                let value_type = self
+                    .container_type(m.get("value_type"))
+                    .map_err(|e| e.in_key("value_type"))?;
+                let entries = match m.get("entries") {
+                    Some(Json::Array(es)) => es
+                        .iter()
+                        .enumerate()
+                        .map(|(i, pair)| {
+                            let at = |e: Error| e.in_index(i).in_key("entries");
+                            match pair.as_array().map(Vec::as_slice) {
+                                Some([k, x]) => Ok((
+                                    self.value(k, depth + 1).map_err(at)?,
+                                    self.value(x, depth + 1).map_err(at)?,
+                                )),
+                                _ => Err(at(want("a [key, value] pair", pair))),
+                            }
+                        })
+                        .collect::<Result<_>>()?,
+                    Some(j) => {
+                        return Err(want("a list of [key, value] pairs", j).in_key("entries"))
+                    }
+                    None => Vec::new(),
+                };
+                Value::Dictionary(Dictionary::typed(entries, key_type, value_type))
+            }
+            Kind::Array => {
+                let element_type = self
+                    .container_type(m.get("element_type"))
+                    .map_err(|e| e.in_key("element_type"))?;
+                let items = match m.get("value") {
+                    Some(Json::Array(a)) => self.items(a, depth).map_err(|e| e.in_key("value"))?,
+                    Some(j) => return Err(want("an array", j).in_key("value")),
+                    None => Vec::new(),
+                };
+                Value::Array(Array::typed(items, element_type))
+            }
+            Kind::PackedByteArray => {
+                Value::PackedByteArray(match (m.get("base64"), m.get("value")) {
+                    (Some(b), _) => base64::decode(get_str(b)?).map_err(|e| e.in_key("base64"))?,
+                    (None, Some(Json::String(s))) => {
+                        base64::decode(s).map_err(|e| e.in_key("value"))?
+                    }
+                    (None, Some(_)) => list(m, |j| {
+                        j.as_u64()
+                            .and_then(|b| u8::try_from(b).ok())
+                            .ok_or_else(|| want("a byte (0 to 255)", j))
+                    })?,
+                    (None, None) => {
+                        return Err(Error::msg("PackedByteArray needs \"base64\" or \"value\""))
+                    }
+                })
+            }
+            Kind::PackedInt32Array => Value::PackedInt32Array(list(m, get_i32)?),
+            Kind::PackedInt64Array => Value::PackedInt64Array(list(m, get_i64)?),
+            Kind::PackedFloat32Array => {
+                Value::PackedFloat32Array(list(m, |j| get_f64(j).map(|f| f as f32))?)
+            }
+            Kind::PackedFloat64Array => Value::PackedFloat64Array(list(m, get_f64)?),
+            Kind::PackedStringArray => {
+                Value::PackedStringArray(list(m, |j| get_str(j).map(str::to_owned))?)
+            }
+            Kind::PackedVector2Array => Value::PackedVector2Array(reals(m)?),
+            Kind::PackedVector3Array => Value::PackedVector3Array(reals(m)?),
+            Kind::PackedColorArray => {
+                Value::PackedColorArray(list(m, |j| fixed(j, |x| get_f64(x).map(|f| f as f32)))?)
+            }
+            Kind::PackedVector4Array => Value::PackedVector4Array(reals(m)?),
+        })
+    }
+}
+
+fn j_or_null(m: &Map<String, Json>) -> &Json {
+    m.get("value").unwrap_or(&Json::Null)
+}
+
+fn list_of_strings(j: &Json) -> Result<Vec<String>> {
+    get_array(j)?
+        .iter()
+        .enumerate()
+        .map(|(i, s)| get_str(s).map(str::to_owned).map_err(|e| e.in_index(i)))
+        .collect()
+}
+
+/// Standard base64 (RFC 4648, with padding), for PackedByteArray in JSON.
+pub mod base64 {
+    use gamewire_core::{Error, Result};
+
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+    /// Encodes bytes as base64 text.
+    pub fn encode(data: &[u8]) -> String {
+        let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+        for chunk in data.chunks(3) {
+            let b = [
+                chunk[0],
+                *chunk.get(1).unwrap_or(&0),
+                *chunk.get(2).unwrap_or(&0),
+            ];
+            let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+
+    /// Decodes base64 text (padding optional); errors name the bad character's index.
+    pub fn decode(text: &str) -> Result<Vec<u8>> {
+        let t = text.trim_end_matches('=').as_bytes();
+        let mut out = Vec::with_capacity(t.len() * 3 / 4);
+        let mut acc = 0u32;
+        let mut bits = 0;
+        for (i, &c) in t.iter().enumerate() {
+            let v = match c {
+                b'A'..=b'Z' => c - b'A',
+                b'a'..=b'z' => c - b'a' + 26,
+                b'0'..=b'9' => c - b'0' + 52,
+                b'+' | b'-' => 62,
+                b'/' | b'_' => 63,
+                _ => {
+                    return Err(Error::msg(format!(
+                        "invalid base64 character {:?} at index {i}",
+                        c as char
+                    )))
+                }
+            };
+            acc = acc << 6 | v as u32;
+            bits += 6;
+            if bits >= 8 {
+                bits -= 8;
+                out.push((acc >> bits) as u8);
+            }
+        }
+        if t.len() % 4 == 1 {
+            return Err(Error::msg("base64 text has an impossible length"));
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_data_is_plain_json() {
+        let v = Value::Dictionary(Dictionary::new(vec![
+            ("name".into(), "Ann".into()),
+            ("hp".into(), Value::Int(7)),
+            ("speed".into(), Value::Float(1.0)),
+            (
+                "tags".into(),
+                Value::from(vec![Value::Nil, Value::Bool(true)]),
+            ),
+        ]));
+        let j = to_json(&v, Version::V4);
+        assert_eq!(
+            serde_json::to_string(&j).unwrap(),
+            r#"{"name":"Ann","hp":7,"speed":1.0,"tags":[null,true]}"#
+        );
+        assert_eq!(from_json(&j, Version::V4).unwrap(), v);
+    }
+
+    #[test]
+    fn other_types_are_tagged() {
+        let j = to_json(&Value::Vector2(Real::F32([0.1, 2.0])), Version::V4);
+        assert_eq!(
+            serde_json::to_string(&j).unwrap(),
+            r#"{"$type":"Vector2","value":[0.1,2.0]}"#
+        );
+        let j = to_json(&Value::PackedInt32Array(vec![1]), Version::V3);
+        assert_eq!(
+            serde_json::to_string(&j).unwrap(),
+            r#"{"$type":"PoolIntArray","value":[1]}"#
+        );
+        let d = Value::Dictionary(Dictionary::new(vec![
+            (Value::Int(1), Value::Nil),
+            ("$type".into(), Value::Nil),
+        ]));
+        let j = to_json(&d, Version::V4);
+        assert_eq!(j[TYPE_KEY], "Dictionary");
+        assert_eq!(from_json(&j, Version::V4).unwrap(), d);
+        let nan = to_json(&Value::Float(f64::NAN), Version::V4);
+        assert!(from_json(&nan, Version::V4)
+            .unwrap()
+            .as_float()
+            .unwrap()
+            .is_nan());
+    }
+
+    #[test]
+    fn f32_shortest_text_reads_back_exactly() {
+        let mut x: u32 = 0x1234_5678;
+        for _ in 0..200_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let f = f32::from_bits(x);
+            if !f.is_finite() {
+                continue;
+            }
+            let j = float32(f);
+            assert_eq!(j.as_f64().unwrap() as f32, f, "{f:?} -> {j}");
+        }
+    }
+
+    #[test]
+    fn base64_round_trips() {
+        for n in 0..20 {
+            let data: Vec<u8> = (0..n).map(|i| (i * 37 + 5) as u8).collect();
+            assert_eq!(base64::decode(&base64::encode(&data)).unwrap(), data);
+        }
+        assert_eq!(base64::encode(b"hello"), "aGVsbG8=");
+        assert!(base64::decode("a$").is_err());
+    }
+
+    #[test]
+    fn json_errors_name_the_path() {
+        let j: Json =
+            serde_json::from_str(r#"{"a": [1, {"$type": "Vector2i", "value": [1, 1e3]}]}"#)
+                .unwrap();
+        let e = from_json(&j, Version::V4).unwrap_err();
+        assert!(e.to_string().contains("$.a[1].value[1]"), "{e}");
+    }
+}
