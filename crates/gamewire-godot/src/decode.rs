@@ -271,6 +271,22 @@ impl<'a> Decoder<'a> {
             ));
         };
         let v3 = self.opts.version == Version::V3;
+        match kind {
+            Kind::Object => Ok(Value::Object(Box::new(self.object(header, start, depth)?))),
+            // Godot 3 has no typed containers: the upper header bits mean nothing there.
+            Kind::Dictionary if v3 => Ok(Value::Dictionary(self.dictionary(0, depth)?)),
+            Kind::Dictionary => Ok(Value::Dictionary(self.dictionary(header, depth)?)),
+            Kind::Array if v3 => Ok(Value::Array(self.array(0, depth)?)),
+            Kind::Array => Ok(Value::Array(self.array(header, depth)?)),
+            _ => self.leaf(kind, header),
+        }
+    }
+
+    /// Every type that holds no other Variant: kept out of [`Decoder::value`] so the
+    /// recursive frame stays small.
+    #[inline(never)]
+    fn leaf(&mut self, kind: Kind, header: u32) -> Result<Value> {
+        let v3 = self.opts.version == Version::V3;
         let r = &mut self.r;
         Ok(match kind {
             Kind::Nil => Value::Nil,
@@ -326,18 +342,15 @@ impl<'a> Decoder<'a> {
             Kind::NodePath => Value::NodePath(Box::new(self.node_path()?)),
             Kind::Rid if v3 => Value::Rid(0),
             Kind::Rid => Value::Rid(r.read_u64()?),
-            Kind::Object => Value::Object(Box::new(self.object(header, start, depth)?)),
+            Kind::Object | Kind::Dictionary | Kind::Array => {
+                unreachable!("containers are decoded by value()")
+            }
             Kind::Callable => Value::Callable,
             Kind::Signal => {
                 let name = self.string()?;
                 let id = self.r.read_u64()?;
                 Value::Signal(Box::new((name, id)))
             }
-            // Godot 3 has no typed containers: the upper header bits mean nothing there.
-            Kind::Dictionary if v3 => Value::Dictionary(self.dictionary(0, depth)?),
-            Kind::Dictionary => Value::Dictionary(self.dictionary(header, depth)?),
-            Kind::Array if v3 => Value::Array(self.array(0, depth)?),
-            Kind::Array => Value::Array(self.array(header, depth)?),
             Kind::PackedByteArray => {
                 let count = self.count()? as usize;
                 let n = self.r.check_len(count as u64, 1, "packed array count")?;

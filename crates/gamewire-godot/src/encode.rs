@@ -180,6 +180,16 @@ impl Encoder<'_> {
                 limit: self.opts.max_depth,
             }));
         }
+        match v {
+            Value::Object(_) | Value::Dictionary(_) | Value::Array(_) => self.container(v, depth),
+            _ => self.leaf(v),
+        }
+    }
+
+    /// Every type that holds no other Variant: kept out of [`Encoder::value`] so the
+    /// recursive frame stays small.
+    #[inline(never)]
+    fn leaf(&mut self, v: &Value) -> Result<()> {
         let kind = v.kind();
         match v {
             Value::Nil => self.header(kind, 0)?,
@@ -262,58 +272,11 @@ impl Encoder<'_> {
                     }
                 }
             }
-            Value::Object(o) => match &**o {
-                Object::Id(id) => {
-                    self.header(kind, FLAG_OBJECT_AS_ID)?;
-                    self.out.extend_from_slice(&id.to_le_bytes());
-                }
-                Object::Full { class, properties } => {
-                    self.header(kind, 0)?;
-                    self.string(class);
-                    if !class.is_empty() {
-                        self.count(properties.len(), "Object")?;
-                        for (name, value) in properties {
-                            self.string(name);
-                            self.value(value, depth + 1)
-                                .map_err(|e| e.in_key(name.clone()))?;
-                        }
-                    } else if !properties.is_empty() {
-                        return Err(Error::msg(
-                            "a null object (empty class name) cannot have properties",
-                        ));
-                    }
-                }
-            },
             Value::Callable => self.header(kind, 0)?,
             Value::Signal(s) => {
                 self.header(kind, 0)?;
                 self.string(&s.0);
                 self.out.extend_from_slice(&s.1.to_le_bytes());
-            }
-            Value::Dictionary(d) => {
-                let flags = (self.container_kind(d.key_type())? << DICT_KEY_SHIFT)
-                    | (self.container_kind(d.value_type())? << DICT_VALUE_SHIFT);
-                self.header(kind, flags)?;
-                self.container_type(d.key_type());
-                self.container_type(d.value_type());
-                self.count(d.entries.len(), "Dictionary")?;
-                for (i, (k, val)) in d.entries.iter().enumerate() {
-                    self.value(k, depth + 1)
-                        .map_err(|e| e.in_key(format!("<key {i}>")))?;
-                    self.value(val, depth + 1).map_err(|e| match k.as_str() {
-                        Some(s) => e.in_key(s),
-                        None => e.in_key(format!("<key {i}>")),
-                    })?;
-                }
-            }
-            Value::Array(a) => {
-                let flags = self.container_kind(a.element_type())? << ARRAY_TYPE_SHIFT;
-                self.header(kind, flags)?;
-                self.container_type(a.element_type());
-                self.count(a.items.len(), "Array")?;
-                for (i, item) in a.items.iter().enumerate() {
-                    self.value(item, depth + 1).map_err(|e| e.in_index(i))?;
-                }
             }
             Value::PackedByteArray(b) => {
                 self.header(kind, 0)?;
@@ -367,6 +330,64 @@ impl Encoder<'_> {
                 self.f32s(v.as_flattened());
             }
             Value::PackedVector4Array(r) => self.reals(kind, r)?,
+            Value::Object(_) | Value::Dictionary(_) | Value::Array(_) => {
+                unreachable!("containers are encoded by container()")
+            }
+        }
+        Ok(())
+    }
+
+    fn container(&mut self, v: &Value, depth: usize) -> Result<()> {
+        let kind = v.kind();
+        match v {
+            Value::Object(o) => match &**o {
+                Object::Id(id) => {
+                    self.header(kind, FLAG_OBJECT_AS_ID)?;
+                    self.out.extend_from_slice(&id.to_le_bytes());
+                }
+                Object::Full { class, properties } => {
+                    self.header(kind, 0)?;
+                    self.string(class);
+                    if !class.is_empty() {
+                        self.count(properties.len(), "Object")?;
+                        for (name, value) in properties {
+                            self.string(name);
+                            self.value(value, depth + 1)
+                                .map_err(|e| e.in_key(name.clone()))?;
+                        }
+                    } else if !properties.is_empty() {
+                        return Err(Error::msg(
+                            "a null object (empty class name) cannot have properties",
+                        ));
+                    }
+                }
+            },
+            Value::Dictionary(d) => {
+                let flags = (self.container_kind(d.key_type())? << DICT_KEY_SHIFT)
+                    | (self.container_kind(d.value_type())? << DICT_VALUE_SHIFT);
+                self.header(kind, flags)?;
+                self.container_type(d.key_type());
+                self.container_type(d.value_type());
+                self.count(d.entries.len(), "Dictionary")?;
+                for (i, (k, val)) in d.entries.iter().enumerate() {
+                    self.value(k, depth + 1)
+                        .map_err(|e| e.in_key(format!("<key {i}>")))?;
+                    self.value(val, depth + 1).map_err(|e| match k.as_str() {
+                        Some(s) => e.in_key(s),
+                        None => e.in_key(format!("<key {i}>")),
+                    })?;
+                }
+            }
+            Value::Array(a) => {
+                let flags = self.container_kind(a.element_type())? << ARRAY_TYPE_SHIFT;
+                self.header(kind, flags)?;
+                self.container_type(a.element_type());
+                self.count(a.items.len(), "Array")?;
+                for (i, item) in a.items.iter().enumerate() {
+                    self.value(item, depth + 1).map_err(|e| e.in_index(i))?;
+                }
+            }
+            _ => unreachable!("leaves are encoded by leaf()"),
         }
         Ok(())
     }
