@@ -28,10 +28,15 @@ proptest! {
         let value = Rng::new(seed).value(Version::V4, 3);
         let bytes = encode(&value, &EncodeOptions::new(Version::V4)).unwrap();
         for cut in 0..bytes.len() {
-            let e = decode(&bytes[..cut], &DecodeOptions::new(Version::V4));
-            prop_assert!(e.is_err(), "prefix of {} bytes decoded", cut);
-            let off = e.unwrap_err().offset().unwrap();
-            prop_assert!(off <= cut);
+            match decode(&bytes[..cut], &DecodeOptions::new(Version::V4)) {
+                // Like the engine, the zero padding after a PackedByteArray that ends the
+                // input may be missing; nothing else may be.
+                Ok(v) => {
+                    prop_assert!(cut + 3 >= bytes.len(), "prefix of {} bytes decoded", cut);
+                    prop_assert_eq!(&v, &value);
+                }
+                Err(e) => prop_assert!(e.offset().unwrap() <= cut),
+            }
         }
     }
 
