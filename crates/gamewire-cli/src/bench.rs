@@ -37,11 +37,27 @@ pub fn run<T>(
 ) -> CliResult {
     let value = decode(input)?;
     let encoded = encode(&value)?;
-    let same = if encoded == input { "identical" } else { "different" };
+    let same = if encoded == input {
+        "identical"
+    } else {
+        "different"
+    };
     let d = median_time(|| decode(input))?;
     let e = median_time(|| encode(&value))?;
-    println!("{label}: {} bytes in, {} bytes re-encoded ({same} bytes)", input.len(), encoded.len());
-    println!("decode: median {:>10.3} ms  {:>9.1} MB/s", d.as_secs_f64() * 1e3, mb_per_s(input.len(), d));
-    println!("encode: median {:>10.3} ms  {:>9.1} MB/s", e.as_secs_f64() * 1e3, mb_per_s(encoded.len(), e));
+    println!(
+        "{label}: {} bytes in, {} bytes re-encoded ({same} bytes)",
+        input.len(),
+        encoded.len()
+    );
+    println!(
+        "decode: median {:>10.3} ms  {:>9.1} MB/s",
+        d.as_secs_f64() * 1e3,
+        mb_per_s(input.len(), d)
+    );
+    println!(
+        "encode: median {:>10.3} ms  {:>9.1} MB/s",
+        e.as_secs_f64() * 1e3,
+        mb_per_s(encoded.len(), e)
+    );
     Ok(())
 }

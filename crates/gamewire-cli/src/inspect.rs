@@ -23,7 +23,14 @@ fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> CliResult {
             let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
                 .map_err(|e| format!("cannot list {}: {e}", p.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+                .filter(|p| {
+                    // Hidden files and the folders' own notes are not samples.
+                    let name = p
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    !name.starts_with('.') && !name.ends_with(".md")
+                })
                 .collect();
             entries.sort();
             collect(&entries, out)?;
@@ -41,10 +48,15 @@ pub fn run(args: InspectArgs) -> CliResult {
     collect(&args.paths, &mut files)?;
     let mut failures = 0;
     for path in &files {
-        let data = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let data =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         match gamewire::detect(&data, name.as_deref()) {
-            None => println!("== {}: unknown format ({} bytes)", path.display(), data.len()),
+            None => println!(
+                "== {}: unknown format ({} bytes)",
+                path.display(),
+                data.len()
+            ),
             Some(format) => {
                 println!("== {}: {format} ({} bytes)", path.display(), data.len());
                 match render(format, path, &data, args.max_items) {
@@ -96,7 +108,11 @@ pub struct Tree {
 impl Tree {
     /// An empty tree eliding containers past `max_items` children.
     pub fn new(max_items: usize) -> Self {
-        Tree { out: String::new(), depth: 1, max_items }
+        Tree {
+            out: String::new(),
+            depth: 1,
+            max_items,
+        }
     }
 
     fn indent(&mut self) {

@@ -64,6 +64,7 @@ pub fn json_bytes(value: &serde_json::Value, pretty: bool) -> CliResult<Vec<u8>>
 }
 
 /// Parses JSON input, naming the line and column of a syntax error.
+#[allow(dead_code)] // not every format's build uses it
 pub fn parse_json(bytes: &[u8]) -> CliResult<serde_json::Value> {
     serde_json::from_slice(bytes).map_err(|e| format!("invalid JSON input: {e}").into())
 }

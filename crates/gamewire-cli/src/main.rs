@@ -27,7 +27,11 @@ pub type CliError = Box<dyn std::error::Error + Send + Sync>;
 pub type CliResult<T = ()> = Result<T, CliError>;
 
 #[derive(Parser)]
-#[command(name = "gamewire", version, about = "Read, write, inspect and convert game-engine data formats")]
+#[command(
+    name = "gamewire",
+    version,
+    about = "Read, write, inspect and convert game-engine data formats"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
