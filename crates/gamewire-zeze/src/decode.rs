@@ -119,76 +119,92 @@ pub fn wire_type(at: usize, n: u8) -> Result<WireType> {
 
 /// Reads one value of wire type `ty`.
 pub fn read_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize) -> Result<Value> {
+    match ty {
+        WireType::List => read_list(c, opts, depth),
+        WireType::Map => read_map(c, opts, depth),
+        WireType::Bean => Ok(Value::Bean(read_bean(c, opts, depth)?)),
+        WireType::Dynamic => read_dynamic(c, opts, depth),
+        _ => read_scalar(c, ty),
+    }
+}
+
+#[inline(never)]
+fn read_dynamic(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+    let type_id = c.long()?;
+    Ok(Value::Dynamic {
+        type_id,
+        bean: read_bean(c, opts, depth)?,
+    })
+}
+
+#[inline(never)]
+fn read_scalar(c: &mut Cursor<'_>, ty: WireType) -> Result<Value> {
     Ok(match ty {
         WireType::Integer => Value::Integer(c.long()?),
         WireType::Float => Value::Float(c.f32()?),
         WireType::Double => Value::Double(c.f64()?),
         WireType::Bytes => Value::Bytes(c.len_bytes()?.to_vec()),
-        WireType::List => {
-            if depth >= opts.max_depth {
-                return Err(Error::at(
-                    c.offset(),
-                    ErrorKind::DepthLimit {
-                        limit: opts.max_depth,
-                    },
-                ));
-            }
-            let at = c.offset();
-            let t = c.u8()?;
-            let elem = wire_type(at, t & 0x0f)?;
-            let count = read_tag_delta(c, t)?;
-            let n = c.check_count(at, count as u64, elem.min_size(), "list count")?;
-            let mut items = Vec::with_capacity(n);
-            for i in 0..n {
-                items.push(read_value(c, elem, opts, depth + 1).map_err(|e| e.in_index(i))?);
-            }
-            Value::List { elem, items }
-        }
-        WireType::Map => {
-            if depth >= opts.max_depth {
-                return Err(Error::at(
-                    c.offset(),
-                    ErrorKind::DepthLimit {
-                        limit: opts.max_depth,
-                    },
-                ));
-            }
-            let at = c.offset();
-            let t = c.u8()?;
-            let key = wire_type(at, t >> 4)?;
-            let value = wire_type(at, t & 0x0f)?;
-            let cat = c.offset();
-            let count = c.uint("map count")?;
-            let n = c.check_count(
-                cat,
-                count as u64,
-                key.min_size() + value.min_size(),
-                "map count",
-            )?;
-            let mut entries = Vec::with_capacity(n);
-            for i in 0..n {
-                let k = read_value(c, key, opts, depth + 1).map_err(|e| e.in_index(i))?;
-                let v = read_value(c, value, opts, depth + 1).map_err(|e| e.in_index(i))?;
-                entries.push((k, v));
-            }
-            Value::Map {
-                key,
-                value,
-                entries,
-            }
-        }
-        WireType::Bean => Value::Bean(read_bean(c, opts, depth)?),
-        WireType::Dynamic => {
-            let type_id = c.long()?;
-            Value::Dynamic {
-                type_id,
-                bean: read_bean(c, opts, depth)?,
-            }
-        }
         WireType::Vector2 => Value::Vector2([c.f32()?, c.f32()?]),
         WireType::Vector2Int => Value::Vector2Int([c.long()?, c.long()?]),
         WireType::Vector3 => Value::Vector3([c.f32()?, c.f32()?, c.f32()?]),
         WireType::Vector3Int => Value::Vector3Int([c.long()?, c.long()?, c.long()?]),
-        WireType::Vector4 => Value::Vector4([c.f32()?, c.f32()?, c.f32()?, c.f32()?]),
+        _ => Value::Vector4([c.f32()?, c.f32()?, c.f32()?, c.f32()?]),
+    })
+}
+
+#[inline(never)]
+fn read_list(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+    if depth >= opts.max_depth {
+        return Err(Error::at(
+            c.offset(),
+            ErrorKind::DepthLimit {
+                limit: opts.max_depth,
+            },
+        ));
+    }
+    let at = c.offset();
+    let t = c.u8()?;
+    let elem = wire_type(at, t & 0x0f)?;
+    let count = read_tag_delta(c, t)?;
+    let n = c.check_count(at, count as u64, elem.min_size(), "list count")?;
+    let mut items = Vec::with_capacity(n);
+    for i in 0..n {
+        items.push(read_value(c, elem, opts, depth + 1).map_err(|e| e.in_index(i))?);
+    }
+    Ok(Value::List { elem, items })
+}
+
+#[inline(never)]
+fn read_map(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+    if depth >= opts.max_depth {
+        return Err(Error::at(
+            c.offset(),
+            ErrorKind::DepthLimit {
+                limit: opts.max_depth,
+            },
+        ));
+    }
+    let at = c.offset();
+    let t = c.u8()?;
+    let key = wire_type(at, t >> 4)?;
+    let value = wire_type(at, t & 0x0f)?;
+    let cat = c.offset();
+    let count = c.uint("map count")?;
+    let n = c.check_count(
+        cat,
+        count as u64,
+        key.min_size() + value.min_size(),
+        "map count",
+    )?;
+    let mut entries = Vec::with_capacity(n);
+    for i in 0..n {
+        let k = read_value(c, key, opts, depth + 1).map_err(|e| e.in_index(i))?;
+        let v = read_value(c, value, opts, depth + 1).map_err(|e| e.in_index(i))?;
+        entries.push((k, v));
+    }
+    Ok(Value::Map {
+        key,
+        value,
+        entries,
     })
 }

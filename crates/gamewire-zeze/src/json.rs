@@ -368,3 +368,69 @@ pub fn value_from_json(j: &J) -> Result<Value> {
         }
     }
 }
+
+use crate::frame::{Body, Family, Frame, Payload};
+
+/// A frame as `{"module": m, "protocol": p, "family": "protocol", "result_code": rc,
+/// "session_id": s, "bean": {..}}` (`result_code` and `session_id` only when present),
+/// or `{"module": m, "protocol": p, "raw": {"bytes": hex}}` for a non-standard body.
+pub fn frame_to_json(f: &Frame, bean: impl Fn(&Bean) -> J) -> J {
+    let mut m = Map::new();
+    m.insert("module".into(), J::from(f.module_id));
+    m.insert("protocol".into(), J::from(f.protocol_id));
+    match &f.payload {
+        Payload::Body(b) => {
+            m.insert("family".into(), J::from(b.family.name()));
+            if let Some(rc) = b.result_code {
+                m.insert("result_code".into(), J::from(rc));
+            }
+            if let Some(s) = b.session_id {
+                m.insert("session_id".into(), J::from(s));
+            }
+            m.insert("bean".into(), bean(&b.bean));
+        }
+        Payload::Raw(r) => {
+            m.insert("raw".into(), json!({ "bytes": hex(r) }));
+        }
+    }
+    J::Object(m)
+}
+
+/// Reads a frame written by [`frame_to_json`]; `bean` reads the bean object.
+pub fn frame_from_json(j: &J, bean: impl Fn(&J) -> Result<Bean>) -> Result<Frame> {
+    let o = j.as_object().ok_or_else(|| expected("a frame object", j))?;
+    let id = |k: &str| -> Result<u32> {
+        o.get(k)
+            .and_then(J::as_u64)
+            .and_then(|x| u32::try_from(x).ok())
+            .ok_or_else(|| Error::msg(format!("frame needs \"{k}\": an integer 0..=4294967295")))
+    };
+    let (module_id, protocol_id) = (id("module")?, id("protocol")?);
+    let payload = if let Some(r) = o.get("raw") {
+        Payload::Raw(bytes_from(r).map_err(|e| e.in_key("raw"))?)
+    } else {
+        let fam = o
+            .get("family")
+            .and_then(J::as_str)
+            .and_then(Family::from_name);
+        let family = fam.ok_or_else(|| {
+            Error::msg("frame needs \"family\": \"protocol\", \"request\" or \"response\"")
+        })?;
+        let opt = |k: &str| {
+            o.get(k)
+                .map(|v| i64_from(v).map_err(|e| e.in_key(k.to_owned())))
+                .transpose()
+        };
+        Payload::Body(Body {
+            family,
+            result_code: opt("result_code")?,
+            session_id: opt("session_id")?,
+            bean: bean(o.get("bean").unwrap_or(&J::Null)).map_err(|e| e.in_key("bean"))?,
+        })
+    };
+    Ok(Frame {
+        module_id,
+        protocol_id,
+        payload,
+    })
+}

@@ -16,6 +16,7 @@
 pub mod cursor;
 mod decode;
 mod encode;
+pub mod frame;
 pub mod json;
 mod value;
 pub mod varint;
