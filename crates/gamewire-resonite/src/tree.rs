@@ -1,0 +1,1 @@
+//! The data tree: root fields, the Types table and the slot hierarchy.
