@@ -33,6 +33,8 @@ pub mod container;
 pub mod json;
 pub mod lz4;
 pub mod lzma;
+#[doc(hidden)]
+pub mod synth;
 pub mod tree;
 pub mod value;
 pub mod varint;
