@@ -145,3 +145,102 @@ fn type_list_hashes_match_our_hash_functions_and_xml_dump() {
         assert_eq!(x.properties, c.properties, "{}", c.name);
     }
 }
+
+#[test]
+fn every_fixture_round_trips_through_json_byte_exact() {
+    use gamewire_kingsisle::json;
+    let types = types();
+    for (name, data, opts) in fixtures("") {
+        let doc = decode(&data, &types, &opts).unwrap();
+        let text = json::to_json_bytes(&doc, &types, true);
+        let j: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        assert_eq!(j, json::to_json(&doc, &types), "{name}");
+        let back = json::from_json(&j, &types).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(back, doc, "{name}: JSON changed the document");
+        assert_eq!(encode(&back, &types, &opts).unwrap(), data, "{name}");
+    }
+}
+
+#[test]
+fn json_shape_is_plain() {
+    use gamewire_kingsisle::json;
+    let types = types();
+    let (_, data, opts) = fixtures("")
+        .into_iter()
+        .find(|f| f.0 == "nested-object.bin")
+        .unwrap();
+    let doc = decode(&data, &types, &opts).unwrap();
+    assert_eq!(
+        json::to_json(&doc, &types),
+        serde_json::json!({
+            "$class": "class Outer", "$hash": 1000834208u32,
+            "m_inner": {"$class": "class Inner", "$hash": 1146642873u32, "m_value": 42, "m_name": "nested"},
+            "m_count": 1, "$flags": 1
+        })
+    );
+    let (_, data, opts) = fixtures("")
+        .into_iter()
+        .find(|f| f.0 == "binary-string.bin")
+        .unwrap();
+    let doc = decode(&data, &types, &opts).unwrap();
+    assert_eq!(
+        json::to_json(&doc, &types)["m_data"],
+        serde_json::json!({"$bytes": "000102fffefd8081"})
+    );
+}
+
+#[test]
+fn errors_name_the_property_and_offset() {
+    let types = types();
+    let (_, data, opts) = fixtures("")
+        .into_iter()
+        .find(|f| f.0 == "nested-lists.bin")
+        .unwrap();
+    // Cut inside the second element's name.
+    let e = decode(&data[..40], &types, &opts).unwrap_err();
+    assert_eq!(e.path_string(), "$.m_elements[1].m_name");
+    assert_eq!(e.offset(), Some(37)); // where the 6 bytes of "second" should start
+                                      // A deep property whose size field lies.
+    let (_, mut data, opts) = fixtures("")
+        .into_iter()
+        .find(|f| f.0 == "deep-size-boundary.bin")
+        .unwrap();
+    data[12] = 0x61;
+    let e = decode(&data, &types, &opts).unwrap_err();
+    assert_eq!(
+        (e.offset(), e.bit(), e.path_string().as_str()),
+        (Some(12), Some(0), "$.m_first")
+    );
+    assert!(e.to_string().contains("97 bits"), "{e}");
+    // Unknown type hash at the root.
+    let e = decode(&[1, 0, 0, 0, 1, 2, 3, 4], &types, &opts).unwrap_err();
+    assert_eq!(e.offset(), Some(4));
+    assert!(e.to_string().contains("unknown type hash 67305985"), "{e}");
+}
+
+#[test]
+fn deep_nesting_stops_at_the_depth_limit() {
+    // class Outer (shallow): m_inner is an object pointer. Build Outer->Outer->... by
+    // pointing m_inner's type at Outer in a private type list.
+    let mut types = types();
+    let mut outer = types.by_name("class Outer").unwrap().clone();
+    outer.properties[0].type_name = "class Outer".into();
+    types.insert(outer);
+    let hash = 1000834208u32.to_le_bytes();
+    let mut data = vec![];
+    for _ in 0..5000 {
+        data.extend_from_slice(&hash);
+    }
+    let mut opts = Options {
+        shallow: true,
+        ..Options::default()
+    };
+    opts.property_mask = 7;
+    opts.limits.max_depth = 64;
+    let e = decode(&data, &types, &opts).unwrap_err();
+    assert!(
+        matches!(e.kind(), gamewire_core::ErrorKind::DepthLimit { limit: 64 }),
+        "{e}"
+    );
+    assert_eq!(e.offset(), Some(64 * 4 + 4));
+}
