@@ -1,11 +1,38 @@
 //! KingsIsle ObjectProperty (PropertyClass) serialization: type lists, bit codec, BINd and XML files.
+//!
+//! - [`TypeList`]: classes read from wiztype JSON dumps (v1, v2) or KingsIsle's XML dump.
+//! - [`decode`] / [`encode`]: a blob to a [`Document`] and back, shallow or deep, with
+//!   every serializer flag (stateful flags, compact lengths, enum names, zlib, forbidden
+//!   absence) and the property mask. Decoded engine bytes re-encode byte for byte.
+//! - [`bind`]: `BINd` game files; [`xml`]: XML object files.
+//! - [`json`]: the lossless JSON mapping (see `docs/formats/kingsisle.md`).
+//! - [`hash`]: `string_id` and djb2.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod bind;
+pub mod bits;
+mod decode;
+mod encode;
+pub mod hash;
+pub mod json;
+mod options;
+pub mod types;
+mod value;
+pub mod xml;
+mod xmltypes;
+pub mod zlib;
+
+pub use decode::decode;
+pub use encode::{encode, value_kind};
+pub use options::Options;
+pub use types::{ClassDef, Kind, PropertyDef, TypeList};
+pub use value::{serializer_flags, Document, KeptZlib, Object, Raw, Value};
+
 /// True when `data` (and the file name, when known) looks like this format.
 ///
-/// Used by `gamewire inspect` to pick a decoder. Cheap: looks at a few bytes only.
+/// Claims `BINd` files by their magic. Bare blobs have no magic and are not claimed.
 pub fn sniff(data: &[u8], file_name: Option<&str>) -> bool {
-    let _ = (data, file_name);
-    false
+    let _ = file_name;
+    data.starts_with(bind::MAGIC)
 }

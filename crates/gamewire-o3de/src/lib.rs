@@ -1,11 +1,169 @@
 //! O3DE JSON serialization of reflected types with O3DE's coercion rules.
+//!
+//! O3DE (Open 3D Engine) writes reflected C++ objects as JSON through its
+//! `JsonSerialization` system: prefabs, settings, asset descriptions. Loading is
+//! lenient (strings become numbers, names become enums, `{}` means "default") and
+//! every step is reported as a result code. This crate reproduces those rules:
+//!
+//! - [`Registry`]: the classes and enums (the SerializeContext stand-in), read from JSON.
+//! - [`load`]/[`load_onto`]: JSON to a typed [`Value`] with the coercions and a [`Report`].
+//! - [`store`]: a [`Value`] back to canonical JSON, defaults left out.
+//! - [`envelope`]: the `{"Type": "JsonSerialization", ...}` file wrapper.
+//! - [`patch`]: JSON Patch (RFC 6902) and JSON Merge Patch (RFC 7386), apply and create.
+//! - [`import`]: `$import` directives with cycle detection.
+//! - [`de`]: a lenient serde deserializer so plain Rust structs load O3DE-style JSON.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod comments;
+pub mod compare;
+pub mod de;
+pub mod envelope;
+pub mod import;
+pub mod load;
+mod math;
+pub mod numbers;
+pub mod patch;
+pub mod registry;
+pub mod report;
+pub mod store;
+pub mod types;
+pub mod uuid;
+pub mod value;
+
+pub use comments::{parse_json, strip_comments};
+pub use registry::Registry;
+pub use report::{Issue, Outcome, Processing, Report, ResultCode, Task};
+pub use types::TypeExpr;
+pub use uuid::Uuid;
+pub use value::{AssetRef, Value};
+
+use serde_json::Value as Json;
+
+/// Options for loading.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// Clear containers that already hold elements before loading into them
+    /// (O3DE's `m_clearContainers`); off by default, so elements are appended.
+    pub clear_containers: bool,
+    /// Deepest nesting of values accepted.
+    pub max_depth: usize,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            clear_containers: false,
+            max_depth: 1024,
+        }
+    }
+}
+
+/// Options for storing.
+#[derive(Debug, Clone)]
+pub struct StoreOptions {
+    /// Write values even when they equal their defaults (O3DE's `m_keepDefaults`).
+    pub keep_defaults: bool,
+    /// Deepest nesting of values written.
+    pub max_depth: usize,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            keep_defaults: false,
+            max_depth: 1024,
+        }
+    }
+}
+
+/// Loads `json` as a value of `ty`, starting from the type's default instance.
+pub fn load(reg: &Registry, ty: &TypeExpr, json: &Json, opts: &LoadOptions) -> (Value, Report) {
+    let mut v = reg.zero(ty);
+    let report = load_onto(reg, ty, json, &mut v, opts);
+    (v, report)
+}
+
+/// Loads `json` onto an existing value `out` of type `ty` (fields absent from the JSON
+/// keep their current values), as `JsonSerialization::Load` does.
+pub fn load_onto(
+    reg: &Registry,
+    ty: &TypeExpr,
+    json: &Json,
+    out: &mut Value,
+    opts: &LoadOptions,
+) -> Report {
+    let mut loader = load::Loader::new(reg, opts);
+    let r = loader.load(ty, json, out, false);
+    loader.finish(r)
+}
+
+/// Stores `value` of type `ty` as JSON. Classes and enums are compared against their
+/// default instance; values equal to their defaults are left out unless
+/// `keep_defaults` is set. A value that is all defaults gives `{}`.
+pub fn store(reg: &Registry, ty: &TypeExpr, value: &Value, opts: &StoreOptions) -> (Json, Report) {
+    store_with_default(reg, ty, value, None, opts)
+}
+
+/// Stores `value` against an explicit `default` value (O3DE's `defaultObject`).
+pub fn store_with_default(
+    reg: &Registry,
+    ty: &TypeExpr,
+    value: &Value,
+    default: Option<&Value>,
+    opts: &StoreOptions,
+) -> (Json, Report) {
+    let keep = opts.keep_defaults && default.is_none();
+    let mut s = store::Storer::new(reg, keep, opts.max_depth);
+    let (j, r) = s.store_root(ty, value, default);
+    (j, s.finish(r))
+}
+
+/// Reads JSON bytes (comments allowed) and loads them as `ty`. A file with the O3DE
+/// envelope is unwrapped first (its `ClassData` is loaded).
+pub fn decode(
+    reg: &Registry,
+    ty: &TypeExpr,
+    bytes: &[u8],
+    opts: &LoadOptions,
+) -> gamewire_core::Result<(Value, Report)> {
+    let json = parse_json(bytes)?;
+    let data = match envelope::Envelope::from_json(&json) {
+        Ok(Some(env)) => env.class_data,
+        Ok(None) => json,
+        Err(e) => return Err(e),
+    };
+    Ok(load(reg, ty, &data, opts))
+}
+
 /// True when `data` (and the file name, when known) looks like this format.
 ///
-/// Used by `gamewire inspect` to pick a decoder. Cheap: looks at a few bytes only.
+/// Only JSON files carrying the O3DE envelope (`"Type": "JsonSerialization"`) are
+/// claimed; plain JSON is left to other formats. Looks at the first 4 KiB only.
 pub fn sniff(data: &[u8], file_name: Option<&str>) -> bool {
-    let _ = (data, file_name);
-    false
+    let _ = file_name;
+    let head = &data[..data.len().min(4096)];
+    let start = head
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(head.len());
+    // Skip a UTF-8 byte order mark.
+    let head = &head[start..];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    if head.first() != Some(&b'{') {
+        return false;
+    }
+    let Ok(text) =
+        std::str::from_utf8(head).or_else(|e| std::str::from_utf8(&head[..e.valid_up_to()]))
+    else {
+        return false;
+    };
+    let Some(p) = text.find("\"Type\"") else {
+        return false;
+    };
+    let rest = text[p + 6..].trim_start();
+    let Some(rest) = rest.strip_prefix(':') else {
+        return false;
+    };
+    rest.trim_start().starts_with("\"JsonSerialization\"")
 }

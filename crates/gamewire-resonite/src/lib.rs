@@ -1,11 +1,155 @@
 //! Resonite/Neos FrDT containers (brson, 7zbson, lz4bson): compression, BSON, the data tree.
+//!
+//! Resonite (FrooxEngine) and Neos save worlds and items as a *data tree*: one BSON
+//! document, compressed, in a small container. This crate reads and writes all of it,
+//! following the engine's own serializer (`Elements.Core` `DataTreeConverter`):
+//!
+//! - [`container`]: the `FrDT` header (magic, i32 version, varint compression) and
+//!   legacy headerless files chosen by extension (`.7zbson`, `.lz4bson`, `.brson`) or
+//!   sniffing;
+//! - [`lz4`] (lz4net's chunk stream, not the LZ4 frame format), [`lzma`] (the SDK's
+//!   21-byte header and raw LZMA1) and [`brotli_stream`] (a raw Brotli stream);
+//! - [`value`]: a lossless BSON model (int32, int64 and double kept apart),
+//!   [`bson_read`] (zero-copy) and [`bson_write`];
+//! - [`json`]: the lossless JSON mapping;
+//! - [`tree`]: the data-tree view: root fields, the `Types` table, the slot hierarchy.
+//!
+//! ```
+//! use gamewire_resonite::{decode, encode, Compression, EncodeOptions, Options, Value, Document};
+//! let mut doc = Document::new();
+//! doc.push("VersionNumber", Value::String("2024.1.1.1".into()));
+//! let bytes = encode(&doc, &EncodeOptions::new(Compression::Lz4)).unwrap();
+//! assert_eq!(&bytes[..9], b"FrDT\0\0\0\0\x01");
+//! let back = decode(&bytes, None, &Options::default()).unwrap();
+//! assert_eq!(back.document, doc);
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod brotli_stream;
+pub mod bson_read;
+pub mod bson_write;
+pub mod container;
+pub mod json;
+pub mod lz4;
+pub mod lzma;
+#[doc(hidden)]
+pub mod synth;
+pub mod tree;
+pub mod value;
+pub mod varint;
+
+pub use container::{Compression, Container, Framing};
+pub use gamewire_core::{Error, Limits, Result};
+pub use value::{Document, Value};
+
+/// Options for decoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Depth and decompressed-size limits.
+    pub limits: Limits,
+    /// The most memory the LZMA decoder may use (mostly its dictionary); default 256 MiB.
+    pub lzma_memlimit: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            limits: Limits::DEFAULT,
+            lzma_memlimit: 256 << 20,
+        }
+    }
+}
+
+/// Options for encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EncodeOptions {
+    /// The compression of the payload.
+    pub compression: Compression,
+    /// Write no FrDT header (as older engine versions did); needs a compression.
+    pub legacy: bool,
+    /// Brotli quality (the engine uses 9).
+    pub brotli_quality: u32,
+    /// Brotli window, log2 bytes (the engine uses 16).
+    pub brotli_window: u32,
+    /// LZ4 chunk size (lz4net's default, 1 MiB).
+    pub lz4_chunk_size: usize,
+    /// Deepest nesting written.
+    pub max_depth: usize,
+}
+
+impl EncodeOptions {
+    /// The engine's settings for `compression`, with a FrDT header.
+    pub fn new(compression: Compression) -> Self {
+        EncodeOptions {
+            compression,
+            legacy: false,
+            brotli_quality: brotli_stream::RESONITE_QUALITY,
+            brotli_window: brotli_stream::RESONITE_WINDOW,
+            lz4_chunk_size: lz4::CHUNK_SIZE,
+            max_depth: Limits::DEFAULT.max_depth,
+        }
+    }
+}
+
+impl Default for EncodeOptions {
+    /// Brotli with a header: what current Resonite writes for `.brson`.
+    fn default() -> Self {
+        EncodeOptions::new(Compression::Brotli)
+    }
+}
+
+/// A decoded file: its container and its document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decoded {
+    /// Header or legacy, and the compression.
+    pub container: Container,
+    /// The root document (owned).
+    pub document: Document<'static>,
+}
+
+/// Decodes a container (or legacy file) into an owned document. `file_name` picks the
+/// compression of headerless files by extension; without it they are sniffed.
+///
+/// For speed, [`container::unpack`] then [`bson_read::read_document`] decode without
+/// copying strings out of the decompressed buffer.
+pub fn decode(data: &[u8], file_name: Option<&str>, opts: &Options) -> Result<Decoded> {
+    let (container, bson) = container::unpack(data, file_name, opts)?;
+    let document = read_bson(&bson, opts)?.into_owned();
+    Ok(Decoded {
+        container,
+        document,
+    })
+}
+
+/// Reads raw (uncompressed) BSON, borrowing from `bson`.
+pub fn read_bson<'a>(bson: &'a [u8], opts: &Options) -> Result<Document<'a>> {
+    bson_read::read_document(bson, 0, opts.limits.max_depth)
+}
+
+/// Encodes a document into a container.
+pub fn encode(doc: &Document<'_>, opts: &EncodeOptions) -> Result<Vec<u8>> {
+    let bson = bson_write::to_vec(doc, opts.max_depth)?;
+    container::pack(&bson, opts.compression, opts.legacy, opts)
+}
+
 /// True when `data` (and the file name, when known) looks like this format.
 ///
-/// Used by `gamewire inspect` to pick a decoder. Cheap: looks at a few bytes only.
+/// Used by `gamewire inspect` to pick a decoder. Cheap: looks at a few bytes only. Claims
+/// the `FrDT` magic; files named `.7zbson`, `.lz4bson`, `.brson` or `.frdt`; and, with
+/// no telling name, only a headerless LZMA file whose 21-byte header matches the file's
+/// length exactly and whose property byte is the engine's (`0x5d`).
 pub fn sniff(data: &[u8], file_name: Option<&str>) -> bool {
-    let _ = (data, file_name);
+    if data.starts_with(container::MAGIC) {
+        return true;
+    }
+    if file_name.and_then(Compression::from_file_name).is_some() {
+        return true;
+    }
+    if data.len() >= lzma::HEADER_LEN && data[0] == lzma::RESONITE_PROPS {
+        if let Ok(h) = lzma::Header::parse(data, 0) {
+            return h.fits_exactly(data.len()) && h.uncompressed >= 5;
+        }
+    }
     false
 }

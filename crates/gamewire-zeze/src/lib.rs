@@ -1,11 +1,36 @@
 //! Zeze ByteBuffer beans and protocol frames: model, codec, JSON mapping, serde.
+//!
+//! Byte-exact with Zeze's Java `ByteBuffer` (`Zeze/Serialize/ByteBuffer.java`) and the
+//! bean layout its generator writes:
+//!
+//! - [`varint`]: the compact signed and unsigned integers, tags, list and map headers;
+//! - [`Bean`] / [`Value`]: the schema-less tree (field id -> value typed by the wire),
+//!   decoded by [`decode`] and written back by [`encode`] to the same bytes;
+//! - [`json`]: the lossless JSON mapping of that tree;
+//! - [`schema`]: Zeze's solution XML, and named, typed decoding and encoding;
+//! - [`frame`]: protocol frames (module id, protocol id, size, body) and a stream reader;
+//! - [`ser`] / [`de`]: serde for Rust structs, straight to and from bean bytes.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod cursor;
+mod decode;
+mod encode;
+pub mod frame;
+pub mod json;
+mod value;
+pub mod varint;
+
+pub use decode::{decode, read_bean, read_tag_delta, read_value, wire_type, Options};
+pub use encode::{encode, encode_into, write_value};
+pub use gamewire_core::{Error, ErrorKind, Result};
+pub use value::{Bean, Field, Value, WireType};
+
 /// True when `data` (and the file name, when known) looks like this format.
 ///
-/// Used by `gamewire inspect` to pick a decoder. Cheap: looks at a few bytes only.
+/// Zeze bytes have no magic number, so only the file name decides: `*.zeze` files are
+/// beans or frame streams. Used by `gamewire inspect` to pick a decoder.
 pub fn sniff(data: &[u8], file_name: Option<&str>) -> bool {
-    let _ = (data, file_name);
-    false
+    let _ = data;
+    file_name.is_some_and(|n| n.to_ascii_lowercase().ends_with(".zeze"))
 }

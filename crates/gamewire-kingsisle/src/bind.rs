@@ -1,0 +1,42 @@
+//! `BINd` files: the game's persistent object files. `BINd`, then a blob in deep mode
+//! with stateful flags (the flags word follows the magic).
+
+use crate::value::serializer_flags as sf;
+use crate::{Document, Options, TypeList};
+use gamewire_core::{Error, Result};
+
+/// The four magic bytes of a `BINd` file.
+pub const MAGIC: &[u8; 4] = b"BINd";
+
+/// The options a `BINd` file is read with: `opts` with deep mode and flag 1 forced.
+pub fn options(opts: &Options) -> Options {
+    Options {
+        shallow: false,
+        flags: sf::STATEFUL_FLAGS,
+        manual_zlib: false,
+        ..*opts
+    }
+}
+
+/// Decodes a `BINd` file (magic included).
+pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
+    let body = data.strip_prefix(MAGIC.as_slice()).ok_or_else(|| {
+        Error::unexpected_at(
+            0,
+            "the magic `BINd`",
+            format!("{:?}", String::from_utf8_lossy(&data[..data.len().min(4)])),
+        )
+    })?;
+    let mut doc = crate::decode(body, types, &options(opts)).map_err(|e| e.shift_offset(4))?;
+    doc.bind = true;
+    Ok(doc)
+}
+
+/// Encodes a document as a `BINd` file. The flags word is the document's, else `opts.flags | 1`.
+pub fn encode(doc: &Document, types: &TypeList, opts: &Options) -> Result<Vec<u8>> {
+    let mut o = options(opts);
+    o.flags = opts.flags | sf::STATEFUL_FLAGS;
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&crate::encode(doc, types, &o)?);
+    Ok(out)
+}

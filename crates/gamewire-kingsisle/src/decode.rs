@@ -1,0 +1,438 @@
+//! Bytes to [`Document`]: the shallow and deep bit decoders.
+
+use crate::bits::BitReader;
+use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
+use crate::value::{serializer_flags as sf, Document, KeptZlib, Object, Raw, Value};
+use crate::{zlib, Options};
+use gamewire_core::{Error, ErrorKind, Result};
+use std::borrow::Cow;
+
+/// Decodes one serialized object blob.
+///
+/// Order of layers, as the game reads them: manual zlib framing (when
+/// [`Options::manual_zlib`]), the flags word (when flag 1), the zlib marker (when flag 8),
+/// then the bit stream holding the root object.
+pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
+    let mut doc = Document::default();
+    let data: Cow<[u8]> = if opts.manual_zlib {
+        let inflated = zlib::unframe(data, 0, opts.limits.max_decompressed)?;
+        doc.manual_zlib = Some(KeptZlib {
+            size: inflated.len() as u32,
+            stream: data[4..].to_vec(),
+        });
+        Cow::Owned(inflated)
+    } else {
+        Cow::Borrowed(data)
+    };
+    let mut at = 0usize;
+    let mut fl = opts.flags;
+    if fl & sf::STATEFUL_FLAGS != 0 {
+        let w = data.get(0..4).ok_or_else(|| {
+            Error::at(
+                0,
+                ErrorKind::UnexpectedEof {
+                    needed: 4 - data.len(),
+                    remaining: data.len(),
+                },
+            )
+        })?;
+        let word = u32::from_le_bytes(w.try_into().expect("4 bytes"));
+        doc.flags = Some(word);
+        fl = word;
+        at = 4;
+    }
+    let inner: Cow<[u8]>;
+    let mut base = at;
+    if fl & sf::WITH_COMPRESSION != 0 {
+        let marker = *data.get(at).ok_or_else(|| {
+            Error::at(
+                at,
+                ErrorKind::UnexpectedEof {
+                    needed: 1,
+                    remaining: 0,
+                },
+            )
+        })?;
+        doc.zlib_marker = Some(marker);
+        at += 1;
+        if marker != 0 {
+            let inflated = zlib::unframe(&data[at..], at, opts.limits.max_decompressed)?;
+            doc.flag_zlib = Some(KeptZlib {
+                size: inflated.len() as u32,
+                stream: data[at + 4..].to_vec(),
+            });
+            inner = Cow::Owned(inflated);
+            base = 0;
+        } else {
+            inner = Cow::Borrowed(&data[at..]);
+            base = at;
+        }
+    } else {
+        inner = Cow::Borrowed(&data[at..]);
+    }
+    let mut de = Decoder {
+        r: BitReader::new(&inner, base),
+        types,
+        flags: fl,
+        mask: opts.property_mask,
+        shallow: opts.shallow,
+        skip: opts.skip_unknown && !opts.shallow,
+        depth: 0,
+        max_depth: opts.limits.max_depth,
+    };
+    let root = match de.object()? {
+        Value::Object(o) => *o,
+        Value::Null => {
+            return Err(Error::at(
+                base,
+                ErrorKind::Message("the root object is null (type hash 0)".into()),
+            ))
+        }
+        _ => {
+            return Err(Error::at(
+                base,
+                ErrorKind::Message("the root object has an unknown type".into()),
+            ))
+        }
+    };
+    de.r.align();
+    doc.trailing = de.r.rest_bytes().to_vec();
+    doc.padding = std::mem::take(&mut de.r.padding);
+    doc.root = root;
+    Ok(doc)
+}
+
+struct Decoder<'a, 't> {
+    r: BitReader<'a>,
+    types: &'t TypeList,
+    flags: u32,
+    mask: u32,
+    shallow: bool,
+    skip: bool,
+    depth: usize,
+    max_depth: usize,
+}
+
+/// True when shallow mode writes `p` under `mask`.
+#[inline]
+pub(crate) fn masked(p: &PropertyDef, mask: u32) -> bool {
+    p.flags & mask == mask && p.flags & flags::DEPRECATED == 0
+}
+
+impl<'a, 't> Decoder<'a, 't> {
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            return Err(self.r.error(ErrorKind::DepthLimit {
+                limit: self.max_depth,
+            }));
+        }
+        Ok(())
+    }
+
+    fn object(&mut self) -> Result<Value> {
+        let start = self.r.pos();
+        let hash = self.r.read_u32_aligned()?;
+        if hash == 0 {
+            return Ok(Value::Null);
+        }
+        let types = self.types;
+        let Some(class) = types.get(hash) else {
+            if self.skip {
+                let size = self.object_size()?;
+                let raw = self.raw(size)?;
+                return Ok(Value::Raw(Box::new(Raw {
+                    type_hash: hash,
+                    bits: size as u64,
+                    data: raw,
+                })));
+            }
+            return Err(self.r.error_at(
+                start,
+                ErrorKind::Message(format!(
+                    "unknown type hash {hash} (0x{hash:08x}): not in the type list"
+                )),
+            ));
+        };
+        self.enter()?;
+        let obj = if self.shallow {
+            self.shallow_props(class)?
+        } else {
+            self.deep_props(class)?
+        };
+        self.depth -= 1;
+        Ok(Value::Object(Box::new(obj)))
+    }
+
+    /// Reads a deep object's size field; returns the bits that follow it.
+    fn object_size(&mut self) -> Result<usize> {
+        let at = self.r.pos();
+        let size = self.r.read_bits(32)? as usize;
+        if size < 32 {
+            return Err(self.r.error_at(
+                at,
+                ErrorKind::Unexpected {
+                    expected: "an object size of at least 32 bits".into(),
+                    found: format!("{size}"),
+                },
+            ));
+        }
+        Ok(size - 32)
+    }
+
+    fn raw(&mut self, bits: usize) -> Result<Vec<u8>> {
+        if bits > self.r.remaining_bits() {
+            return Err(self.r.error(ErrorKind::LengthPastEnd {
+                what: "skipped size in bits",
+                declared: bits as u64,
+                remaining: self.r.remaining_bits() / 8,
+            }));
+        }
+        let mut out = Vec::with_capacity(bits.div_ceil(8));
+        let mut left = bits;
+        while left >= 8 {
+            out.push(self.r.read_bits(8)? as u8);
+            left -= 8;
+        }
+        if left > 0 {
+            out.push(self.r.read_bits(left as u32)? as u8);
+        }
+        Ok(out)
+    }
+
+    fn shallow_props(&mut self, class: &ClassDef) -> Result<Object> {
+        let mut props = Vec::with_capacity(class.properties.len());
+        for p in &class.properties {
+            if !masked(p, self.mask) {
+                continue;
+            }
+            if p.flags & flags::DELTA_ENCODE != 0 {
+                let at = self.r.pos();
+                if !self.r.read_bit().map_err(|e| e.in_key(p.name.as_str()))? {
+                    if self.flags & sf::FORBID_DELTA_ENCODE != 0 {
+                        return Err(self
+                            .r
+                            .error_at(at, ErrorKind::Message("optional property is absent, but serializer flag 16 forbids absence".into()))
+                            .in_key(p.name.as_str()));
+                    }
+                    continue;
+                }
+            }
+            let v = self.property(p).map_err(|e| e.in_key(p.name.as_str()))?;
+            props.push((p.hash, v));
+        }
+        Ok(Object {
+            hash: class.hash,
+            properties: props,
+        })
+    }
+
+    fn deep_props(&mut self, class: &ClassDef) -> Result<Object> {
+        let mut left = self.object_size()?;
+        let mut props = Vec::with_capacity(class.properties.len());
+        let mut hint = 0usize;
+        while left > 0 {
+            let start = self.r.pos();
+            let size = self.r.read_u32_aligned()? as usize;
+            let hash = self.r.read_bits(32)? as u32;
+            let value = match class.property_index(hash, hint) {
+                Some(i) => {
+                    hint = i + 1;
+                    let p = &class.properties[i];
+                    let v = self.property(p).map_err(|e| e.in_key(p.name.as_str()))?;
+                    let actual = self.r.pos() - start;
+                    if actual != size {
+                        return Err(self
+                            .r
+                            .error_at(
+                                start,
+                                ErrorKind::Unexpected {
+                                    expected: format!(
+                                        "a property of {size} bits as its size field says"
+                                    ),
+                                    found: format!("{actual} bits"),
+                                },
+                            )
+                            .in_key(p.name.as_str()));
+                    }
+                    v
+                }
+                None if self.skip => {
+                    let used = self.r.pos() - start;
+                    let Some(bits) = size.checked_sub(used) else {
+                        return Err(self.r.error_at(
+                            start,
+                            ErrorKind::Message(format!(
+                                "property size {size} is smaller than its {used} bits of header"
+                            )),
+                        ));
+                    };
+                    let data = self.raw(bits).map_err(|e| e.in_key(format!("#{hash}")))?;
+                    Value::Raw(Box::new(Raw {
+                        type_hash: 0,
+                        bits: bits as u64,
+                        data,
+                    }))
+                }
+                None => {
+                    return Err(self.r.error_at(
+                        start,
+                        ErrorKind::Message(format!(
+                            "unknown property hash {hash} (0x{hash:08x}) in {}",
+                            class.name
+                        )),
+                    ))
+                }
+            };
+            left = left.checked_sub(size).ok_or_else(|| {
+                self.r.error_at(
+                    start,
+                    ErrorKind::Message(format!(
+                        "property of {size} bits overflows its object ({left} bits left)"
+                    )),
+                )
+            })?;
+            props.push((hash, value));
+        }
+        Ok(Object {
+            hash: class.hash,
+            properties: props,
+        })
+    }
+
+    fn property(&mut self, p: &PropertyDef) -> Result<Value> {
+        if p.dynamic {
+            let at = self.r.pos();
+            let n = self.length(false)?;
+            // Every element takes at least one bit.
+            if n > self.r.remaining_bits() {
+                return Err(self.r.error_at(
+                    at,
+                    ErrorKind::LengthPastEnd {
+                        what: "element count",
+                        declared: n as u64,
+                        remaining: self.r.remaining_bits() / 8,
+                    },
+                ));
+            }
+            self.enter()?;
+            let mut items = Vec::with_capacity(n.min(1 << 16));
+            for i in 0..n {
+                items.push(self.single(p).map_err(|e| e.in_index(i))?);
+            }
+            self.depth -= 1;
+            Ok(Value::List(items))
+        } else {
+            self.single(p)
+        }
+    }
+
+    /// A length prefix: compact (flag 2) or aligned u16 (strings) / u32 (containers).
+    #[inline]
+    fn length(&mut self, string: bool) -> Result<usize> {
+        if self.flags & sf::COMPACT_LENGTH_PREFIXES != 0 {
+            let large = self.r.read_bit()?;
+            Ok(self.r.read_bits(if large { 31 } else { 7 })? as usize)
+        } else if string {
+            Ok(u16::from_le_bytes(self.r.read_array::<2>()?) as usize)
+        } else {
+            Ok(self.r.read_u32_aligned()? as usize)
+        }
+    }
+
+    fn string(&mut self) -> Result<&'a [u8]> {
+        let len = self.length(true)?;
+        if len == 0 {
+            return Ok(&[]);
+        }
+        self.r.read_bytes(len, "string length")
+    }
+
+    fn single(&mut self, p: &PropertyDef) -> Result<Value> {
+        let r = &mut self.r;
+        Ok(match p.kind {
+            Kind::Bool => Value::Bool(r.read_bit()?),
+            Kind::I8 => Value::Int(i64::from(i8::from_le_bytes(r.read_array()?))),
+            Kind::U8 => Value::UInt(u64::from(r.read_array::<1>()?[0])),
+            Kind::I16 => Value::Int(i64::from(i16::from_le_bytes(r.read_array()?))),
+            Kind::U16 => Value::UInt(u64::from(u16::from_le_bytes(r.read_array()?))),
+            Kind::I32 => Value::Int(i64::from(i32::from_le_bytes(r.read_array()?))),
+            Kind::U32 => Value::UInt(u64::from(u32::from_le_bytes(r.read_array()?))),
+            Kind::I64 => Value::Int(i64::from_le_bytes(r.read_array()?)),
+            Kind::U64 => Value::UInt(u64::from_le_bytes(r.read_array()?)),
+            Kind::F32 => Value::Float(f32::from_le_bytes(r.read_array()?)),
+            Kind::F64 => Value::Double(f64::from_le_bytes(r.read_array()?)),
+            Kind::SBits(n) => Value::Int(r.read_signed(u32::from(n))?),
+            Kind::UBits(n) => Value::UInt(r.read_bits(u32::from(n))?),
+            Kind::Str => Value::String(self.string()?.to_vec()),
+            Kind::WStr => {
+                let len = self.length(true)?;
+                if len == 0 {
+                    Value::WString(Vec::new())
+                } else {
+                    let b = self
+                        .r
+                        .read_bytes(len.saturating_mul(2), "wide string length")?;
+                    Value::WString(
+                        b.chunks_exact(2)
+                            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                            .collect(),
+                    )
+                }
+            }
+            Kind::Enum => {
+                if self.flags & sf::HUMAN_READABLE_ENUMS != 0 {
+                    let at = self.r.pos();
+                    let raw = self.string()?;
+                    let text = std::str::from_utf8(raw).map_err(|_| {
+                        self.r
+                            .error_at(at, ErrorKind::InvalidText { encoding: "UTF-8" })
+                    })?;
+                    if let Err(bad) = p.enum_from_names(text) {
+                        return Err(self.r.error_at(
+                            at,
+                            ErrorKind::Unexpected {
+                                expected: format!("an option of enum {}", p.type_name),
+                                found: format!("{bad:?}"),
+                            },
+                        ));
+                    }
+                    Value::EnumName(text.to_owned())
+                } else {
+                    Value::Enum(self.r.read_bits(32)? as i64)
+                }
+            }
+            Kind::Color => Value::Color(r.read_array()?),
+            Kind::Vec3 => Value::Vec3(f32s(&r.read_array::<12>()?)),
+            Kind::Euler => Value::Euler(f32s(&r.read_array::<12>()?)),
+            Kind::Quat => Value::Quat(f32s(&r.read_array::<16>()?)),
+            Kind::Matrix => Value::Matrix(Box::new(f32s(&r.read_array::<36>()?))),
+            Kind::PointInt => Value::PointInt(i32s(&r.read_array::<8>()?)),
+            Kind::SizeInt => Value::SizeInt(i32s(&r.read_array::<8>()?)),
+            Kind::RectInt => Value::RectInt(i32s(&r.read_array::<16>()?)),
+            Kind::PointUChar => Value::PointUChar(r.read_array()?),
+            Kind::PointUInt => {
+                let a: [u8; 8] = r.read_array()?;
+                Value::PointUInt([
+                    u32::from_le_bytes([a[0], a[1], a[2], a[3]]),
+                    u32::from_le_bytes([a[4], a[5], a[6], a[7]]),
+                ])
+            }
+            Kind::PointFloat => Value::PointFloat(f32s(&r.read_array::<8>()?)),
+            Kind::RectFloat => Value::RectFloat(f32s(&r.read_array::<16>()?)),
+            Kind::Object => self.object()?,
+        })
+    }
+}
+
+fn f32s<const N: usize, const B: usize>(b: &[u8; B]) -> [f32; N] {
+    std::array::from_fn(|i| {
+        f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+    })
+}
+
+fn i32s<const N: usize, const B: usize>(b: &[u8; B]) -> [i32; N] {
+    std::array::from_fn(|i| {
+        i32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+    })
+}

@@ -1,0 +1,150 @@
+//! zlib framing: `u32 size` (little-endian, the inflated size) followed by a zlib stream.
+
+use flate2::{write::ZlibEncoder, Compression, Decompress, FlushDecompress, Status};
+use gamewire_core::{Error, ErrorKind, Result};
+use std::io::Write;
+
+/// The largest inflate ratio zlib's deflate can reach (about 1032:1).
+const MAX_RATIO: usize = 1032;
+
+/// Inflates `u32 size` + zlib stream; `base` is the offset of `data` for errors.
+///
+/// The declared size is checked against `cap` and against what the compressed bytes could
+/// possibly hold before anything is allocated; the inflated size must match exactly.
+pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
+    let head = data.get(0..4).ok_or_else(|| {
+        Error::at(
+            base,
+            ErrorKind::UnexpectedEof {
+                needed: 4 - data.len(),
+                remaining: data.len(),
+            },
+        )
+    })?;
+    let size = u32::from_le_bytes(head.try_into().expect("4 bytes")) as usize;
+    let stream = &data[4..];
+    if size as u64 > cap {
+        return Err(Error::at(
+            base,
+            ErrorKind::SizeLimit {
+                what: "inflated zlib data",
+                size: size as u64,
+                limit: cap,
+            },
+        ));
+    }
+    if size > stream.len().saturating_mul(MAX_RATIO) + 64 {
+        return Err(Error::at(
+            base,
+            ErrorKind::LengthPastEnd {
+                what: "inflated size",
+                declared: size as u64,
+                remaining: stream.len(),
+            },
+        ));
+    }
+    let mut out = Vec::with_capacity(size);
+    let mut z = Decompress::new(true);
+    loop {
+        let before = out.len();
+        let status = z
+            .decompress_vec(
+                &stream[z.total_in() as usize..],
+                &mut out,
+                FlushDecompress::Finish,
+            )
+            .map_err(|e| {
+                Error::at(
+                    base + 4 + z.total_in() as usize,
+                    ErrorKind::Message(format!("bad zlib stream: {e}")),
+                )
+            })?;
+        match status {
+            Status::StreamEnd => break,
+            _ if out.len() == out.capacity() => {
+                // More output than declared.
+                return Err(Error::at(
+                    base,
+                    ErrorKind::Unexpected {
+                        expected: format!("{size} inflated bytes as declared"),
+                        found: "more".into(),
+                    },
+                ));
+            }
+            _ if out.len() == before => {
+                return Err(Error::at(
+                    base + 4 + z.total_in() as usize,
+                    ErrorKind::Message("truncated zlib stream".into()),
+                ));
+            }
+            _ => {}
+        }
+    }
+    if out.len() != size {
+        return Err(Error::at(
+            base,
+            ErrorKind::Unexpected {
+                expected: format!("{size} inflated bytes as declared"),
+                found: format!("{}", out.len()),
+            },
+        ));
+    }
+    Ok(out)
+}
+
+/// The Adler-32 checksum that ends a zlib stream.
+pub fn adler32(data: &[u8]) -> u32 {
+    let (mut a, mut b) = (1u32, 0u32);
+    for chunk in data.chunks(5552) {
+        for &x in chunk {
+            a += u32::from(x);
+            b += a;
+        }
+        a %= 65521;
+        b %= 65521;
+    }
+    (b << 16) | a
+}
+
+/// Deflates `data` (zlib, best compression, as the game's files use).
+pub fn compress(data: &[u8]) -> Vec<u8> {
+    let mut e = ZlibEncoder::new(Vec::with_capacity(data.len() / 2 + 16), Compression::best());
+    e.write_all(data).expect("writing to a Vec");
+    e.finish().expect("writing to a Vec")
+}
+
+/// `u32 size` + zlib stream of `data`.
+pub fn frame(data: &[u8]) -> Vec<u8> {
+    let mut out = (data.len() as u32).to_le_bytes().to_vec();
+    out.extend_from_slice(&compress(data));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adler32_known_value() {
+        assert_eq!(adler32(b"Wikipedia"), 0x11E6_0398);
+        assert_eq!(adler32(b""), 1);
+    }
+
+    #[test]
+    fn frames_round_trip_and_sizes_are_checked() {
+        let data = b"hello hello hello hello".repeat(10);
+        let f = frame(&data);
+        assert_eq!(unframe(&f, 0, 1 << 20).unwrap(), data);
+        let mut bad = f.clone();
+        bad[0] = bad[0].wrapping_add(1);
+        assert!(unframe(&bad, 0, 1 << 20).is_err());
+        assert!(matches!(
+            unframe(&f, 0, 10).unwrap_err().kind(),
+            ErrorKind::SizeLimit { .. }
+        ));
+        assert!(unframe(&f[..f.len() - 3], 0, 1 << 20).is_err());
+        let mut huge = f.clone();
+        huge[0..4].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert!(unframe(&huge, 0, u64::MAX).is_err());
+    }
+}

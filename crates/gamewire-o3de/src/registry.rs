@@ -1,0 +1,703 @@
+//! The type registry: classes and enums declared in a JSON file, standing in for
+//! O3DE's SerializeContext (Rust has no C++ reflection).
+//!
+//! ```json
+//! {
+//!   "classes": [
+//!     {"name": "Base", "uuid": "{...}", "abstract": true,
+//!      "fields": [{"name": "Id", "type": "u64"}]},
+//!     {"name": "Thing", "bases": ["Base"],
+//!      "fields": [{"name": "Name", "type": "string", "default": "thing"},
+//!                 {"name": "Children", "type": "vector<Base*>"}]}
+//!   ],
+//!   "enums": [
+//!     {"name": "Flags", "underlying": "u32", "values": {"None": 0, "A": 1, "B": 2}}
+//!   ]
+//! }
+//! ```
+
+use crate::load::Loader;
+use crate::types::{builtin, parse_raw, ClassId, EnumId, RawArg, RawType, TypeExpr};
+use crate::uuid::Uuid;
+use crate::value::{AssetRef, Value};
+use gamewire_core::{Error, Result};
+use std::collections::HashMap;
+
+/// One field of a class.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// The field's name as declared (stores use it as the JSON key).
+    pub name: String,
+    /// The field's type.
+    pub ty: TypeExpr,
+    /// The default given in the registry, as JSON (loaded onto the type's zero value).
+    pub default_json: Option<serde_json::Value>,
+}
+
+/// A registered class.
+#[derive(Debug, Clone)]
+pub struct Class {
+    /// The class name.
+    pub name: String,
+    /// The class UUID (a name-derived one when none was declared).
+    pub uuid: Uuid,
+    /// True when the UUID was declared in the registry file.
+    pub uuid_declared: bool,
+    /// Direct base classes.
+    pub bases: Vec<ClassId>,
+    /// True when no instance may be created (only derived classes).
+    pub is_abstract: bool,
+    /// Fields declared by this class itself.
+    pub own_fields: Vec<Field>,
+    /// All fields in layout order: base classes' fields first, then this class's own.
+    pub fields: Vec<Field>,
+    /// Indices into `fields` in O3DE's name-lookup order (derived before base).
+    pub(crate) lookup: Vec<usize>,
+    /// The default instance.
+    pub(crate) default: Value,
+}
+
+/// A registered enum.
+#[derive(Debug, Clone)]
+pub struct Enum {
+    /// The enum name.
+    pub name: String,
+    /// The enum UUID (a name-derived one when none was declared).
+    pub uuid: Uuid,
+    /// The underlying integer type.
+    pub underlying: TypeExpr,
+    /// Named values in declaration order; values are the underlying type's bits as i128.
+    pub values: Vec<(String, i128)>,
+}
+
+impl Enum {
+    /// True when the underlying type is signed.
+    pub fn signed(&self) -> bool {
+        matches!(
+            self.underlying,
+            TypeExpr::I8 | TypeExpr::I16 | TypeExpr::I32 | TypeExpr::I64
+        )
+    }
+}
+
+/// Classes and enums, with lookups by (case-insensitive) name and by UUID.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    /// Classes by id.
+    pub classes: Vec<Class>,
+    /// Enums by id.
+    pub enums: Vec<Enum>,
+    by_name: HashMap<String, Vec<ClassId>>,
+    by_uuid: HashMap<Uuid, ClassId>,
+    enum_by_name: HashMap<String, Vec<EnumId>>,
+    enum_by_uuid: HashMap<Uuid, EnumId>,
+}
+
+/// A stable UUID derived from a name (FNV-1a 128), for classes declared without one.
+fn name_uuid(name: &str) -> Uuid {
+    let mut h: u128 = 0x6c62272e07bb014262b821756295c58d;
+    for b in name.bytes() {
+        h ^= b as u128;
+        h = h.wrapping_mul(0x0000000001000000000000000000013B);
+    }
+    Uuid(h.to_be_bytes())
+}
+
+fn err(msg: impl Into<String>) -> Error {
+    Error::msg(msg)
+}
+
+fn obj_str<'a>(o: &'a serde_json::Value, key: &str) -> Option<&'a str> {
+    o.get(key).and_then(|v| v.as_str())
+}
+
+impl Registry {
+    /// Reads a registry file (JSON, comments allowed).
+    pub fn from_slice(bytes: &[u8]) -> Result<Registry> {
+        let json = crate::comments::parse_json(bytes)?;
+        Self::from_json(&json)
+    }
+
+    /// Builds a registry from its JSON form.
+    pub fn from_json(json: &serde_json::Value) -> Result<Registry> {
+        let mut reg = Registry::default();
+        let empty = Vec::new();
+        let classes = match json.get("classes") {
+            None => &empty,
+            Some(serde_json::Value::Array(a)) => a,
+            Some(_) => return Err(err("registry: \"classes\" must be an array")),
+        };
+        let enums = match json.get("enums") {
+            None => &empty,
+            Some(serde_json::Value::Array(a)) => a,
+            Some(_) => return Err(err("registry: \"enums\" must be an array")),
+        };
+        // Pass 1: names and UUIDs.
+        for (i, e) in enums.iter().enumerate() {
+            let name = obj_str(e, "name")
+                .ok_or_else(|| err(format!("registry: enum #{i} has no \"name\"")))?;
+            let uuid = match obj_str(e, "uuid") {
+                Some(u) => Uuid::parse(u)
+                    .ok_or_else(|| err(format!("registry: enum {name}: bad uuid '{u}'")))?,
+                None => name_uuid(name),
+            };
+            let id = reg.enums.len();
+            reg.enums.push(Enum {
+                name: name.to_string(),
+                uuid,
+                underlying: TypeExpr::I32,
+                values: Vec::new(),
+            });
+            reg.enum_by_name
+                .entry(name.to_ascii_lowercase())
+                .or_default()
+                .push(id);
+            reg.enum_by_uuid.insert(uuid, id);
+        }
+        for (i, c) in classes.iter().enumerate() {
+            let name = obj_str(c, "name")
+                .ok_or_else(|| err(format!("registry: class #{i} has no \"name\"")))?;
+            let (uuid, declared) = match obj_str(c, "uuid") {
+                Some(u) => (
+                    Uuid::parse(u)
+                        .ok_or_else(|| err(format!("registry: class {name}: bad uuid '{u}'")))?,
+                    true,
+                ),
+                None => (name_uuid(name), false),
+            };
+            if reg.by_uuid.contains_key(&uuid) {
+                return Err(err(format!(
+                    "registry: class {name}: uuid {uuid} is used twice"
+                )));
+            }
+            let id = reg.classes.len();
+            reg.classes.push(Class {
+                name: name.to_string(),
+                uuid,
+                uuid_declared: declared,
+                bases: Vec::new(),
+                is_abstract: c.get("abstract").and_then(|v| v.as_bool()).unwrap_or(false),
+                own_fields: Vec::new(),
+                fields: Vec::new(),
+                lookup: Vec::new(),
+                default: Value::Object(Vec::new()),
+            });
+            reg.by_name
+                .entry(name.to_ascii_lowercase())
+                .or_default()
+                .push(id);
+            reg.by_uuid.insert(uuid, id);
+        }
+        // Pass 2: enum values, bases and field types.
+        for (id, e) in enums.iter().enumerate() {
+            let name = reg.enums[id].name.clone();
+            let underlying = match obj_str(e, "underlying") {
+                None => TypeExpr::I32,
+                Some(u) => match builtin(u) {
+                    Some(
+                        t @ (TypeExpr::I8
+                        | TypeExpr::I16
+                        | TypeExpr::I32
+                        | TypeExpr::I64
+                        | TypeExpr::U8
+                        | TypeExpr::U16
+                        | TypeExpr::U32
+                        | TypeExpr::U64),
+                    ) => t,
+                    _ => {
+                        return Err(err(format!(
+                            "registry: enum {name}: underlying type '{u}' is not an integer type"
+                        )))
+                    }
+                },
+            };
+            let mut values = Vec::new();
+            let mut push = |n: &str, v: &serde_json::Value| -> Result<()> {
+                let raw = if let Some(i) = v.as_i64() {
+                    i as i128
+                } else if let Some(u) = v.as_u64() {
+                    u as i128
+                } else {
+                    return Err(err(format!(
+                        "registry: enum {name}: value of '{n}' must be an integer"
+                    )));
+                };
+                let (lo, hi) = int_range(&underlying);
+                if raw < lo || raw > hi {
+                    return Err(err(format!(
+                        "registry: enum {name}: value {raw} of '{n}' does not fit in {underlying}"
+                    )));
+                }
+                values.push((n.to_string(), raw));
+                Ok(())
+            };
+            match e.get("values") {
+                Some(serde_json::Value::Object(m)) => {
+                    for (n, v) in m {
+                        push(n, v)?;
+                    }
+                }
+                Some(serde_json::Value::Array(a)) => {
+                    for item in a {
+                        let n = obj_str(item, "name").ok_or_else(|| {
+                            err(format!("registry: enum {name}: value without a name"))
+                        })?;
+                        push(n, item.get("value").unwrap_or(&serde_json::Value::Null))?;
+                    }
+                }
+                None => {}
+                Some(_) => {
+                    return Err(err(format!(
+                        "registry: enum {name}: \"values\" must be an object or an array"
+                    )))
+                }
+            }
+            reg.enums[id].underlying = underlying;
+            reg.enums[id].values = values;
+        }
+        for (id, c) in classes.iter().enumerate() {
+            let cname = reg.classes[id].name.clone();
+            let mut bases = Vec::new();
+            if let Some(bs) = c.get("bases") {
+                let bs = bs.as_array().ok_or_else(|| {
+                    err(format!(
+                        "registry: class {cname}: \"bases\" must be an array"
+                    ))
+                })?;
+                for b in bs {
+                    let bname = b.as_str().ok_or_else(|| {
+                        err(format!(
+                            "registry: class {cname}: base names must be strings"
+                        ))
+                    })?;
+                    match reg.parse_type(bname)? {
+                        TypeExpr::Class(bid) => bases.push(bid),
+                        _ => {
+                            return Err(err(format!(
+                                "registry: class {cname}: base '{bname}' is not a class"
+                            )))
+                        }
+                    }
+                }
+            }
+            let mut fields = Vec::new();
+            if let Some(fs) = c.get("fields") {
+                let fs = fs.as_array().ok_or_else(|| {
+                    err(format!(
+                        "registry: class {cname}: \"fields\" must be an array"
+                    ))
+                })?;
+                for f in fs {
+                    let fname = obj_str(f, "name").ok_or_else(|| {
+                        err(format!("registry: class {cname}: a field has no \"name\""))
+                    })?;
+                    let fty = obj_str(f, "type").ok_or_else(|| {
+                        err(format!(
+                            "registry: class {cname}: field {fname} has no \"type\""
+                        ))
+                    })?;
+                    let ty = reg
+                        .parse_type(fty)
+                        .map_err(|e| err(format!("registry: class {cname}: field {fname}: {e}")))?;
+                    fields.push(Field {
+                        name: fname.to_string(),
+                        ty,
+                        default_json: f.get("default").cloned(),
+                    });
+                }
+            }
+            reg.classes[id].bases = bases;
+            reg.classes[id].own_fields = fields;
+        }
+        reg.check_cycles()?;
+        for id in 0..reg.classes.len() {
+            let (fields, lookup) = reg.flatten(id, 0)?;
+            reg.classes[id].fields = fields;
+            reg.classes[id].lookup = lookup;
+        }
+        reg.compute_defaults();
+        Ok(reg)
+    }
+
+    /// Rejects classes that contain themselves by value or inherit from themselves.
+    fn check_cycles(&self) -> Result<()> {
+        fn by_value(t: &TypeExpr, out: &mut Vec<ClassId>) {
+            match t {
+                TypeExpr::Class(c) => out.push(*c),
+                TypeExpr::Array(e, n) if *n > 0 => by_value(e, out),
+                TypeExpr::Pair(a, b) => {
+                    by_value(a, out);
+                    by_value(b, out);
+                }
+                TypeExpr::Tuple(ts) => ts.iter().for_each(|t| by_value(t, out)),
+                _ => {}
+            }
+        }
+        // 0 = unvisited, 1 = on stack, 2 = done
+        let mut state = vec![0u8; self.classes.len()];
+        for root in 0..self.classes.len() {
+            if state[root] != 0 {
+                continue;
+            }
+            let mut stack: Vec<(ClassId, Vec<ClassId>)> = Vec::new();
+            let deps = |c: ClassId| {
+                let mut d = self.classes[c].bases.clone();
+                for f in &self.classes[c].own_fields {
+                    by_value(&f.ty, &mut d);
+                }
+                d
+            };
+            state[root] = 1;
+            stack.push((root, deps(root)));
+            while let Some((c, mut ds)) = stack.pop() {
+                if let Some(d) = ds.pop() {
+                    stack.push((c, ds));
+                    match state[d] {
+                        1 => {
+                            return Err(err(format!(
+                                "registry: class {} contains or inherits itself",
+                                self.classes[d].name
+                            )))
+                        }
+                        0 => {
+                            state[d] = 1;
+                            stack.push((d, deps(d)));
+                        }
+                        _ => {}
+                    }
+                } else {
+                    state[c] = 2;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn flatten(&self, id: ClassId, depth: usize) -> Result<(Vec<Field>, Vec<usize>)> {
+        if depth > 256 {
+            return Err(err("registry: class hierarchy too deep"));
+        }
+        let c = &self.classes[id];
+        let mut fields = Vec::new();
+        let mut base_ranges = Vec::new();
+        for &b in &c.bases {
+            let (bf, bl) = self.flatten(b, depth + 1)?;
+            let off = fields.len();
+            fields.extend(bf);
+            base_ranges.push(bl.into_iter().map(|i| i + off).collect::<Vec<_>>());
+        }
+        let own_start = fields.len();
+        fields.extend(c.own_fields.iter().cloned());
+        // O3DE walks the element list backwards: own fields (last first), then bases
+        // (last base first), each base in its own lookup order.
+        let mut lookup: Vec<usize> = (own_start..fields.len()).rev().collect();
+        for r in base_ranges.into_iter().rev() {
+            lookup.extend(r);
+        }
+        Ok((fields, lookup))
+    }
+
+    fn compute_defaults(&mut self) {
+        for c in &mut self.classes {
+            let zeros = c.fields.iter().map(|f| zero_value(&f.ty, None)).collect();
+            c.default = Value::Object(zeros);
+        }
+        // Each pass loads the registry defaults with the previous pass's class defaults;
+        // nesting converges after as many passes as the deepest chain of classes.
+        let passes = (self.classes.len() + 1).min(64);
+        for _ in 0..passes {
+            let mut changed = false;
+            let mut next = Vec::with_capacity(self.classes.len());
+            for c in &self.classes {
+                let mut vals = Vec::with_capacity(c.fields.len());
+                for f in &c.fields {
+                    let mut v = self.zero(&f.ty);
+                    if let Some(j) = &f.default_json {
+                        let opts = crate::LoadOptions::default();
+                        let mut loader = Loader::new(self, &opts);
+                        loader.load(&f.ty, j, &mut v, true);
+                    }
+                    vals.push(v);
+                }
+                let v = Value::Object(vals);
+                changed |= v != c.default;
+                next.push(v);
+            }
+            for (c, v) in self.classes.iter_mut().zip(next) {
+                c.default = v;
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    /// Parses a type expression such as `vector<Foo*>`, resolving class and enum names.
+    pub fn parse_type(&self, text: &str) -> Result<TypeExpr> {
+        let raw = parse_raw(text).map_err(err)?;
+        self.resolve(&raw)
+    }
+
+    fn resolve(&self, raw: &RawType) -> Result<TypeExpr> {
+        match raw {
+            RawType::Pointer(t) => Ok(TypeExpr::Pointer(Box::new(self.resolve(t)?))),
+            RawType::Named(n) => self.resolve_name(n),
+            RawType::Generic(name, args) => {
+                let base = name.rsplit("::").next().unwrap_or(name);
+                let ty = |i: usize| -> Result<TypeExpr> {
+                    match args.get(i) {
+                        Some(RawArg::Type(t)) => self.resolve(t),
+                        _ => Err(err(format!(
+                            "{name}<...> needs a type as argument {}",
+                            i + 1
+                        ))),
+                    }
+                };
+                let num = |i: usize| -> Result<usize> {
+                    match args.get(i) {
+                        Some(RawArg::Number(n)) => Ok(*n),
+                        _ => Err(err(format!(
+                            "{name}<...> needs a number as argument {}",
+                            i + 1
+                        ))),
+                    }
+                };
+                let arity = |n: usize| -> Result<()> {
+                    if args.len() == n {
+                        Ok(())
+                    } else {
+                        Err(err(format!(
+                            "{name}<...> takes {n} argument(s), found {}",
+                            args.len()
+                        )))
+                    }
+                };
+                let b = |t: TypeExpr| Box::new(t);
+                Ok(match base {
+                    "vector" => {
+                        arity(1)?;
+                        TypeExpr::Vector(b(ty(0)?))
+                    }
+                    "list" | "forward_list" => {
+                        arity(1)?;
+                        TypeExpr::List(b(ty(0)?))
+                    }
+                    "fixed_vector" => {
+                        arity(2)?;
+                        TypeExpr::FixedVector(b(ty(0)?), num(1)?)
+                    }
+                    "array" => {
+                        arity(2)?;
+                        let n = num(1)?;
+                        if n > 1 << 16 {
+                            return Err(err(format!("array<...,{n}> is too large")));
+                        }
+                        TypeExpr::Array(b(ty(0)?), n)
+                    }
+                    "set" => {
+                        arity(1)?;
+                        TypeExpr::Set(b(ty(0)?))
+                    }
+                    "unordered_set" => {
+                        arity(1)?;
+                        TypeExpr::UnorderedSet(b(ty(0)?))
+                    }
+                    "map" => {
+                        arity(2)?;
+                        TypeExpr::Map(b(ty(0)?), b(ty(1)?))
+                    }
+                    "unordered_map" => {
+                        arity(2)?;
+                        TypeExpr::UnorderedMap(b(ty(0)?), b(ty(1)?))
+                    }
+                    "unordered_multimap" => {
+                        arity(2)?;
+                        TypeExpr::UnorderedMultimap(b(ty(0)?), b(ty(1)?))
+                    }
+                    "pair" => {
+                        arity(2)?;
+                        TypeExpr::Pair(b(ty(0)?), b(ty(1)?))
+                    }
+                    "tuple" => {
+                        TypeExpr::Tuple((0..args.len()).map(ty).collect::<Result<Vec<_>>>()?)
+                    }
+                    "unique_ptr" => {
+                        arity(1)?;
+                        TypeExpr::UniquePtr(b(ty(0)?))
+                    }
+                    "shared_ptr" | "intrusive_ptr" => {
+                        arity(1)?;
+                        TypeExpr::SharedPtr(b(ty(0)?))
+                    }
+                    "Asset" => {
+                        arity(1)?;
+                        let n = match &args[0] {
+                            RawArg::Type(RawType::Named(n)) => n.clone(),
+                            _ => return Err(err("Asset<...> takes an asset type name")),
+                        };
+                        TypeExpr::Asset(n)
+                    }
+                    _ => return Err(err(format!("unknown generic type '{name}'"))),
+                })
+            }
+        }
+    }
+
+    fn resolve_name(&self, n: &str) -> Result<TypeExpr> {
+        if let Some(t) = builtin(n) {
+            return Ok(t);
+        }
+        if n.starts_with('{') {
+            let u = Uuid::parse(n).ok_or_else(|| err(format!("bad uuid '{n}'")))?;
+            if let Some(&c) = self.by_uuid.get(&u) {
+                return Ok(TypeExpr::Class(c));
+            }
+            if let Some(&e) = self.enum_by_uuid.get(&u) {
+                return Ok(TypeExpr::Enum(e));
+            }
+            return Err(err(format!("no class or enum has uuid {u}")));
+        }
+        let l = n.to_ascii_lowercase();
+        let classes = self.by_name.get(&l).map(|v| v.as_slice()).unwrap_or(&[]);
+        let enums = self
+            .enum_by_name
+            .get(&l)
+            .map(|v| v.as_slice())
+            .unwrap_or(&[]);
+        match (classes, enums) {
+            ([c], []) => Ok(TypeExpr::Class(*c)),
+            ([], [e]) => Ok(TypeExpr::Enum(*e)),
+            ([], []) => Err(err(format!("unknown type '{n}'"))),
+            _ => Err(err(format!(
+                "type name '{n}' is ambiguous: use the uuid of the intended class"
+            ))),
+        }
+    }
+
+    /// Classes with this name (case-insensitive, surrounding spaces trimmed).
+    pub fn classes_named(&self, name: &str) -> &[ClassId] {
+        self.by_name
+            .get(&name.trim().to_ascii_lowercase())
+            .map(|v| v.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// The class with this UUID.
+    pub fn class_by_uuid(&self, uuid: &Uuid) -> Option<ClassId> {
+        self.by_uuid.get(uuid).copied()
+    }
+
+    /// The enum with this UUID.
+    pub fn enum_by_uuid(&self, uuid: &Uuid) -> Option<EnumId> {
+        self.enum_by_uuid.get(uuid).copied()
+    }
+
+    /// Enums with this name (case-insensitive).
+    pub fn enums_named(&self, name: &str) -> &[EnumId] {
+        self.enum_by_name
+            .get(&name.trim().to_ascii_lowercase())
+            .map(|v| v.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// True when `derived` is `base` or inherits from it (O3DE's `CanDowncast`).
+    pub fn derives_from(&self, derived: ClassId, base: ClassId) -> bool {
+        let mut stack = vec![derived];
+        let mut seen = 0usize;
+        while let Some(c) = stack.pop() {
+            if c == base {
+                return true;
+            }
+            seen += 1;
+            if seen > 100_000 {
+                return false;
+            }
+            stack.extend(self.classes[c].bases.iter().copied());
+        }
+        false
+    }
+
+    /// The default instance of a type: registry defaults for classes, zero otherwise.
+    pub fn zero(&self, ty: &TypeExpr) -> Value {
+        zero_value(ty, Some(self))
+    }
+
+    /// The name O3DE writes in `$type` for a class: its name, or `{UUID} Name` when
+    /// another class shares the name.
+    pub fn type_name(&self, id: ClassId) -> String {
+        let c = &self.classes[id];
+        if self.classes_named(&c.name).len() > 1 {
+            format!("{} {}", c.uuid, c.name)
+        } else {
+            c.name.clone()
+        }
+    }
+}
+
+/// The (lowest, highest) value of an integer type.
+pub(crate) fn int_range(t: &TypeExpr) -> (i128, i128) {
+    match t {
+        TypeExpr::I8 => (i8::MIN as i128, i8::MAX as i128),
+        TypeExpr::I16 => (i16::MIN as i128, i16::MAX as i128),
+        TypeExpr::I32 => (i32::MIN as i128, i32::MAX as i128),
+        TypeExpr::I64 => (i64::MIN as i128, i64::MAX as i128),
+        TypeExpr::U8 => (0, u8::MAX as i128),
+        TypeExpr::U16 => (0, u16::MAX as i128),
+        TypeExpr::U32 => (0, u32::MAX as i128),
+        TypeExpr::U64 => (0, u64::MAX as i128),
+        _ => (0, 0),
+    }
+}
+
+/// Identity for matrices of `rows` x `cols` (row-major).
+pub(crate) fn identity(rows: usize, cols: usize) -> Box<[f32]> {
+    let mut m = vec![0.0f32; rows * cols];
+    for i in 0..rows.min(cols) {
+        m[i * cols + i] = 1.0;
+    }
+    m.into()
+}
+
+fn zero_value(ty: &TypeExpr, reg: Option<&Registry>) -> Value {
+    use TypeExpr as T;
+    match ty {
+        T::Bool => Value::Bool(false),
+        T::I8 | T::I16 | T::I32 | T::I64 => Value::Int(0),
+        T::U8 | T::U16 | T::U32 | T::U64 => Value::UInt(0),
+        T::F32 => Value::F32(0.0),
+        T::F64 => Value::F64(0.0),
+        T::String => Value::String(String::new()),
+        T::Uuid => Value::Uuid(Uuid::NULL),
+        T::Color | T::Vector2 | T::Vector3 | T::Vector4 => {
+            Value::Math(vec![0.0; ty.math_len().unwrap_or(0)].into())
+        }
+        T::Quaternion => Value::Math(vec![0.0, 0.0, 0.0, 1.0].into()),
+        T::Transform => Value::Transform {
+            translation: [0.0; 3],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+            scale: 1.0,
+        },
+        T::Matrix3x3 => Value::Math(identity(3, 3)),
+        T::Matrix3x4 => Value::Math(identity(3, 4)),
+        T::Matrix4x4 => Value::Math(identity(4, 4)),
+        T::Array(e, n) => Value::Seq((0..*n).map(|_| zero_value(e, reg)).collect()),
+        T::Vector(_) | T::List(_) | T::FixedVector(..) | T::Set(_) | T::UnorderedSet(_) => {
+            Value::Seq(Vec::new())
+        }
+        T::Map(..) | T::UnorderedMap(..) | T::UnorderedMultimap(..) => Value::Map(Vec::new()),
+        T::Pair(a, b) => Value::Tuple(vec![zero_value(a, reg), zero_value(b, reg)]),
+        T::Tuple(ts) => Value::Tuple(ts.iter().map(|t| zero_value(t, reg)).collect()),
+        T::UniquePtr(_) | T::SharedPtr(_) | T::Pointer(_) => Value::Ptr(None),
+        T::Any => Value::Any(None),
+        T::Asset(_) => Value::Asset(AssetRef::default()),
+        T::Class(c) => match reg {
+            Some(r) => r.classes[*c].default.clone(),
+            None => Value::Object(Vec::new()),
+        },
+        T::Enum(e) => match reg {
+            Some(r) if !r.enums[*e].signed() => Value::UInt(0),
+            Some(_) => Value::Int(0),
+            None => Value::Int(0),
+        },
+    }
+}

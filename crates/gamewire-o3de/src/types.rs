@@ -1,0 +1,368 @@
+//! Type expressions: the types a registry field, a pointer or `any` can hold.
+
+use std::fmt;
+
+/// Index of a class in its [`crate::Registry`].
+pub type ClassId = usize;
+/// Index of an enum in its [`crate::Registry`].
+pub type EnumId = usize;
+
+/// A type: a built-in scalar or math type, a container, a pointer, or a registered class or enum.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum TypeExpr {
+    /// `bool`
+    Bool,
+    /// `i8`
+    I8,
+    /// `i16`
+    I16,
+    /// `i32`
+    I32,
+    /// `i64`
+    I64,
+    /// `u8`
+    U8,
+    /// `u16`
+    U16,
+    /// `u32`
+    U32,
+    /// `u64`
+    U64,
+    /// `f32`
+    F32,
+    /// `f64`
+    F64,
+    /// `string` (AZStd::string)
+    String,
+    /// `Uuid`
+    Uuid,
+    /// `Color` (RGBA floats)
+    Color,
+    /// `Vector2`
+    Vector2,
+    /// `Vector3`
+    Vector3,
+    /// `Vector4`
+    Vector4,
+    /// `Quaternion`
+    Quaternion,
+    /// `Transform` (translation, rotation, uniform scale)
+    Transform,
+    /// `Matrix3x3`
+    Matrix3x3,
+    /// `Matrix3x4`
+    Matrix3x4,
+    /// `Matrix4x4`
+    Matrix4x4,
+    /// `vector<T>`
+    Vector(Box<TypeExpr>),
+    /// `list<T>`
+    List(Box<TypeExpr>),
+    /// `fixed_vector<T,N>`: at most N elements.
+    FixedVector(Box<TypeExpr>, usize),
+    /// `array<T,N>`: exactly N elements.
+    Array(Box<TypeExpr>, usize),
+    /// `set<T>`
+    Set(Box<TypeExpr>),
+    /// `unordered_set<T>`
+    UnorderedSet(Box<TypeExpr>),
+    /// `map<K,V>`
+    Map(Box<TypeExpr>, Box<TypeExpr>),
+    /// `unordered_map<K,V>`
+    UnorderedMap(Box<TypeExpr>, Box<TypeExpr>),
+    /// `unordered_multimap<K,V>`
+    UnorderedMultimap(Box<TypeExpr>, Box<TypeExpr>),
+    /// `pair<A,B>`
+    Pair(Box<TypeExpr>, Box<TypeExpr>),
+    /// `tuple<...>`
+    Tuple(Vec<TypeExpr>),
+    /// `unique_ptr<T>`
+    UniquePtr(Box<TypeExpr>),
+    /// `shared_ptr<T>`
+    SharedPtr(Box<TypeExpr>),
+    /// `T*`
+    Pointer(Box<TypeExpr>),
+    /// `any`
+    Any,
+    /// `Asset<T>`: the asset type name is kept for documentation only.
+    Asset(String),
+    /// A registered class.
+    Class(ClassId),
+    /// A registered enum.
+    Enum(EnumId),
+}
+
+impl TypeExpr {
+    /// The element type of a sequence or set container.
+    pub fn element(&self) -> Option<&TypeExpr> {
+        match self {
+            TypeExpr::Vector(t)
+            | TypeExpr::List(t)
+            | TypeExpr::FixedVector(t, _)
+            | TypeExpr::Array(t, _)
+            | TypeExpr::Set(t)
+            | TypeExpr::UnorderedSet(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The number of floats in a math type (vectors, quaternion, color, matrices).
+    pub fn math_len(&self) -> Option<usize> {
+        Some(match self {
+            TypeExpr::Vector2 => 2,
+            TypeExpr::Vector3 => 3,
+            TypeExpr::Vector4 | TypeExpr::Quaternion | TypeExpr::Color => 4,
+            TypeExpr::Matrix3x3 => 9,
+            TypeExpr::Matrix3x4 => 12,
+            TypeExpr::Matrix4x4 => 16,
+            _ => return None,
+        })
+    }
+}
+
+/// A parsed type expression whose class and enum names are not resolved yet.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum RawType {
+    Named(String),
+    Generic(String, Vec<RawArg>),
+    Pointer(Box<RawType>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum RawArg {
+    Type(RawType),
+    Number(usize),
+}
+
+/// Parses `text` such as `map<string, vector<Foo*>>` into a raw type.
+pub(crate) fn parse_raw(text: &str) -> Result<RawType, String> {
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+        text,
+        depth: 0,
+    };
+    let t = p.ty()?;
+    p.ws();
+    if p.i != p.s.len() {
+        return Err(format!(
+            "unexpected '{}' at column {} of type '{text}'",
+            &text[p.i..],
+            p.i + 1
+        ));
+    }
+    Ok(t)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+    text: &'a str,
+    depth: usize,
+}
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    fn ty(&mut self) -> Result<RawType, String> {
+        self.depth += 1;
+        if self.depth > 64 {
+            return Err(format!("type '{}' nests too deeply", self.text));
+        }
+        self.ws();
+        let start = self.i;
+        if self.s.get(self.i) == Some(&b'{') {
+            while self.i < self.s.len() && self.s[self.i] != b'}' {
+                self.i += 1;
+            }
+            self.i = (self.i + 1).min(self.s.len());
+        } else {
+            while self.i < self.s.len()
+                && (self.s[self.i].is_ascii_alphanumeric() || matches!(self.s[self.i], b'_' | b':'))
+            {
+                self.i += 1;
+            }
+        }
+        if start == self.i {
+            return Err(format!(
+                "expected a type name at column {} of '{}'",
+                start + 1,
+                self.text
+            ));
+        }
+        let name = self.text[start..self.i].to_string();
+        self.ws();
+        let mut t = if self.s.get(self.i) == Some(&b'<') {
+            self.i += 1;
+            let mut args = Vec::new();
+            loop {
+                self.ws();
+                if self.s.get(self.i) == Some(&b'>') && args.is_empty() {
+                    self.i += 1;
+                    break;
+                }
+                if self.s.get(self.i).is_some_and(|c| c.is_ascii_digit()) {
+                    let st = self.i;
+                    while self.s.get(self.i).is_some_and(|c| c.is_ascii_digit()) {
+                        self.i += 1;
+                    }
+                    let n = self.text[st..self.i]
+                        .parse()
+                        .map_err(|_| format!("bad number in '{}'", self.text))?;
+                    args.push(RawArg::Number(n));
+                } else {
+                    args.push(RawArg::Type(self.ty()?));
+                }
+                self.ws();
+                match self.s.get(self.i) {
+                    Some(b',') => self.i += 1,
+                    Some(b'>') => {
+                        self.i += 1;
+                        break;
+                    }
+                    _ => {
+                        return Err(format!(
+                            "expected ',' or '>' at column {} of '{}'",
+                            self.i + 1,
+                            self.text
+                        ))
+                    }
+                }
+            }
+            RawType::Generic(name, args)
+        } else {
+            RawType::Named(name)
+        };
+        loop {
+            self.ws();
+            if self.s.get(self.i) == Some(&b'*') {
+                self.i += 1;
+                t = RawType::Pointer(Box::new(t));
+            } else {
+                break;
+            }
+        }
+        self.depth -= 1;
+        Ok(t)
+    }
+}
+
+/// The built-in type for a plain name, with a few O3DE spellings accepted as aliases.
+pub(crate) fn builtin(name: &str) -> Option<TypeExpr> {
+    Some(match name {
+        "bool" => TypeExpr::Bool,
+        "i8" | "char" | "int8_t" | "AZ::s8" => TypeExpr::I8,
+        "i16" | "short" | "int16_t" | "AZ::s16" => TypeExpr::I16,
+        "i32" | "int" | "int32_t" | "AZ::s32" => TypeExpr::I32,
+        "i64" | "long" | "int64_t" | "AZ::s64" => TypeExpr::I64,
+        "u8" | "uint8_t" | "AZ::u8" => TypeExpr::U8,
+        "u16" | "uint16_t" | "AZ::u16" => TypeExpr::U16,
+        "u32" | "uint32_t" | "AZ::u32" => TypeExpr::U32,
+        "u64" | "uint64_t" | "AZ::u64" => TypeExpr::U64,
+        "f32" | "float" => TypeExpr::F32,
+        "f64" | "double" => TypeExpr::F64,
+        "string" | "AZStd::string" => TypeExpr::String,
+        "Uuid" | "AZ::Uuid" | "TypeId" | "AZ::TypeId" => TypeExpr::Uuid,
+        "Color" | "AZ::Color" => TypeExpr::Color,
+        "Vector2" | "AZ::Vector2" => TypeExpr::Vector2,
+        "Vector3" | "AZ::Vector3" => TypeExpr::Vector3,
+        "Vector4" | "AZ::Vector4" => TypeExpr::Vector4,
+        "Quaternion" | "AZ::Quaternion" => TypeExpr::Quaternion,
+        "Transform" | "AZ::Transform" => TypeExpr::Transform,
+        "Matrix3x3" | "AZ::Matrix3x3" => TypeExpr::Matrix3x3,
+        "Matrix3x4" | "AZ::Matrix3x4" => TypeExpr::Matrix3x4,
+        "Matrix4x4" | "AZ::Matrix4x4" => TypeExpr::Matrix4x4,
+        "any" | "AZStd::any" => TypeExpr::Any,
+        _ => return None,
+    })
+}
+
+impl fmt::Display for TypeExpr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use TypeExpr as T;
+        match self {
+            T::Bool => f.write_str("bool"),
+            T::I8 => f.write_str("i8"),
+            T::I16 => f.write_str("i16"),
+            T::I32 => f.write_str("i32"),
+            T::I64 => f.write_str("i64"),
+            T::U8 => f.write_str("u8"),
+            T::U16 => f.write_str("u16"),
+            T::U32 => f.write_str("u32"),
+            T::U64 => f.write_str("u64"),
+            T::F32 => f.write_str("f32"),
+            T::F64 => f.write_str("f64"),
+            T::String => f.write_str("string"),
+            T::Uuid => f.write_str("Uuid"),
+            T::Color => f.write_str("Color"),
+            T::Vector2 => f.write_str("Vector2"),
+            T::Vector3 => f.write_str("Vector3"),
+            T::Vector4 => f.write_str("Vector4"),
+            T::Quaternion => f.write_str("Quaternion"),
+            T::Transform => f.write_str("Transform"),
+            T::Matrix3x3 => f.write_str("Matrix3x3"),
+            T::Matrix3x4 => f.write_str("Matrix3x4"),
+            T::Matrix4x4 => f.write_str("Matrix4x4"),
+            T::Vector(t) => write!(f, "vector<{t}>"),
+            T::List(t) => write!(f, "list<{t}>"),
+            T::FixedVector(t, n) => write!(f, "fixed_vector<{t},{n}>"),
+            T::Array(t, n) => write!(f, "array<{t},{n}>"),
+            T::Set(t) => write!(f, "set<{t}>"),
+            T::UnorderedSet(t) => write!(f, "unordered_set<{t}>"),
+            T::Map(k, v) => write!(f, "map<{k},{v}>"),
+            T::UnorderedMap(k, v) => write!(f, "unordered_map<{k},{v}>"),
+            T::UnorderedMultimap(k, v) => write!(f, "unordered_multimap<{k},{v}>"),
+            T::Pair(a, b) => write!(f, "pair<{a},{b}>"),
+            T::Tuple(ts) => {
+                f.write_str("tuple<")?;
+                for (i, t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    write!(f, "{t}")?;
+                }
+                f.write_str(">")
+            }
+            T::UniquePtr(t) => write!(f, "unique_ptr<{t}>"),
+            T::SharedPtr(t) => write!(f, "shared_ptr<{t}>"),
+            T::Pointer(t) => write!(f, "{t}*"),
+            T::Any => f.write_str("any"),
+            T::Asset(n) => write!(f, "Asset<{n}>"),
+            T::Class(c) => write!(f, "class#{c}"),
+            T::Enum(e) => write!(f, "enum#{e}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_nested() {
+        let t = parse_raw("map< string , vector<Foo*> >").unwrap();
+        assert_eq!(
+            t,
+            RawType::Generic(
+                "map".into(),
+                vec![
+                    RawArg::Type(RawType::Named("string".into())),
+                    RawArg::Type(RawType::Generic(
+                        "vector".into(),
+                        vec![RawArg::Type(RawType::Pointer(Box::new(RawType::Named(
+                            "Foo".into()
+                        ))))]
+                    ))
+                ]
+            )
+        );
+        assert!(parse_raw("vector<").is_err());
+        assert!(parse_raw("a b").is_err());
+        let t = parse_raw("array<u8, 4>").unwrap();
+        assert!(matches!(t, RawType::Generic(_, ref a) if a[1] == RawArg::Number(4)));
+    }
+}

@@ -1,0 +1,905 @@
+//! Table-driven ports of O3DE's JSON serializer tests
+//! (`Code/Framework/AzCore/Tests/Serialization/Json/*`): same inputs, same outcomes.
+
+use gamewire_o3de::{
+    load, store, LoadOptions, Outcome, Processing, Registry, StoreOptions, TypeExpr, Value,
+};
+use serde_json::{json, Value as Json};
+
+fn registry() -> Registry {
+    Registry::from_json(&json!({
+        "enums": [
+            {"name": "UnscopedEnumBitFlags", "underlying": "u8",
+             "values": {"Flags0": 0, "Flags1": 1, "Flags2": 2, "Flags3": 3}},
+            {"name": "ScopedEnumFlagsU8", "underlying": "u8",
+             "values": {"Flags0": 0, "Flags1": 1, "Flags2": 2, "Flags3": 129}},
+            {"name": "ScopedEnumFlagsS16", "underlying": "i16",
+             "values": {"Flags0": 0, "Flags1": 1, "Flags2": -8, "Flags3": 22}},
+            {"name": "ScopedEnumFlagsS32", "underlying": "i32",
+             "values": {"Flags0": 0, "Flags1": 1, "Flags2": -8, "Flags3": 22}},
+            {"name": "ScopedEnumBitFlagsS64", "underlying": "i64",
+             "values": {"BitFlagNegative": -9223372019674906624i64, "BitFlag0": 0, "BitFlag1": 1, "BitFlag2": 2,
+                        "BitFlag3": 4, "BitFlag4": 8, "BitFlag1And2": 3, "BitFlag2And4": 10}},
+            {"name": "ScopedEnumBitFlagsU64", "underlying": "u64",
+             "values": {"BitFlag0": 0, "BitFlag1": 1, "BitFlag2": 2, "BitFlag3": 4, "BitFlag4": 8,
+                        "BitFlag1And2": 3, "BitFlag2And4": 10}},
+            {"name": "ScopedEnumBitFlagsNoZero", "underlying": "u64",
+             "values": {"BitFlag1": 1, "BitFlag2": 2, "BitFlag3": 4, "BitFlag4": 8,
+                        "BitFlag1And2": 3, "BitFlag2And4": 10}},
+            {"name": "EnumS8", "underlying": "i8", "values": {"A": 1}}
+        ],
+        "classes": [
+            {"name": "SimpleClass", "uuid": "{A4E1C4B5-0B4C-4E53-9C2C-1A8E6E3D9F01}",
+             "fields": [{"name": "var1", "type": "i32", "default": 42},
+                        {"name": "var2", "type": "f64", "default": 42.0}]},
+            {"name": "BaseClass", "uuid": "{D5B5ACA6-A81E-410B-8151-80C97B8CD2A0}",
+             "fields": [{"name": "base_var", "type": "f32", "default": 42.0}]},
+            {"name": "DerivedClass", "uuid": "{E2246B17-7F7A-4D4B-9C3E-0B2A3C4D5E6F}", "bases": ["BaseClass"],
+             "fields": [{"name": "derived_var", "type": "f32", "default": 42.0}]},
+            {"name": "AbstractBase", "abstract": true, "fields": [{"name": "x", "type": "i32"}]},
+            {"name": "Holder", "fields": [
+                {"name": "ptr", "type": "BaseClass*"},
+                {"name": "shared", "type": "shared_ptr<BaseClass>"},
+                {"name": "abs", "type": "AbstractBase*"}]},
+            {"name": "Dup", "uuid": "{11111111-1111-1111-1111-111111111111}", "bases": ["BaseClass"]},
+            {"name": "Dup", "uuid": "{22222222-2222-2222-2222-222222222222}"}
+        ]
+    }))
+    .unwrap()
+}
+
+struct Case {
+    ty: &'static str,
+    input: Json,
+    outcome: Outcome,
+    /// The stored JSON of the loaded value (`None`: not checked).
+    stored: Option<Json>,
+}
+
+fn case(ty: &'static str, input: Json, outcome: Outcome, stored: Option<Json>) -> Case {
+    Case {
+        ty,
+        input,
+        outcome,
+        stored,
+    }
+}
+
+fn run(cases: &[Case]) {
+    let reg = registry();
+    for c in cases {
+        let ty = reg.parse_type(c.ty).unwrap();
+        let (v, rep) = load(&reg, &ty, &c.input, &LoadOptions::default());
+        assert_eq!(
+            rep.outcome(),
+            c.outcome,
+            "{} from {}: report {:?}",
+            c.ty,
+            c.input,
+            rep
+        );
+        if let Some(expected) = &c.stored {
+            let (j, _) = store(
+                &reg,
+                &ty,
+                &v,
+                &StoreOptions {
+                    keep_defaults: true,
+                    ..Default::default()
+                },
+            );
+            assert_eq!(&j, expected, "{} from {}", c.ty, c.input);
+        }
+    }
+}
+
+use Outcome::*;
+
+#[test]
+fn int_serializer() {
+    run(&[
+        case("i32", json!(false), Success, Some(json!(0))),
+        case("u8", json!(true), Success, Some(json!(1))),
+        case("i16", json!("34"), Success, Some(json!(34))),
+        case("i32", json!("-34"), Success, Some(json!(-34))),
+        case("u32", json!("-34"), Unsupported, Some(json!(0))),
+        case("i64", json!("34 Hello"), Success, Some(json!(34))),
+        case("i8", json!("-34 Hello"), Success, Some(json!(-34))),
+        case("u16", json!("-34 Hello"), Unsupported, Some(json!(0))),
+        case("i32", json!("12.6"), Success, Some(json!(12))),
+        case("i32", json!("-12.6"), Success, Some(json!(-12))),
+        case("u64", json!("-12.6"), Unsupported, Some(json!(0))),
+        case("i32", json!("hello 2.4"), Unsupported, Some(json!(0))),
+        case("i32", json!(".5"), Unsupported, Some(json!(0))),
+        case("i32", json!("-.5"), Unsupported, Some(json!(0))),
+        case("i32", json!(""), Unsupported, Some(json!(0))),
+        case("i32", json!("0x1F"), Success, Some(json!(31))),
+        case("i32", json!("010"), Success, Some(json!(8))),
+        // Max/min values: converted if they fit, Unsupported (not clamped) if not.
+        case("i8", json!(127), Success, Some(json!(127))),
+        case("i8", json!(128), Unsupported, Some(json!(0))),
+        case("u8", json!(255), Success, Some(json!(255))),
+        case("u8", json!(-1), Unsupported, Some(json!(0))),
+        case("i16", json!(-32768), Success, Some(json!(-32768))),
+        case("i32", json!(2147483648i64), Unsupported, Some(json!(0))),
+        case("u64", json!(u64::MAX), Success, Some(json!(u64::MAX))),
+        case("i64", json!(u64::MAX), Unsupported, Some(json!(0))),
+        case(
+            "i64",
+            json!("9223372036854775807"),
+            Success,
+            Some(json!(i64::MAX)),
+        ),
+        case(
+            "i64",
+            json!("9223372036854775808"),
+            Unsupported,
+            Some(json!(0)),
+        ),
+        case(
+            "u64",
+            json!("18446744073709551615"),
+            Success,
+            Some(json!(u64::MAX)),
+        ),
+        case("i32", json!(f32::MAX as f64), Unsupported, Some(json!(0))),
+        case(
+            "i64",
+            json!("340282346638528859811704183484516925440.000000"),
+            Unsupported,
+            None,
+        ),
+        case("i32", json!(3.75), Success, Some(json!(3))),
+        case("i32", json!([]), Unsupported, None),
+        case("i32", json!(null), Unsupported, None),
+        case("i32", json!({}), DefaultsUsed, Some(json!(0))),
+    ]);
+}
+
+#[test]
+fn bool_serializer() {
+    run(&[
+        case("bool", json!(true), Success, Some(json!(true))),
+        case("bool", json!("true"), Success, Some(json!(true))),
+        case("bool", json!("TRUE"), Success, Some(json!(true))),
+        case("bool", json!("False"), Success, Some(json!(false))),
+        case("bool", json!("1"), Success, Some(json!(true))),
+        case("bool", json!("0"), Success, Some(json!(false))),
+        case("bool", json!("42 apples"), Success, Some(json!(true))),
+        case("bool", json!("truex"), Unsupported, Some(json!(false))),
+        case("bool", json!(""), Unsupported, None),
+        case("bool", json!(0), Success, Some(json!(false))),
+        case("bool", json!(-3), Success, Some(json!(true))),
+        case("bool", json!(0.0), Success, Some(json!(false))),
+        case("bool", json!(0.5), Success, Some(json!(true))),
+        case("bool", json!([true]), Unsupported, None),
+        case("bool", json!(null), Unsupported, None),
+    ]);
+}
+
+#[test]
+fn double_serializer() {
+    run(&[
+        case("f64", json!(3.5), Success, Some(json!(3.5))),
+        case("f64", json!("3.5"), Success, Some(json!(3.5))),
+        case("f64", json!("3.5 meters"), Success, Some(json!(3.5))),
+        case("f64", json!("-.5"), Success, Some(json!(-0.5))),
+        case("f64", json!("1e3"), Success, Some(json!(1000.0))),
+        case("f64", json!("1e400"), Unsupported, Some(json!(0.0))),
+        case("f64", json!("hello"), Unsupported, None),
+        case("f64", json!(""), Unsupported, None),
+        case("f64", json!(true), Success, Some(json!(1.0))),
+        case("f64", json!(42), Success, Some(json!(42.0))),
+        case("f32", json!(0.5), Success, Some(json!(0.5))),
+        case("f32", json!(f64::MAX), Unsupported, Some(json!(0.0))),
+        case("f32", json!("1e39"), Unsupported, None),
+        case("f32", json!(0.1), Success, Some(json!(0.10000000149011612))),
+        case("f64", json!({}), DefaultsUsed, Some(json!(0.0))),
+        case("f64", json!([1.0]), Unsupported, None),
+    ]);
+}
+
+#[test]
+fn string_serializer() {
+    run(&[
+        case("string", json!("hello"), Success, Some(json!("hello"))),
+        case("string", json!(true), Success, Some(json!("True"))),
+        case("string", json!(false), Success, Some(json!("False"))),
+        case("string", json!(42), Success, Some(json!("42"))),
+        case("string", json!(-42), Success, Some(json!("-42"))),
+        case("string", json!(3.25), Success, Some(json!("3.250000"))),
+        case("string", json!(null), Unsupported, None),
+        case("string", json!(["a"]), Unsupported, None),
+        case("string", json!({}), DefaultsUsed, Some(json!(""))),
+    ]);
+}
+
+#[test]
+fn uuid_serializer() {
+    let u = "{9B0A0F3A-0B1C-4D2E-8F90-123456789ABC}";
+    run(&[
+        case("Uuid", json!(u), Success, Some(json!(u))),
+        case(
+            "Uuid",
+            json!("{9b0a0f3a-0b1c-4d2e-8f90-123456789abc}"),
+            Success,
+            Some(json!(u)),
+        ),
+        case(
+            "Uuid",
+            json!("{9B0A0F3A0B1C4D2E8F90123456789ABC}"),
+            Success,
+            Some(json!(u)),
+        ),
+        case(
+            "Uuid",
+            json!("prefix {9B0A0F3A-0B1C-4D2E-8F90-123456789ABC} suffix"),
+            Success,
+            Some(json!(u)),
+        ),
+        case(
+            "Uuid",
+            json!("9B0A0F3A-0B1C-4D2E-8F90-123456789ABC"),
+            Unsupported,
+            None,
+        ),
+        case(
+            "Uuid",
+            json!("{00000000-0000-0000-0000-000000000000}"),
+            DefaultsUsed,
+            None,
+        ),
+        case(
+            "Uuid",
+            json!("{00000000000000000000000000000000}"),
+            Unsupported,
+            None,
+        ),
+        case("Uuid", json!(42), Unsupported, None),
+        case("Uuid", json!({}), DefaultsUsed, None),
+    ]);
+}
+
+#[test]
+fn color_serializer() {
+    run(&[
+        case(
+            "Color",
+            json!([0.5, 0.25, 1.0, 0.75]),
+            Success,
+            Some(json!([0.5, 0.25, 1.0, 0.75])),
+        ),
+        // Three floats: alpha keeps its value, partial defaults.
+        case(
+            "Color",
+            json!([0.5, 0.25, 1.0]),
+            PartialDefaults,
+            Some(json!([0.5, 0.25, 1.0, 0.0])),
+        ),
+        // Channels must be decimal numbers.
+        case("Color", json!([1, 0.25, 1.0]), Unsupported, None),
+        case("Color", json!([0.5, 0.25]), Unsupported, None),
+        case(
+            "Color",
+            json!({"RGB": [0.5, 0.25, 1.0]}),
+            Success,
+            Some(json!([0.5, 0.25, 1.0, 0.0])),
+        ),
+        case(
+            "Color",
+            json!({"rgba": [0.5, 0.25, 1.0, 0.5]}),
+            Success,
+            Some(json!([0.5, 0.25, 1.0, 0.5])),
+        ),
+        case(
+            "Color",
+            json!({"RGBA8": [255, 0, 300, -5]}),
+            Success,
+            Some(json!([1.0, 0.0, 1.0, 0.0])),
+        ),
+        case(
+            "Color",
+            json!({"RGB8": [255, 0, 255]}),
+            Success,
+            Some(json!([1.0, 0.0, 1.0, 0.0])),
+        ),
+        case("Color", json!({"RGB8": [255, 0.5, 255]}), Unsupported, None),
+        case(
+            "Color",
+            json!({"HEX": "FF00FF"}),
+            Success,
+            Some(json!([1.0, 0.0, 1.0, 0.0])),
+        ),
+        case(
+            "Color",
+            json!({"HEXA": "ff00ff00extra"}),
+            Success,
+            Some(json!([1.0, 0.0, 1.0, 0.0])),
+        ),
+        case("Color", json!({"HEX": "FF00F"}), Unsupported, None),
+        case("Color", json!({"HEX": "FF00FG"}), Unsupported, None),
+        // The last recognised member wins.
+        case(
+            "Color",
+            json!({"RGB": [0.5, 0.5, 0.5], "HEX": "000000"}),
+            Success,
+            Some(json!([0.0, 0.0, 0.0, 0.0])),
+        ),
+        case("Color", json!({"Other": 1}), Unsupported, None),
+        case("Color", json!("red"), Unsupported, None),
+    ]);
+}
+
+#[test]
+fn vector_serializer() {
+    run(&[
+        case(
+            "Vector3",
+            json!([1.0, 2.0, 3.0]),
+            Success,
+            Some(json!([1.0, 2.0, 3.0])),
+        ),
+        case(
+            "Vector3",
+            json!([1, "2", true, 9]),
+            Success,
+            Some(json!([1.0, 2.0, 1.0])),
+        ),
+        // A short array is rejected, not zero-padded.
+        case(
+            "Vector3",
+            json!([1.0, 2.0]),
+            Unsupported,
+            Some(json!([0.0, 0.0, 0.0])),
+        ),
+        case(
+            "Vector2",
+            json!({"X": 1.0, "y": 2.0}),
+            Success,
+            Some(json!([1.0, 2.0])),
+        ),
+        case(
+            "Vector4",
+            json!({"x": 1.0, "W": 4.0}),
+            PartialDefaults,
+            Some(json!([1.0, 0.0, 0.0, 4.0])),
+        ),
+        case(
+            "Vector3",
+            json!({"a": 1.0}),
+            DefaultsUsed,
+            Some(json!([0.0, 0.0, 0.0])),
+        ),
+        case(
+            "Vector3",
+            json!([1.0, "x", 3.0]),
+            Unsupported,
+            Some(json!([0.0, 0.0, 0.0])),
+        ),
+        case(
+            "Vector3",
+            json!({}),
+            DefaultsUsed,
+            Some(json!([0.0, 0.0, 0.0])),
+        ),
+        case("Vector3", json!(1.0), Unsupported, None),
+        case(
+            "Quaternion",
+            json!([0.0, 0.0, 0.0, 1.0]),
+            Success,
+            Some(json!([0.0, 0.0, 0.0, 1.0])),
+        ),
+        case(
+            "Quaternion",
+            json!({}),
+            DefaultsUsed,
+            Some(json!([0.0, 0.0, 0.0, 1.0])),
+        ),
+    ]);
+}
+
+#[test]
+fn transform_serializer() {
+    run(&[
+        case(
+            "Transform",
+            json!({"Translation": [1.0, 2.0, 3.0], "Rotation": [0.0, 0.0, 0.0, 1.0], "Scale": 2.0}),
+            Success,
+            Some(
+                json!({"Translation": [1.0, 2.0, 3.0], "Rotation": [0.0, 0.0, 0.0, 1.0], "Scale": 2.0}),
+            ),
+        ),
+        case(
+            "Transform",
+            json!({"Translation": [1.0, 2.0, 3.0]}),
+            PartialDefaults,
+            Some(
+                json!({"Translation": [1.0, 2.0, 3.0], "Rotation": [0.0, 0.0, 0.0, 1.0], "Scale": 1.0}),
+            ),
+        ),
+        case(
+            "Transform",
+            json!({"Translation": [1.0, 2.0]}),
+            Unsupported,
+            None,
+        ),
+        case("Transform", json!([1.0]), Unsupported, None),
+    ]);
+}
+
+#[test]
+fn enum_serializer() {
+    run(&[
+        case(
+            "UnscopedEnumBitFlags",
+            json!([]),
+            DefaultsUsed,
+            Some(json!("Flags0")),
+        ),
+        case(
+            "UnscopedEnumBitFlags",
+            json!(""),
+            DefaultsUsed,
+            Some(json!("Flags0")),
+        ),
+        case(
+            "UnscopedEnumBitFlags",
+            json!(1),
+            Success,
+            Some(json!("Flags1")),
+        ),
+        case(
+            "ScopedEnumFlagsS32",
+            json!(-8),
+            Success,
+            Some(json!("Flags2")),
+        ),
+        case(
+            "UnscopedEnumBitFlags",
+            json!(256),
+            Unsupported,
+            Some(json!("Flags0")),
+        ),
+        case(
+            "UnscopedEnumBitFlags",
+            json!(255),
+            Success,
+            Some(json!(["Flags3", "Flags2", "Flags1", 252])),
+        ),
+        case(
+            "ScopedEnumFlagsU8",
+            json!("Johannesburg"),
+            Unsupported,
+            Some(json!("Flags0")),
+        ),
+        case(
+            "ScopedEnumFlagsS16",
+            json!("Flags3"),
+            Success,
+            Some(json!("Flags3")),
+        ),
+        case(
+            "ScopedEnumFlagsS16",
+            json!("fLAGS2"),
+            Success,
+            Some(json!("Flags2")),
+        ),
+        case(
+            "ScopedEnumFlagsS16",
+            json!("22"),
+            Success,
+            Some(json!("Flags3")),
+        ),
+        case(
+            "ScopedEnumFlagsU8",
+            json!("0x81"),
+            Success,
+            Some(json!("Flags3")),
+        ),
+        case(
+            "ScopedEnumBitFlagsU64",
+            json!(["BitFlag1", "BitFlag3", 8]),
+            Success,
+            Some(json!(["BitFlag4", "BitFlag3", "BitFlag1"])),
+        ),
+        case(
+            "ScopedEnumBitFlagsU64",
+            json!(["BitFlag2", "BitFlag4"]),
+            Success,
+            Some(json!("BitFlag2And4")),
+        ),
+        case("ScopedEnumBitFlagsS64", json!(null), Unsupported, None),
+        case("ScopedEnumBitFlagsS64", json!(true), Unsupported, None),
+        case("ScopedEnumBitFlagsS64", json!(false), Unsupported, None),
+        case(
+            "ScopedEnumBitFlagsS64",
+            json!({"Test": 42}),
+            Unsupported,
+            None,
+        ),
+        case(
+            "ScopedEnumBitFlagsS64",
+            json!(["BitFlag0", false, "BitFlag2"]),
+            Unsupported,
+            Some(json!("BitFlag2")),
+        ),
+        case("ScopedEnumBitFlagsS64", json!(1.5), Unsupported, None),
+        case("EnumS8", json!(1), Unknown, None),
+    ]);
+    let reg = registry();
+    let opts = StoreOptions::default();
+    let st = |name: &str, v: Value| store(&reg, &reg.parse_type(name).unwrap(), &v, &opts);
+    // Bit flags: exact names first, else matching names by descending value, then the leftover bits.
+    let (j, r) = st("ScopedEnumBitFlagsU64", Value::UInt(4));
+    assert_eq!((j, r.outcome()), (json!("BitFlag3"), Success));
+    let (j, _) = st(
+        "ScopedEnumBitFlagsS64",
+        Value::Int(1 | 4 | 8 | 0b1011_0110_0000_0000),
+    );
+    assert_eq!(
+        j,
+        json!(["BitFlag4", "BitFlag3", "BitFlag1", 0b1011_0110_0000_0000])
+    );
+    let (j, _) = st(
+        "ScopedEnumBitFlagsS64",
+        Value::Int(1 | 4 | 8 | -9223372019674906624i64),
+    );
+    assert_eq!(
+        j,
+        json!(["BitFlagNegative", "BitFlag4", "BitFlag3", "BitFlag1"])
+    );
+    let (j, r) = st("ScopedEnumBitFlagsS64", Value::Int(0));
+    assert_eq!((j, r.outcome()), (json!({}), DefaultsUsed));
+    let keep = StoreOptions {
+        keep_defaults: true,
+        ..Default::default()
+    };
+    let ty = reg.parse_type("ScopedEnumBitFlagsNoZero").unwrap();
+    let (j, r) = store(&reg, &ty, &Value::UInt(0), &keep);
+    assert_eq!((j, r.outcome()), (json!(0), Success));
+    let ty = reg.parse_type("ScopedEnumBitFlagsS64").unwrap();
+    let (j, _) = store(&reg, &ty, &Value::Int(-9223372019674906624i64), &opts);
+    assert_eq!(j, json!("BitFlagNegative"));
+}
+
+#[test]
+fn class_loading() {
+    run(&[
+        case(
+            "SimpleClass",
+            json!({"var1": 88, "var2": 88.0}),
+            Success,
+            Some(json!({"var1": 88, "var2": 88.0})),
+        ),
+        case(
+            "SimpleClass",
+            json!({"VAR1": 88}),
+            PartialDefaults,
+            Some(json!({"var1": 88, "var2": 42.0})),
+        ),
+        case(
+            "SimpleClass",
+            json!({"var1": 88, "unknown": 1}),
+            PartialDefaults,
+            None,
+        ),
+        case("SimpleClass", json!({"unknown": 1}), DefaultsUsed, None),
+        case(
+            "SimpleClass",
+            json!({}),
+            DefaultsUsed,
+            Some(json!({"var1": 42, "var2": 42.0})),
+        ),
+        case(
+            "SimpleClass",
+            json!({"var1": "x", "var2": 1.5}),
+            Unsupported,
+            Some(json!({"var1": 42, "var2": 1.5})),
+        ),
+        case("SimpleClass", json!([1]), Unsupported, None),
+        case(
+            "DerivedClass",
+            json!({"base_var": 1.0, "derived_var": 2.0}),
+            Success,
+            Some(json!({"base_var": 1.0, "derived_var": 2.0})),
+        ),
+    ]);
+    let reg = registry();
+    let ty = reg.parse_type("SimpleClass").unwrap();
+    let (v, rep) = load(
+        &reg,
+        &ty,
+        &json!({"var1": 88, "unknown": 1, "var2": "x"}),
+        &LoadOptions::default(),
+    );
+    assert_eq!(rep.processing(), Processing::PartialAlter);
+    assert_eq!(rep.issues.len(), 2);
+    assert_eq!(rep.issues[0].path, "/unknown");
+    assert_eq!(rep.issues[0].code.outcome(), Skipped);
+    assert_eq!(rep.issues[1].path, "/var2");
+    assert_eq!(rep.issues[1].code.outcome(), Unsupported);
+    // Stored without keep-defaults: only the changed field.
+    let (j, r) = store(&reg, &ty, &v, &StoreOptions::default());
+    assert_eq!(j, json!({"var1": 88}));
+    assert_eq!(r.outcome(), PartialDefaults);
+    let (j, r) = store(&reg, &ty, &reg.zero(&ty), &StoreOptions::default());
+    assert_eq!((j, r.outcome()), (json!({}), DefaultsUsed));
+}
+
+#[test]
+fn containers() {
+    run(&[
+        case(
+            "vector<i32>",
+            json!([1, "2", 3.5]),
+            Success,
+            Some(json!([1, 2, 3])),
+        ),
+        case(
+            "vector<i32>",
+            json!([1, "x", 3]),
+            Unsupported,
+            Some(json!([1, 3])),
+        ),
+        case("vector<i32>", json!([]), Success, Some(json!([]))),
+        case("vector<i32>", json!({}), DefaultsUsed, Some(json!([]))),
+        case("vector<i32>", json!("1"), Unsupported, None),
+        case(
+            "fixed_vector<i32,2>",
+            json!([1, 2, 3]),
+            PartialSkip,
+            Some(json!([1, 2])),
+        ),
+        case(
+            "set<i32>",
+            json!([3, 1, 2]),
+            Success,
+            Some(json!([1, 2, 3])),
+        ),
+        case("set<i32>", json!([1, 1]), Unavailable, Some(json!([1]))),
+        case(
+            "unordered_set<string>",
+            json!(["b", "a", "c"]),
+            Success,
+            Some(json!(["a", "b", "c"])),
+        ),
+        case(
+            "vector<vector<i32>>",
+            json!([[1], [], [2, 3]]),
+            Success,
+            Some(json!([[1], [], [2, 3]])),
+        ),
+    ]);
+    let reg = registry();
+    // Elements equal to their type's default are written as {} unless keep-defaults.
+    let ty = reg.parse_type("vector<i32>").unwrap();
+    let (v, _) = load(&reg, &ty, &json!([0, 1]), &LoadOptions::default());
+    let (j, r) = store(&reg, &ty, &v, &StoreOptions::default());
+    assert_eq!((j, r.outcome()), (json!([{}, 1]), PartialDefaults));
+    let (j, r) = store(&reg, &ty, &Value::Seq(vec![]), &StoreOptions::default());
+    assert_eq!((j, r.outcome()), (json!({}), DefaultsUsed));
+}
+
+#[test]
+fn maps() {
+    run(&[
+        case(
+            "map<string,i32>",
+            json!({"b": 2, "a": 1}),
+            Success,
+            Some(json!({"a": 1, "b": 2})),
+        ),
+        case(
+            "unordered_map<string,i32>",
+            json!({"b": 2, "a": 1}),
+            Success,
+            Some(json!({"a": 1, "b": 2})),
+        ),
+        case(
+            "map<i32,string>",
+            json!([{"Key": 2, "Value": "b"}, {"Key": 1, "Value": "a"}]),
+            Success,
+            Some(json!([{"Key": 1, "Value": "a"}, {"Key": 2, "Value": "b"}])),
+        ),
+        // Keys from member names go through the key type's coercions.
+        case(
+            "map<i32,string>",
+            json!({"2": "b", "0x1": "a"}),
+            Success,
+            Some(json!([{"Key": 1, "Value": "a"}, {"Key": 2, "Value": "b"}])),
+        ),
+        case("map<i32,string>", json!([]), Success, Some(json!([]))),
+        case("map<i32,string>", json!([1]), Unsupported, None),
+        case(
+            "map<i32,i32>",
+            json!([{"Key": "x", "Value": 1}]),
+            Unavailable,
+            Some(json!([])),
+        ),
+        case("map<string,i32>", json!("x"), Unsupported, None),
+        // A duplicate key: the later value is loaded over the earlier one.
+        case(
+            "map<i32,i32>",
+            json!([{"Key": 1, "Value": 1}, {"Key": 1, "Value": 5}]),
+            Success,
+            Some(json!([{"Key": 1, "Value": 5}])),
+        ),
+        case(
+            "unordered_multimap<string,i32>",
+            json!({"a": [1, 2], "b": [3]}),
+            Success,
+            Some(json!({"a": [1, 2], "b": [3]})),
+        ),
+        case(
+            "unordered_multimap<string,i32>",
+            json!({"a": 1}),
+            Unsupported,
+            None,
+        ),
+        // "{}" is the default key; the pair then has partial defaults.
+        case(
+            "map<string,i32>",
+            json!({"{}": 5}),
+            PartialDefaults,
+            Some(json!({"": 5})),
+        ),
+    ]);
+    let reg = registry();
+    let ty = reg.parse_type("unordered_map<string,i32>").unwrap();
+    let (v, _) = load(&reg, &ty, &json!({"b": 0, "a": 1}), &LoadOptions::default());
+    let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
+    assert_eq!(serde_json::to_string(&j).unwrap(), r#"{"a":1,"b":{}}"#);
+    let ty = reg.parse_type("unordered_map<f64,i32>").unwrap();
+    let (v, _) = load(
+        &reg,
+        &ty,
+        &json!([{"Key": 10.0, "Value": 1}, {"Key": 2.0, "Value": 2}]),
+        &LoadOptions::default(),
+    );
+    let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
+    assert_eq!(
+        j,
+        json!([{"Key": 2.0, "Value": 2}, {"Key": 10.0, "Value": 1}])
+    );
+}
+
+#[test]
+fn tuples() {
+    run(&[
+        case(
+            "pair<i32,string>",
+            json!([1, "a"]),
+            Success,
+            Some(json!([1, "a"])),
+        ),
+        case(
+            "tuple<i32,f64,bool>",
+            json!([1, 2.5, true]),
+            Success,
+            Some(json!([1, 2.5, true])),
+        ),
+        // Entries that cannot load are skipped and the next array entry is tried.
+        case(
+            "tuple<i32,bool>",
+            json!(["x", 1, true]),
+            Unsupported,
+            Some(json!([1, true])),
+        ),
+        case("pair<i32,i32>", json!([1]), Unsupported, None),
+        case("pair<i32,i32>", json!({"a": 1}), Unsupported, None),
+    ]);
+    let reg = registry();
+    let ty = reg.parse_type("pair<i32,string>").unwrap();
+    let v = Value::Tuple(vec![Value::Int(0), Value::String("x".into())]);
+    // At the top level there is no default to compare with...
+    let (j, r) = store(&reg, &ty, &v, &StoreOptions::default());
+    assert_eq!((j, r.outcome()), (json!([0, "x"]), Success));
+    // ...against a default, elements equal to it become {}.
+    let d = reg.zero(&ty);
+    let (j, r) =
+        gamewire_o3de::store_with_default(&reg, &ty, &v, Some(&d), &StoreOptions::default());
+    assert_eq!((j, r.outcome()), (json!([{}, "x"]), PartialDefaults));
+}
+
+#[test]
+fn pointers_and_type_ids() {
+    let reg = registry();
+    let holder = reg.parse_type("Holder").unwrap();
+    let cases: &[(Json, Outcome, Json)] = &[
+        (
+            json!({"ptr": {"base_var": 1.0}}),
+            PartialDefaults,
+            json!({"ptr": {"base_var": 1.0}}),
+        ),
+        (
+            json!({"ptr": {"$type": "DerivedClass", "derived_var": 3.0}}),
+            PartialDefaults,
+            json!({"ptr": {"$type": "DerivedClass", "derived_var": 3.0}}),
+        ),
+        (
+            json!({"ptr": {"$type": " derivedclass "}}),
+            PartialDefaults,
+            json!({"ptr": {"$type": "DerivedClass"}}),
+        ),
+        (
+            json!({"ptr": {"$type": "{E2246B17-7F7A-4D4B-9C3E-0B2A3C4D5E6F}"}}),
+            PartialDefaults,
+            json!({"ptr": {"$type": "DerivedClass"}}),
+        ),
+        (
+            json!({"ptr": {"$type": "SimpleClass"}}),
+            TypeMismatch,
+            json!({}),
+        ),
+        (json!({"ptr": {"$type": "NoSuchClass"}}), Unknown, json!({})),
+        (
+            json!({"ptr": {"$type": "{99999999-9999-9999-9999-999999999999}"}}),
+            Unknown,
+            json!({}),
+        ),
+        (json!({"ptr": {"$type": 5}}), Unknown, json!({})),
+        // Two classes named Dup: only one derives from BaseClass, so the name resolves.
+        (
+            json!({"ptr": {"$type": "Dup"}}),
+            PartialDefaults,
+            json!({"ptr": {"$type": "{11111111-1111-1111-1111-111111111111} Dup"}}),
+        ),
+        (json!({"ptr": null}), PartialDefaults, json!({})),
+        // A pointee that is all defaults stores as DefaultsUsed, so the field is left out.
+        (json!({"ptr": {}}), PartialDefaults, json!({})),
+        (json!({"abs": {}}), Catastrophic, json!({})),
+        (
+            json!({"shared": {"$type": "DerivedClass", "base_var": 2.0}}),
+            PartialDefaults,
+            json!({"shared": {"$type": "DerivedClass", "base_var": 2.0}}),
+        ),
+    ];
+    for (input, outcome, stored) in cases {
+        let (v, rep) = load(&reg, &holder, input, &LoadOptions::default());
+        assert_eq!(rep.outcome(), *outcome, "{input}: {rep:?}");
+        let (j, _) = store(&reg, &holder, &v, &StoreOptions::default());
+        assert_eq!(&j, stored, "{input}");
+    }
+    // An ambiguous name with no base class to narrow it down.
+    let any = reg.parse_type("any").unwrap();
+    let (_, rep) = load(
+        &reg,
+        &any,
+        &json!({"$type": "Dup"}),
+        &LoadOptions::default(),
+    );
+    assert_eq!(rep.outcome(), Unknown);
+    let (v, rep) = load(
+        &reg,
+        &any,
+        &json!({"$type": "SimpleClass", "value": {"var1": 1}}),
+        &LoadOptions::default(),
+    );
+    assert_eq!(rep.outcome(), PartialDefaults);
+    let (j, _) = store(&reg, &any, &v, &StoreOptions::default());
+    assert_eq!(j, json!({"$type": "SimpleClass", "value": {"var1": 1}}));
+    let (_, rep) = load(&reg, &any, &json!({"value": 1}), &LoadOptions::default());
+    assert_eq!(rep.outcome(), Missing);
+    let (v, _) = load(
+        &reg,
+        &any,
+        &json!({"$type": "i32", "value": "7"}),
+        &LoadOptions::default(),
+    );
+    assert_eq!(
+        v,
+        Value::Any(Some(Box::new((TypeExpr::I32, Value::Int(7)))))
+    );
+}
+
+#[test]
+fn assets() {
+    run(&[case(
+        "Asset<ModelAsset>",
+        json!({"assetId": {"guid": "{9B0A0F3A-0B1C-4D2E-8F90-123456789ABC}", "subId": 3}, "assetHint": "a/b.azmodel"}),
+        Success,
+        Some(
+            json!({"assetId": {"guid": "{9B0A0F3A-0B1C-4D2E-8F90-123456789ABC}", "subId": 3}, "assetHint": "a/b.azmodel"}),
+        ),
+    )]);
+}

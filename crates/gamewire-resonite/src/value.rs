@@ -1,0 +1,276 @@
+//! The lossless BSON model: every BSON element type kept apart.
+//!
+//! Strings, keys and binary data borrow from the decoded bytes where they can
+//! ([`Cow::Borrowed`]); values built by hand or from JSON own theirs.
+
+use std::borrow::Cow;
+
+/// One BSON value. int32, int64 and double stay distinct; so do the rarer types the
+/// engine never writes but a lossless tool must keep (regex, timestamp, decimal128, ...).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value<'a> {
+    /// 0x01: a 64-bit float.
+    Double(f64),
+    /// 0x02: a UTF-8 string.
+    String(Cow<'a, str>),
+    /// 0x03: an embedded document.
+    Document(Document<'a>),
+    /// 0x04: an array (keys "0", "1", ... on the wire).
+    Array(Vec<Value<'a>>),
+    /// 0x05: binary data with its subtype.
+    Binary {
+        /// The subtype byte (0 generic, 4 UUID, ...).
+        subtype: u8,
+        /// The bytes.
+        bytes: Cow<'a, [u8]>,
+    },
+    /// 0x06: undefined (deprecated).
+    Undefined,
+    /// 0x07: a 12-byte ObjectId.
+    ObjectId([u8; 12]),
+    /// 0x08: a boolean.
+    Bool(bool),
+    /// 0x09: UTC milliseconds since the Unix epoch.
+    DateTime(i64),
+    /// 0x0A: null.
+    Null,
+    /// 0x0B: a regular expression.
+    Regex {
+        /// The pattern.
+        pattern: Cow<'a, str>,
+        /// The options letters.
+        options: Cow<'a, str>,
+    },
+    /// 0x0C: a DBPointer (deprecated).
+    DbPointer {
+        /// The namespace.
+        namespace: Cow<'a, str>,
+        /// The ObjectId.
+        id: [u8; 12],
+    },
+    /// 0x0D: JavaScript code.
+    JavaScript(Cow<'a, str>),
+    /// 0x0E: a symbol (deprecated).
+    Symbol(Cow<'a, str>),
+    /// 0x0F: JavaScript code with a scope document.
+    JavaScriptWithScope {
+        /// The code.
+        code: Cow<'a, str>,
+        /// The scope.
+        scope: Document<'a>,
+    },
+    /// 0x10: a 32-bit integer.
+    Int32(i32),
+    /// 0x11: a MongoDB timestamp (`time` high 32 bits, `increment` low 32 bits).
+    Timestamp {
+        /// Seconds since the epoch (high half).
+        time: u32,
+        /// Ordinal (low half).
+        increment: u32,
+    },
+    /// 0x12: a 64-bit integer.
+    Int64(i64),
+    /// 0x13: a decimal128, as its 16 little-endian bytes.
+    Decimal128([u8; 16]),
+    /// 0xFF: min key.
+    MinKey,
+    /// 0x7F: max key.
+    MaxKey,
+}
+
+/// A BSON document: keys in order, duplicates kept.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Document<'a> {
+    /// The entries in file order.
+    pub entries: Vec<(Cow<'a, str>, Value<'a>)>,
+}
+
+impl<'a> Document<'a> {
+    /// An empty document.
+    pub fn new() -> Self {
+        Document {
+            entries: Vec::new(),
+        }
+    }
+
+    /// The first value under `key`.
+    pub fn get(&self, key: &str) -> Option<&Value<'a>> {
+        self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+
+    /// Appends an entry.
+    pub fn push(&mut self, key: impl Into<Cow<'a, str>>, value: Value<'a>) {
+        self.entries.push((key.into(), value));
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when there are no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// A copy that borrows nothing.
+    pub fn into_owned(self) -> Document<'static> {
+        Document {
+            entries: self
+                .entries
+                .into_iter()
+                .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
+                .collect(),
+        }
+    }
+}
+
+fn own_str(s: Cow<'_, str>) -> Cow<'static, str> {
+    Cow::Owned(s.into_owned())
+}
+
+impl<'a> Value<'a> {
+    /// The BSON element type byte of this value.
+    pub fn element_type(&self) -> u8 {
+        match self {
+            Value::Double(_) => 0x01,
+            Value::String(_) => 0x02,
+            Value::Document(_) => 0x03,
+            Value::Array(_) => 0x04,
+            Value::Binary { .. } => 0x05,
+            Value::Undefined => 0x06,
+            Value::ObjectId(_) => 0x07,
+            Value::Bool(_) => 0x08,
+            Value::DateTime(_) => 0x09,
+            Value::Null => 0x0a,
+            Value::Regex { .. } => 0x0b,
+            Value::DbPointer { .. } => 0x0c,
+            Value::JavaScript(_) => 0x0d,
+            Value::Symbol(_) => 0x0e,
+            Value::JavaScriptWithScope { .. } => 0x0f,
+            Value::Int32(_) => 0x10,
+            Value::Timestamp { .. } => 0x11,
+            Value::Int64(_) => 0x12,
+            Value::Decimal128(_) => 0x13,
+            Value::MinKey => 0xff,
+            Value::MaxKey => 0x7f,
+        }
+    }
+
+    /// A short name of the type, as `inspect` prints it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Double(_) => "double",
+            Value::String(_) => "string",
+            Value::Document(_) => "document",
+            Value::Array(_) => "array",
+            Value::Binary { .. } => "binary",
+            Value::Undefined => "undefined",
+            Value::ObjectId(_) => "objectId",
+            Value::Bool(_) => "bool",
+            Value::DateTime(_) => "datetime",
+            Value::Null => "null",
+            Value::Regex { .. } => "regex",
+            Value::DbPointer { .. } => "dbPointer",
+            Value::JavaScript(_) => "javascript",
+            Value::Symbol(_) => "symbol",
+            Value::JavaScriptWithScope { .. } => "javascriptWithScope",
+            Value::Int32(_) => "int32",
+            Value::Timestamp { .. } => "timestamp",
+            Value::Int64(_) => "int64",
+            Value::Decimal128(_) => "decimal128",
+            Value::MinKey => "minKey",
+            Value::MaxKey => "maxKey",
+        }
+    }
+
+    /// The string, when this is a string.
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The document, when this is a document.
+    pub fn as_document(&self) -> Option<&Document<'a>> {
+        match self {
+            Value::Document(d) => Some(d),
+            _ => None,
+        }
+    }
+
+    /// The elements, when this is an array.
+    pub fn as_array(&self) -> Option<&[Value<'a>]> {
+        match self {
+            Value::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The integer, when this is an int32 or int64.
+    pub fn as_i64(&self) -> Option<i64> {
+        match *self {
+            Value::Int32(i) => Some(i.into()),
+            Value::Int64(i) => Some(i),
+            _ => None,
+        }
+    }
+
+    /// The number, when this is a double, int32 or int64.
+    pub fn as_f64(&self) -> Option<f64> {
+        match *self {
+            Value::Double(d) => Some(d),
+            Value::Int32(i) => Some(i.into()),
+            Value::Int64(i) => Some(i as f64),
+            _ => None,
+        }
+    }
+
+    /// The boolean, when this is a bool.
+    pub fn as_bool(&self) -> Option<bool> {
+        match *self {
+            Value::Bool(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// A copy that borrows nothing.
+    pub fn into_owned(self) -> Value<'static> {
+        match self {
+            Value::Double(d) => Value::Double(d),
+            Value::String(s) => Value::String(own_str(s)),
+            Value::Document(d) => Value::Document(d.into_owned()),
+            Value::Array(a) => Value::Array(a.into_iter().map(Value::into_owned).collect()),
+            Value::Binary { subtype, bytes } => Value::Binary {
+                subtype,
+                bytes: Cow::Owned(bytes.into_owned()),
+            },
+            Value::Undefined => Value::Undefined,
+            Value::ObjectId(o) => Value::ObjectId(o),
+            Value::Bool(b) => Value::Bool(b),
+            Value::DateTime(t) => Value::DateTime(t),
+            Value::Null => Value::Null,
+            Value::Regex { pattern, options } => Value::Regex {
+                pattern: own_str(pattern),
+                options: own_str(options),
+            },
+            Value::DbPointer { namespace, id } => Value::DbPointer {
+                namespace: own_str(namespace),
+                id,
+            },
+            Value::JavaScript(s) => Value::JavaScript(own_str(s)),
+            Value::Symbol(s) => Value::Symbol(own_str(s)),
+            Value::JavaScriptWithScope { code, scope } => Value::JavaScriptWithScope {
+                code: own_str(code),
+                scope: scope.into_owned(),
+            },
+            Value::Int32(i) => Value::Int32(i),
+            Value::Timestamp { time, increment } => Value::Timestamp { time, increment },
+            Value::Int64(i) => Value::Int64(i),
+            Value::Decimal128(b) => Value::Decimal128(b),
+            Value::MinKey => Value::MinKey,
+            Value::MaxKey => Value::MaxKey,
+        }
+    }
+}

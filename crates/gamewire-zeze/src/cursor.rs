@@ -1,0 +1,215 @@
+//! A byte cursor over a slice with Zeze's primitive reads; every error names the
+//! absolute byte offset.
+
+use crate::varint;
+use gamewire_core::{Error, ErrorKind, Result};
+
+/// A read position in a slice; errors report `base + pos`.
+#[derive(Debug, Clone)]
+pub struct Cursor<'a> {
+    data: &'a [u8],
+    pos: usize,
+    base: usize,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor at the start of `data`, reporting offsets from 0.
+    #[inline]
+    pub fn new(data: &'a [u8]) -> Self {
+        Cursor {
+            data,
+            pos: 0,
+            base: 0,
+        }
+    }
+
+    /// A cursor over `data` whose offsets are reported as `base + position`.
+    #[inline]
+    pub fn with_base(data: &'a [u8], base: usize) -> Self {
+        Cursor { data, pos: 0, base }
+    }
+
+    /// Absolute offset of the next byte.
+    #[inline]
+    pub fn offset(&self) -> usize {
+        self.base + self.pos
+    }
+
+    /// Position within the slice.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Bytes not read yet.
+    #[inline]
+    pub fn remaining(&self) -> usize {
+        self.data.len() - self.pos
+    }
+
+    /// The unread bytes.
+    #[inline]
+    pub fn rest(&self) -> &'a [u8] {
+        &self.data[self.pos..]
+    }
+
+    /// True when all bytes are read.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.pos >= self.data.len()
+    }
+
+    #[cold]
+    fn eof(&self, needed: usize) -> Error {
+        Error::at(
+            self.offset(),
+            ErrorKind::UnexpectedEof {
+                needed: needed.saturating_sub(self.remaining()).max(1),
+                remaining: self.remaining(),
+            },
+        )
+    }
+
+    /// Reads one byte.
+    #[inline]
+    pub fn u8(&mut self) -> Result<u8> {
+        match self.data.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.eof(1)),
+        }
+    }
+
+    /// Reads `n` bytes.
+    #[inline]
+    pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
+        match self.data.get(self.pos..self.pos.wrapping_add(n)) {
+            Some(s) if n <= self.remaining() => {
+                self.pos += n;
+                Ok(s)
+            }
+            _ => Err(self.eof(n)),
+        }
+    }
+
+    /// Reads `N` bytes as an array.
+    #[inline]
+    pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        match self.data.get(self.pos..self.pos + N) {
+            Some(s) => {
+                self.pos += N;
+                let mut a = [0u8; N];
+                a.copy_from_slice(s);
+                Ok(a)
+            }
+            None => Err(self.eof(N)),
+        }
+    }
+
+    /// Reads a little-endian f32 (`ReadFloat`).
+    #[inline]
+    pub fn f32(&mut self) -> Result<f32> {
+        Ok(f32::from_le_bytes(self.array()?))
+    }
+
+    /// Reads a little-endian f64 (`ReadDouble`).
+    #[inline]
+    pub fn f64(&mut self) -> Result<f64> {
+        Ok(f64::from_le_bytes(self.array()?))
+    }
+
+    /// Reads a little-endian u32 (`ReadInt4`).
+    #[inline]
+    pub fn u32_le(&mut self) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.array()?))
+    }
+
+    /// Reads a compact signed integer (`ReadLong`).
+    #[inline]
+    pub fn long(&mut self) -> Result<i64> {
+        match varint::read_long(&self.data[self.pos..]) {
+            Some((v, n)) => {
+                self.pos += n;
+                Ok(v)
+            }
+            None => Err(self.truncated("compact integer")),
+        }
+    }
+
+    /// Reads a compact unsigned 64-bit integer (`ReadULong`).
+    #[inline]
+    pub fn ulong(&mut self) -> Result<u64> {
+        match varint::read_ulong(&self.data[self.pos..]) {
+            Some((v, n)) => {
+                self.pos += n;
+                Ok(v)
+            }
+            None => Err(self.truncated("compact unsigned integer")),
+        }
+    }
+
+    /// Reads a compact unsigned 32-bit integer (`ReadUInt`); values past `u32::MAX` are
+    /// refused (Zeze would silently truncate them).
+    #[inline]
+    pub fn uint(&mut self, what: &'static str) -> Result<u32> {
+        let at = self.offset();
+        let v = self.ulong()?;
+        u32::try_from(v).map_err(|_| {
+            Error::unexpected_at(at, format!("{what} of at most 4294967295"), v.to_string())
+        })
+    }
+
+    #[cold]
+    fn truncated(&self, what: &str) -> Error {
+        Error::at(
+            self.offset(),
+            ErrorKind::Unexpected {
+                expected: format!("a complete {what}"),
+                found: format!("the input ending after {} byte(s)", self.remaining()),
+            },
+        )
+    }
+
+    /// Reads a length-prefixed byte string (`ReadBytes`), checking the length first.
+    #[inline]
+    pub fn len_bytes(&mut self) -> Result<&'a [u8]> {
+        let at = self.offset();
+        let n = self.ulong()?;
+        if n > self.remaining() as u64 {
+            return Err(Error::at(
+                at,
+                ErrorKind::LengthPastEnd {
+                    what: "byte string length",
+                    declared: n,
+                    remaining: self.remaining(),
+                },
+            ));
+        }
+        self.bytes(n as usize)
+    }
+
+    /// Checks that `count` items of at least `min` bytes each can fit in the bytes that
+    /// remain; `at` is where the count was read.
+    #[inline]
+    pub fn check_count(
+        &self,
+        at: usize,
+        count: u64,
+        min: usize,
+        what: &'static str,
+    ) -> Result<usize> {
+        match count.checked_mul(min as u64) {
+            Some(n) if n <= self.remaining() as u64 => Ok(count as usize),
+            _ => Err(Error::at(
+                at,
+                ErrorKind::LengthPastEnd {
+                    what,
+                    declared: count,
+                    remaining: self.remaining(),
+                },
+            )),
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Schema-less decoding: bytes to a [`Bean`] tree typed by the wire.
+
+use crate::cursor::Cursor;
+use crate::value::{Bean, Field, Value, WireType};
+use gamewire_core::{Error, ErrorKind, Result};
+
+/// Options for decoding untrusted bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Deepest nesting of beans, lists and maps accepted (default 1024).
+    pub max_depth: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_depth: gamewire_core::Limits::DEFAULT.max_depth,
+        }
+    }
+}
+
+/// Decodes one bean that fills the whole of `data`.
+pub fn decode(data: &[u8], opts: &Options) -> Result<Bean> {
+    let mut c = Cursor::new(data);
+    let bean = read_bean(&mut c, opts, 0)?;
+    if !c.is_empty() {
+        return Err(Error::at(
+            c.offset(),
+            ErrorKind::TrailingBytes {
+                count: c.remaining(),
+            },
+        ));
+    }
+    Ok(bean)
+}
+
+/// Decodes one bean from the cursor (bytes after it are left unread).
+pub fn read_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Bean> {
+    if depth >= opts.max_depth {
+        return Err(Error::at(
+            c.offset(),
+            ErrorKind::DepthLimit {
+                limit: opts.max_depth,
+            },
+        ));
+    }
+    let mut levels: Vec<Vec<Field>> = Vec::new();
+    let mut fields: Vec<Field> = Vec::new();
+    let mut id: u32 = 0;
+    loop {
+        let at = c.offset();
+        let t = c.u8()?;
+        match t {
+            0 => break,
+            1 => {
+                levels.push(std::mem::take(&mut fields));
+                id = 0;
+                continue;
+            }
+            2..=15 => {
+                return Err(Error::unexpected_at(
+                    at,
+                    "a field tag (id delta 1 or more), 0x00 (end of bean) or 0x01 (end of level)",
+                    format!("tag byte 0x{t:02x} (id delta 0)"),
+                ))
+            }
+            _ => {}
+        }
+        let delta = read_tag_delta(c, t)?;
+        let new_id = id as u64 + delta as u64;
+        if new_id > i32::MAX as u64 {
+            return Err(Error::unexpected_at(
+                at,
+                "a field id up to 2147483647",
+                new_id.to_string(),
+            ));
+        }
+        id = new_id as u32;
+        let ty = wire_type(at, t & 0x0f)?;
+        let value = read_value(c, ty, opts, depth + 1).map_err(|e| e.in_key(id.to_string()))?;
+        fields.push(Field { id, value });
+    }
+    // Levels run from the most derived to the base; chain them.
+    let mut bean = Bean { fields, base: None };
+    while let Some(f) = levels.pop() {
+        bean = Bean {
+            fields: f,
+            base: Some(Box::new(bean)),
+        };
+    }
+    Ok(bean)
+}
+
+/// Reads the id delta (or count) packed in the high nibble of `t` (Zeze's `ReadTagSize`).
+#[inline]
+pub fn read_tag_delta(c: &mut Cursor<'_>, t: u8) -> Result<u32> {
+    let d = t >> 4;
+    if d < 15 {
+        Ok(d as u32)
+    } else {
+        let at = c.offset();
+        let x = c.uint("extended tag")?;
+        x.checked_add(15).ok_or_else(|| {
+            Error::unexpected_at(
+                at,
+                "an id delta or count up to 4294967295",
+                format!("{x} + 15"),
+            )
+        })
+    }
+}
+
+/// The wire type numbered `n` (an error naming the offset for 13..=15).
+#[inline]
+pub fn wire_type(at: usize, n: u8) -> Result<WireType> {
+    WireType::from_u8(n)
+        .ok_or_else(|| Error::unexpected_at(at, "a wire type 0 to 12", format!("wire type {n}")))
+}
+
+/// Reads one value of wire type `ty`.
+pub fn read_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize) -> Result<Value> {
+    match ty {
+        WireType::List => read_list(c, opts, depth),
+        WireType::Map => read_map(c, opts, depth),
+        WireType::Bean => Ok(Value::Bean(read_bean(c, opts, depth)?)),
+        WireType::Dynamic => read_dynamic(c, opts, depth),
+        _ => read_scalar(c, ty),
+    }
+}
+
+#[inline(never)]
+fn read_dynamic(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+    let type_id = c.long()?;
+    Ok(Value::Dynamic {
+        type_id,
+        bean: read_bean(c, opts, depth)?,
+    })
+}
+
+#[inline(never)]
+fn read_scalar(c: &mut Cursor<'_>, ty: WireType) -> Result<Value> {
+    Ok(match ty {
+        WireType::Integer => Value::Integer(c.long()?),
+        WireType::Float => Value::Float(c.f32()?),
+        WireType::Double => Value::Double(c.f64()?),
+        WireType::Bytes => Value::Bytes(c.len_bytes()?.to_vec()),
+        WireType::Vector2 => Value::Vector2([c.f32()?, c.f32()?]),
+        WireType::Vector2Int => Value::Vector2Int([c.long()?, c.long()?]),
+        WireType::Vector3 => Value::Vector3([c.f32()?, c.f32()?, c.f32()?]),
+        WireType::Vector3Int => Value::Vector3Int([c.long()?, c.long()?, c.long()?]),
+        _ => Value::Vector4([c.f32()?, c.f32()?, c.f32()?, c.f32()?]),
+    })
+}
+
+#[inline(never)]
+fn read_list(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+    if depth >= opts.max_depth {
+        return Err(Error::at(
+            c.offset(),
+            ErrorKind::DepthLimit {
+                limit: opts.max_depth,
+            },
+        ));
+    }
+    let at = c.offset();
+    let t = c.u8()?;
+    let elem = wire_type(at, t & 0x0f)?;
+    let count = read_tag_delta(c, t)?;
+    let n = c.check_count(at, count as u64, elem.min_size(), "list count")?;
+    let mut items = Vec::with_capacity(n);
+    for i in 0..n {
+        items.push(read_value(c, elem, opts, depth + 1).map_err(|e| e.in_index(i))?);
+    }
+    Ok(Value::List { elem, items })
+}
+
+#[inline(never)]
+fn read_map(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+    if depth >= opts.max_depth {
+        return Err(Error::at(
+            c.offset(),
+            ErrorKind::DepthLimit {
+                limit: opts.max_depth,
+            },
+        ));
+    }
+    let at = c.offset();
+    let t = c.u8()?;
+    let key = wire_type(at, t >> 4)?;
+    let value = wire_type(at, t & 0x0f)?;
+    let cat = c.offset();
+    let count = c.uint("map count")?;
+    let n = c.check_count(
+        cat,
+        count as u64,
+        key.min_size() + value.min_size(),
+        "map count",
+    )?;
+    let mut entries = Vec::with_capacity(n);
+    for i in 0..n {
+        let k = read_value(c, key, opts, depth + 1).map_err(|e| e.in_index(i))?;
+        let v = read_value(c, value, opts, depth + 1).map_err(|e| e.in_index(i))?;
+        entries.push((k, v));
+    }
+    Ok(Value::Map {
+        key,
+        value,
+        entries,
+    })
+}

@@ -1,0 +1,339 @@
+//! Protocol frames: `moduleId[4] protocolId[4] size[4]` (little-endian) then `size`
+//! bytes of body. The body (Zeze's `Protocol.encode`/`Rpc.encode`) is the family class
+//! as a compact int (2 protocol, 1 request, 0 response; bit 0x20 = a result code
+//! follows), the result code if flagged, the session id for an Rpc, then the bean.
+
+use crate::cursor::Cursor;
+use crate::decode::{read_bean, Options};
+use crate::encode::encode_into;
+use crate::value::Bean;
+use crate::varint::write_long;
+use gamewire_core::{Error, ErrorKind, Result};
+
+/// Bytes of the frame header.
+pub const HEADER_SIZE: usize = 12;
+/// The result-code bit of the family class.
+pub const BIT_RESULT_CODE: i64 = 1 << 5;
+/// Mask of the family class proper.
+pub const FAMILY_MASK: i64 = BIT_RESULT_CODE - 1;
+
+/// Zeze's `FamilyClass`: what kind of message a frame carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// 0: an Rpc response (session id, then the result bean).
+    Response,
+    /// 1: an Rpc request (session id, then the argument bean).
+    Request,
+    /// 2: a one-way protocol (the argument bean).
+    Protocol,
+}
+
+impl Family {
+    /// The family class number.
+    pub fn code(self) -> i64 {
+        match self {
+            Family::Response => 0,
+            Family::Request => 1,
+            Family::Protocol => 2,
+        }
+    }
+
+    /// The name used in JSON: `response`, `request` or `protocol`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Response => "response",
+            Family::Request => "request",
+            Family::Protocol => "protocol",
+        }
+    }
+
+    /// The family named `name` (see [`Family::name`]).
+    pub fn from_name(name: &str) -> Option<Family> {
+        [Family::Response, Family::Request, Family::Protocol]
+            .into_iter()
+            .find(|f| f.name() == name)
+    }
+}
+
+/// A decoded protocol body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Body {
+    /// The family class.
+    pub family: Family,
+    /// The result code, when the result-code bit is set.
+    pub result_code: Option<i64>,
+    /// The Rpc session id (requests and responses only).
+    pub session_id: Option<i64>,
+    /// The argument (or result) bean.
+    pub bean: Bean,
+}
+
+/// What a frame carries.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Payload {
+    /// A body in the standard protocol layout.
+    Body(Body),
+    /// Body bytes that are not in the standard layout (kept as they are).
+    Raw(Vec<u8>),
+}
+
+/// One protocol frame.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    /// Module id.
+    pub module_id: u32,
+    /// Protocol id within the module.
+    pub protocol_id: u32,
+    /// The body.
+    pub payload: Payload,
+}
+
+impl Frame {
+    /// Zeze's 64-bit type id: `moduleId << 32 | protocolId`.
+    pub fn type_id(&self) -> i64 {
+        ((self.module_id as i64) << 32) | self.protocol_id as i64
+    }
+}
+
+/// Options for frame streams.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FrameOptions {
+    /// Bean decoding options.
+    pub bean: Options,
+    /// Largest body size accepted (Zeze's `InputBufferMaxProtocolSize`); default 16 MiB.
+    pub max_frame_size: u32,
+}
+
+impl Default for FrameOptions {
+    fn default() -> Self {
+        FrameOptions {
+            bean: Options::default(),
+            max_frame_size: 16 << 20,
+        }
+    }
+}
+
+/// Decodes a body (the bytes after the 12-byte header). `base` is the body's offset in
+/// the stream, for errors.
+pub fn decode_body(body: &[u8], base: usize, opts: &Options) -> Result<Body> {
+    let mut c = Cursor::with_base(body, base);
+    let at = c.offset();
+    let header = c.long()?;
+    let family = match header & FAMILY_MASK {
+        0 => Family::Response,
+        1 => Family::Request,
+        2 => Family::Protocol,
+        x => {
+            return Err(Error::unexpected_at(
+                at,
+                "family class 0, 1 or 2",
+                format!("family class {x}"),
+            ))
+        }
+    };
+    if header & !(FAMILY_MASK | BIT_RESULT_CODE) != 0 {
+        return Err(Error::unexpected_at(
+            at,
+            "a family class header below 64",
+            header.to_string(),
+        ));
+    }
+    let result_code = if header & BIT_RESULT_CODE != 0 {
+        Some(c.long()?)
+    } else {
+        None
+    };
+    let session_id = if family == Family::Protocol {
+        None
+    } else {
+        Some(c.long()?)
+    };
+    let bean = read_bean(&mut c, opts, 0)?;
+    if !c.is_empty() {
+        return Err(Error::at(
+            c.offset(),
+            ErrorKind::TrailingBytes {
+                count: c.remaining(),
+            },
+        ));
+    }
+    Ok(Body {
+        family,
+        result_code,
+        session_id,
+        bean,
+    })
+}
+
+/// Appends a body's bytes.
+pub fn encode_body(b: &Body, out: &mut Vec<u8>) -> Result<()> {
+    let mut header = b.family.code();
+    if b.result_code.is_some() {
+        header |= BIT_RESULT_CODE;
+    }
+    write_long(out, header);
+    if let Some(rc) = b.result_code {
+        write_long(out, rc);
+    }
+    match (b.family, b.session_id) {
+        (Family::Protocol, None) => {}
+        (Family::Protocol, Some(_)) => {
+            return Err(Error::msg("a protocol (not Rpc) frame has no session id"))
+        }
+        (_, Some(s)) => write_long(out, s),
+        (_, None) => return Err(Error::msg("an Rpc request or response needs a session id")),
+    }
+    encode_into(&b.bean, out)
+}
+
+/// Appends a whole frame (header and body).
+pub fn encode_frame(f: &Frame, out: &mut Vec<u8>) -> Result<()> {
+    out.extend_from_slice(&f.module_id.to_le_bytes());
+    out.extend_from_slice(&f.protocol_id.to_le_bytes());
+    let size_at = out.len();
+    out.extend_from_slice(&[0; 4]);
+    match &f.payload {
+        Payload::Body(b) => encode_body(b, out)?,
+        Payload::Raw(r) => out.extend_from_slice(r),
+    }
+    let size =
+        u32::try_from(out.len() - size_at - 4).map_err(|_| Error::msg("frame body past 4 GiB"))?;
+    out[size_at..size_at + 4].copy_from_slice(&size.to_le_bytes());
+    Ok(())
+}
+
+/// Encodes frames one after another.
+pub fn encode_frames(frames: &[Frame]) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for (i, f) in frames.iter().enumerate() {
+        encode_frame(f, &mut out).map_err(|e| e.in_index(i))?;
+    }
+    Ok(out)
+}
+
+/// Decodes one frame from the start of `data` (whose first byte is at stream offset
+/// `base`): `Ok(None)` when more bytes are needed, else the frame and its length.
+/// A body that is not in the standard layout is kept as [`Payload::Raw`].
+pub fn decode_frame(
+    data: &[u8],
+    base: usize,
+    opts: &FrameOptions,
+) -> Result<Option<(Frame, usize)>> {
+    if data.len() < HEADER_SIZE {
+        return Ok(None);
+    }
+    let word = |i: usize| u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+    let (module_id, protocol_id, size) = (word(0), word(4), word(8));
+    if size > opts.max_frame_size {
+        return Err(Error::at(
+            base + 8,
+            ErrorKind::SizeLimit {
+                what: "protocol frame body",
+                size: size as u64,
+                limit: opts.max_frame_size as u64,
+            },
+        ));
+    }
+    let end = HEADER_SIZE + size as usize;
+    if data.len() < end {
+        return Ok(None);
+    }
+    let body = &data[HEADER_SIZE..end];
+    let payload = match decode_body(body, base + HEADER_SIZE, &opts.bean) {
+        Ok(b) => Payload::Body(b),
+        Err(e) if matches!(e.kind(), ErrorKind::DepthLimit { .. }) => return Err(e),
+        Err(_) => Payload::Raw(body.to_vec()),
+    };
+    Ok(Some((
+        Frame {
+            module_id,
+            protocol_id,
+            payload,
+        },
+        end,
+    )))
+}
+
+/// Decodes a whole stream of frames; an incomplete last frame is an error.
+pub fn decode_frames(data: &[u8], opts: &FrameOptions) -> Result<Vec<Frame>> {
+    let mut frames = Vec::new();
+    let mut pos = 0;
+    while pos < data.len() {
+        match decode_frame(&data[pos..], pos, opts).map_err(|e| e.in_index(frames.len()))? {
+            Some((f, n)) => {
+                frames.push(f);
+                pos += n;
+            }
+            None => {
+                let rest = data.len() - pos;
+                let needed = if rest < HEADER_SIZE {
+                    HEADER_SIZE - rest
+                } else {
+                    HEADER_SIZE
+                        + u32::from_le_bytes(data[pos + 8..pos + 12].try_into().unwrap_or([0; 4]))
+                            as usize
+                        - rest
+                };
+                return Err(Error::at(
+                    data.len(),
+                    ErrorKind::UnexpectedEof {
+                        needed,
+                        remaining: 0,
+                    },
+                )
+                .in_index(frames.len()));
+            }
+        }
+    }
+    Ok(frames)
+}
+
+/// Reads frames from a byte stream that arrives in pieces (a socket): push what was
+/// read, then take every complete frame. A frame split across reads waits for its rest;
+/// memory is bounded by one frame plus one read.
+#[derive(Debug, Default)]
+pub struct FrameReader {
+    buf: Vec<u8>,
+    start: usize,
+    consumed: usize,
+    opts: FrameOptions,
+}
+
+impl FrameReader {
+    /// A reader with these options.
+    pub fn new(opts: FrameOptions) -> Self {
+        FrameReader {
+            opts,
+            ..Default::default()
+        }
+    }
+
+    /// Appends bytes that arrived.
+    pub fn push(&mut self, bytes: &[u8]) {
+        if self.start > 0 && self.start == self.buf.len() {
+            self.buf.clear();
+            self.start = 0;
+        } else if self.start > 4096 && self.start * 2 > self.buf.len() {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// The next complete frame, or `None` until more bytes arrive.
+    pub fn next_frame(&mut self) -> Result<Option<Frame>> {
+        match decode_frame(&self.buf[self.start..], self.consumed, &self.opts)? {
+            Some((f, n)) => {
+                self.start += n;
+                self.consumed += n;
+                Ok(Some(f))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Bytes pushed but not yet taken as frames.
+    pub fn pending(&self) -> usize {
+        self.buf.len() - self.start
+    }
+}

@@ -1,0 +1,187 @@
+//! Bad input gives errors with exact byte offsets; frames in one piece and split.
+
+use gamewire_zeze::frame::*;
+use gamewire_zeze::{decode, encode, Bean, ErrorKind, Field, Options, Value};
+
+fn err(b: &[u8]) -> (usize, String) {
+    let e = decode(b, &Options::default()).unwrap_err();
+    (e.offset().unwrap(), e.to_string())
+}
+
+#[test]
+fn wire_types_13_to_15_are_refused_at_the_tag() {
+    for t in [0x1d, 0x1e, 0x1f] {
+        let (at, msg) = err(&[0x10, 0x05, t, 0]);
+        assert_eq!(at, 2, "{msg}");
+        assert!(msg.contains("wire type"), "{msg}");
+    }
+    // In a list header.
+    let (at, _) = err(&[0x14, 0x1d, 0]);
+    assert_eq!(at, 1);
+    // In a map header (key type 14).
+    let (at, _) = err(&[0x15, 0xe0, 0x01, 0]);
+    assert_eq!(at, 1);
+}
+
+#[test]
+fn truncated_integers_name_the_offset() {
+    let (at, msg) = err(&[0x10, 0x40]);
+    assert_eq!(at, 1, "{msg}");
+    let (at, _) = err(&[0x10, 0x7f, 0x80, 0, 0]);
+    assert_eq!(at, 1);
+    let (at, _) = err(&[0x10, 0x05]);
+    assert_eq!(at, 2);
+}
+
+#[test]
+fn lengths_and_counts_past_the_end() {
+    let e = decode(
+        &[0x13, 0xf0, 0xff, 0xff, 0xff, 0xff, 0],
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.offset(), Some(1));
+    assert!(matches!(
+        e.kind(),
+        ErrorKind::LengthPastEnd {
+            declared: 0xffff_ffff,
+            ..
+        }
+    ));
+    // A list of 1000 doubles in 3 bytes.
+    let e = decode(&[0x14, 0xf2, 0x83, 0xd9, 0], &Options::default()).unwrap_err();
+    assert_eq!(e.offset(), Some(1));
+    assert!(matches!(
+        e.kind(),
+        ErrorKind::LengthPastEnd { declared: 1000, .. }
+    ));
+    // A map claiming 200 entries.
+    let e = decode(&[0x15, 0x00, 0x80, 0xc8, 0], &Options::default()).unwrap_err();
+    assert_eq!(e.offset(), Some(2));
+    assert_eq!(e.path_string(), "$[\"1\"]");
+}
+
+#[test]
+fn tag_with_zero_delta_and_trailing_bytes() {
+    let (at, msg) = err(&[0x10, 0x01, 0x02]);
+    assert_eq!(at, 2, "{msg}");
+    let e = decode(&[0x00, 0x00], &Options::default()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::TrailingBytes { count: 1 }));
+}
+
+#[test]
+fn nesting_depth_is_bounded() {
+    // 2000 nested beans: field 1 of type bean, over and over.
+    let mut b = vec![0x16; 2000];
+    b.extend(vec![0; 2001]);
+    let e = decode(&b, &Options::default()).unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::DepthLimit { limit: 1024 }),
+        "{e}"
+    );
+    assert_eq!(e.offset(), Some(1024));
+    // Within a smaller limit it decodes when shallow enough.
+    let small = [0x16, 0x16, 0, 0, 0];
+    assert!(decode(&small, &Options { max_depth: 3 }).is_ok());
+    assert!(decode(&small, &Options { max_depth: 2 }).is_err());
+}
+
+#[test]
+fn encode_refuses_unordered_ids() {
+    let b = Bean::new(vec![
+        Field {
+            id: 2,
+            value: Value::Integer(1),
+        },
+        Field {
+            id: 1,
+            value: Value::Integer(1),
+        },
+    ]);
+    assert!(encode(&b).is_err());
+}
+
+fn sample_frames() -> Vec<Frame> {
+    let bean = Bean::new(vec![Field {
+        id: 1,
+        value: Value::Integer(150),
+    }]);
+    vec![
+        Frame {
+            module_id: 1,
+            protocol_id: 0x1234_5678,
+            payload: Payload::Body(Body {
+                family: Family::Protocol,
+                result_code: None,
+                session_id: None,
+                bean: bean.clone(),
+            }),
+        },
+        Frame {
+            module_id: 11,
+            protocol_id: 7,
+            payload: Payload::Body(Body {
+                family: Family::Response,
+                result_code: Some(-3),
+                session_id: Some(1 << 40),
+                bean: Bean::default(),
+            }),
+        },
+        Frame {
+            module_id: 2,
+            protocol_id: 3,
+            payload: Payload::Raw(vec![0xfe, 0xfe]),
+        },
+    ]
+}
+
+#[test]
+fn frame_bytes_are_exact() {
+    let bytes = encode_frames(&sample_frames()).unwrap();
+    // module 1, protocol 0x12345678, size 5, family 2, tag 0x10, 150 = 40 96, end 00.
+    assert_eq!(
+        &bytes[..17],
+        &[1, 0, 0, 0, 0x78, 0x56, 0x34, 0x12, 5, 0, 0, 0, 2, 0x10, 0x40, 0x96, 0]
+    );
+    // family 0 | 0x20, result code -3, session id 2^40 (6 bytes: 0x7d = 0x7c + (v >> 40)), empty bean.
+    assert_eq!(
+        &bytes[17..],
+        &[
+            11, 0, 0, 0, 7, 0, 0, 0, 9, 0, 0, 0, 0x20, 0xfd, 0x7d, 0, 0, 0, 0, 0, 0, //
+            2, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 0xfe, 0xfe
+        ][..]
+    );
+    assert_eq!(
+        decode_frames(&bytes, &FrameOptions::default()).unwrap(),
+        sample_frames()
+    );
+}
+
+#[test]
+fn frame_split_across_reads() {
+    let bytes = encode_frames(&sample_frames()).unwrap();
+    for chunk in [1, 2, 5, 13, 100] {
+        let mut r = FrameReader::new(FrameOptions::default());
+        let mut got = Vec::new();
+        for piece in bytes.chunks(chunk) {
+            r.push(piece);
+            while let Some(f) = r.next_frame().unwrap() {
+                got.push(f);
+            }
+        }
+        assert_eq!(got, sample_frames(), "chunk {chunk}");
+        assert_eq!(r.pending(), 0);
+    }
+}
+
+#[test]
+fn incomplete_and_oversized_frames() {
+    let bytes = encode_frames(&sample_frames()).unwrap();
+    let e = decode_frames(&bytes[..bytes.len() - 1], &FrameOptions::default()).unwrap_err();
+    assert_eq!(e.offset(), Some(bytes.len() - 1));
+    assert_eq!(e.path_string(), "$[2]");
+    let big = [1, 0, 0, 0, 1, 0, 0, 0, 0xff, 0xff, 0xff, 0x7f];
+    let e = decode_frames(&big, &FrameOptions::default()).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::SizeLimit { .. }));
+    assert_eq!(e.offset(), Some(8));
+}
