@@ -19,12 +19,15 @@ pub mod framing;
 mod header;
 pub mod json;
 mod kind;
-pub mod serde;
+mod de;
+mod ser;
 mod value;
 
 pub use decode::{decode, decode_prefix, DecodeOptions};
 pub use encode::{encode, encode_into, EncodeOptions};
 pub use kind::{Kind, Version};
+pub use de::from_bytes;
+pub use ser::{to_bytes, to_writer};
 pub use value::{Array, ContainerType, Dictionary, NodePath, Object, Real, Reals, Value};
 
 /// Guesses whether `data` is a Godot Variant and of which major version (3 or 4).
