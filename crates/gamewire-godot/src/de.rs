@@ -28,7 +28,9 @@ pub fn from_bytes<'de, T: Deserialize<'de>>(data: &'de [u8], version: Version) -
     };
     let v = T::deserialize(&mut de)?;
     if !de.r.is_empty() {
-        return Err(de.r.error(ErrorKind::TrailingBytes { count: de.r.remaining() }));
+        return Err(de.r.error(ErrorKind::TrailingBytes {
+            count: de.r.remaining(),
+        }));
     }
     Ok(v)
 }
@@ -46,10 +48,13 @@ impl<'de> De<'de> {
         let at = self.r.pos();
         let header = self.r.read_u32()?;
         let kind = Kind::from_id(header & TYPE_MASK, self.version).ok_or_else(|| {
-            self.r.error_at(at, ErrorKind::Unexpected {
-                expected: format!("a Godot {} type id", self.version.major()),
-                found: format!("type id {}", header & TYPE_MASK),
-            })
+            self.r.error_at(
+                at,
+                ErrorKind::Unexpected {
+                    expected: format!("a Godot {} type id", self.version.major()),
+                    found: format!("type id {}", header & TYPE_MASK),
+                },
+            )
         })?;
         Ok((kind, header, at))
     }
@@ -59,14 +64,19 @@ impl<'de> De<'de> {
         if b.len() < 4 {
             return None;
         }
-        Kind::from_id(u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & TYPE_MASK, self.version)
+        Kind::from_id(
+            u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & TYPE_MASK,
+            self.version,
+        )
     }
 
     fn count(&mut self) -> Result<usize> {
         let at = self.r.pos();
         let c = self.r.read_u32()?;
         if c > i32::MAX as u32 {
-            return Err(self.r.error_at(at, ErrorKind::Message(format!("count {c} is 2^31 or more"))));
+            return Err(self
+                .r
+                .error_at(at, ErrorKind::Message(format!("count {c} is 2^31 or more"))));
         }
         Ok(c as usize)
     }
@@ -86,7 +96,10 @@ impl<'de> De<'de> {
         }
         let kinds: &[u32] = match kind {
             Kind::Array => &[(header & ARRAY_TYPE_MASK) >> ARRAY_TYPE_SHIFT],
-            _ => &[(header & DICT_KEY_MASK) >> DICT_KEY_SHIFT, (header & DICT_VALUE_MASK) >> DICT_VALUE_SHIFT],
+            _ => &[
+                (header & DICT_KEY_MASK) >> DICT_KEY_SHIFT,
+                (header & DICT_VALUE_MASK) >> DICT_VALUE_SHIFT,
+            ],
         };
         for &k in kinds {
             match k {
@@ -114,12 +127,14 @@ impl<'de> De<'de> {
         if header & FLAG_64 != 0 && self.version == Version::V4 {
             let b = self.r.read_bytes(n * 8)?;
             visitor.visit_seq(de::value::SeqDeserializer::new(
-                b.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))),
+                b.chunks_exact(8)
+                    .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))),
             ))
         } else {
             let b = self.r.read_bytes(n * 4)?;
             visitor.visit_seq(de::value::SeqDeserializer::new(
-                b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                b.chunks_exact(4)
+                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
             ))
         }
     }
@@ -127,11 +142,17 @@ impl<'de> De<'de> {
     fn ints<V: Visitor<'de>>(&mut self, n: usize, visitor: V) -> Result<V::Value> {
         let b = self.r.read_bytes(n * 4)?;
         visitor.visit_seq(de::value::SeqDeserializer::new(
-            b.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+            b.chunks_exact(4)
+                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])),
         ))
     }
 
-    fn packed_reals<V: Visitor<'de>>(&mut self, header: u32, n: usize, visitor: V) -> Result<V::Value> {
+    fn packed_reals<V: Visitor<'de>>(
+        &mut self,
+        header: u32,
+        n: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
         let count = self.count()?;
         let wide = header & FLAG_64 != 0 && self.version == Version::V4;
         let size = if wide { 8 } else { 4 } * n;
@@ -153,7 +174,9 @@ impl<'de> De<'de> {
             Kind::String | Kind::StringName => visitor.visit_borrowed_str(self.str()?),
             Kind::Vector2 => self.reals(header, 2, visitor),
             Kind::Vector3 => self.reals(header, 3, visitor),
-            Kind::Rect2 | Kind::Vector4 | Kind::Plane | Kind::Quaternion => self.reals(header, 4, visitor),
+            Kind::Rect2 | Kind::Vector4 | Kind::Plane | Kind::Quaternion => {
+                self.reals(header, 4, visitor)
+            }
             Kind::Transform2D | Kind::Aabb => self.reals(header, 6, visitor),
             Kind::Basis => self.reals(header, 9, visitor),
             Kind::Transform3D => self.reals(header, 12, visitor),
@@ -168,7 +191,10 @@ impl<'de> De<'de> {
             Kind::NodePath => {
                 let first = self.r.read_u32()?;
                 if first & 0x8000_0000 == 0 {
-                    return Err(self.r.error_at(at, ErrorKind::Message("NodePath in the obsolete format".into())));
+                    return Err(self.r.error_at(
+                        at,
+                        ErrorKind::Message("NodePath in the obsolete format".into()),
+                    ));
                 }
                 let names = (first & 0x7FFF_FFFF) as usize;
                 let mut subs = self.r.read_u32()? as usize;
@@ -176,7 +202,8 @@ impl<'de> De<'de> {
                 if flags & 2 != 0 {
                     subs += 1;
                 }
-                self.r.check_len((names + subs) as u64, 4, "NodePath name count")?;
+                self.r
+                    .check_len((names + subs) as u64, 4, "NodePath name count")?;
                 let mut text = String::new();
                 if flags & 1 != 0 {
                     text.push('/');
@@ -193,24 +220,36 @@ impl<'de> De<'de> {
                 }
                 visitor.visit_string(text)
             }
-            Kind::Object | Kind::Signal => Err(self.r.error_at(at, ErrorKind::Message(format!(
-                "a {kind}, which has no serde mapping (decode it as a Value instead)"
-            )))),
+            Kind::Object | Kind::Signal => Err(self.r.error_at(
+                at,
+                ErrorKind::Message(format!(
+                    "a {kind}, which has no serde mapping (decode it as a Value instead)"
+                )),
+            )),
             Kind::Array => {
                 self.skip_container_types(header, kind)?;
                 let count = self.r.read_u32()? as usize & 0x7FFF_FFFF;
                 self.r.check_len(count as u64, 4, "array count")?;
                 self.enter()?;
-                let v = visitor.visit_seq(Elements { de: self, left: count, index: 0 })?;
+                let v = visitor.visit_seq(Elements {
+                    de: self,
+                    left: count,
+                    index: 0,
+                })?;
                 self.depth -= 1;
                 Ok(v)
             }
             Kind::Dictionary => {
                 self.skip_container_types(header, kind)?;
                 let count = self.r.read_u32()? as usize & 0x7FFF_FFFF;
-                self.r.check_len(count as u64, 8, "dictionary entry count")?;
+                self.r
+                    .check_len(count as u64, 8, "dictionary entry count")?;
                 self.enter()?;
-                let v = visitor.visit_map(Entries { de: self, left: count, key: None })?;
+                let v = visitor.visit_map(Entries {
+                    de: self,
+                    left: count,
+                    key: None,
+                })?;
                 self.depth -= 1;
                 Ok(v)
             }
@@ -226,7 +265,8 @@ impl<'de> De<'de> {
                 let len = self.r.check_len(count as u64, 4, "packed array count")?;
                 let b = self.r.read_bytes(len)?;
                 visitor.visit_seq(de::value::SeqDeserializer::new(
-                    b.chunks_exact(4).map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                    b.chunks_exact(4)
+                        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])),
                 ))
             }
             Kind::PackedInt64Array => {
@@ -234,7 +274,8 @@ impl<'de> De<'de> {
                 let len = self.r.check_len(count as u64, 8, "packed array count")?;
                 let b = self.r.read_bytes(len)?;
                 visitor.visit_seq(de::value::SeqDeserializer::new(
-                    b.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes"))),
+                    b.chunks_exact(8)
+                        .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes"))),
                 ))
             }
             Kind::PackedFloat32Array => {
@@ -242,7 +283,8 @@ impl<'de> De<'de> {
                 let len = self.r.check_len(count as u64, 4, "packed array count")?;
                 let b = self.r.read_bytes(len)?;
                 visitor.visit_seq(de::value::SeqDeserializer::new(
-                    b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                    b.chunks_exact(4)
+                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
                 ))
             }
             Kind::PackedFloat64Array => {
@@ -250,18 +292,24 @@ impl<'de> De<'de> {
                 let len = self.r.check_len(count as u64, 8, "packed array count")?;
                 let b = self.r.read_bytes(len)?;
                 visitor.visit_seq(de::value::SeqDeserializer::new(
-                    b.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))),
+                    b.chunks_exact(8)
+                        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))),
                 ))
             }
             Kind::PackedStringArray => {
                 let count = self.count()?;
-                self.r.check_len(count as u64, 4, "packed string array count")?;
+                self.r
+                    .check_len(count as u64, 4, "packed string array count")?;
                 let mut strings = Vec::with_capacity(count);
                 for _ in 0..count {
                     let len = self.count()?;
                     let padded = (len + 3) & !3;
                     self.r.check_len(padded as u64, 1, "string length")?;
-                    let text = if len > 0 && self.r.rest()[len - 1] == 0 { len - 1 } else { len };
+                    let text = if len > 0 && self.r.rest()[len - 1] == 0 {
+                        len - 1
+                    } else {
+                        len
+                    };
                     strings.push(self.r.read_str(text)?);
                     self.r.skip(padded - text)?;
                 }
@@ -292,7 +340,11 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         }
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
         visitor.visit_newtype_struct(self)
     }
 
@@ -309,20 +361,26 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 self.skip_container_types(header, kind)?;
                 let count = self.r.read_u32()? & 0x7FFF_FFFF;
                 if count != 1 {
-                    return Err(self.r.error_at(at, ErrorKind::Unexpected {
-                        expected: "an enum as a String or a one-entry Dictionary".into(),
-                        found: format!("a Dictionary of {count} entries"),
-                    }));
+                    return Err(self.r.error_at(
+                        at,
+                        ErrorKind::Unexpected {
+                            expected: "an enum as a String or a one-entry Dictionary".into(),
+                            found: format!("a Dictionary of {count} entries"),
+                        },
+                    ));
                 }
                 self.enter()?;
                 let v = visitor.visit_enum(Enum { de: self })?;
                 self.depth -= 1;
                 Ok(v)
             }
-            other => Err(self.r.error_at(at, ErrorKind::Unexpected {
-                expected: "an enum as a String or a one-entry Dictionary".into(),
-                found: other.to_string(),
-            })),
+            other => Err(self.r.error_at(
+                at,
+                ErrorKind::Unexpected {
+                    expected: "an enum as a String or a one-entry Dictionary".into(),
+                    found: other.to_string(),
+                },
+            )),
         }
     }
 
@@ -352,7 +410,9 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
         self.left -= 1;
         let i = self.index;
         self.index += 1;
-        seed.deserialize(&mut *self.de).map(Some).map_err(|e| e.in_index(i))
+        seed.deserialize(&mut *self.de)
+            .map(Some)
+            .map_err(|e| e.in_index(i))
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.left)
@@ -375,7 +435,11 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
         // Remember a String key for error paths.
         self.key = match self.de.peek_kind() {
             Some(Kind::String) => {
-                let mut probe = De { r: self.de.r.clone(), version: self.de.version, depth: 0 };
+                let mut probe = De {
+                    r: self.de.r.clone(),
+                    version: self.de.version,
+                    depth: 0,
+                };
                 probe.r.read_u32().ok();
                 probe.str().ok()
             }
@@ -419,7 +483,11 @@ impl<'de> de::VariantAccess<'de> for Enum<'_, 'de> {
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         de::Deserializer::deserialize_any(&mut *self.de, visitor)
     }
-    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
         de::Deserializer::deserialize_any(&mut *self.de, visitor)
     }
 }
@@ -441,10 +509,15 @@ impl<'de> de::SeqAccess<'de> for PackedVectors<'de> {
         let (item, rest) = self.b.split_at(size);
         self.b = rest;
         let seq: Vec<f64> = if self.wide {
-            item.chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))).collect()
+            item.chunks_exact(8)
+                .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
+                .collect()
         } else {
-            item.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64).collect()
+            item.chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f64)
+                .collect()
         };
-        seed.deserialize(de::value::SeqDeserializer::new(seq.into_iter())).map(Some)
+        seed.deserialize(de::value::SeqDeserializer::new(seq.into_iter()))
+            .map(Some)
     }
 }

@@ -168,6 +168,23 @@ impl<'a> Decoder<'a> {
 
     /// A string: u32 byte length, UTF-8 bytes, zero padding to 4 bytes.
     #[inline]
+    fn gstring(&mut self) -> Result<GString> {
+        let len = self.count()? as usize;
+        let padded = (len + 3) & !3;
+        if padded > self.r.remaining() {
+            return Err(self.r.error(ErrorKind::LengthPastEnd {
+                what: "string length",
+                declared: len as u64,
+                remaining: self.r.remaining(),
+            }));
+        }
+        let s = GString::from(self.r.read_str(len)?);
+        self.r.skip(padded - len)?;
+        Ok(s)
+    }
+
+    /// A string as a `String`.
+    #[inline]
     fn string(&mut self) -> Result<String> {
         let len = self.count()? as usize;
         let padded = (len + 3) & !3;
@@ -201,7 +218,7 @@ impl<'a> Decoder<'a> {
 
     /// A PackedStringArray element: like a string, but the length counts a trailing NUL.
     #[inline]
-    fn packed_string(&mut self) -> Result<String> {
+    fn packed_string(&mut self) -> Result<GString> {
         let len = self.count()? as usize;
         let padded = (len + 3) & !3;
         if padded > self.r.remaining() {
@@ -217,7 +234,7 @@ impl<'a> Decoder<'a> {
         } else {
             len
         };
-        let s = self.r.read_str(text_len)?.to_owned();
+        let s = GString::from(self.r.read_str(text_len)?);
         self.r.skip(padded - text_len)?;
         Ok(s)
     }
@@ -305,7 +322,7 @@ impl<'a> Decoder<'a> {
                     Value::Float(r.read_f32()? as f64)
                 }
             }
-            Kind::String => Value::String(self.string()?),
+            Kind::String => Value::String(self.gstring()?),
             // Godot 3.x reads math types as 32-bit whatever the header says.
             Kind::Vector2 if v3 => Value::Vector2(Real::F32(array_f32(r.read_bytes(8)?))),
             Kind::Vector2 => Value::Vector2(reals!(self, header, 2)),
@@ -338,7 +355,7 @@ impl<'a> Decoder<'a> {
             Kind::Transform3D => Value::Transform3D(Box::new(reals!(self, header, 12))),
             Kind::Projection => Value::Projection(Box::new(reals!(self, header, 16))),
             Kind::Color => Value::Color(array_f32(r.read_bytes(16)?)),
-            Kind::StringName => Value::StringName(self.string()?),
+            Kind::StringName => Value::StringName(self.gstring()?),
             Kind::NodePath => Value::NodePath(Box::new(self.node_path()?)),
             Kind::Rid if v3 => Value::Rid(0),
             Kind::Rid => Value::Rid(r.read_u64()?),

@@ -8,7 +8,7 @@
 //! so engine bytes -> JSON -> bytes gives the same bytes.
 
 use crate::value::*;
-use crate::{Kind, Version};
+use crate::{GString, Kind, Version};
 use gamewire_core::{Error, Result};
 use serde_json::{json, Map, Number, Value as Json};
 
@@ -160,7 +160,7 @@ impl ToJson {
             Value::Bool(b) => Json::Bool(*b),
             Value::Int(i) => Json::Number((*i).into()),
             Value::Float(f) => float(*f),
-            Value::String(s) => Json::String(s.clone()),
+            Value::String(s) => Json::String(s.to_string()),
             Value::Vector2(r) => self.real(kind, r),
             Value::Vector3(r) => self.real(kind, r),
             Value::Rect2(r) | Value::Vector4(r) | Value::Plane(r) | Value::Quaternion(r) => {
@@ -177,7 +177,7 @@ impl ToJson {
                 kind,
                 vec![("value", c.iter().map(|&x| float32(x)).collect())],
             ),
-            Value::StringName(s) => self.tagged(kind, vec![("value", json!(s))]),
+            Value::StringName(s) => self.tagged(kind, vec![("value", json!(s.as_str()))]),
             Value::NodePath(p) => {
                 let text = p.to_string();
                 let mut fields = if NodePath::parse(&text).same_path(p) {
@@ -285,7 +285,10 @@ impl ToJson {
                 kind,
                 vec![("value", v.iter().map(|&x| f64_json(x)).collect())],
             ),
-            Value::PackedStringArray(v) => self.tagged(kind, vec![("value", json!(v))]),
+            Value::PackedStringArray(v) => self.tagged(
+                kind,
+                vec![("value", v.iter().map(|s| json!(s.as_str())).collect())],
+            ),
             Value::PackedVector2Array(r) => self.reals(kind, r),
             Value::PackedVector3Array(r) => self.reals(kind, r),
             Value::PackedColorArray(v) => self.tagged(
@@ -484,14 +487,14 @@ impl FromJson {
                     Value::Float(n.as_f64().unwrap_or(f64::NAN))
                 }
             }
-            Json::String(s) => Value::String(s.clone()),
+            Json::String(s) => Value::String(s.as_str().into()),
             Json::Array(a) => Value::Array(Array::new(self.items(a, depth)?)),
             Json::Object(m) => match m.get(TYPE_KEY) {
                 None => Value::Dictionary(Dictionary::new(
                     m.iter()
                         .map(|(k, v)| {
                             Ok((
-                                Value::String(k.clone()),
+                                Value::String(k.as_str().into()),
                                 self.value(v, depth + 1).map_err(|e| e.in_key(k.clone()))?,
                             ))
                         })
@@ -531,7 +534,7 @@ impl FromJson {
             ),
             Kind::Int => Value::Int(get_i64(v("value")?)?),
             Kind::Float => Value::Float(get_f64(v("value")?)?),
-            Kind::String => Value::String(get_str(v("value")?)?.to_owned()),
+            Kind::String => Value::String(get_str(v("value")?)?.into()),
             Kind::Vector2 => Value::Vector2(real(m)?),
             Kind::Vector2i => {
                 Value::Vector2i(fixed(v("value")?, get_i32).map_err(|e| e.in_key("value"))?)
@@ -559,7 +562,7 @@ impl FromJson {
                 fixed(v("value")?, |j| get_f64(j).map(|f| f as f32))
                     .map_err(|e| e.in_key("value"))?,
             ),
-            Kind::StringName => Value::StringName(get_str(v("value")?)?.to_owned()),
+            Kind::StringName => Value::StringName(get_str(v("value")?)?.into()),
             Kind::NodePath => {
                 let mut p = match m.get("value") {
                     Some(text) => NodePath::parse(get_str(text).map_err(|e| e.in_key("value"))?),
@@ -683,7 +686,7 @@ impl FromJson {
             }
             Kind::PackedFloat64Array => Value::PackedFloat64Array(list(m, get_f64)?),
             Kind::PackedStringArray => {
-                Value::PackedStringArray(list(m, |j| get_str(j).map(str::to_owned))?)
+                Value::PackedStringArray(list(m, |j| get_str(j).map(GString::from))?)
             }
             Kind::PackedVector2Array => Value::PackedVector2Array(reals(m)?),
             Kind::PackedVector3Array => Value::PackedVector3Array(reals(m)?),

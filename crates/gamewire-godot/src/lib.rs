@@ -13,22 +13,22 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod de;
 mod decode;
 mod encode;
 pub mod framing;
 mod header;
 pub mod json;
 mod kind;
-mod de;
 mod ser;
 mod value;
 
+pub use de::from_bytes;
 pub use decode::{decode, decode_prefix, DecodeOptions};
 pub use encode::{encode, encode_into, EncodeOptions};
 pub use kind::{Kind, Version};
-pub use de::from_bytes;
 pub use ser::{to_bytes, to_writer};
-pub use value::{Array, ContainerType, Dictionary, NodePath, Object, Real, Reals, Value};
+pub use value::{Array, ContainerType, Dictionary, GString, NodePath, Object, Real, Reals, Value};
 
 /// Guesses whether `data` is a Godot Variant and of which major version (3 or 4).
 ///

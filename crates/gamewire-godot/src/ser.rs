@@ -28,8 +28,16 @@ pub fn to_bytes<T: Serialize + ?Sized>(value: &T, version: Version) -> Result<Ve
 }
 
 /// Appends the Variant bytes of `value` to `out`.
-pub fn to_writer<T: Serialize + ?Sized>(value: &T, version: Version, out: &mut Vec<u8>) -> Result<()> {
-    value.serialize(&mut Ser { out, version, depth: 0 })
+pub fn to_writer<T: Serialize + ?Sized>(
+    value: &T,
+    version: Version,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    value.serialize(&mut Ser {
+        out,
+        version,
+        depth: 0,
+    })
 }
 
 struct Ser<'a> {
@@ -64,7 +72,9 @@ impl Ser<'_> {
     /// Starts a container: writes the header and a count placeholder to patch at the end.
     fn open(&mut self, kind: Kind) -> Result<Compound<'_, Self>> {
         if self.depth >= MAX_DEPTH {
-            return Err(Error::new(gamewire_core::ErrorKind::DepthLimit { limit: MAX_DEPTH }));
+            return Err(Error::new(gamewire_core::ErrorKind::DepthLimit {
+                limit: MAX_DEPTH,
+            }));
         }
         self.header(kind, 0);
         let at = self.out.len();
@@ -137,7 +147,8 @@ impl<'a, 'b> ser::Serializer for &'a mut Ser<'b> {
         Ok(())
     }
     fn serialize_i128(self, v: i128) -> Result<()> {
-        let v = i64::try_from(v).map_err(|_| Error::msg(format!("{v} does not fit Godot's 64-bit int")))?;
+        let v = i64::try_from(v)
+            .map_err(|_| Error::msg(format!("{v} does not fit Godot's 64-bit int")))?;
         self.serialize_i64(v)
     }
     fn serialize_u8(self, v: u8) -> Result<()> {
@@ -150,11 +161,13 @@ impl<'a, 'b> ser::Serializer for &'a mut Ser<'b> {
         self.serialize_i64(v as i64)
     }
     fn serialize_u64(self, v: u64) -> Result<()> {
-        let v = i64::try_from(v).map_err(|_| Error::msg(format!("{v} does not fit Godot's signed 64-bit int")))?;
+        let v = i64::try_from(v)
+            .map_err(|_| Error::msg(format!("{v} does not fit Godot's signed 64-bit int")))?;
         self.serialize_i64(v)
     }
     fn serialize_u128(self, v: u128) -> Result<()> {
-        let v = i64::try_from(v).map_err(|_| Error::msg(format!("{v} does not fit Godot's 64-bit int")))?;
+        let v = i64::try_from(v)
+            .map_err(|_| Error::msg(format!("{v} does not fit Godot's 64-bit int")))?;
         self.serialize_i64(v)
     }
     fn serialize_f32(self, v: f32) -> Result<()> {
@@ -199,10 +212,19 @@ impl<'a, 'b> ser::Serializer for &'a mut Ser<'b> {
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
         self.serialize_unit()
     }
-    fn serialize_unit_variant(self, _name: &'static str, _index: u32, variant: &'static str) -> Result<()> {
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
         self.serialize_str(variant)
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Result<()> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -221,7 +243,11 @@ impl<'a, 'b> ser::Serializer for &'a mut Ser<'b> {
     fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple> {
         self.open(Kind::Array)
     }
-    fn serialize_tuple_struct(self, _name: &'static str, _len: usize) -> Result<Self::SerializeTupleStruct> {
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
         self.open(Kind::Array)
     }
     fn serialize_tuple_variant(
@@ -268,7 +294,12 @@ macro_rules! seq_like {
         }
     )*};
 }
-seq_like!(SerializeSeq::serialize_element, SerializeTuple::serialize_element, SerializeTupleStruct::serialize_field, SerializeTupleVariant::serialize_field);
+seq_like!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Compound<'_, Ser<'_>> {
     type Ok = ();

@@ -2,6 +2,11 @@
 
 use crate::Kind;
 
+/// The string type of Variant text (`String`, `StringName`, PackedStringArray elements):
+/// strings up to 24 bytes are stored inline, with no allocation, which is most keys and
+/// names in game data. It derefs to `str` and converts from `&str` and `String`.
+pub type GString = compact_str::CompactString;
+
 /// Real numbers of a math type: single precision (the default build) or double
 /// precision (`HEADER_DATA_FLAG_64`, written by double-precision engine builds).
 ///
@@ -300,7 +305,7 @@ pub enum Value {
     /// `float` (64-bit; written in 32 bits when that loses nothing, as the engine does).
     Float(f64),
     /// `String`.
-    String(String),
+    String(GString),
     /// `Vector2` (x, y).
     Vector2(Real<2>),
     /// `Vector2i` (Godot 4).
@@ -334,7 +339,7 @@ pub enum Value {
     /// `Color` (r, g, b, a), always 32-bit.
     Color([f32; 4]),
     /// `StringName` (Godot 4).
-    StringName(String),
+    StringName(GString),
     /// `NodePath`.
     NodePath(Box<NodePath>),
     /// `RID`: its id in Godot 4; Godot 3 writes no payload (read as 0).
@@ -360,7 +365,7 @@ pub enum Value {
     /// `PackedFloat64Array` (Godot 4).
     PackedFloat64Array(Vec<f64>),
     /// `PackedStringArray` (`PoolStringArray`).
-    PackedStringArray(Vec<String>),
+    PackedStringArray(Vec<GString>),
     /// `PackedVector2Array` (`PoolVector2Array`).
     PackedVector2Array(Reals<2>),
     /// `PackedVector3Array` (`PoolVector3Array`).
@@ -459,12 +464,12 @@ impl From<f64> for Value {
 }
 impl From<&str> for Value {
     fn from(v: &str) -> Self {
-        Value::String(v.to_owned())
+        Value::String(v.into())
     }
 }
 impl From<String> for Value {
     fn from(v: String) -> Self {
-        Value::String(v)
+        Value::String(v.into())
     }
 }
 impl From<Vec<Value>> for Value {

@@ -37,7 +37,7 @@ fn scalars_and_64_bit_flags() {
         Value::String("abcde".into()),
         "04000000 05000000 6162636465000000",
     );
-    check(Value::String(String::new()), "04000000 00000000");
+    check(Value::String(GString::default()), "04000000 00000000");
 }
 
 #[test]

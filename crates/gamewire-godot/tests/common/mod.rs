@@ -51,7 +51,7 @@ impl Rng {
             ][self.below(7) as usize],
         }
     }
-    pub fn string(&mut self) -> String {
+    pub fn string(&mut self) -> GString {
         const ALPHABET: [&str; 12] = [
             "a", "b", "Z", "0", " ", "_", "é", "ß", "中", "😀", "\n", "\"",
         ];
@@ -129,7 +129,7 @@ impl Rng {
                 ))),
                 Kind::Rid => Value::Rid(if v4 { self.next() } else { 0 }),
                 Kind::Callable => Value::Callable,
-                Kind::Signal => Value::Signal(Box::new((self.string(), self.next()))),
+                Kind::Signal => Value::Signal(Box::new((self.string().to_string(), self.next()))),
                 Kind::PackedByteArray => {
                     Value::PackedByteArray((0..self.below(10)).map(|_| self.next() as u8).collect())
                 }
