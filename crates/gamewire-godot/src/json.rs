@@ -35,24 +35,38 @@ struct ToJson {
 fn float(f: f64) -> Json {
     match Number::from_f64(f) {
         Some(n) => Json::Number(n),
-        None => json!({ TYPE_KEY: "float", "value": non_finite_name(f) }),
+        None => json!({ TYPE_KEY: "float", "value": non_finite_f64(f) }),
     }
 }
 
-fn non_finite_name(f: f64) -> &'static str {
+/// `"inf"`, `"-inf"`, `"nan"` (the canonical quiet NaN) or `"nan:0x<bits>"` (any other
+/// NaN, so its payload survives).
+fn non_finite_f64(f: f64) -> String {
     if f.is_nan() {
-        "nan"
+        if f.to_bits() == f64::NAN.to_bits() {
+            "nan".into()
+        } else {
+            format!("nan:0x{:016x}", f.to_bits())
+        }
     } else if f > 0.0 {
-        "inf"
+        "inf".into()
     } else {
-        "-inf"
+        "-inf".into()
+    }
+}
+
+fn non_finite_f32(f: f32) -> String {
+    if f.is_nan() && f.to_bits() != f32::NAN.to_bits() {
+        format!("nan:0x{:08x}", f.to_bits())
+    } else {
+        non_finite_f64(f as f64)
     }
 }
 
 /// A f32 as the shortest JSON number that reads back as the same f32.
 fn float32(f: f32) -> Json {
     if !f.is_finite() {
-        return json!(non_finite_name(f as f64));
+        return json!(non_finite_f32(f));
     }
     let short: f64 = format!("{f:?}").parse().unwrap_or(f as f64);
     if short as f32 == f {
@@ -66,7 +80,7 @@ fn f64_json(f: f64) -> Json {
     if f.is_finite() {
         float(f)
     } else {
-        json!(non_finite_name(f))
+        json!(non_finite_f64(f))
     }
 }
 
@@ -327,16 +341,49 @@ fn want(expected: &str, j: &Json) -> Error {
     })
 }
 
+fn non_finite(s: &str) -> Option<f64> {
+    match s {
+        "nan" | "NaN" => Some(f64::NAN),
+        "inf" | "+inf" | "Infinity" => Some(f64::INFINITY),
+        "-inf" | "-Infinity" => Some(f64::NEG_INFINITY),
+        _ => None,
+    }
+}
+
+fn nan_bits(s: &str, digits: usize) -> Option<u64> {
+    let hex = s.strip_prefix("nan:0x")?;
+    (hex.len() == digits)
+        .then(|| u64::from_str_radix(hex, 16).ok())
+        .flatten()
+}
+
 fn get_f64(j: &Json) -> Result<f64> {
     match j {
         Json::Number(n) => n.as_f64().ok_or_else(|| want("a number", j)),
-        Json::String(s) => match s.as_str() {
-            "nan" | "NaN" => Ok(f64::NAN),
-            "inf" | "+inf" | "Infinity" => Ok(f64::INFINITY),
-            "-inf" | "-Infinity" => Ok(f64::NEG_INFINITY),
-            _ => Err(want("a number (or \"nan\", \"inf\", \"-inf\")", j)),
-        },
+        Json::String(s) => non_finite(s)
+            .or_else(|| nan_bits(s, 16).map(f64::from_bits))
+            .ok_or_else(|| {
+                want(
+                    "a number (or \"nan\", \"inf\", \"-inf\", \"nan:0x<16 hex digits>\")",
+                    j,
+                )
+            }),
         _ => Err(want("a number", j)),
+    }
+}
+
+fn get_f32(j: &Json) -> Result<f32> {
+    match j {
+        Json::String(s) => non_finite(s)
+            .map(|f| f as f32)
+            .or_else(|| nan_bits(s, 8).map(|b| f32::from_bits(b as u32)))
+            .ok_or_else(|| {
+                want(
+                    "a number (or \"nan\", \"inf\", \"-inf\", \"nan:0x<8 hex digits>\")",
+                    j,
+                )
+            }),
+        _ => get_f64(j).map(|f| f as f32),
     }
 }
 
@@ -398,7 +445,7 @@ fn real<const N: usize>(m: &Map<String, Json>) -> Result<Real<N>> {
     Ok(if is_double(m)? {
         Real::F64(fixed(v, get_f64).map_err(|e| e.in_key("value"))?)
     } else {
-        Real::F32(fixed(v, |j| get_f64(j).map(|f| f as f32)).map_err(|e| e.in_key("value"))?)
+        Real::F32(fixed(v, get_f32).map_err(|e| e.in_key("value"))?)
     })
 }
 
@@ -419,7 +466,7 @@ fn reals<const N: usize>(m: &Map<String, Json>) -> Result<Reals<N>> {
             items
                 .iter()
                 .enumerate()
-                .map(|(i, j)| fixed(j, |x| get_f64(x).map(|f| f as f32)).map_err(at(i)))
+                .map(|(i, j)| fixed(j, get_f32).map_err(at(i)))
                 .collect::<Result<_>>()?,
         )
     })
@@ -558,10 +605,9 @@ impl FromJson {
             Kind::Basis => Value::Basis(Box::new(real(m)?)),
             Kind::Transform3D => Value::Transform3D(Box::new(real(m)?)),
             Kind::Projection => Value::Projection(Box::new(real(m)?)),
-            Kind::Color => Value::Color(
-                fixed(v("value")?, |j| get_f64(j).map(|f| f as f32))
-                    .map_err(|e| e.in_key("value"))?,
-            ),
+            Kind::Color => {
+                Value::Color(fixed(v("value")?, get_f32).map_err(|e| e.in_key("value"))?)
+            }
             Kind::StringName => Value::StringName(get_str(v("value")?)?.into()),
             Kind::NodePath => {
                 let mut p = match m.get("value") {
@@ -681,18 +727,14 @@ impl FromJson {
             }
             Kind::PackedInt32Array => Value::PackedInt32Array(list(m, get_i32)?),
             Kind::PackedInt64Array => Value::PackedInt64Array(list(m, get_i64)?),
-            Kind::PackedFloat32Array => {
-                Value::PackedFloat32Array(list(m, |j| get_f64(j).map(|f| f as f32))?)
-            }
+            Kind::PackedFloat32Array => Value::PackedFloat32Array(list(m, get_f32)?),
             Kind::PackedFloat64Array => Value::PackedFloat64Array(list(m, get_f64)?),
             Kind::PackedStringArray => {
                 Value::PackedStringArray(list(m, |j| get_str(j).map(GString::from))?)
             }
             Kind::PackedVector2Array => Value::PackedVector2Array(reals(m)?),
             Kind::PackedVector3Array => Value::PackedVector3Array(reals(m)?),
-            Kind::PackedColorArray => {
-                Value::PackedColorArray(list(m, |j| fixed(j, |x| get_f64(x).map(|f| f as f32)))?)
-            }
+            Kind::PackedColorArray => Value::PackedColorArray(list(m, |j| fixed(j, get_f32))?),
             Kind::PackedVector4Array => Value::PackedVector4Array(reals(m)?),
         })
     }
@@ -835,6 +877,29 @@ mod tests {
             let j = float32(f);
             assert_eq!(j.as_f64().unwrap() as f32, f, "{f:?} -> {j}");
         }
+    }
+
+    #[test]
+    fn nan_payloads_survive_json() {
+        // Found by fuzzing: a Quat with a non-canonical NaN component lost its bits.
+        let odd32 = f32::from_bits(0xffff_ffce);
+        let odd64 = f64::from_bits(0x7ff0_0000_0000_0001);
+        let v = Value::from(vec![
+            Value::Quaternion(Box::new(Real::F32([odd32, f32::NAN, 1.0, f32::INFINITY]))),
+            Value::Float(odd64),
+            Value::PackedFloat64Array(vec![odd64, f64::NEG_INFINITY]),
+        ]);
+        let text = serde_json::to_string(&to_json(&v, Version::V4)).unwrap();
+        assert!(
+            text.contains("nan:0xffffffce") && text.contains("nan:0x7ff0000000000001"),
+            "{text}"
+        );
+        let back = from_json(&serde_json::from_str(&text).unwrap(), Version::V4).unwrap();
+        let opts = crate::EncodeOptions::new(Version::V4);
+        assert_eq!(
+            crate::encode(&back, &opts).unwrap(),
+            crate::encode(&v, &opts).unwrap()
+        );
     }
 
     #[test]
