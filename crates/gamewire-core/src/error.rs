@@ -135,7 +135,11 @@ impl Error {
 
     /// A [`ErrorKind::Unexpected`] error at byte `offset`.
     #[cold]
-    pub fn unexpected_at(offset: usize, expected: impl Into<String>, found: impl Into<String>) -> Self {
+    pub fn unexpected_at(
+        offset: usize,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Self {
         Self::at(
             offset,
             ErrorKind::Unexpected {

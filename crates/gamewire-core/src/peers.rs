@@ -42,7 +42,6 @@ pub fn python_has(modules: &[&str]) -> bool {
 
 /// True when `program` can be started (looked up on `PATH`).
 pub fn program_exists(program: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }

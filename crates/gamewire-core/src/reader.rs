@@ -25,7 +25,11 @@ impl<'a> Reader<'a> {
     /// A cursor at the start of `data`.
     #[inline]
     pub fn new(data: &'a [u8]) -> Self {
-        Reader { data, pos: 0, base: 0 }
+        Reader {
+            data,
+            pos: 0,
+            base: 0,
+        }
     }
 
     /// A cursor over `data` whose offsets are reported as `base + position`.
@@ -165,13 +169,29 @@ impl<'a> Reader<'a> {
     /// and returns the byte length. Call before allocating anything sized by `count`.
     #[inline]
     pub fn check_len(&self, count: u64, elem_size: usize, what: &'static str) -> Result<usize> {
+        self.check_len_from(self.pos, count, elem_size, what)
+    }
+
+    /// Like [`Reader::check_len`], but an error points at position `at_pos` (where the
+    /// count was read) rather than after it.
+    #[inline]
+    pub fn check_len_from(
+        &self,
+        at_pos: usize,
+        count: u64,
+        elem_size: usize,
+        what: &'static str,
+    ) -> Result<usize> {
         match count.checked_mul(elem_size as u64) {
             Some(n) if n <= self.remaining() as u64 => Ok(n as usize),
-            _ => Err(self.error(ErrorKind::LengthPastEnd {
-                what,
-                declared: count,
-                remaining: self.remaining(),
-            })),
+            _ => Err(self.error_at(
+                at_pos,
+                ErrorKind::LengthPastEnd {
+                    what,
+                    declared: count,
+                    remaining: self.remaining(),
+                },
+            )),
         }
     }
 
@@ -180,8 +200,12 @@ impl<'a> Reader<'a> {
     pub fn read_str(&mut self, len: usize) -> Result<&'a str> {
         let start = self.pos;
         let bytes = self.read_bytes(len)?;
-        std::str::from_utf8(bytes)
-            .map_err(|e| self.error_at(start + e.valid_up_to(), ErrorKind::InvalidText { encoding: "UTF-8" }))
+        std::str::from_utf8(bytes).map_err(|e| {
+            self.error_at(
+                start + e.valid_up_to(),
+                ErrorKind::InvalidText { encoding: "UTF-8" },
+            )
+        })
     }
 }
 
@@ -196,7 +220,13 @@ mod tests {
         assert_eq!(r.offset(), 14);
         let e = r.read_u16().unwrap_err();
         assert_eq!(e.offset(), Some(14));
-        assert!(matches!(e.kind(), ErrorKind::UnexpectedEof { needed: 1, remaining: 1 }));
+        assert!(matches!(
+            e.kind(),
+            ErrorKind::UnexpectedEof {
+                needed: 1,
+                remaining: 1
+            }
+        ));
     }
 
     #[test]

@@ -96,11 +96,12 @@ macro_rules! reals {
 
 macro_rules! packed_reals {
     ($self:ident, $header:expr, $n:literal) => {{
+        let at = $self.r.pos();
         let count = $self.count()?;
         if $header & FLAG_64 != 0 {
             let n = $self
                 .r
-                .check_len(count as u64, $n * 8, "packed array count")?;
+                .check_len_from(at, count as u64, $n * 8, "packed array count")?;
             Reals::F64(
                 $self
                     .r
@@ -112,7 +113,7 @@ macro_rules! packed_reals {
         } else {
             let n = $self
                 .r
-                .check_len(count as u64, $n * 4, "packed array count")?;
+                .check_len_from(at, count as u64, $n * 4, "packed array count")?;
             Reals::F32(
                 $self
                     .r
@@ -164,6 +165,16 @@ impl<'a> Decoder<'a> {
             ));
         }
         Ok(c)
+    }
+
+    /// Reads an element count and checks that `count * elem_size` bytes remain; returns
+    /// the count and that byte length. Errors point at the count.
+    #[inline]
+    fn counted(&mut self, elem_size: usize, what: &'static str) -> Result<(usize, usize)> {
+        let at = self.r.pos();
+        let count = self.count()?;
+        let len = self.r.check_len_from(at, count as u64, elem_size, what)?;
+        Ok((count as usize, len))
     }
 
     /// A string: u32 byte length, UTF-8 bytes, zero padding to 4 bytes.
@@ -369,8 +380,7 @@ impl<'a> Decoder<'a> {
                 Value::Signal(Box::new((name, id)))
             }
             Kind::PackedByteArray => {
-                let count = self.count()? as usize;
-                let n = self.r.check_len(count as u64, 1, "packed array count")?;
+                let (count, n) = self.counted(1, "packed array count")?;
                 let bytes = self.r.read_bytes(n)?.to_vec();
                 // Padding to 4 bytes; the engine tolerates its absence at the very end.
                 let pad = (4 - count % 4) % 4;
@@ -378,8 +388,7 @@ impl<'a> Decoder<'a> {
                 Value::PackedByteArray(bytes)
             }
             Kind::PackedInt32Array => {
-                let count = self.count()?;
-                let n = self.r.check_len(count as u64, 4, "packed array count")?;
+                let (_, n) = self.counted(4, "packed array count")?;
                 let b = self.r.read_bytes(n)?;
                 Value::PackedInt32Array(
                     b.chunks_exact(4)
@@ -388,8 +397,7 @@ impl<'a> Decoder<'a> {
                 )
             }
             Kind::PackedInt64Array => {
-                let count = self.count()?;
-                let n = self.r.check_len(count as u64, 8, "packed array count")?;
+                let (_, n) = self.counted(8, "packed array count")?;
                 let b = self.r.read_bytes(n)?;
                 Value::PackedInt64Array(
                     b.chunks_exact(8)
@@ -398,8 +406,7 @@ impl<'a> Decoder<'a> {
                 )
             }
             Kind::PackedFloat32Array => {
-                let count = self.count()?;
-                let n = self.r.check_len(count as u64, 4, "packed array count")?;
+                let (_, n) = self.counted(4, "packed array count")?;
                 let b = self.r.read_bytes(n)?;
                 Value::PackedFloat32Array(
                     b.chunks_exact(4)
@@ -408,8 +415,7 @@ impl<'a> Decoder<'a> {
                 )
             }
             Kind::PackedFloat64Array => {
-                let count = self.count()?;
-                let n = self.r.check_len(count as u64, 8, "packed array count")?;
+                let (_, n) = self.counted(8, "packed array count")?;
                 let b = self.r.read_bytes(n)?;
                 Value::PackedFloat64Array(
                     b.chunks_exact(8)
@@ -418,12 +424,10 @@ impl<'a> Decoder<'a> {
                 )
             }
             Kind::PackedStringArray => {
-                let count = self.count()?;
                 // Each element takes at least 4 bytes.
-                self.r
-                    .check_len(count as u64, 4, "packed string array count")?;
-                let mut out = Vec::with_capacity(count as usize);
-                for i in 0..count as usize {
+                let (count, _) = self.counted(4, "packed string array count")?;
+                let mut out = Vec::with_capacity(count);
+                for i in 0..count {
                     out.push(self.packed_string().map_err(|e| e.in_index(i))?);
                 }
                 Value::PackedStringArray(out)
@@ -437,8 +441,7 @@ impl<'a> Decoder<'a> {
             }
             Kind::PackedVector3Array => Value::PackedVector3Array(packed_reals!(self, header, 3)),
             Kind::PackedColorArray => {
-                let count = self.count()?;
-                let n = self.r.check_len(count as u64, 16, "packed array count")?;
+                let (_, n) = self.counted(16, "packed array count")?;
                 Value::PackedColorArray(
                     self.r
                         .read_bytes(n)?
@@ -474,7 +477,7 @@ impl<'a> Decoder<'a> {
             sub_count = sub_count.wrapping_add(1);
         }
         let total = name_count as u64 + sub_count as u64;
-        self.r.check_len(total, 4, "NodePath name count")?;
+        self.r.check_len_from(at, total, 4, "NodePath name count")?;
         let mut padding = Vec::new();
         let mut names = Vec::with_capacity(name_count as usize);
         for i in 0..name_count as usize {
@@ -514,11 +517,10 @@ impl<'a> Decoder<'a> {
                 properties: Vec::new(),
             });
         }
-        let count = self.count()?;
         // Each property takes at least 8 bytes (name length, value header).
-        self.r.check_len(count as u64, 8, "object property count")?;
-        let mut properties = Vec::with_capacity(count as usize);
-        for i in 0..count as usize {
+        let (count, _) = self.counted(8, "object property count")?;
+        let mut properties = Vec::with_capacity(count);
+        for i in 0..count {
             let name = self.string().map_err(|e| e.in_index(i))?;
             let value = self.value(depth + 1).map_err(|e| e.in_key(name.clone()))?;
             properties.push((name, value));
@@ -529,10 +531,11 @@ impl<'a> Decoder<'a> {
     fn dictionary(&mut self, header: u32, depth: usize) -> Result<Dictionary> {
         let key_type = self.container_type((header & DICT_KEY_MASK) >> DICT_KEY_SHIFT)?;
         let value_type = self.container_type((header & DICT_VALUE_MASK) >> DICT_VALUE_SHIFT)?;
+        let at = self.r.pos();
         let count = self.r.read_u32()? & 0x7FFF_FFFF;
         // Each entry takes at least 8 bytes (two headers).
         self.r
-            .check_len(count as u64, 8, "dictionary entry count")?;
+            .check_len_from(at, count as u64, 8, "dictionary entry count")?;
         let mut entries = Vec::with_capacity(count as usize);
         for i in 0..count as usize {
             let key = self
@@ -554,9 +557,10 @@ impl<'a> Decoder<'a> {
 
     fn array(&mut self, header: u32, depth: usize) -> Result<Array> {
         let element_type = self.container_type((header & ARRAY_TYPE_MASK) >> ARRAY_TYPE_SHIFT)?;
+        let at = self.r.pos();
         let count = self.r.read_u32()? & 0x7FFF_FFFF;
         // Each element takes at least 4 bytes (its header).
-        self.r.check_len(count as u64, 4, "array count")?;
+        self.r.check_len_from(at, count as u64, 4, "array count")?;
         let mut items = Vec::with_capacity(count as usize);
         for i in 0..count as usize {
             items.push(self.value(depth + 1).map_err(|e| e.in_index(i))?);
