@@ -18,6 +18,7 @@ mod decode;
 mod encode;
 pub mod frame;
 pub mod json;
+pub mod schema;
 mod value;
 pub mod varint;
 
