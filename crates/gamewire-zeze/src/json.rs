@@ -374,7 +374,7 @@ use crate::frame::{Body, Family, Frame, Payload};
 /// A frame as `{"module": m, "protocol": p, "family": "protocol", "result_code": rc,
 /// "session_id": s, "bean": {..}}` (`result_code` and `session_id` only when present),
 /// or `{"module": m, "protocol": p, "raw": {"bytes": hex}}` for a non-standard body.
-pub fn frame_to_json(f: &Frame, bean: impl Fn(&Bean) -> J) -> J {
+pub fn frame_to_json(f: &Frame, bean: impl FnOnce(&Bean) -> J) -> J {
     let mut m = Map::new();
     m.insert("module".into(), J::from(f.module_id));
     m.insert("protocol".into(), J::from(f.protocol_id));
@@ -397,7 +397,7 @@ pub fn frame_to_json(f: &Frame, bean: impl Fn(&Bean) -> J) -> J {
 }
 
 /// Reads a frame written by [`frame_to_json`]; `bean` reads the bean object.
-pub fn frame_from_json(j: &J, bean: impl Fn(&J) -> Result<Bean>) -> Result<Frame> {
+pub fn frame_from_json(j: &J, bean: impl FnOnce(&J) -> Result<Bean>) -> Result<Frame> {
     let o = j.as_object().ok_or_else(|| expected("a frame object", j))?;
     let id = |k: &str| -> Result<u32> {
         o.get(k)
