@@ -622,6 +622,31 @@ impl Registry {
         zero_value(ty, Some(self))
     }
 
+    /// A type expression written with class and enum names (the inverse of [`Registry::parse_type`]).
+    pub fn type_to_string(&self, ty: &TypeExpr) -> String {
+        use TypeExpr as X;
+        let n = |t: &TypeExpr| self.type_to_string(t);
+        match ty {
+            X::Class(c) => self.classes[*c].name.clone(),
+            X::Enum(e) => self.enums[*e].name.clone(),
+            X::Vector(t) => format!("vector<{}>", n(t)),
+            X::List(t) => format!("list<{}>", n(t)),
+            X::FixedVector(t, k) => format!("fixed_vector<{},{k}>", n(t)),
+            X::Array(t, k) => format!("array<{},{k}>", n(t)),
+            X::Set(t) => format!("set<{}>", n(t)),
+            X::UnorderedSet(t) => format!("unordered_set<{}>", n(t)),
+            X::Map(k, v) => format!("map<{},{}>", n(k), n(v)),
+            X::UnorderedMap(k, v) => format!("unordered_map<{},{}>", n(k), n(v)),
+            X::UnorderedMultimap(k, v) => format!("unordered_multimap<{},{}>", n(k), n(v)),
+            X::Pair(a, b) => format!("pair<{},{}>", n(a), n(b)),
+            X::Tuple(ts) => format!("tuple<{}>", ts.iter().map(n).collect::<Vec<_>>().join(",")),
+            X::UniquePtr(t) => format!("unique_ptr<{}>", n(t)),
+            X::SharedPtr(t) => format!("shared_ptr<{}>", n(t)),
+            X::Pointer(t) => format!("{}*", n(t)),
+            other => other.to_string(),
+        }
+    }
+
     /// The name O3DE writes in `$type` for a class: its name, or `{UUID} Name` when
     /// another class shares the name.
     pub fn type_name(&self, id: ClassId) -> String {
