@@ -201,21 +201,22 @@ impl Patcher {
                 }
             }
             "move" | "copy" => {
-                let from =
-                    match e.get("from") {
-                        None => return self.at(Seg::Key("from"), |s| {
+                let from = match e.get("from") {
+                    None => {
+                        return self.at(Seg::Key("from"), |s| {
                             s.fail(
                                 O::Missing,
                                 r#"The required field "from" is missing in entry of JSON Patch."#,
                             )
-                        }),
-                        Some(Json::String(f)) => f,
-                        Some(_) => {
-                            return self.at(Seg::Key("from"), |s| {
-                                s.fail(O::TypeMismatch, r#"The value for "from" is not a string."#)
-                            })
-                        }
-                    };
+                        })
+                    }
+                    Some(Json::String(f)) => f,
+                    Some(_) => {
+                        return self.at(Seg::Key("from"), |s| {
+                            s.fail(O::TypeMismatch, r#"The value for "from" is not a string."#)
+                        })
+                    }
+                };
                 let Some(from_tokens) = parse_pointer(from) else {
                     return self.at(Seg::Key("from"), |s| {
                         s.fail(
