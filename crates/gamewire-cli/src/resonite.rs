@@ -74,7 +74,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
             )
         }
         Action::Encode => {
-            let j = crate::io::parse_json(&data)?;
+            let j = json::parse_text(&data, args.max_depth)?;
             let doc = json::document_from_json(&j, args.max_depth)?;
             let eo = EncodeOptions {
                 legacy: args.legacy,

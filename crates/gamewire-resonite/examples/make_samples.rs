@@ -13,7 +13,13 @@ fn main() {
     extra.push("Int64", Value::Int64(1 << 40));
     extra.push("Double", Value::Double(0.25));
     extra.push("DateTime", Value::DateTime(1_700_000_000_000));
-    extra.push("Bytes", Value::Binary { subtype: 0, bytes: Cow::Owned(vec![1, 2, 3]) });
+    extra.push(
+        "Bytes",
+        Value::Binary {
+            subtype: 0,
+            bytes: Cow::Owned(vec![1, 2, 3]),
+        },
+    );
     doc.push("Extra", Value::Document(extra));
     let j = json::document_to_json(&doc, 1024).unwrap();
     let mut text = serde_json::to_vec_pretty(&j).unwrap();
@@ -29,7 +35,14 @@ fn main() {
         ("legacy-item.lz4bson", Compression::Lz4, true),
         ("legacy-item.7zbson", Compression::Lzma, true),
     ] {
-        let bytes = encode(&doc, &EncodeOptions { legacy, ..EncodeOptions::new(c) }).unwrap();
+        let bytes = encode(
+            &doc,
+            &EncodeOptions {
+                legacy,
+                ..EncodeOptions::new(c)
+            },
+        )
+        .unwrap();
         std::fs::write(samples.join(file), bytes).unwrap();
         println!("wrote samples/resonite/{file}");
     }
