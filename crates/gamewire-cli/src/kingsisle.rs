@@ -38,6 +38,10 @@ pub struct Args {
     /// Encode: write a `BINd` file (also implied by `"$bind": true` in the JSON).
     #[arg(long)]
     pub bind: bool,
+    /// Encode: write an XML object file (`<Objects><Class Name=..>`) instead of bytes.
+    /// Decoding detects XML object files by their leading `<`.
+    #[arg(long, conflicts_with = "bind")]
+    pub xml: bool,
     /// Print JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
@@ -67,6 +71,12 @@ fn options(a: &Args) -> Options {
     o
 }
 
+/// True for XML object files (first non-blank character `<`, after a byte order mark).
+fn is_xml(data: &[u8]) -> bool {
+    let d = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    d.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+}
+
 fn decode_any(data: &[u8], types: &TypeList, opts: &Options) -> CliResult<Document> {
     Ok(if data.starts_with(bind::MAGIC) {
         bind::decode(data, types, opts)?
@@ -94,6 +104,47 @@ pub fn run(action: Action, args: Args) -> CliResult {
     let opts = options(&args);
     let input = crate::io::read_input(args.input.as_deref())?;
     match action {
+        Action::Decode if is_xml(&input) => {
+            let objs = ki::xml::read(&input, &types)?;
+            let docs: Vec<_> = objs
+                .into_iter()
+                .map(|root| {
+                    json::to_json(
+                        &Document {
+                            root,
+                            ..Document::default()
+                        },
+                        &types,
+                    )
+                })
+                .collect();
+            let j = if docs.len() == 1 {
+                docs.into_iter().next().expect("one")
+            } else {
+                serde_json::Value::Array(docs)
+            };
+            crate::io::write_output(
+                args.output.as_deref(),
+                &crate::io::json_bytes(&j, !args.compact)?,
+            )
+        }
+        Action::Encode if args.xml => {
+            let j = crate::io::parse_json(&input)?;
+            let items = match &j {
+                serde_json::Value::Array(a) => a.iter().collect(),
+                one => vec![one],
+            };
+            let mut objs = Vec::with_capacity(items.len());
+            for (i, item) in items.into_iter().enumerate() {
+                objs.push(
+                    json::from_json(item, &types)
+                        .map_err(|e| e.in_index(i))?
+                        .root,
+                );
+            }
+            let text = ki::xml::write(&objs, &types)?;
+            crate::io::write_output(args.output.as_deref(), text.as_bytes())
+        }
         Action::Decode => {
             let doc = decode_any(&input, &types, &opts)?;
             let mut out = json::to_json_bytes(&doc, &types, !args.compact);
