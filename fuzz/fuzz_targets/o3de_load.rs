@@ -1,5 +1,5 @@
 #![no_main]
-use gamewire_o3de::{load, parse_json, store, LoadOptions, Registry, StoreOptions};
+use gamewire_o3de::{load, parse_json, serde_json, store, LoadOptions, Registry, StoreOptions};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
@@ -38,7 +38,15 @@ fuzz_target!(|data: &[u8]| {
         let ty = reg.parse_type(ty).unwrap();
         let (v, _) = load(reg, &ty, &json, &LoadOptions::default());
         for keep in [false, true] {
-            let (j, _) = store(reg, &ty, &v, &StoreOptions { keep_defaults: keep, ..Default::default() });
+            let (j, _) = store(
+                reg,
+                &ty,
+                &v,
+                &StoreOptions {
+                    keep_defaults: keep,
+                    ..Default::default()
+                },
+            );
             let _ = load(reg, &ty, &j, &LoadOptions::default());
         }
     }

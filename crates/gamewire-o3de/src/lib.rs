@@ -32,6 +32,8 @@ pub mod uuid;
 pub mod value;
 
 pub use comments::{parse_json, strip_comments};
+/// The JSON crate this one reads and writes (re-exported for callers and the fuzz target).
+pub use serde_json;
 pub use registry::Registry;
 pub use report::{Issue, Outcome, Processing, Report, ResultCode, Task};
 pub use types::TypeExpr;
