@@ -79,6 +79,7 @@ pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document>
         skip: opts.skip_unknown && !opts.shallow,
         depth: 0,
         max_depth: opts.limits.max_depth,
+        last: None,
     };
     let root = match de.object()? {
         Value::Object(o) => *o,
@@ -111,6 +112,8 @@ struct Decoder<'a, 't> {
     skip: bool,
     depth: usize,
     max_depth: usize,
+    /// The class met last (lists usually hold one class).
+    last: Option<&'t ClassDef>,
 }
 
 /// True when shallow mode writes `p` under `mask`.
@@ -136,8 +139,11 @@ impl<'a, 't> Decoder<'a, 't> {
         if hash == 0 {
             return Ok(Value::Null);
         }
-        let types = self.types;
-        let Some(class) = types.get(hash) else {
+        let class = match self.last {
+            Some(c) if c.hash == hash => Some(c),
+            _ => self.types.get(hash),
+        };
+        let Some(class) = class else {
             if self.skip {
                 let size = self.object_size()?;
                 let raw = self.raw(size)?;
@@ -154,6 +160,7 @@ impl<'a, 't> Decoder<'a, 't> {
                 )),
             ));
         };
+        self.last = Some(class);
         self.enter()?;
         let obj = if self.shallow {
             self.shallow_props(class)?

@@ -1,0 +1,28 @@
+#!/usr/bin/env python3
+"""Times katsuba's decoder (Python binding) on a BINd file: median of RUNS runs.
+
+usage: katsuba_decode.py FILE.bin TYPES.json [RUNS=5]
+Prints one line: `katsuba decode: median S s  X MB/s`.
+"""
+import statistics
+import sys
+import time
+
+import katsuba.op as op
+
+path, types_path = sys.argv[1], sys.argv[2]
+runs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+data = open(path, "rb").read()
+types = op.TypeList.open(types_path)
+opts = op.SerializerOptions()
+opts.flags = 1  # BINd: stateful flags, deep mode
+opts.shallow = False
+ser = op.Serializer(opts, types)
+times = []
+for _ in range(runs):
+    t = time.perf_counter()
+    v = ser.deserialize(data[4:])
+    times.append(time.perf_counter() - t)
+    del v
+med = statistics.median(times)
+print(f"katsuba decode: median {med:.3f} s  {len(data) / 1e6 / med:.1f} MB/s")
