@@ -87,6 +87,12 @@ fn bench(c: &mut Criterion) {
     g.bench_function("zeze tree (schema-less)", |b| {
         b.iter(|| gamewire_zeze::decode(black_box(&zeze), &Default::default()).unwrap())
     });
+    g.bench_function("zeze walk (validate, no allocation)", |b| {
+        b.iter(|| {
+            let mut c = gamewire_zeze::cursor::Cursor::new(black_box(&zeze));
+            gamewire_zeze::skip_bean(&mut c, &Default::default(), 0).unwrap()
+        })
+    });
     g.bench_function("copy of the zeze bytes", |b| {
         b.iter(|| black_box(&zeze).to_vec())
     });

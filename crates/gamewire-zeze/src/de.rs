@@ -198,11 +198,44 @@ impl Ids {
     }
 }
 
+/// Which fields were read: a bit mask for up to 64 fields, a vector beyond.
+enum Seen {
+    Bits(u64),
+    Many(Vec<bool>),
+}
+
+impl Seen {
+    #[inline]
+    fn new(n: usize) -> Seen {
+        if n <= 64 {
+            Seen::Bits(0)
+        } else {
+            Seen::Many(vec![false; n])
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        match self {
+            Seen::Bits(b) => b >> i & 1 != 0,
+            Seen::Many(v) => v[i],
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize) {
+        match self {
+            Seen::Bits(b) => *b |= 1 << i,
+            Seen::Many(v) => v[i] = true,
+        }
+    }
+}
+
 struct StructAccess<'a, 'de> {
     de: &'a mut De<'de>,
     ids: Ids,
     id: u32,
-    seen: Vec<bool>,
+    seen: Seen,
     done: bool,
     next_default: usize,
     default: bool,
@@ -219,8 +252,8 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                 Some((d, w)) => {
                     self.id = self.id.saturating_add(d);
                     match self.ids.index(self.id) {
-                        Some(i) if !self.seen[i] => {
-                            self.seen[i] = true;
+                        Some(i) if !self.seen.get(i) => {
+                            self.seen.set(i);
                             self.de.wire = w;
                             self.default = false;
                             return seed.deserialize(idx(i as u64)).map(Some);
@@ -230,10 +263,10 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                 }
             }
         }
-        while self.next_default < self.seen.len() {
+        while self.next_default < self.ids.len() {
             let i = self.next_default;
             self.next_default += 1;
-            if !self.seen[i] {
+            if !self.seen.get(i) {
                 self.default = true;
                 return seed.deserialize(idx(i as u64)).map(Some);
             }
@@ -628,7 +661,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
             de: &mut *self,
             ids,
             id: 0,
-            seen: vec![false; n],
+            seen: Seen::new(n),
             done: false,
             next_default: 0,
             default: false,

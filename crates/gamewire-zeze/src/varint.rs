@@ -126,8 +126,30 @@ pub fn read_long(data: &[u8]) -> Option<(i64, usize)> {
     read_long_slow(data, b)
 }
 
-#[inline(never)]
+#[inline]
 fn read_long_slow(data: &[u8], b: u8) -> Option<(i64, usize)> {
+    let neg = b & 0x80 != 0;
+    let flip = if neg { 0xffu8 } else { 0 };
+    let c = b ^ flip;
+    let k = (c << 1).leading_ones() as usize;
+    if k < 7 {
+        let n = k + 1;
+        // Fast path: 8 bytes readable at once.
+        if let Some(w) = data.get(..8) {
+            let mut word = u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            if neg {
+                word = !word;
+            }
+            let v = (word >> (64 - 8 * n)) & ((1u64 << (7 * n - 1)) - 1);
+            let v = v as i64;
+            return Some((if neg { !v } else { v }, n));
+        }
+    }
+    read_long_tail(data, b)
+}
+
+#[inline(never)]
+fn read_long_tail(data: &[u8], b: u8) -> Option<(i64, usize)> {
     let neg = b & 0x80 != 0;
     let flip = if neg { 0xffu8 } else { 0 };
     let c = b ^ flip;
