@@ -274,3 +274,30 @@ pub fn tool(cmd: ResoniteCmd) -> CliResult {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slot_tree_lists_slots_with_component_types() {
+        let doc = resonite::synth::data_tree(4, 3, 1);
+        let text = slot_tree(&doc);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "# saved by 2024.8.5.1346");
+        assert!(lines[1].starts_with("Root  <"), "{text}");
+        assert!(
+            lines[2].starts_with("  + [FrooxEngine]FrooxEngine."),
+            "{text}"
+        );
+        assert_eq!(
+            lines.iter().filter(|l| l.contains("  <")).count(),
+            4,
+            "{text}"
+        );
+        assert!(
+            text.contains("Assets:\n  + [FrooxEngine]FrooxEngine."),
+            "{text}"
+        );
+    }
+}

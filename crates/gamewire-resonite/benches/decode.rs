@@ -5,7 +5,10 @@
 
 use bson::{RawBsonRef, RawDocument};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use gamewire_resonite::{brotli_stream, bson_write, container, lz4, lzma, read_bson, synth, Compression, EncodeOptions, Options};
+use gamewire_resonite::{
+    brotli_stream, bson_write, container, lz4, lzma, read_bson, synth, Compression, EncodeOptions,
+    Options,
+};
 use std::time::Duration;
 
 /// Touches every element, as a consumer of the tree would, without building one.
@@ -22,7 +25,10 @@ fn walk(doc: &RawDocument) -> usize {
 fn walk_value(v: RawBsonRef<'_>) -> usize {
     match v {
         RawBsonRef::Document(d) => walk(d),
-        RawBsonRef::Array(a) => a.into_iter().map(|x| walk_value(x.expect("valid BSON"))).sum(),
+        RawBsonRef::Array(a) => a
+            .into_iter()
+            .map(|x| walk_value(x.expect("valid BSON")))
+            .sum(),
         RawBsonRef::String(s) => s.len(),
         RawBsonRef::Double(d) => d.to_bits() as usize & 1,
         RawBsonRef::Int32(i) => i as usize & 1,
@@ -50,13 +56,20 @@ fn bench(c: &mut Criterion) {
     let opts = Options::default();
     let cap = opts.limits.max_decompressed;
     eprintln!("data tree: {} bytes of BSON", bson.len());
-    for comp in [Compression::None, Compression::Lz4, Compression::Brotli, Compression::Lzma] {
+    for comp in [
+        Compression::None,
+        Compression::Lz4,
+        Compression::Brotli,
+        Compression::Lzma,
+    ] {
         let file = container::pack(&bson, comp, false, &EncodeOptions::new(comp)).unwrap();
         let header = container::read_header(&file).unwrap().unwrap().len;
         let payload = &file[header..];
         eprintln!("{comp}: {} bytes compressed", file.len());
         let mut g = c.benchmark_group(format!("resonite-{comp}"));
-        g.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(8));
+        g.sample_size(10)
+            .warm_up_time(Duration::from_secs(1))
+            .measurement_time(Duration::from_secs(8));
         // MB/s over the decompressed BSON, the same for every compression
         g.throughput(Throughput::Bytes(bson.len() as u64));
         g.bench_function("floor: decompress + bson raw walk", |b| {
@@ -64,8 +77,12 @@ fn bench(c: &mut Criterion) {
                 let raw: std::borrow::Cow<[u8]> = match comp {
                     Compression::None => std::borrow::Cow::Borrowed(payload),
                     Compression::Lz4 => lz4::decompress(payload, header, cap).unwrap().into(),
-                    Compression::Lzma => lzma::decompress(payload, header, cap, opts.lzma_memlimit).unwrap().into(),
-                    Compression::Brotli => brotli_stream::decompress(payload, header, cap).unwrap().into(),
+                    Compression::Lzma => lzma::decompress(payload, header, cap, opts.lzma_memlimit)
+                        .unwrap()
+                        .into(),
+                    Compression::Brotli => brotli_stream::decompress(payload, header, cap)
+                        .unwrap()
+                        .into(),
                 };
                 black_box(walk(RawDocument::from_bytes(&raw).unwrap()))
             })

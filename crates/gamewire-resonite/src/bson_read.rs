@@ -176,9 +176,11 @@ impl<'a> Parser<'a> {
             end,
             array: false,
             label: Label::Root,
-            entries: Vec::new(),
-            items: Vec::new(),
+            start: 0,
         }];
+        // Children of every open container, in order; each container takes its own
+        // slice out at its end, so it is allocated once with its exact size.
+        let mut scratch: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(64);
         loop {
             let top = stack.last_mut().unwrap_or_else(|| unreachable!());
             let end = top.end;
@@ -209,11 +211,12 @@ impl<'a> Parser<'a> {
             match step {
                 Step::Close => {
                     let done = stack.pop().unwrap_or_else(|| unreachable!());
+                    let children = scratch.drain(done.start..);
                     let value = if done.array {
-                        Value::Array(done.items)
+                        Value::Array(children.map(|(_, v)| v).collect())
                     } else {
                         Value::Document(Document {
-                            entries: done.entries,
+                            entries: children.collect(),
                         })
                     };
                     match stack.last_mut() {
@@ -223,13 +226,13 @@ impl<'a> Parser<'a> {
                                 _ => unreachable!(),
                             }
                         }
-                        Some(parent) => parent.push(done.label, value),
+                        Some(_) => scratch.push((done.label.key(), value)),
                     }
                 }
                 Step::Element(t, key) => {
                     let top = stack.last_mut().unwrap_or_else(|| unreachable!());
                     let label = if top.array {
-                        Label::Index(top.items.len())
+                        Label::Index(scratch.len() - top.start)
                     } else {
                         Label::Key(key)
                     };
@@ -242,15 +245,13 @@ impl<'a> Parser<'a> {
                             end: inner_end,
                             array: t == 0x04,
                             label,
-                            entries: Vec::new(),
-                            items: Vec::new(),
+                            start: scratch.len(),
                         });
                     } else {
                         let v = self
                             .value(t, pos, end - 1, level - 1)
                             .map_err(|e| with_path(e, &stack, Some(label)))?;
-                        let top = stack.last_mut().unwrap_or_else(|| unreachable!());
-                        top.push(label, v);
+                        scratch.push((label.key(), v));
                     }
                 }
             }
@@ -405,22 +406,21 @@ enum Step<'a> {
     Element(u8, &'a str),
 }
 
-/// A document or array being read.
+/// A document or array being read; its children are `scratch[start..]`.
 struct Open<'a> {
     end: usize,
     array: bool,
     label: Label<'a>,
-    entries: Vec<(Cow<'a, str>, Value<'a>)>,
-    items: Vec<Value<'a>>,
+    start: usize,
 }
 
-impl<'a> Open<'a> {
+impl<'a> Label<'a> {
+    /// The key stored with a child (empty for array elements, dropped at the end).
     #[inline]
-    fn push(&mut self, label: Label<'a>, v: Value<'a>) {
-        if self.array {
-            self.items.push(v);
-        } else if let Label::Key(k) = label {
-            self.entries.push((Cow::Borrowed(k), v));
+    fn key(self) -> Cow<'a, str> {
+        match self {
+            Label::Key(k) => Cow::Borrowed(k),
+            _ => Cow::Borrowed(""),
         }
     }
 }
