@@ -222,6 +222,15 @@ impl Seen {
         }
     }
 
+    /// True when all of the first `n` fields were read.
+    #[inline]
+    fn all(&self, n: usize) -> bool {
+        match self {
+            Seen::Bits(b) => n == 64 && *b == u64::MAX || n < 64 && *b == (1u64 << n) - 1,
+            Seen::Many(v) => v.iter().all(|&x| x),
+        }
+    }
+
     #[inline]
     fn set(&mut self, i: usize) {
         match self {
@@ -262,6 +271,9 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
                     }
                 }
             }
+        }
+        if self.seen.all(self.ids.len()) {
+            return Ok(None);
         }
         while self.next_default < self.ids.len() {
             let i = self.next_default;

@@ -253,8 +253,17 @@ pub fn skip_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize
             let elem = wire_type(at, t & 0x0f)?;
             let n = read_tag_delta(c, t)?;
             let n = c.check_count(at, n as u64, elem.min_size(), "list count")?;
-            for i in 0..n {
-                skip_value(c, elem, opts, depth + 1).map_err(|e| e.in_index(i))?;
+            match elem {
+                WireType::Integer => {
+                    for _ in 0..n {
+                        c.long()?;
+                    }
+                }
+                _ => {
+                    for i in 0..n {
+                        skip_value(c, elem, opts, depth + 1).map_err(|e| e.in_index(i))?;
+                    }
+                }
             }
         }
         WireType::Map => {
@@ -295,7 +304,17 @@ pub fn skip_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<()>
             }
             _ => {}
         }
-        read_tag_delta(c, t)?;
-        skip_value(c, wire_type(at, t & 0x0f)?, opts, depth + 1)?;
+        if t >> 4 == 15 {
+            read_tag_delta(c, t)?;
+        }
+        match t & 0x0f {
+            0 => {
+                c.long()?;
+            }
+            3 => {
+                c.len_bytes()?;
+            }
+            ty => skip_value(c, wire_type(at, ty)?, opts, depth + 1)?,
+        }
     }
 }

@@ -11,7 +11,7 @@
 //! omits default values and empty nested beans exactly as Zeze's generated `encode` does.
 
 use crate::cursor::Cursor;
-use crate::decode::{read_bean, read_tag_delta, read_value, wire_type, Options};
+use crate::decode::{read_bean, read_tag_delta, skip_bean, skip_value, wire_type, Options};
 use crate::json::{expected, f32_from, f32_json, f64_from, f64_json, hex, unhex};
 use crate::value::WireType;
 use crate::varint::{write_list_header, write_long, write_map_header, write_tag, write_uint};
@@ -482,9 +482,11 @@ impl Schema {
                 if li + 1 < levels.len() {
                     li += 1;
                     id = 0;
+                    continue;
                 }
                 // Past the last level Zeze skips the rest as unknown fields.
-                continue;
+                skip_bean(c, opts, depth)?;
+                return Ok(J::Object(obj));
             }
             if t < 16 {
                 return Err(Error::unexpected_at(
@@ -506,7 +508,7 @@ impl Schema {
                     obj.insert(var.name.clone(), v);
                 }
                 None => {
-                    read_value(c, w, opts, depth + 1).map_err(|e| e.in_key(id.to_string()))?;
+                    skip_value(c, w, opts, depth + 1).map_err(|e| e.in_key(id.to_string()))?;
                 }
             }
         }

@@ -176,3 +176,17 @@ fn unknown_fields_are_skipped_and_bad_types_refused() {
     assert!(s.encode("BSimple", &json!({"nope": 1})).is_err());
     assert!(s.encode("BSimple", &json!({"i": 1u64 << 40})).is_err());
 }
+
+#[test]
+fn extra_levels_past_the_schema_are_skipped() {
+    // BSimple has no base: after 0x01 Zeze skips the rest (here a field 1 = 9).
+    let s = schema();
+    let j = s
+        .decode(
+            "BSimple",
+            &[0x10, 0x05, 0x01, 0x10, 0x09, 0x00],
+            &Options::default(),
+        )
+        .unwrap();
+    assert_eq!(j["i"], json!(5));
+}
