@@ -2,20 +2,32 @@
 //! shape of a `BINd` game file), generated in code.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use gamewire_kingsisle::{bind, json, ClassDef, Document, Object, Options, PropertyDef, TypeList, Value};
+use gamewire_kingsisle::{
+    bind, json, ClassDef, Document, Object, Options, PropertyDef, TypeList, Value,
+};
 
 fn setup(n: usize) -> (TypeList, Vec<u8>) {
     let mut types = TypeList::new();
     let mut item = ClassDef::new("class BenchItem");
-    item.properties.push(PropertyDef::new("m_id", "unsigned int", 0, 31, false));
-    item.properties.push(PropertyDef::new("m_count", "int", 1, 31, false));
-    item.properties.push(PropertyDef::new("m_name", "std::string", 2, 31, false));
-    item.properties.push(PropertyDef::new("m_pos", "class Vector3D", 3, 31, false));
+    item.properties
+        .push(PropertyDef::new("m_id", "unsigned int", 0, 31, false));
+    item.properties
+        .push(PropertyDef::new("m_count", "int", 1, 31, false));
+    item.properties
+        .push(PropertyDef::new("m_name", "std::string", 2, 31, false));
+    item.properties
+        .push(PropertyDef::new("m_pos", "class Vector3D", 3, 31, false));
     let ih = item.hash;
     let p = item.properties.iter().map(|p| p.hash).collect::<Vec<_>>();
     types.insert(item);
     let mut root = ClassDef::new("class BenchRoot");
-    root.properties.push(PropertyDef::new("m_items", "class SharedPointer<class BenchItem>", 0, 31, true));
+    root.properties.push(PropertyDef::new(
+        "m_items",
+        "class SharedPointer<class BenchItem>",
+        0,
+        31,
+        true,
+    ));
     let rh = root.hash;
     let lh = root.properties[0].hash;
     types.insert(root);
@@ -32,7 +44,13 @@ fn setup(n: usize) -> (TypeList, Vec<u8>) {
             }))
         })
         .collect();
-    let doc = Document { root: Object { hash: rh, properties: vec![(lh, Value::List(items))] }, ..Document::default() };
+    let doc = Document {
+        root: Object {
+            hash: rh,
+            properties: vec![(lh, Value::List(items))],
+        },
+        ..Document::default()
+    };
     let bytes = bind::encode(&doc, &types, &Options::default()).unwrap();
     (types, bytes)
 }
@@ -45,9 +63,15 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("kingsisle");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.sample_size(20);
-    g.bench_function(BenchmarkId::new("decode_bind", n), |b| b.iter(|| bind::decode(&bytes, &types, &opts).unwrap()));
-    g.bench_function(BenchmarkId::new("encode_bind", n), |b| b.iter(|| bind::encode(&doc, &types, &opts).unwrap()));
-    g.bench_function(BenchmarkId::new("to_json", n), |b| b.iter(|| json::to_json_bytes(&doc, &types, false)));
+    g.bench_function(BenchmarkId::new("decode_bind", n), |b| {
+        b.iter(|| bind::decode(&bytes, &types, &opts).unwrap())
+    });
+    g.bench_function(BenchmarkId::new("encode_bind", n), |b| {
+        b.iter(|| bind::encode(&doc, &types, &opts).unwrap())
+    });
+    g.bench_function(BenchmarkId::new("to_json", n), |b| {
+        b.iter(|| json::to_json_bytes(&doc, &types, false))
+    });
     g.finish();
 }
 

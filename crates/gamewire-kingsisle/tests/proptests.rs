@@ -1,7 +1,9 @@
 //! Property tests: the bit buffer and single values round-trip exactly.
 
 use gamewire_kingsisle::bits::{BitReader, BitWriter};
-use gamewire_kingsisle::{decode, encode, ClassDef, Document, Object, Options, PropertyDef, TypeList, Value};
+use gamewire_kingsisle::{
+    decode, encode, ClassDef, Document, Object, Options, PropertyDef, TypeList, Value,
+};
 use proptest::prelude::*;
 
 proptest! {
