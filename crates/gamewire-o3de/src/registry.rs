@@ -88,6 +88,8 @@ pub struct Registry {
     /// Enums by id.
     pub enums: Vec<Enum>,
     by_name: HashMap<String, Vec<ClassId>>,
+    /// Exact-case names to the same groups as `by_name`, to look up without allocating.
+    by_exact_name: HashMap<String, Vec<ClassId>>,
     by_uuid: HashMap<Uuid, ClassId>,
     enum_by_name: HashMap<String, Vec<EnumId>>,
     enum_by_uuid: HashMap<Uuid, EnumId>,
@@ -308,6 +310,14 @@ impl Registry {
             }
             reg.classes[id].bases = bases;
             reg.classes[id].own_fields = fields;
+        }
+        for c in &reg.classes {
+            let group = reg
+                .by_name
+                .get(&c.name.to_ascii_lowercase())
+                .cloned()
+                .unwrap_or_default();
+            reg.by_exact_name.insert(c.name.clone(), group);
         }
         reg.check_cycles()?;
         for id in 0..reg.classes.len() {
@@ -576,8 +586,12 @@ impl Registry {
 
     /// Classes with this name (case-insensitive, surrounding spaces trimmed).
     pub fn classes_named(&self, name: &str) -> &[ClassId] {
+        let name = name.trim();
+        if let Some(v) = self.by_exact_name.get(name) {
+            return v;
+        }
         self.by_name
-            .get(&name.trim().to_ascii_lowercase())
+            .get(&name.to_ascii_lowercase())
             .map(|v| v.as_slice())
             .unwrap_or(&[])
     }
