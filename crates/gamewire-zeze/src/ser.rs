@@ -70,11 +70,16 @@ pub fn to_writer<T: Serialize + ?Sized>(value: &T, out: &mut Vec<u8>) -> gamewir
 }
 
 /// The id a field or variant name asks for: `"N"` or `"name#N"`.
-#[inline]
+#[inline(always)]
 pub(crate) fn explicit_id(name: &str) -> Option<u32> {
-    if !name.as_bytes().last()?.is_ascii_digit() {
-        return None;
+    match name.as_bytes().last() {
+        Some(b) if b.is_ascii_digit() => digits_id(name),
+        _ => None,
     }
+}
+
+#[inline(never)]
+fn digits_id(name: &str) -> Option<u32> {
     let digits = name.rsplit('#').next()?;
     if digits.len() != name.len() && !name.contains('#') {
         return None;
@@ -140,6 +145,7 @@ impl<'a> BeanSer<'a> {
         Ok(())
     }
 
+    #[inline(always)]
     fn next_id(&mut self, name: Option<&str>) -> u32 {
         name.and_then(explicit_id).unwrap_or(self.auto + 1)
     }

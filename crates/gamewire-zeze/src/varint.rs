@@ -61,7 +61,16 @@ fn write_long_slow(out: &mut Vec<u8>, v: i64) {
     let enc = (prefix << (8 * (n - 1))) | u;
     let word = enc << (8 * (8 - n));
     let word = if neg { !word } else { word };
-    out.extend_from_slice(&word.to_be_bytes()[..n]);
+    put_prefix(out, word, n);
+}
+
+/// Appends the first `n` (1..=8) big-endian bytes of `word`: one fixed 8-byte copy,
+/// then the length cut back (no variable-length memmove).
+#[inline(always)]
+fn put_prefix(out: &mut Vec<u8>, word: u64, n: usize) {
+    let len = out.len();
+    out.extend_from_slice(&word.to_be_bytes());
+    out.truncate(len + n);
 }
 
 /// Appends `v` as Zeze's compact unsigned 64-bit integer (`WriteULong`).
@@ -79,7 +88,7 @@ pub fn write_ulong(out: &mut Vec<u8>, v: u64) {
     }
     let prefix = ((0xff00u32 >> (n - 1)) as u8) as u64;
     let enc = (prefix << (8 * (n - 1))) | v;
-    out.extend_from_slice(&(enc << (8 * (8 - n))).to_be_bytes()[..n]);
+    put_prefix(out, enc << (8 * (8 - n)), n);
 }
 
 /// Appends `v` as Zeze's `WriteUInt` (the same bytes as `WriteULong` of the unsigned value).
@@ -91,7 +100,7 @@ pub fn write_uint(out: &mut Vec<u8>, v: u32) {
 /// Appends a field tag: `delta` is the id minus the previous id (1 or more), `ty` the
 /// wire type (0..=12). Deltas 1..=14 take one byte `delta << 4 | ty`; larger ones
 /// `0xf0 | ty` then `WriteUInt(delta - 15)`.
-#[inline]
+#[inline(always)]
 pub fn write_tag(out: &mut Vec<u8>, delta: u32, ty: u8) {
     if delta < 15 {
         out.push(((delta as u8) << 4) | ty);
