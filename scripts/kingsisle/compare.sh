@@ -1,6 +1,7 @@
 #!/bin/sh
 # Runs katsuba and gamewire side by side on the same deep BINd file of N nested objects
 # (default 1,000,000, about 50 MB) and prints each one's median and the ratio.
+# The machine may be shared: the script also prints CPU times and minimums.
 #
 # usage: scripts/kingsisle/compare.sh [N]
 # Needs python3 with `katsuba` (pip install katsuba) and a release build of gamewire
@@ -24,26 +25,24 @@ GWB=$("$GW" bench kingsisle -t "$WORK/bench.types.json" "$WORK/bench.bin")
 echo "$GWB"
 K=$(echo "$KAT" | sed -n 's/.*median \([0-9.]*\) s.*/\1/p')
 G=$(echo "$GWB" | sed -n 's/^decode: median *\([0-9.]*\) ms.*/\1/p')
-python3 -c "print(f'decode ratio (katsuba time / gamewire time): {$K / ($G / 1000):.2f}x')"
+python3 -c "print(f'decode ratio, wall medians (katsuba / gamewire): {$K / ($G / 1000):.2f}x')"
+KC=$(echo "$KAT" | sed -n 's/.*median CPU \([0-9.]*\) s.*/\1/p')
+GC=$(echo "$GWB" | sed -n 's/^decode: median CPU *\([0-9.]*\) ms.*/\1/p')
+if [ -n "$GC" ]; then
+    python3 -c "print(f'decode ratio, on-CPU medians (katsuba / gamewire): {$KC / ($GC / 1000):.2f}x')"
+fi
 
-echo "--- decode to JSON through the CLIs (best of 3 wall-clock runs)"
-best() { # best wall time of 3 runs of "$@" (output discarded)
-    python3 - "$@" <<'PY'
-import subprocess, sys, time
-ts = []
-for _ in range(3):
-    t = time.perf_counter()
-    subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
-    ts.append(time.perf_counter() - t)
-print(f"{min(ts):.3f}")
-PY
-}
-GJ=$(best "$GW" decode kingsisle --compact -t "$WORK/bench.types.json" "$WORK/bench.bin" -o "$WORK/gw.json")
-echo "gamewire decode -> JSON: $GJ s"
+echo "--- gamewire decode -> compact JSON on stdout (CLI, 3 runs: wall, user+sys CPU)"
+for i in 1 2 3; do
+    /usr/bin/time -f "gamewire decode -> JSON: %e s wall, %U s user + %S s sys" \
+        "$GW" decode kingsisle --compact -t "$WORK/bench.types.json" "$WORK/bench.bin" >/dev/null
+done
+echo "(katsuba decode alone, no JSON: median CPU $KC s)"
 if command -v katsuba >/dev/null 2>&1; then
-    KJ=$(best katsuba op -t "$WORK/bench.types.json" de "$WORK/bench.bin" -o "$WORK/katsuba.json")
-    echo "katsuba op de -> JSON: $KJ s"
-    python3 -c "print(f'JSON ratio (katsuba / gamewire): {$KJ / $GJ:.2f}x')"
+    for i in 1 2 3; do
+        /usr/bin/time -f "katsuba op de -> JSON: %e s wall, %U s user + %S s sys" \
+            katsuba op -t "$WORK/bench.types.json" de "$WORK/bench.bin" -o "$WORK/katsuba.json"
+    done
 else
-    echo "katsuba CLI not on PATH: JSON conversion not compared"
+    echo "katsuba CLI not on PATH: its JSON conversion is not timed"
 fi
