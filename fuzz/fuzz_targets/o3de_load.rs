@@ -1,7 +1,58 @@
 #![no_main]
+use gamewire_o3de::{load, parse_json, serde_json, store, LoadOptions, Registry, StoreOptions};
 use libfuzzer_sys::fuzz_target;
+use std::sync::OnceLock;
 
-// Placeholder until the format's decoder lands: the format's owner replaces this body.
+const REGISTRY: &str = r#"{
+  "enums": [{"name": "E", "underlying": "i16", "values": {"A": 1, "B": 2, "N": -8}},
+            {"name": "F", "underlying": "u64", "values": {"X": 1, "Y": 6}}],
+  "classes": [
+    {"name": "Base", "fields": [{"name": "v", "type": "f32", "default": 1.5}]},
+    {"name": "Derived", "bases": ["Base"], "fields": [{"name": "e", "type": "E"}, {"name": "f", "type": "F"}]},
+    {"name": "Dup", "uuid": "{11111111-1111-1111-1111-111111111111}", "bases": ["Base"]},
+    {"name": "Dup", "uuid": "{22222222-2222-2222-2222-222222222222}"},
+    {"name": "Root", "fields": [
+      {"name": "i", "type": "i32"}, {"name": "u", "type": "u8"}, {"name": "s", "type": "string"},
+      {"name": "b", "type": "bool"}, {"name": "id", "type": "Uuid"}, {"name": "c", "type": "Color"},
+      {"name": "v", "type": "Vector3"}, {"name": "q", "type": "Quaternion"}, {"name": "t", "type": "Transform"},
+      {"name": "m", "type": "Matrix3x4"}, {"name": "list", "type": "vector<Base*>"},
+      {"name": "set", "type": "unordered_set<string>"}, {"name": "fixed", "type": "fixed_vector<i64,3>"},
+      {"name": "arr", "type": "array<u16,2>"}, {"name": "map", "type": "map<string, Derived>"},
+      {"name": "imap", "type": "unordered_map<i32, shared_ptr<Base>>"},
+      {"name": "mm", "type": "unordered_multimap<E, string>"}, {"name": "tup", "type": "tuple<i8, pair<bool, f64>>"},
+      {"name": "any", "type": "any"}, {"name": "asset", "type": "Asset<A>"}, {"name": "self", "type": "unique_ptr<Root>"}]}
+  ]}"#;
+
+fn registry() -> &'static Registry {
+    static REG: OnceLock<Registry> = OnceLock::new();
+    REG.get_or_init(|| Registry::from_json(&serde_json::from_str(REGISTRY).unwrap()).unwrap())
+}
+
 fuzz_target!(|data: &[u8]| {
-    let _ = data;
+    // The bytes as a registry file.
+    let _ = Registry::from_slice(data);
+    // The bytes as JSON loaded into a rich type, then stored and loaded again.
+    let Ok(json) = parse_json(data) else { return };
+    let reg = registry();
+    for ty in ["Root", "vector<E>", "map<F, Color>"] {
+        let ty = reg.parse_type(ty).unwrap();
+        let (v, _) = load(reg, &ty, &json, &LoadOptions::default());
+        for keep in [false, true] {
+            let (j, _) = store(
+                reg,
+                &ty,
+                &v,
+                &StoreOptions {
+                    keep_defaults: keep,
+                    ..Default::default()
+                },
+            );
+            let _ = load(reg, &ty, &j, &LoadOptions::default());
+        }
+    }
+    let _ = gamewire_o3de::patch::create_patch(&json, &serde_json::json!({"a": [1, {"b": null}]}));
+    let _ = gamewire_o3de::patch::create_merge_patch(&serde_json::json!({"a": 1}), &json);
+    let mut target = serde_json::json!({"a": [1, 2], "b": {"c": 1}});
+    let _ = gamewire_o3de::patch::apply_patch(&mut target, &json);
+    let _ = gamewire_o3de::patch::apply_merge_patch(&mut target, &json);
 });

@@ -1,7 +1,34 @@
 #![no_main]
+//! Decodes arbitrary bytes as a Resonite container (with each extension, and none) and
+//! as raw BSON; whatever decodes must map to JSON and back to the same BSON.
+use gamewire_resonite::{bson_write, decode, json, read_bson, Options};
 use libfuzzer_sys::fuzz_target;
 
-// Placeholder until the format's decoder lands: the format's owner replaces this body.
+const NAMES: [Option<&str>; 5] = [
+    None,
+    Some("f.7zbson"),
+    Some("f.lz4bson"),
+    Some("f.brson"),
+    Some("f.frdt"),
+];
+
 fuzz_target!(|data: &[u8]| {
-    let _ = data;
+    let mut opts = Options::default();
+    opts.limits.max_decompressed = 8 << 20;
+    opts.lzma_memlimit = 32 << 20;
+    let name = NAMES[data.first().map_or(0, |b| usize::from(*b) % NAMES.len())];
+    if let Ok(d) = decode(data, name, &opts) {
+        let bson = bson_write::to_vec(&d.document, 1024).expect("decoded documents encode");
+        let j = json::document_to_json(&d.document, 1024).expect("decoded documents map to JSON");
+        let back = json::document_from_json(&j, 1024).expect("our JSON maps back");
+        assert_eq!(bson_write::to_vec(&back, 1024).unwrap(), bson);
+    }
+    if let Ok(doc) = read_bson(data, &opts) {
+        let j = json::document_to_json(&doc, 1024).expect("decoded documents map to JSON");
+        let back = json::document_from_json(&j, 1024).expect("our JSON maps back");
+        assert_eq!(
+            bson_write::to_vec(&back, 1024).unwrap(),
+            bson_write::to_vec(&doc, 1024).unwrap()
+        );
+    }
 });

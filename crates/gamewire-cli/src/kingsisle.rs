@@ -1,29 +1,280 @@
 //! The `kingsisle` commands of the CLI.
 
-use crate::inspect::Tree;
+use crate::inspect::{short_str, Tree};
 use crate::{Action, CliResult};
+use gamewire::kingsisle::{
+    self as ki, bind, json, Document, Options, PropertyDef, TypeList, Value,
+};
 use std::path::{Path, PathBuf};
 
 /// Options of `gamewire decode|encode|bench kingsisle`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Input file; `-` or none reads stdin.
+    /// Input file; `-` or none reads stdin. Inputs starting with `BINd` are read as `BINd`
+    /// files (deep mode, stateful flags) whatever the options say.
     pub input: Option<PathBuf>,
     /// Output file, written atomically; none writes stdout.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Type list files (wiztype JSON v1/v2 or KingsIsle XML dumps), merged in order
+    /// (later files win). Repeat the option or separate paths with commas.
+    #[arg(short, long = "types", required = true, value_delimiter = ',')]
+    pub types: Vec<PathBuf>,
+    /// Serializer flags: 1 stateful, 2 compact lengths, 4 enum names, 8 zlib, 16 forbid absence.
+    #[arg(short, long, default_value = "0", value_parser = parse_u32)]
+    pub flags: u32,
+    /// Property mask: a property is serialized when `flags & mask == mask` (shallow mode).
+    #[arg(short, long, default_value = "24", value_parser = parse_u32)]
+    pub mask: u32,
+    /// Shallow mode (no sizes, properties in id order); the default is deep mode.
+    #[arg(short, long)]
+    pub shallow: bool,
+    /// The blob is wrapped in manual zlib framing (u32 size + zlib stream).
+    #[arg(short, long)]
+    pub zlib: bool,
+    /// Deep mode: keep objects of unknown types and unknown properties as raw bits.
+    #[arg(long)]
+    pub skip_unknown: bool,
+    /// Encode: write a `BINd` file (also implied by `"$bind": true` in the JSON).
+    #[arg(long)]
+    pub bind: bool,
+    /// Encode: write an XML object file (`<Objects><Class Name=..>`) instead of bytes.
+    /// Decoding detects XML object files by their leading `<`.
+    #[arg(long, conflicts_with = "bind")]
+    pub xml: bool,
+    /// Print JSON on one line instead of indented.
+    #[arg(long)]
+    pub compact: bool,
+    /// Deepest nesting accepted.
+    #[arg(long, default_value_t = 1024)]
+    pub max_depth: usize,
+}
+
+fn parse_u32(s: &str) -> Result<u32, String> {
+    let r = match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u32::from_str_radix(h, 16),
+        None => s.parse(),
+    };
+    r.map_err(|e| format!("{s:?} is not a u32: {e}"))
+}
+
+fn options(a: &Args) -> Options {
+    let mut o = Options {
+        flags: a.flags,
+        property_mask: a.mask,
+        shallow: a.shallow,
+        manual_zlib: a.zlib,
+        skip_unknown: a.skip_unknown,
+        ..Options::default()
+    };
+    o.limits.max_depth = a.max_depth;
+    o
+}
+
+/// True for XML object files (first non-blank character `<`, after a byte order mark).
+fn is_xml(data: &[u8]) -> bool {
+    let d = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    d.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+}
+
+fn decode_any(data: &[u8], types: &TypeList, opts: &Options) -> CliResult<Document> {
+    Ok(if data.starts_with(bind::MAGIC) {
+        bind::decode(data, types, opts)?
+    } else {
+        ki::decode(data, types, opts)?
+    })
+}
+
+fn encode_any(
+    doc: &Document,
+    types: &TypeList,
+    opts: &Options,
+    force_bind: bool,
+) -> CliResult<Vec<u8>> {
+    Ok(if doc.bind || force_bind {
+        bind::encode(doc, types, opts)?
+    } else {
+        ki::encode(doc, types, opts)?
+    })
 }
 
 /// Runs `decode`, `encode` or `bench` for kingsisle.
 pub fn run(action: Action, args: Args) -> CliResult {
-    let _ = (action, args);
-    Err("kingsisle support is not implemented yet".into())
+    let types = TypeList::from_files(&args.types)?;
+    let opts = options(&args);
+    let input = crate::io::read_input(args.input.as_deref())?;
+    match action {
+        Action::Decode if is_xml(&input) => {
+            let objs = ki::xml::read(&input, &types)?;
+            let docs: Vec<_> = objs
+                .into_iter()
+                .map(|root| {
+                    json::to_json(
+                        &Document {
+                            root,
+                            ..Document::default()
+                        },
+                        &types,
+                    )
+                })
+                .collect();
+            let j = if docs.len() == 1 {
+                docs.into_iter().next().expect("one")
+            } else {
+                serde_json::Value::Array(docs)
+            };
+            crate::io::write_output(
+                args.output.as_deref(),
+                &crate::io::json_bytes(&j, !args.compact)?,
+            )
+        }
+        Action::Encode if args.xml => {
+            let j = crate::io::parse_json(&input)?;
+            let items = match &j {
+                serde_json::Value::Array(a) => a.iter().collect(),
+                one => vec![one],
+            };
+            let mut objs = Vec::with_capacity(items.len());
+            for (i, item) in items.into_iter().enumerate() {
+                objs.push(
+                    json::from_json(item, &types)
+                        .map_err(|e| e.in_index(i))?
+                        .root,
+                );
+            }
+            let text = ki::xml::write(&objs, &types)?;
+            crate::io::write_output(args.output.as_deref(), text.as_bytes())
+        }
+        Action::Decode => {
+            let doc = decode_any(&input, &types, &opts)?;
+            let mut out = json::to_json_bytes(&doc, &types, !args.compact);
+            out.push(b'\n');
+            crate::io::write_output(args.output.as_deref(), &out)
+        }
+        Action::Encode => {
+            let j = crate::io::parse_json(&input)?;
+            let doc = json::from_json(&j, &types)?;
+            let out = encode_any(&doc, &types, &opts, args.bind)?;
+            crate::io::write_output(args.output.as_deref(), &out)
+        }
+        Action::Bench => {
+            crate::bench::run(
+                "kingsisle",
+                &input,
+                |d| decode_any(d, &types, &opts),
+                |doc| encode_any(doc, &types, &opts, false),
+            )?;
+            // On a shared machine wall time includes waiting: also report on-CPU time
+            // (Linux schedstat), which is what a side-by-side comparison should use.
+            if on_cpu_ns().is_some() {
+                let doc = decode_any(&input, &types, &opts)?;
+                let d = cpu_median(|| decode_any(&input, &types, &opts).map(drop))?;
+                let e = cpu_median(|| encode_any(&doc, &types, &opts, false).map(drop))?;
+                let mb = input.len() as f64 / 1e6;
+                println!(
+                    "decode: median CPU {:>6.3} ms  {:>9.1} MB/s",
+                    d * 1e3,
+                    mb / d
+                );
+                println!(
+                    "encode: median CPU {:>6.3} ms  {:>9.1} MB/s",
+                    e * 1e3,
+                    mb / e
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Nanoseconds this thread has run on a CPU (Linux `/proc/thread-self/schedstat`).
+fn on_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Median on-CPU seconds of 7 runs of `f`.
+fn cpu_median(mut f: impl FnMut() -> CliResult) -> CliResult<f64> {
+    let mut times = Vec::new();
+    for _ in 0..7 {
+        let start = on_cpu_ns().unwrap_or(0);
+        f()?;
+        times.push(on_cpu_ns().unwrap_or(0).saturating_sub(start) as f64 / 1e9);
+    }
+    times.sort_by(f64::total_cmp);
+    Ok(times[times.len() / 2])
+}
+
+/// Finds the type list for `path`: `<name>.types.json`, `<stem>.types.json`, then
+/// `types.json` or `types.xml` in the same folder.
+pub fn find_types(path: &Path) -> Option<PathBuf> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path.file_name()?.to_string_lossy().into_owned();
+    let stem = path.file_stem()?.to_string_lossy().into_owned();
+    [
+        format!("{name}.types.json"),
+        format!("{stem}.types.json"),
+        "types.json".into(),
+        "types.xml".into(),
+    ]
+    .into_iter()
+    .map(|n| dir.join(n))
+    .find(|p| p.is_file())
 }
 
 /// Prints a kingsisle file as a tree for `gamewire inspect`.
 pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    let _ = (path, data, tree);
-    Err("kingsisle support is not implemented yet".into())
+    let tpath = find_types(path).ok_or_else(|| {
+        format!(
+            "no type list found for {} (put {}.types.json or types.json beside it)",
+            path.display(),
+            path.file_stem()
+                .map(|s| s.to_string_lossy())
+                .unwrap_or_default()
+        )
+    })?;
+    let types = TypeList::from_files(&[&tpath])?;
+    let doc = decode_any(data, &types, &Options::default())?;
+    tree.note(&format!(
+        "type list {}; flags word {}; {} trailing byte(s)",
+        tpath.display(),
+        doc.flags.map_or("none".into(), |f| f.to_string()),
+        doc.trailing.len()
+    ));
+    print_object(tree, "root", &doc.root, &types);
+    Ok(())
+}
+
+fn print_object(tree: &mut Tree, label: &str, o: &ki::Object, types: &TypeList) {
+    let class = types.get(o.hash);
+    let name = class.map_or_else(|| format!("unknown class {}", o.hash), |c| c.name.clone());
+    tree.open(label, &name, Some(o.properties.len()));
+    for (h, v) in &o.properties {
+        match class.and_then(|c| c.properties.iter().find(|p| p.hash == *h)) {
+            Some(p) => print_value(tree, &p.name, v, Some(p), types),
+            None => print_value(tree, &format!("#{h}"), v, None, types),
+        }
+    }
+    tree.close();
+}
+
+fn print_value(tree: &mut Tree, label: &str, v: &Value, p: Option<&PropertyDef>, types: &TypeList) {
+    let ty = p.map_or("?", |p| p.type_name.as_str());
+    match v {
+        Value::List(items) => {
+            tree.open(label, &format!("list of {ty}"), Some(items.len()));
+            for (i, item) in items.iter().enumerate() {
+                if tree.keep(i, items.len()) {
+                    print_value(tree, &format!("[{i}]"), item, p, types);
+                }
+            }
+            tree.close();
+        }
+        Value::Object(o) => print_object(tree, label, o, types),
+        Value::String(b) => tree.leaf(label, ty, &short_str(&String::from_utf8_lossy(b), 60)),
+        Value::WString(w) => tree.leaf(label, ty, &short_str(&String::from_utf16_lossy(w), 60)),
+        other => tree.leaf(label, ty, &json::value_to_json(other, types).to_string()),
+    }
 }
 
 /// Options of `gamewire hash`.
@@ -37,6 +288,11 @@ pub struct HashArgs {
 
 /// Runs `gamewire hash`.
 pub fn hash(args: HashArgs) -> CliResult {
-    let _ = args;
-    Err("kingsisle hashes are not implemented yet".into())
+    let v = match args.kind.as_str() {
+        "string-id" | "string_id" | "stringid" => ki::hash::string_id(args.text.as_bytes()),
+        "djb2" => ki::hash::djb2(args.text.as_bytes()),
+        other => return Err(format!("unknown hash {other:?}: use string-id or djb2").into()),
+    };
+    println!("{v}");
+    Ok(())
 }

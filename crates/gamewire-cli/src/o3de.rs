@@ -1,8 +1,21 @@
 //! The `o3de` commands of the CLI.
+//!
+//! `decode o3de --schema S.json --type NAME [IN]` loads the JSON (O3DE coercions),
+//! prints the stored (canonical) JSON on stdout and the report on stderr; the exit
+//! code is 1 when processing halted. `encode o3de` does the same load and prints the
+//! canonical JSON, optionally wrapped in the O3DE file envelope.
 
-use crate::inspect::Tree;
+use crate::inspect::{short_str, Tree};
+use crate::io::{json_bytes, read_input, write_output};
 use crate::{Action, CliResult};
+use gamewire::o3de::{
+    self as o3de, envelope::Envelope, LoadOptions, Processing, Registry, StoreOptions, TypeExpr,
+    Value,
+};
 use std::path::{Path, PathBuf};
+
+/// The registry file `inspect` looks for beside an O3DE file.
+pub const REGISTRY_NAME: &str = "o3de-registry.json";
 
 /// Options of `gamewire decode|encode|bench o3de`.
 #[derive(clap::Args)]
@@ -12,16 +25,242 @@ pub struct Args {
     /// Output file, written atomically; none writes stdout.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// The type registry (JSON); defaults to `o3de-registry.json` beside the input.
+    #[arg(long)]
+    pub schema: Option<PathBuf>,
+    /// The type to load (a type expression such as `MyClass` or `vector<i32>`);
+    /// defaults to the envelope's `ClassName`.
+    #[arg(long = "type")]
+    pub type_name: Option<String>,
+    /// Write values even when they equal their defaults.
+    #[arg(long)]
+    pub keep_defaults: bool,
+    /// Clear containers before loading into them.
+    #[arg(long)]
+    pub clear_containers: bool,
+    /// Wrap the output in the O3DE file envelope (`encode` does by default when the
+    /// input had one).
+    #[arg(long)]
+    pub envelope: bool,
+    /// Compact output instead of indented.
+    #[arg(long)]
+    pub compact: bool,
+}
+
+fn load_registry(args: &Args) -> CliResult<Registry> {
+    let path = match (&args.schema, &args.input) {
+        (Some(p), _) => p.clone(),
+        (None, Some(i)) if i != Path::new("-") => {
+            i.parent().unwrap_or(Path::new(".")).join(REGISTRY_NAME)
+        }
+        _ => return Err("--schema is required when reading stdin".into()),
+    };
+    let bytes = std::fs::read(&path)
+        .map_err(|e| format!("cannot read registry {}: {e}", path.display()))?;
+    Registry::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// Loads the input; returns the value, the type, the envelope's class name and the report.
+fn load_input(
+    args: &Args,
+    reg: &Registry,
+    bytes: &[u8],
+) -> CliResult<(Value, TypeExpr, Option<String>, o3de::Report)> {
+    let json = o3de::parse_json(bytes)?;
+    let (data, class_name) = match Envelope::from_json(&json)? {
+        Some(env) => (env.class_data, Some(env.class_name)),
+        None => (json, None),
+    };
+    let type_text = match (&args.type_name, &class_name) {
+        (Some(t), _) => t.clone(),
+        (None, Some(c)) => c.clone(),
+        (None, None) => return Err("--type is required when the input has no envelope".into()),
+    };
+    let ty = reg.parse_type(&type_text)?;
+    let opts = LoadOptions {
+        clear_containers: args.clear_containers,
+        ..LoadOptions::default()
+    };
+    let (v, report) = o3de::load(reg, &ty, &data, &opts);
+    Ok((v, ty, class_name, report))
 }
 
 /// Runs `decode`, `encode` or `bench` for o3de.
 pub fn run(action: Action, args: Args) -> CliResult {
-    let _ = (action, args);
-    Err("o3de support is not implemented yet".into())
+    let reg = load_registry(&args)?;
+    let bytes = read_input(args.input.as_deref())?;
+    let store_opts = StoreOptions {
+        keep_defaults: args.keep_defaults,
+        ..StoreOptions::default()
+    };
+    match action {
+        Action::Decode | Action::Encode => {
+            let (v, ty, class_name, report) = load_input(&args, &reg, &bytes)?;
+            let (mut out, store_report) = o3de::store(&reg, &ty, &v, &store_opts);
+            let wrap = args.envelope || (action == Action::Encode && class_name.is_some());
+            if wrap {
+                let name = class_name.or(args.type_name.clone()).unwrap_or_default();
+                out = Envelope {
+                    class_name: name,
+                    class_data: out,
+                }
+                .to_json();
+            }
+            let rep =
+                serde_json::json!({"load": report.to_json(), "store": store_report.to_json()});
+            eprintln!("{}", serde_json::to_string_pretty(&rep)?);
+            if report.processing() == Processing::Halted {
+                return Err("processing halted (see the report above)".into());
+            }
+            write_output(args.output.as_deref(), &json_bytes(&out, !args.compact)?)
+        }
+        Action::Bench => {
+            let (_, ty, _, _) = load_input(&args, &reg, &bytes)?;
+            let opts = LoadOptions::default();
+            crate::bench::run(
+                "o3de",
+                &bytes,
+                |b| {
+                    let json = o3de::parse_json(b)?;
+                    let data = match Envelope::from_json(&json)? {
+                        Some(env) => env.class_data,
+                        None => json,
+                    };
+                    Ok(o3de::load(&reg, &ty, &data, &opts).0)
+                },
+                |v| {
+                    let (j, _) = o3de::store(&reg, &ty, v, &store_opts);
+                    Ok(serde_json::to_vec(&j)?)
+                },
+            )
+        }
+    }
 }
 
-/// Prints a o3de file as a tree for `gamewire inspect`.
+/// Prints an O3DE file as a tree for `gamewire inspect`: typed, when a registry
+/// (`o3de-registry.json`) sits beside it; else as plain JSON.
 pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    let _ = (path, data, tree);
-    Err("o3de support is not implemented yet".into())
+    let json = o3de::parse_json(data)?;
+    let env = Envelope::from_json(&json)?.ok_or("not an O3DE envelope")?;
+    let reg_path = path.parent().unwrap_or(Path::new(".")).join(REGISTRY_NAME);
+    tree.note(&format!("ClassName: {}", env.class_name));
+    if let Ok(bytes) = std::fs::read(&reg_path) {
+        let reg = Registry::from_slice(&bytes)?;
+        let ty = reg.parse_type(&env.class_name)?;
+        let (v, report) = o3de::load(&reg, &ty, &env.class_data, &LoadOptions::default());
+        tree.note(&format!(
+            "load: {} / {} ({} issue(s))",
+            report.processing().name(),
+            report.outcome().name(),
+            report.issues.len()
+        ));
+        for issue in report.issues.iter().take(8) {
+            tree.note(&format!(
+                "  {} {}: {}",
+                issue.path, issue.code, issue.message
+            ));
+        }
+        value_tree(&reg, tree, "ClassData", &ty, &v);
+    } else {
+        tree.note(&format!(
+            "(no {REGISTRY_NAME} beside the file: untyped view)"
+        ));
+        json_tree(tree, "ClassData", &env.class_data);
+    }
+    Ok(())
+}
+
+fn type_label(reg: &Registry, ty: &TypeExpr) -> String {
+    reg.type_to_string(ty)
+}
+
+/// JSON text shortened for display, not quoted again.
+fn short_json(j: &serde_json::Value, max: usize) -> String {
+    let s = j.to_string();
+    let count = s.chars().count();
+    if count <= max {
+        s
+    } else {
+        let head: String = s.chars().take(max).collect();
+        format!("{head}… ({count} chars)")
+    }
+}
+
+fn value_tree(reg: &Registry, tree: &mut Tree, label: &str, ty: &TypeExpr, v: &Value) {
+    let tl = type_label(reg, ty);
+    match (ty, v) {
+        (TypeExpr::Class(c), Value::Object(fields)) => {
+            let class = &reg.classes[*c];
+            tree.open(label, &tl, Some(fields.len()));
+            for (i, (f, fv)) in class.fields.iter().zip(fields).enumerate() {
+                if tree.keep(i, fields.len()) {
+                    value_tree(reg, tree, &f.name, &f.ty, fv);
+                }
+            }
+            tree.close();
+        }
+        (_, Value::Seq(items)) => {
+            let et = ty.element().cloned().unwrap_or(TypeExpr::Any);
+            tree.open(label, &tl, Some(items.len()));
+            for (i, it) in items.iter().enumerate() {
+                if tree.keep(i, items.len()) {
+                    value_tree(reg, tree, &format!("[{i}]"), &et, it);
+                }
+            }
+            tree.close();
+        }
+        (
+            TypeExpr::Map(k, vt)
+            | TypeExpr::UnorderedMap(k, vt)
+            | TypeExpr::UnorderedMultimap(k, vt),
+            Value::Map(m),
+        ) => {
+            tree.open(label, &tl, Some(m.len()));
+            for (i, (key, val)) in m.iter().enumerate() {
+                if tree.keep(i, m.len()) {
+                    let (kj, _) = o3de::store(reg, k, key, &StoreOptions::default());
+                    value_tree(reg, tree, &format!("[{}]", short_json(&kj, 40)), vt, val);
+                }
+            }
+            tree.close();
+        }
+        (TypeExpr::Pointer(_) | TypeExpr::UniquePtr(_) | TypeExpr::SharedPtr(_), Value::Ptr(p))
+        | (TypeExpr::Any, Value::Any(p)) => match p {
+            None => tree.leaf(label, &tl, "null"),
+            Some(inner) => value_tree(reg, tree, label, &inner.0, &inner.1),
+        },
+        _ => {
+            let keep = StoreOptions {
+                keep_defaults: true,
+                ..StoreOptions::default()
+            };
+            let (j, _) = o3de::store(reg, ty, v, &keep);
+            tree.leaf(label, &tl, &short_json(&j, 80));
+        }
+    }
+}
+
+fn json_tree(tree: &mut Tree, label: &str, j: &serde_json::Value) {
+    match j {
+        serde_json::Value::Object(m) => {
+            tree.open(label, "object", Some(m.len()));
+            for (i, (k, v)) in m.iter().enumerate() {
+                if tree.keep(i, m.len()) {
+                    json_tree(tree, k, v);
+                }
+            }
+            tree.close();
+        }
+        serde_json::Value::Array(a) => {
+            tree.open(label, "array", Some(a.len()));
+            for (i, v) in a.iter().enumerate() {
+                if tree.keep(i, a.len()) {
+                    json_tree(tree, &format!("[{i}]"), v);
+                }
+            }
+            tree.close();
+        }
+        serde_json::Value::String(s) => tree.leaf(label, "string", &short_str(s, 80)),
+        other => tree.leaf(label, "json", &short_json(other, 80)),
+    }
 }

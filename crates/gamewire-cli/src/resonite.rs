@@ -1,7 +1,11 @@
 //! The `resonite` commands of the CLI.
 
-use crate::inspect::Tree;
+use crate::inspect::{short_str, Tree};
 use crate::{Action, CliResult};
+use gamewire::resonite::tree::DataTree;
+use gamewire::resonite::{
+    self as resonite, container, json, Compression, Document, EncodeOptions, Framing, Value,
+};
 use std::path::{Path, PathBuf};
 
 /// Options of `gamewire decode|encode|bench resonite`.
@@ -12,18 +16,192 @@ pub struct Args {
     /// Output file, written atomically; none writes stdout.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Compression to write (encode): lz4, lzma, brotli or none.
+    #[arg(long, default_value = "brotli", value_parser = parse_compression)]
+    pub compression: Compression,
+    /// Write a headerless legacy file (encode; needs lz4, lzma or brotli).
+    #[arg(long)]
+    pub legacy: bool,
+    /// Print JSON on one line instead of indented.
+    #[arg(long)]
+    pub compact: bool,
+    /// File name whose extension tells the compression of a headerless input read
+    /// from stdin (e.g. `x.7zbson`).
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Deepest nesting accepted.
+    #[arg(long, default_value_t = 1024)]
+    pub max_depth: usize,
+    /// Largest decompressed size accepted, in bytes.
+    #[arg(long, default_value_t = 4 << 30)]
+    pub max_decompressed: u64,
+}
+
+fn parse_compression(s: &str) -> Result<Compression, String> {
+    Compression::from_name(s)
+        .ok_or_else(|| format!("unknown compression {s:?}: use lz4, lzma, brotli or none"))
+}
+
+fn opts(a: &Args) -> resonite::Options {
+    let mut o = resonite::Options::default();
+    o.limits.max_depth = a.max_depth;
+    o.limits.max_decompressed = a.max_decompressed;
+    o
+}
+
+fn file_name(a: &Args) -> Option<String> {
+    a.name.clone().or_else(|| {
+        a.input
+            .as_ref()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+    })
 }
 
 /// Runs `decode`, `encode` or `bench` for resonite.
 pub fn run(action: Action, args: Args) -> CliResult {
-    let _ = (action, args);
-    Err("resonite support is not implemented yet".into())
+    let data = crate::io::read_input(args.input.as_deref())?;
+    let o = opts(&args);
+    let name = file_name(&args);
+    match action {
+        Action::Decode => {
+            let (_, bson) = container::unpack(&data, name.as_deref(), &o)?;
+            let doc = resonite::read_bson(&bson, &o)?;
+            let j = json::document_to_json(&doc, o.limits.max_depth)?;
+            crate::io::write_output(
+                args.output.as_deref(),
+                &crate::io::json_bytes(&j, !args.compact)?,
+            )
+        }
+        Action::Encode => {
+            let j = json::parse_text(&data, args.max_depth)?;
+            let doc = json::document_from_json(&j, args.max_depth)?;
+            let eo = EncodeOptions {
+                legacy: args.legacy,
+                max_depth: args.max_depth,
+                ..EncodeOptions::new(args.compression)
+            };
+            let bytes = resonite::encode(&doc, &eo)?;
+            crate::io::write_output(args.output.as_deref(), &bytes)
+        }
+        Action::Bench => {
+            let (c, _) = container::unpack(&data, name.as_deref(), &o)?;
+            let legacy = c.framing == Framing::Legacy;
+            let eo = EncodeOptions {
+                legacy,
+                max_depth: args.max_depth,
+                ..EncodeOptions::new(c.compression)
+            };
+            let label = format!(
+                "resonite {}{}",
+                c.compression,
+                if legacy { " (legacy)" } else { "" }
+            );
+            crate::bench::run(
+                &label,
+                &data,
+                |d| {
+                    let (_, bson) = container::unpack(d, name.as_deref(), &o)?;
+                    let doc = resonite::read_bson(&bson, &o)?;
+                    Ok(doc.into_owned())
+                },
+                |doc: &Document<'static>| Ok(resonite::encode(doc, &eo)?),
+            )
+        }
+    }
+}
+
+fn container_line(c: &container::Container) -> String {
+    match c.framing {
+        Framing::FrDT { version } => {
+            format!("FrDT version {version}, {} compression", c.compression)
+        }
+        Framing::Legacy => format!("legacy (no header), {} compression", c.compression),
+    }
+}
+
+fn leaf_text(v: &Value<'_>) -> String {
+    match v {
+        Value::String(s) => short_str(s, 60),
+        Value::Double(d) => format!("{d:?}"),
+        Value::Int32(i) => i.to_string(),
+        Value::Int64(i) => i.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Null | Value::Undefined | Value::MinKey | Value::MaxKey => String::new(),
+        Value::DateTime(ms) => format!("{ms} ms"),
+        Value::Binary { subtype, bytes } => format!("{} bytes, subtype {subtype}", bytes.len()),
+        other => match json::value_to_json(other, 64) {
+            Ok(j) => short_str(&j.to_string(), 60),
+            Err(e) => e.to_string(),
+        },
+    }
+}
+
+fn print_value(tree: &mut Tree, label: &str, v: &Value<'_>, depth: usize) {
+    const MAX_DEPTH: usize = 12;
+    match v {
+        Value::Document(d) => print_doc(tree, label, d, depth),
+        Value::Array(a) => {
+            if depth >= MAX_DEPTH {
+                tree.leaf(
+                    label,
+                    "array",
+                    &format!("({} items, deeper levels not shown)", a.len()),
+                );
+                return;
+            }
+            tree.open(label, "array", Some(a.len()));
+            for (i, x) in a.iter().enumerate() {
+                if tree.keep(i, a.len()) {
+                    print_value(tree, &format!("[{i}]"), x, depth + 1);
+                }
+            }
+            tree.close();
+        }
+        other => tree.leaf(label, other.type_name(), &leaf_text(other)),
+    }
+}
+
+fn print_doc(tree: &mut Tree, label: &str, d: &Document<'_>, depth: usize) {
+    const MAX_DEPTH: usize = 12;
+    if depth >= MAX_DEPTH {
+        tree.leaf(
+            label,
+            "document",
+            &format!("({} entries, deeper levels not shown)", d.len()),
+        );
+        return;
+    }
+    tree.open(label, "document", Some(d.len()));
+    for (i, (k, x)) in d.entries.iter().enumerate() {
+        if tree.keep(i, d.len()) {
+            print_value(tree, k, x, depth + 1);
+        }
+    }
+    tree.close();
 }
 
 /// Prints a resonite file as a tree for `gamewire inspect`.
 pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    let _ = (path, data, tree);
-    Err("resonite support is not implemented yet".into())
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let o = resonite::Options::default();
+    let (c, bson) = container::unpack(data, name.as_deref(), &o)?;
+    let doc = resonite::read_bson(&bson, &o)?;
+    tree.note(&format!(
+        "{}; {} bytes of BSON",
+        container_line(&c),
+        bson.len()
+    ));
+    let t = DataTree::new(&doc);
+    if let Some(v) = t.version_number() {
+        tree.note(&format!(
+            "data tree saved by {v}: {} types, {} slots",
+            t.types().len(),
+            t.slots().len()
+        ));
+    }
+    print_doc(tree, "root", &doc, 0);
+    Ok(())
 }
 
 /// `gamewire resonite ...` subcommands.
@@ -36,8 +214,90 @@ pub enum ResoniteCmd {
     },
 }
 
+/// Writes the slot hierarchy of `doc`: one line per slot (name and ID), its components'
+/// type names below it.
+pub fn slot_tree(doc: &Document<'_>) -> String {
+    use std::fmt::Write as _;
+    let t = DataTree::new(doc);
+    let mut out = String::new();
+    if let Some(v) = t.version_number() {
+        let _ = writeln!(out, "# saved by {v}");
+    }
+    let slots = t.slots();
+    if slots.is_empty() {
+        out.push_str("(no Object slot)\n");
+    }
+    for (depth, s) in slots {
+        let indent = "  ".repeat(depth);
+        let name = s.name().unwrap_or("(unnamed)");
+        let active = if s.active() == Some(false) {
+            " [inactive]"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "{indent}{name}{active}  <{}>", s.id().unwrap_or("?"));
+        for c in s.components() {
+            let ty =
+                t.type_name(&c)
+                    .map(|c| c.into_owned())
+                    .unwrap_or_else(|| match c.type_value {
+                        Some(v) => format!("(unknown type {})", leaf_text(v)),
+                        None => "(no type)".into(),
+                    });
+            let _ = writeln!(out, "{indent}  + {ty}");
+        }
+    }
+    let assets = t.assets();
+    if !assets.is_empty() {
+        let _ = writeln!(out, "Assets:");
+        for c in assets {
+            let ty = t
+                .type_name(&c)
+                .map(|c| c.into_owned())
+                .unwrap_or_else(|| "(unknown type)".into());
+            let _ = writeln!(out, "  + {ty}");
+        }
+    }
+    out
+}
+
 /// Runs a `gamewire resonite` subcommand.
 pub fn tool(cmd: ResoniteCmd) -> CliResult {
-    let _ = cmd;
-    Err("resonite tools are not implemented yet".into())
+    match cmd {
+        ResoniteCmd::Tree { file } => {
+            let data = crate::io::read_input(Some(&file))?;
+            let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
+            let o = resonite::Options::default();
+            let (_, bson) = container::unpack(&data, name.as_deref(), &o)?;
+            let doc = resonite::read_bson(&bson, &o)?;
+            crate::io::write_output(None, slot_tree(&doc).as_bytes())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slot_tree_lists_slots_with_component_types() {
+        let doc = resonite::synth::data_tree(4, 3, 1);
+        let text = slot_tree(&doc);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "# saved by 2024.8.5.1346");
+        assert!(lines[1].starts_with("Root  <"), "{text}");
+        assert!(
+            lines[2].starts_with("  + [FrooxEngine]FrooxEngine."),
+            "{text}"
+        );
+        assert_eq!(
+            lines.iter().filter(|l| l.contains("  <")).count(),
+            4,
+            "{text}"
+        );
+        assert!(
+            text.contains("Assets:\n  + [FrooxEngine]FrooxEngine."),
+            "{text}"
+        );
+    }
 }

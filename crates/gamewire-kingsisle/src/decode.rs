@@ -79,6 +79,7 @@ pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document>
         skip: opts.skip_unknown && !opts.shallow,
         depth: 0,
         max_depth: opts.limits.max_depth,
+        last: None,
     };
     let root = match de.object()? {
         Value::Object(o) => *o,
@@ -111,6 +112,8 @@ struct Decoder<'a, 't> {
     skip: bool,
     depth: usize,
     max_depth: usize,
+    /// The class met last (lists usually hold one class).
+    last: Option<&'t ClassDef>,
 }
 
 /// True when shallow mode writes `p` under `mask`.
@@ -136,8 +139,11 @@ impl<'a, 't> Decoder<'a, 't> {
         if hash == 0 {
             return Ok(Value::Null);
         }
-        let types = self.types;
-        let Some(class) = types.get(hash) else {
+        let class = match self.last {
+            Some(c) if c.hash == hash => Some(c),
+            _ => self.types.get(hash),
+        };
+        let Some(class) = class else {
             if self.skip {
                 let size = self.object_size()?;
                 let raw = self.raw(size)?;
@@ -154,6 +160,7 @@ impl<'a, 't> Decoder<'a, 't> {
                 )),
             ));
         };
+        self.last = Some(class);
         self.enter()?;
         let obj = if self.shallow {
             self.shallow_props(class)?
@@ -218,7 +225,11 @@ impl<'a, 't> Decoder<'a, 't> {
                     continue;
                 }
             }
-            let v = self.property(p).map_err(|e| e.in_key(p.name.as_str()))?;
+            let v = match self.fast_scalar(p) {
+                Some(Ok(v)) => v,
+                Some(Err(e)) => return Err(e.in_key(p.name.as_str())),
+                None => self.property(p).map_err(|e| e.in_key(p.name.as_str()))?,
+            };
             props.push((p.hash, v));
         }
         Ok(Object {
@@ -234,12 +245,17 @@ impl<'a, 't> Decoder<'a, 't> {
         while left > 0 {
             let start = self.r.pos();
             let size = self.r.read_u32_aligned()? as usize;
-            let hash = self.r.read_bits(32)? as u32;
+            // Aligned already: the size field was.
+            let hash = self.r.read_u32_aligned()?;
             let value = match class.property_index(hash, hint) {
                 Some(i) => {
                     hint = i + 1;
                     let p = &class.properties[i];
-                    let v = self.property(p).map_err(|e| e.in_key(p.name.as_str()))?;
+                    let v = match self.fast_scalar(p) {
+                        Some(Ok(v)) => v,
+                        Some(Err(e)) => return Err(e.in_key(p.name.as_str())),
+                        None => self.property(p).map_err(|e| e.in_key(p.name.as_str()))?,
+                    };
                     let actual = self.r.pos() - start;
                     if actual != size {
                         return Err(self
@@ -297,6 +313,35 @@ impl<'a, 't> Decoder<'a, 't> {
         Ok(Object {
             hash: class.hash,
             properties: props,
+        })
+    }
+
+    /// The common byte-aligned scalars, read in the property loop itself (no call, no
+    /// `Result<Value>` moved through memory); `None` for everything else.
+    #[inline(always)]
+    fn fast_scalar(&mut self, p: &PropertyDef) -> Option<Result<Value>> {
+        if p.dynamic {
+            return None;
+        }
+        let r = &mut self.r;
+        Some(match p.kind {
+            Kind::U32 => r.read_u32_aligned().map(|x| Value::UInt(u64::from(x))),
+            Kind::I32 => r
+                .read_u32_aligned()
+                .map(|x| Value::Int(i64::from(x as i32))),
+            Kind::F32 => r
+                .read_u32_aligned()
+                .map(|x| Value::Float(f32::from_bits(x))),
+            Kind::U64 => r.read_array().map(|a| Value::UInt(u64::from_le_bytes(a))),
+            Kind::Bool => r.read_bit().map(Value::Bool),
+            Kind::F64 => r.read_array().map(|a| Value::Double(f64::from_le_bytes(a))),
+            Kind::I64 => r.read_array().map(|a| Value::Int(i64::from_le_bytes(a))),
+            Kind::U8 => r.read_array::<1>().map(|a| Value::UInt(u64::from(a[0]))),
+            Kind::U16 => r
+                .read_array()
+                .map(|a| Value::UInt(u64::from(u16::from_le_bytes(a)))),
+            Kind::Str => self.string().map(|b| Value::String(b.to_vec())),
+            _ => return None,
         })
     }
 

@@ -25,6 +25,11 @@ pub fn to_json(doc: &Document, types: &TypeList) -> Json {
     serde_json::to_value(DocumentJson { doc, types }).expect("JSON values always serialize")
 }
 
+/// One value as JSON (objects named through `types`).
+pub fn value_to_json(v: &Value, types: &TypeList) -> Json {
+    serde_json::to_value(ValueJson { v, types }).expect("JSON values always serialize")
+}
+
 /// The document as JSON text (compact or pretty).
 pub fn to_json_bytes(doc: &Document, types: &TypeList, pretty: bool) -> Vec<u8> {
     let view = DocumentJson { doc, types };

@@ -4,6 +4,27 @@
 use crate::hash;
 use gamewire_core::{Error, Result};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for keys that are already hashes (class hashes): one multiply.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type IdMap = HashMap<u32, usize, BuildHasherDefault<IdHasher>>;
 
 /// Property flag bits of a type list (`flags` of a property).
 pub mod flags {
@@ -296,7 +317,7 @@ impl ClassDef {
 #[derive(Debug, Clone, Default)]
 pub struct TypeList {
     classes: Vec<ClassDef>,
-    by_hash: HashMap<u32, usize>,
+    by_hash: IdMap,
     by_name: HashMap<String, usize>,
 }
 

@@ -1,1 +1,502 @@
-//! XML object files.
+//! XML object files: `<Objects><Class Name="class X"><m_prop>value</m_prop>...</Class></Objects>`.
+//!
+//! - A property is an element named after it; a container repeats the element once per
+//!   item (an empty container is written `<m_list Count="0"/>`).
+//! - A nested object is `<m_prop><Class Name="class Y">...</Class></m_prop>`; a null
+//!   pointer is an empty element `<m_prop/>`.
+//! - Numbers are decimal (floats in their shortest exact form), bools `true`/`false`,
+//!   enums their value or their names (`A|B` for bit enums), strings their text.
+//! - Leaf structs are their numbers separated by commas in the order of their JSON
+//!   fields: Color `r,g,b,a`, Vector3D `x,y,z`, Euler `pitch,yaw,roll`, Quaternion
+//!   `x,y,z,w`, Matrix3x3 nine numbers by rows, Point `x,y`, Size `width,height`,
+//!   Rect `left,top,right,bottom`.
+
+use crate::types::{ClassDef, Kind, PropertyDef, TypeList};
+use crate::value::{Object, Value};
+use gamewire_core::{Error, ErrorKind, Result};
+use quick_xml::escape::escape;
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::Reader;
+use std::fmt::Write as _;
+
+/// Deepest object nesting read from XML.
+const MAX_DEPTH: usize = 1024;
+
+// ---- writing -------------------------------------------------------------------------
+
+/// Writes objects as an XML object file.
+pub fn write(objects: &[Object], types: &TypeList) -> Result<String> {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Objects>\n");
+    for o in objects {
+        write_object(&mut out, o, types, 1)?;
+    }
+    out.push_str("</Objects>\n");
+    Ok(out)
+}
+
+fn indent(out: &mut String, depth: usize) {
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+}
+
+fn write_object(out: &mut String, o: &Object, types: &TypeList, depth: usize) -> Result<()> {
+    if depth > MAX_DEPTH {
+        return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_DEPTH }));
+    }
+    let class = types.get(o.hash).ok_or_else(|| {
+        Error::msg(format!(
+            "unknown type hash {}: not in the type list",
+            o.hash
+        ))
+    })?;
+    indent(out, depth);
+    let _ = writeln!(out, "<Class Name=\"{}\">", escape(class.name.as_str()));
+    for (h, v) in &o.properties {
+        let p = class
+            .properties
+            .iter()
+            .find(|p| p.hash == *h)
+            .ok_or_else(|| {
+                Error::msg(format!(
+                    "{} has no property with hash {h} (raw bits cannot be written as XML)",
+                    class.name
+                ))
+            })?;
+        write_property(out, p, v, types, depth + 1).map_err(|e| e.in_key(p.name.as_str()))?;
+    }
+    indent(out, depth);
+    out.push_str("</Class>\n");
+    Ok(())
+}
+
+fn write_property(
+    out: &mut String,
+    p: &PropertyDef,
+    v: &Value,
+    types: &TypeList,
+    depth: usize,
+) -> Result<()> {
+    match (p.dynamic, v) {
+        (true, Value::List(items)) => {
+            if items.is_empty() {
+                indent(out, depth);
+                let _ = writeln!(out, "<{} Count=\"0\"/>", p.name);
+            }
+            for (i, item) in items.iter().enumerate() {
+                write_element(out, p, item, types, depth).map_err(|e| e.in_index(i))?;
+            }
+            Ok(())
+        }
+        (true, _) => Err(Error::msg("a container property needs a list")),
+        (false, v) => write_element(out, p, v, types, depth),
+    }
+}
+
+fn write_element(
+    out: &mut String,
+    p: &PropertyDef,
+    v: &Value,
+    types: &TypeList,
+    depth: usize,
+) -> Result<()> {
+    indent(out, depth);
+    match v {
+        Value::Null => {
+            let _ = writeln!(out, "<{}/>", p.name);
+        }
+        Value::Object(o) => {
+            let _ = writeln!(out, "<{}>", p.name);
+            write_object(out, o, types, depth + 1)?;
+            indent(out, depth);
+            let _ = writeln!(out, "</{}>", p.name);
+        }
+        other => {
+            let text = text_of(other)?;
+            let _ = writeln!(out, "<{0}>{1}</{0}>", p.name, escape(text.as_str()));
+        }
+    }
+    Ok(())
+}
+
+fn join<T: std::fmt::Display>(items: &[T]) -> String {
+    let mut s = String::new();
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            s.push(',');
+        }
+        let _ = write!(s, "{x}");
+    }
+    s
+}
+
+fn check_text(s: &str) -> Result<()> {
+    match s.chars().find(|c| {
+        (*c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || *c == '\u{FFFE}' || *c == '\u{FFFF}'
+    }) {
+        Some(c) => Err(Error::msg(format!(
+            "character U+{:04X} cannot be written in XML",
+            c as u32
+        ))),
+        None => Ok(()),
+    }
+}
+
+fn text_of(v: &Value) -> Result<String> {
+    Ok(match v {
+        Value::Bool(b) => b.to_string(),
+        Value::Int(x) | Value::Enum(x) => x.to_string(),
+        Value::UInt(x) => x.to_string(),
+        Value::Float(x) => x.to_string(),
+        Value::Double(x) => x.to_string(),
+        Value::String(b) => {
+            let s = std::str::from_utf8(b)
+                .map_err(|_| Error::msg("a string that is not UTF-8 cannot be written as XML"))?;
+            check_text(s)?;
+            s.to_owned()
+        }
+        Value::WString(w) => {
+            let s = String::from_utf16(w).map_err(|_| {
+                Error::msg("a wide string that is not valid UTF-16 cannot be written as XML")
+            })?;
+            check_text(&s)?;
+            s
+        }
+        Value::EnumName(n) => n.clone(),
+        Value::Color([b, g, r, a]) => join(&[r, g, b, a]),
+        Value::Vec3(a) | Value::Euler(a) => join(a),
+        Value::Quat([w, x, y, z]) => join(&[x, y, z, w]),
+        Value::Matrix(m) => join(&m[..]),
+        Value::PointInt(a) | Value::SizeInt(a) => join(a),
+        Value::RectInt(a) => join(a),
+        Value::PointUChar(a) => join(a),
+        Value::PointUInt(a) => join(a),
+        Value::PointFloat(a) => join(a),
+        Value::RectFloat(a) => join(a),
+        other => {
+            return Err(Error::msg(format!(
+                "{} cannot be written as XML text",
+                crate::value_kind(other)
+            )))
+        }
+    })
+}
+
+// ---- reading -------------------------------------------------------------------------
+
+/// Reads every object of an XML object file.
+pub fn read(data: &[u8], types: &TypeList) -> Result<Vec<Object>> {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let mut x = Xml {
+        r: Reader::from_reader(data),
+        buf: Vec::new(),
+        types,
+    };
+    // Find <Objects>.
+    loop {
+        match x.next()? {
+            (Ev::Start(name, _), _) if name == "Objects" => break,
+            (Ev::Empty(name, _), _) if name == "Objects" => return Ok(Vec::new()),
+            (Ev::Start(name, _) | Ev::Empty(name, _), at) => {
+                return Err(Error::unexpected_at(
+                    at,
+                    "the root element <Objects>",
+                    format!("<{name}>"),
+                ))
+            }
+            (Ev::Eof, at) => {
+                return Err(Error::unexpected_at(at, "<Objects>", "the end of the file"))
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    loop {
+        match x.next()? {
+            (Ev::Start(name, class), at) if name == "Class" => {
+                let i = out.len();
+                out.push(x.class(class, at, 0).map_err(|e| e.in_index(i))?);
+            }
+            (Ev::End(name), _) if name == "Objects" => return Ok(out),
+            (Ev::Text(t), at) if !t.trim().is_empty() => {
+                return Err(Error::unexpected_at(at, "<Class>", format!("text {t:?}")))
+            }
+            (Ev::Start(name, _) | Ev::Empty(name, _), at) => {
+                return Err(Error::unexpected_at(at, "<Class>", format!("<{name}>")))
+            }
+            (Ev::Eof, at) => {
+                return Err(Error::unexpected_at(
+                    at,
+                    "</Objects>",
+                    "the end of the file",
+                ))
+            }
+            _ => {}
+        }
+    }
+}
+
+enum Ev {
+    Start(String, Option<String>),
+    Empty(String, Option<String>),
+    End(String),
+    Text(String),
+    Eof,
+}
+
+struct Xml<'a, 't> {
+    r: Reader<&'a [u8]>,
+    buf: Vec<u8>,
+    types: &'t TypeList,
+}
+
+fn name_attr(e: &BytesStart) -> Result<(Option<String>, bool)> {
+    let mut name = None;
+    let mut zero = false;
+    for a in e.attributes() {
+        let a = a.map_err(|err| Error::msg(format!("bad XML attribute: {err}")))?;
+        let v = a
+            .unescape_value()
+            .map_err(|err| Error::msg(format!("bad XML attribute: {err}")))?;
+        match a.key.as_ref() {
+            b"Name" => name = Some(v.into_owned()),
+            b"Count" => zero = v == "0",
+            _ => {}
+        }
+    }
+    Ok((name, zero))
+}
+
+enum Content {
+    Empty { zero: bool },
+    Text(String),
+    Object(Object),
+}
+
+impl Xml<'_, '_> {
+    fn next(&mut self) -> Result<(Ev, usize)> {
+        self.buf.clear();
+        let at = self.r.buffer_position() as usize;
+        let ev = self
+            .r
+            .read_event_into(&mut self.buf)
+            .map_err(|e| Error::msg_at(at, format!("invalid XML: {e}")))?;
+        let tag = |e: &BytesStart| String::from_utf8_lossy(e.name().as_ref()).into_owned();
+        let ev = match ev {
+            Event::Start(e) => {
+                let (n, zero) = name_attr(&e)?;
+                Ev::Start(tag(&e), n.or(zero.then(|| "0".to_owned())))
+            }
+            Event::Empty(e) => {
+                let (n, zero) = name_attr(&e)?;
+                Ev::Empty(tag(&e), n.or(zero.then(|| "0".to_owned())))
+            }
+            Event::End(e) => Ev::End(String::from_utf8_lossy(e.name().as_ref()).into_owned()),
+            Event::Text(t) => Ev::Text(
+                t.unescape()
+                    .map_err(|e| Error::msg_at(at, format!("invalid XML text: {e}")))?
+                    .into_owned(),
+            ),
+            Event::CData(t) => Ev::Text(String::from_utf8_lossy(&t).into_owned()),
+            Event::Eof => Ev::Eof,
+            _ => Ev::Text(String::new()),
+        };
+        Ok((ev, at))
+    }
+
+    fn class(&mut self, name: Option<String>, at: usize, depth: usize) -> Result<Object> {
+        if depth > MAX_DEPTH {
+            return Err(Error::at(at, ErrorKind::DepthLimit { limit: MAX_DEPTH }));
+        }
+        let name = name.ok_or_else(|| Error::msg_at(at, "<Class> needs a Name attribute"))?;
+        let types = self.types;
+        let class: &ClassDef = types.by_name(&name).ok_or_else(|| {
+            Error::msg_at(at, format!("unknown class {name:?}: not in the type list"))
+        })?;
+        let mut obj = Object {
+            hash: class.hash,
+            properties: Vec::new(),
+        };
+        loop {
+            let (ev, at) = self.next()?;
+            let (tag, content) = match ev {
+                Ev::End(t) if t == "Class" => return Ok(obj),
+                Ev::Start(t, _) => {
+                    let c = self.content(&t, depth).map_err(|e| e.in_key(t.as_str()))?;
+                    (t, c)
+                }
+                Ev::Empty(t, attr) => {
+                    let zero = attr.as_deref() == Some("0");
+                    (t, Content::Empty { zero })
+                }
+                Ev::Text(t) if t.trim().is_empty() => continue,
+                Ev::Text(t) => {
+                    return Err(Error::unexpected_at(
+                        at,
+                        "a property element",
+                        format!("text {t:?}"),
+                    ))
+                }
+                Ev::End(t) => return Err(Error::unexpected_at(at, "</Class>", format!("</{t}>"))),
+                Ev::Eof => return Err(Error::unexpected_at(at, "</Class>", "the end of the file")),
+            };
+            let (_, p) = class.property_by_name(&tag).ok_or_else(|| {
+                Error::msg_at(at, format!("{} has no property {tag:?}", class.name))
+            })?;
+            let slot = obj.properties.iter().position(|(h, _)| *h == p.hash);
+            if p.dynamic {
+                let i = match slot {
+                    Some(i) => i,
+                    None => {
+                        obj.properties.push((p.hash, Value::List(Vec::new())));
+                        obj.properties.len() - 1
+                    }
+                };
+                if matches!(content, Content::Empty { zero: true }) {
+                    continue;
+                }
+                let v = element(p, content).map_err(|e| e.or_offset(at).in_key(tag.as_str()))?;
+                if let Value::List(items) = &mut obj.properties[i].1 {
+                    items.push(v);
+                }
+            } else {
+                if slot.is_some() {
+                    return Err(Error::msg_at(
+                        at,
+                        format!("property {tag:?} is given twice"),
+                    ));
+                }
+                let v = element(p, content).map_err(|e| e.or_offset(at).in_key(tag.as_str()))?;
+                obj.properties.push((p.hash, v));
+            }
+        }
+    }
+
+    /// Reads what is inside `<tag>` up to `</tag>`.
+    fn content(&mut self, tag: &str, depth: usize) -> Result<Content> {
+        let mut text = String::new();
+        let mut obj = None;
+        loop {
+            match self.next()? {
+                (Ev::Text(t), _) => text.push_str(&t),
+                (Ev::Start(n, class), at) if n == "Class" && obj.is_none() => {
+                    obj = Some(self.class(class, at, depth + 1)?)
+                }
+                (Ev::End(n), _) if n == tag => break,
+                (Ev::Start(n, _) | Ev::Empty(n, _), at) => {
+                    return Err(Error::unexpected_at(
+                        at,
+                        format!("text or one <Class> in <{tag}>"),
+                        format!("<{n}>"),
+                    ))
+                }
+                (Ev::End(n), at) => {
+                    return Err(Error::unexpected_at(
+                        at,
+                        format!("</{tag}>"),
+                        format!("</{n}>"),
+                    ))
+                }
+                (Ev::Eof, at) => {
+                    return Err(Error::unexpected_at(
+                        at,
+                        format!("</{tag}>"),
+                        "the end of the file",
+                    ))
+                }
+            }
+        }
+        Ok(match obj {
+            Some(o) if text.trim().is_empty() => Content::Object(o),
+            Some(_) => return Err(Error::msg("text beside a <Class>")),
+            None if text.is_empty() => Content::Empty { zero: false },
+            None => Content::Text(text),
+        })
+    }
+}
+
+fn nums<T: std::str::FromStr + Copy + Default, const N: usize>(s: &str) -> Result<[T; N]> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.len() != N {
+        return Err(Error::msg(format!(
+            "expected {N} numbers separated by commas, found {s:?}"
+        )));
+    }
+    let mut out = [T::default(); N];
+    for (o, p) in out.iter_mut().zip(parts) {
+        *o = p
+            .parse()
+            .map_err(|_| Error::msg(format!("{p:?} is not a number of the right kind")))?;
+    }
+    Ok(out)
+}
+
+fn num<T: std::str::FromStr>(s: &str) -> Result<T> {
+    s.trim()
+        .parse()
+        .map_err(|_| Error::msg(format!("{s:?} is not a number of the right kind")))
+}
+
+fn element(p: &PropertyDef, c: Content) -> Result<Value> {
+    let text = match c {
+        Content::Object(o) if p.kind == Kind::Object => return Ok(Value::Object(Box::new(o))),
+        Content::Object(_) => {
+            return Err(Error::msg(format!(
+                "a <Class> where {} expects text",
+                p.type_name
+            )))
+        }
+        Content::Empty { .. } if p.kind == Kind::Object => return Ok(Value::Null),
+        Content::Empty { .. } => String::new(),
+        Content::Text(t) if p.kind == Kind::Object && t.trim().is_empty() => {
+            return Ok(Value::Null)
+        }
+        Content::Text(t) => t,
+    };
+    let t = text.as_str();
+    Ok(match p.kind {
+        Kind::Bool => match t.trim() {
+            "true" | "1" => Value::Bool(true),
+            "false" | "0" => Value::Bool(false),
+            other => {
+                return Err(Error::msg(format!(
+                    "expected true or false, found {other:?}"
+                )))
+            }
+        },
+        Kind::I8 | Kind::I16 | Kind::I32 | Kind::I64 | Kind::SBits(_) => Value::Int(num(t)?),
+        Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64 | Kind::UBits(_) => Value::UInt(num(t)?),
+        Kind::F32 => Value::Float(num(t)?),
+        Kind::F64 => Value::Double(num(t)?),
+        Kind::Str => Value::String(t.as_bytes().to_vec()),
+        Kind::WStr => Value::WString(t.encode_utf16().collect()),
+        Kind::Enum => match t.trim().parse::<i64>() {
+            Ok(v) => Value::Enum(v),
+            Err(_) => {
+                p.enum_from_names(t).map_err(|bad| {
+                    Error::msg(format!("{bad:?} is no option of enum {}", p.type_name))
+                })?;
+                Value::EnumName(t.to_owned())
+            }
+        },
+        Kind::Color => {
+            let [r, g, b, a] = nums::<u8, 4>(t)?;
+            Value::Color([b, g, r, a])
+        }
+        Kind::Vec3 => Value::Vec3(nums(t)?),
+        Kind::Euler => Value::Euler(nums(t)?),
+        Kind::Quat => {
+            let [x, y, z, w] = nums::<f32, 4>(t)?;
+            Value::Quat([w, x, y, z])
+        }
+        Kind::Matrix => Value::Matrix(Box::new(nums(t)?)),
+        Kind::PointInt => Value::PointInt(nums(t)?),
+        Kind::SizeInt => Value::SizeInt(nums(t)?),
+        Kind::RectInt => Value::RectInt(nums(t)?),
+        Kind::PointUChar => Value::PointUChar(nums(t)?),
+        Kind::PointUInt => Value::PointUInt(nums(t)?),
+        Kind::PointFloat => Value::PointFloat(nums(t)?),
+        Kind::RectFloat => Value::RectFloat(nums(t)?),
+        Kind::Object => unreachable!("handled above"),
+    })
+}

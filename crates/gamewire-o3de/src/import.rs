@@ -1,1 +1,210 @@
-//! (in progress)
+//! `$import` directives, as O3DE's `JsonImportResolver` resolves them.
+//!
+//! An object holding `"$import": "file.json"` (or `"$import": {"filename": "file.json",
+//! "patch": {...}}`) is replaced by the imported file's JSON, whose own imports are
+//! resolved relative to it; the optional `patch` is then applied as a JSON Merge Patch.
+//! A file that imports itself, directly or through others, is a cycle: the chain stops
+//! with `Catastrophic`.
+
+use crate::patch::apply_merge_patch;
+use crate::report::{Outcome as O, Report, Reporter, ResultCode, Seg, Task as T};
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+
+/// The directive's member name.
+pub const IMPORT_DIRECTIVE: &str = "$import";
+
+/// Reads the files that directives name.
+pub trait Importer {
+    /// The JSON of the file at `path` (already joined to the importing file's folder).
+    fn read(&mut self, path: &Path) -> Result<Json, String>;
+}
+
+/// Reads imported files from disk (comments allowed).
+#[derive(Debug, Default)]
+pub struct FileImporter;
+
+impl Importer for FileImporter {
+    fn read(&mut self, path: &Path) -> Result<Json, String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        crate::comments::parse_json(&bytes).map_err(|e| e.to_string())
+    }
+}
+
+/// Files held in memory, by path: for tests and for callers with their own storage.
+#[derive(Debug, Default)]
+pub struct MemoryImporter(pub std::collections::HashMap<PathBuf, Json>);
+
+impl Importer for MemoryImporter {
+    fn read(&mut self, path: &Path) -> Result<Json, String> {
+        self.0
+            .get(path)
+            .cloned()
+            .ok_or_else(|| format!("no such file: {}", path.display()))
+    }
+}
+
+/// What resolving found: the report and every file imported, in order.
+#[derive(Debug, Clone)]
+pub struct ImportResult {
+    /// The combined result (task `ReadField` for the walk; `Catastrophic` on a cycle or a missing file).
+    pub report: Report,
+    /// Paths of all files imported, nested ones included.
+    pub imported: Vec<PathBuf>,
+}
+
+struct Resolver<'i> {
+    importer: &'i mut dyn Importer,
+    rep: Reporter<'static>,
+    imported: Vec<PathBuf>,
+    depth: usize,
+}
+
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+impl Resolver<'_> {
+    fn resolve(&mut self, doc: &mut Json, stack: &mut Vec<PathBuf>) -> ResultCode {
+        self.depth += 1;
+        if self.depth > 256 {
+            self.depth -= 1;
+            return self
+                .rep
+                .report(T::ReadField, O::Catastrophic, "Imports nest too deeply.");
+        }
+        let r = self.resolve_inner(doc, stack);
+        self.depth -= 1;
+        r
+    }
+
+    fn resolve_inner(&mut self, doc: &mut Json, stack: &mut Vec<PathBuf>) -> ResultCode {
+        let ok = ResultCode::new(T::ReadField, O::Success);
+        match doc {
+            Json::Object(m) => {
+                if let Some(directive) = m.get(IMPORT_DIRECTIVE).cloned() {
+                    let name = match &directive {
+                        Json::String(s) => s.clone(),
+                        Json::Object(o) => match o.get("filename") {
+                            Some(Json::String(s)) => s.clone(),
+                            _ => {
+                                return self.rep.report(
+                                    T::ReadField,
+                                    O::Catastrophic,
+                                    "The $import directive has no \"filename\".",
+                                )
+                            }
+                        },
+                        _ => {
+                            return self.rep.report(
+                                T::ReadField,
+                                O::Catastrophic,
+                                "The $import directive must be a string or an object.",
+                            )
+                        }
+                    };
+                    let base = stack
+                        .last()
+                        .and_then(|p| p.parent())
+                        .unwrap_or(Path::new(""));
+                    let path = normalize(&base.join(&name));
+                    if stack.contains(&path) {
+                        let msg = format!(
+                            "'{}' was already imported in this chain. This indicates a cyclic dependency.",
+                            path.display()
+                        );
+                        return self.rep.report(T::ReadField, O::Catastrophic, &msg);
+                    }
+                    let mut imported = match self.importer.read(&path) {
+                        Ok(j) => j,
+                        Err(e) => {
+                            let msg = format!(
+                                "Failed to import file \"{}\". Reason: \"{e}\"",
+                                path.display()
+                            );
+                            return self.rep.report(T::ReadField, O::Catastrophic, &msg);
+                        }
+                    };
+                    self.imported.push(path.clone());
+                    stack.push(path);
+                    let saved = std::mem::take(&mut self.rep.path);
+                    let r = self.resolve(&mut imported, stack);
+                    self.rep.path = saved;
+                    stack.pop();
+                    if r.outcome() == O::Catastrophic {
+                        return r;
+                    }
+                    if let Json::Object(o) = &directive {
+                        if let Some(patch) = o.get("patch") {
+                            let pr = apply_merge_patch(&mut imported, patch);
+                            self.rep.issues.extend(pr.issues);
+                        }
+                    }
+                    *doc = imported;
+                    return ok;
+                }
+                for (k, v) in m.iter_mut() {
+                    if v.is_object() || v.is_array() {
+                        self.rep.path.push(Seg::Owned(k.clone()));
+                        let r = self.resolve(v, stack);
+                        self.rep.path.pop();
+                        if r.outcome() == O::Catastrophic {
+                            return r;
+                        }
+                    }
+                }
+                ok
+            }
+            Json::Array(a) => {
+                for (i, v) in a.iter_mut().enumerate() {
+                    if v.is_object() || v.is_array() {
+                        self.rep.path.push(Seg::Index(i));
+                        let r = self.resolve(v, stack);
+                        self.rep.path.pop();
+                        if r.outcome() == O::Catastrophic {
+                            return r;
+                        }
+                    }
+                }
+                ok
+            }
+            _ => ok,
+        }
+    }
+}
+
+/// Resolves every `$import` in `doc`, which was read from `doc_path` (imports are
+/// relative to its folder).
+pub fn resolve_imports(
+    doc: &mut Json,
+    doc_path: &Path,
+    importer: &mut dyn Importer,
+) -> ImportResult {
+    let mut r = Resolver {
+        importer,
+        rep: Reporter::default(),
+        imported: Vec::new(),
+        depth: 0,
+    };
+    let mut stack = vec![normalize(doc_path)];
+    let code = r.resolve(doc, &mut stack);
+    ImportResult {
+        report: Report {
+            result: code,
+            issues: r.rep.issues,
+        },
+        imported: r.imported,
+    }
+}

@@ -34,6 +34,8 @@ pub mod value;
 pub use comments::{parse_json, strip_comments};
 pub use registry::Registry;
 pub use report::{Issue, Outcome, Processing, Report, ResultCode, Task};
+/// The JSON crate this one reads and writes (re-exported for callers and the fuzz target).
+pub use serde_json;
 pub use types::TypeExpr;
 pub use uuid::Uuid;
 pub use value::{AssetRef, Value};

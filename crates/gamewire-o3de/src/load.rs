@@ -11,7 +11,7 @@ use crate::registry::{identity, int_range, Registry};
 use crate::report::{Outcome as O, Processing, Report, Reporter, ResultCode, Seg, Task as T};
 use crate::types::{ClassId, TypeExpr};
 use crate::uuid::{Uuid, NULL_UUID_TEXT};
-use crate::value::{AssetRef, Value};
+use crate::value::{AssetRef, KeyIndex, Value};
 use crate::LoadOptions;
 use serde_json::Value as Json;
 use std::sync::OnceLock;
@@ -33,6 +33,12 @@ fn is_double(j: &Json) -> Option<f64> {
         Json::Number(n) if n.is_f64() => n.as_f64(),
         _ => None,
     }
+}
+
+/// A map being loaded: entries in arrival order and an index from key to entry.
+pub(crate) struct MapBuild {
+    entries: Vec<(Value, Value)>,
+    index: KeyIndex,
 }
 
 /// How a `$type` was found.
@@ -949,6 +955,9 @@ impl<'r, 'j> Loader<'r, 'j> {
             start = 0;
             ret.combine(ResultCode::new(T::Clear, O::Success));
         }
+        // Sets: an index of the elements so duplicates are found in O(log n); the
+        // elements are sorted once at the end.
+        let mut index = KeyIndex::default();
         for (i, item) in arr.iter().enumerate() {
             self.rep.path.push(Seg::Index(i));
             let len = seq.len();
@@ -972,19 +981,17 @@ impl<'r, 'j> Loader<'r, 'j> {
                 ret.combine(r);
             } else {
                 if is_set {
-                    match seq.binary_search_by(|x| x.total_cmp(&v)) {
-                        Ok(_) => {
-                            let c = self.report(
-                                T::ReadField,
-                                O::Unavailable,
-                                "Unable to store element to basic container.",
-                            );
-                            ret.combine(c);
-                        }
-                        Err(pos) => {
-                            seq.insert(pos, v);
-                            ret.combine(r);
-                        }
+                    if index.find(&v, seq.len(), |i| &seq[i]).is_none() {
+                        index.insert(&v, seq.len());
+                        seq.push(v);
+                        ret.combine(r);
+                    } else {
+                        let c = self.report(
+                            T::ReadField,
+                            O::Unavailable,
+                            "Unable to store element to basic container.",
+                        );
+                        ret.combine(c);
                     }
                 } else {
                     seq.push(v);
@@ -992,6 +999,9 @@ impl<'r, 'j> Loader<'r, 'j> {
                 }
             }
             self.rep.path.pop();
+        }
+        if is_set {
+            seq.sort_by(|a, b| a.total_cmp(b));
         }
         if !ret.has_done_work() && arr.is_empty() {
             return ResultCode::new(T::ReadField, O::Success);
@@ -1090,6 +1100,29 @@ impl<'r, 'j> Loader<'r, 'j> {
             start = 0;
             ret.combine(ResultCode::new(T::Clear, O::Success));
         }
+        let entries = std::mem::take(out);
+        let index = KeyIndex::default();
+        let mut build = MapBuild { entries, index };
+        let r = self.load_map_entries(kty, vty, multi, json, &mut build, ret, start);
+        let mut entries = build.entries;
+        // Stable: multimap values keep their order within a key.
+        entries.sort_by(|a, b| a.0.total_cmp(&b.0));
+        *out = entries;
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn load_map_entries(
+        &mut self,
+        kty: &TypeExpr,
+        vty: &TypeExpr,
+        multi: bool,
+        json: &'j Json,
+        out: &mut MapBuild,
+        ret: Code,
+        start: usize,
+    ) -> Code {
+        let mut ret = ret;
         let max;
         match json {
             Json::Object(m) => {
@@ -1136,7 +1169,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             }
             _ => return unreachable_code(),
         }
-        let added = out.len().saturating_sub(start);
+        let added = out.entries.len().saturating_sub(start);
         if added > 0 {
             ret.combine(ResultCode::new(T::ReadField, O::Success));
         }
@@ -1162,7 +1195,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         multi: bool,
         name: &'j str,
         v: &'j Json,
-        out: &mut Vec<(Value, Value)>,
+        out: &mut MapBuild,
     ) -> Code {
         let key_loader = |this: &mut Self, key_out: &mut Value| -> Code {
             if name == "{}" {
@@ -1202,16 +1235,14 @@ impl<'r, 'j> Loader<'r, 'j> {
     /// Loads from a JSON value made on the fly (a map key from a member name): the path
     /// is copied so issues still point at the right place.
     fn load_from_temp(&mut self, ty: &TypeExpr, json: Json, out: &mut Value) -> Code {
-        let path: Vec<Seg<'_>> = self
-            .rep
-            .path
-            .iter()
-            .map(|s| match s {
-                Seg::Key(k) => Seg::Owned(k.to_string()),
-                Seg::Owned(k) => Seg::Owned(k.clone()),
-                Seg::Index(i) => Seg::Index(*i),
-            })
-            .collect();
+        if *ty == TypeExpr::String {
+            // The common case (string keys): no temporary loader needed.
+            if let Json::String(s) = json {
+                *out = Value::String(s);
+                return ResultCode::new(T::ReadField, O::Success);
+            }
+        }
+        let path: Vec<Seg<'_>> = self.rep.path.clone();
         let mut sub = Loader {
             reg: self.reg,
             opts: self.opts,
@@ -1233,7 +1264,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         multi: bool,
         key_loader: impl FnOnce(&mut Self, &mut Value) -> Code,
         v: &'j Json,
-        map: &mut Vec<(Value, Value)>,
+        map: &mut MapBuild,
     ) -> Code {
         let mut key = self.reg.zero(kty);
         let kr = key_loader(self, &mut key);
@@ -1243,11 +1274,12 @@ impl<'r, 'j> Loader<'r, 'j> {
         let existing = if multi {
             None
         } else {
-            map.binary_search_by(|(k, _)| k.total_cmp(&key)).ok()
+            let entries = &map.entries;
+            map.index.find(&key, entries.len(), |i| &entries[i].0)
         };
         let (vr, value) = match existing {
             Some(idx) => {
-                let vr = self.load(vty, v, &mut map[idx].1, true);
+                let vr = self.load(vty, v, &mut map.entries[idx].1, true);
                 (vr, None)
             }
             None => {
@@ -1267,9 +1299,10 @@ impl<'r, 'j> Loader<'r, 'j> {
             );
         }
         if let Some(nv) = value {
-            let pos =
-                map.partition_point(|(k, _)| k.total_cmp(&key) != std::cmp::Ordering::Greater);
-            map.insert(pos, (key, nv));
+            if !multi {
+                map.index.insert(&key, map.entries.len());
+            }
+            map.entries.push((key, nv));
         }
         let r = ResultCode::combined(kr, vr);
         self.code(
@@ -1533,9 +1566,9 @@ impl<'r, 'j> Loader<'r, 'j> {
     /// case-insensitive) name; several classes of one name are narrowed to those
     /// deriving from `base`.
     pub(crate) fn type_from_string(&self, s: &str, base: Option<&TypeExpr>) -> TypeFound {
-        let (code, u, _) = Self::uuid_from_json(&Json::String(s.to_string()));
-        if code.outcome() == O::Success {
-            if let Some(u) = u {
+        // The Uuid serializer's rules: a {uuid} anywhere, but not the null one.
+        if s != NULL_UUID_TEXT {
+            if let Some(u) = Uuid::search(s).filter(|u| !u.is_null()) {
                 if let Some(c) = self.reg.class_by_uuid(&u) {
                     return TypeFound::Explicit(TypeExpr::Class(c));
                 }

@@ -88,6 +88,8 @@ pub struct Registry {
     /// Enums by id.
     pub enums: Vec<Enum>,
     by_name: HashMap<String, Vec<ClassId>>,
+    /// Exact-case names to the same groups as `by_name`, to look up without allocating.
+    by_exact_name: HashMap<String, Vec<ClassId>>,
     by_uuid: HashMap<Uuid, ClassId>,
     enum_by_name: HashMap<String, Vec<EnumId>>,
     enum_by_uuid: HashMap<Uuid, EnumId>,
@@ -308,6 +310,14 @@ impl Registry {
             }
             reg.classes[id].bases = bases;
             reg.classes[id].own_fields = fields;
+        }
+        for c in &reg.classes {
+            let group = reg
+                .by_name
+                .get(&c.name.to_ascii_lowercase())
+                .cloned()
+                .unwrap_or_default();
+            reg.by_exact_name.insert(c.name.clone(), group);
         }
         reg.check_cycles()?;
         for id in 0..reg.classes.len() {
@@ -576,8 +586,12 @@ impl Registry {
 
     /// Classes with this name (case-insensitive, surrounding spaces trimmed).
     pub fn classes_named(&self, name: &str) -> &[ClassId] {
+        let name = name.trim();
+        if let Some(v) = self.by_exact_name.get(name) {
+            return v;
+        }
         self.by_name
-            .get(&name.trim().to_ascii_lowercase())
+            .get(&name.to_ascii_lowercase())
             .map(|v| v.as_slice())
             .unwrap_or(&[])
     }
@@ -620,6 +634,31 @@ impl Registry {
     /// The default instance of a type: registry defaults for classes, zero otherwise.
     pub fn zero(&self, ty: &TypeExpr) -> Value {
         zero_value(ty, Some(self))
+    }
+
+    /// A type expression written with class and enum names (the inverse of [`Registry::parse_type`]).
+    pub fn type_to_string(&self, ty: &TypeExpr) -> String {
+        use TypeExpr as X;
+        let n = |t: &TypeExpr| self.type_to_string(t);
+        match ty {
+            X::Class(c) => self.classes[*c].name.clone(),
+            X::Enum(e) => self.enums[*e].name.clone(),
+            X::Vector(t) => format!("vector<{}>", n(t)),
+            X::List(t) => format!("list<{}>", n(t)),
+            X::FixedVector(t, k) => format!("fixed_vector<{},{k}>", n(t)),
+            X::Array(t, k) => format!("array<{},{k}>", n(t)),
+            X::Set(t) => format!("set<{}>", n(t)),
+            X::UnorderedSet(t) => format!("unordered_set<{}>", n(t)),
+            X::Map(k, v) => format!("map<{},{}>", n(k), n(v)),
+            X::UnorderedMap(k, v) => format!("unordered_map<{},{}>", n(k), n(v)),
+            X::UnorderedMultimap(k, v) => format!("unordered_multimap<{},{}>", n(k), n(v)),
+            X::Pair(a, b) => format!("pair<{},{}>", n(a), n(b)),
+            X::Tuple(ts) => format!("tuple<{}>", ts.iter().map(n).collect::<Vec<_>>().join(",")),
+            X::UniquePtr(t) => format!("unique_ptr<{}>", n(t)),
+            X::SharedPtr(t) => format!("shared_ptr<{}>", n(t)),
+            X::Pointer(t) => format!("{}*", n(t)),
+            other => other.to_string(),
+        }
     }
 
     /// The name O3DE writes in `$type` for a class: its name, or `{UUID} Name` when

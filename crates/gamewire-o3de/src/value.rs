@@ -149,3 +149,115 @@ impl Value {
         }
     }
 }
+
+/// A hash consistent with [`Value::total_cmp`] equality (FNV-1a over the contents).
+pub(crate) fn key_hash(v: &Value) -> u64 {
+    fn mix(h: &mut u64, bytes: &[u8]) {
+        for b in bytes {
+            *h ^= *b as u64;
+            *h = h.wrapping_mul(0x100000001b3);
+        }
+    }
+    fn go(v: &Value, h: &mut u64, depth: usize) {
+        mix(h, &[rank(v)]);
+        if depth > 64 {
+            return;
+        }
+        match v {
+            Value::Bool(b) => mix(h, &[*b as u8]),
+            Value::Int(i) => mix(h, &i.to_le_bytes()),
+            Value::UInt(u) => mix(h, &u.to_le_bytes()),
+            Value::F32(f) => mix(h, &f.to_bits().to_le_bytes()),
+            Value::F64(f) => mix(h, &f.to_bits().to_le_bytes()),
+            Value::String(s) => mix(h, s.as_bytes()),
+            Value::Uuid(u) => mix(h, &u.0),
+            Value::Math(m) => m.iter().for_each(|f| mix(h, &f.to_bits().to_le_bytes())),
+            Value::Transform {
+                translation,
+                rotation,
+                scale,
+            } => translation
+                .iter()
+                .chain(rotation)
+                .chain(std::iter::once(scale))
+                .for_each(|f| mix(h, &f.to_bits().to_le_bytes())),
+            Value::Seq(a) | Value::Tuple(a) | Value::Object(a) => {
+                a.iter().for_each(|x| go(x, h, depth + 1))
+            }
+            Value::Map(m) => m.iter().for_each(|(k, x)| {
+                go(k, h, depth + 1);
+                go(x, h, depth + 1)
+            }),
+            Value::Ptr(p) | Value::Any(p) => {
+                if let Some(b) = p {
+                    go(&b.1, h, depth + 1)
+                }
+            }
+            Value::Asset(a) => {
+                mix(h, &a.guid.0);
+                mix(h, &a.sub_id.to_le_bytes());
+                mix(h, a.hint.as_bytes());
+            }
+        }
+    }
+    let mut h = 0xcbf29ce484222325;
+    go(v, &mut h, 0);
+    h
+}
+
+/// An index from keys to positions in a list, by [`key_hash`], without cloning keys.
+/// Small lists are searched linearly; the hash index is built once a list grows.
+#[derive(Debug, Default)]
+pub(crate) struct KeyIndex {
+    built: bool,
+    first: std::collections::HashMap<u64, usize>,
+    more: Vec<(u64, usize)>,
+}
+
+const LINEAR_LIMIT: usize = 16;
+
+impl KeyIndex {
+    /// The position of an entry equal to `key` among `len` entries; `at(i)` gives the key at `i`.
+    pub fn find<'v>(
+        &mut self,
+        key: &Value,
+        len: usize,
+        at: impl Fn(usize) -> &'v Value,
+    ) -> Option<usize> {
+        let eq = |i: usize| at(i).total_cmp(key) == Ordering::Equal;
+        if !self.built {
+            if len <= LINEAR_LIMIT {
+                return (0..len).find(|&i| eq(i));
+            }
+            self.built = true;
+            for i in 0..len {
+                self.add(key_hash(at(i)), i);
+            }
+        }
+        let hash = key_hash(key);
+        match self.first.get(&hash) {
+            None => None,
+            Some(&i) if eq(i) => Some(i),
+            Some(_) => self
+                .more
+                .iter()
+                .find(|(h, i)| *h == hash && eq(*i))
+                .map(|(_, i)| *i),
+        }
+    }
+
+    /// Records that `key` is now at position `i` (after a failed [`KeyIndex::find`]).
+    pub fn insert(&mut self, key: &Value, i: usize) {
+        if self.built {
+            self.add(key_hash(key), i);
+        }
+    }
+
+    fn add(&mut self, hash: u64, i: usize) {
+        if let std::collections::hash_map::Entry::Vacant(e) = self.first.entry(hash) {
+            e.insert(i);
+        } else {
+            self.more.push((hash, i));
+        }
+    }
+}

@@ -671,6 +671,38 @@ fn containers() {
         ),
     ]);
     let reg = registry();
+    // Large sets use the hash index: duplicates are still found, output stays sorted.
+    let ty = reg.parse_type("set<i32>").unwrap();
+    let input: Vec<i32> = (0..60).map(|i| (i * 7) % 45).collect();
+    let (v, rep) = load(&reg, &ty, &json!(input), &LoadOptions::default());
+    assert_eq!(rep.outcome(), Unavailable);
+    assert_eq!(
+        rep.issues
+            .iter()
+            .filter(|i| i.code.outcome() == Unavailable)
+            .count(),
+        16
+    );
+    assert_eq!(rep.issues[0].path, "/45");
+    let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
+    let mut expected: Vec<Json> = (0..45).map(|i| json!(i)).collect();
+    expected[0] = json!({}); // 0 is the element type's default
+    assert_eq!(j, Json::Array(expected));
+    let ty = reg.parse_type("map<string,i32>").unwrap();
+    let mut m = serde_json::Map::new();
+    for i in 0..40 {
+        m.insert(format!("k{:02}", 39 - i), json!(i));
+    }
+    let arr: Vec<Json> = (0..40)
+        .map(|i| json!({"Key": format!("k{:02}", i % 20), "Value": i}))
+        .collect();
+    let (v, _) = load(&reg, &ty, &Json::Object(m), &LoadOptions::default());
+    let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
+    assert_eq!(j.as_object().unwrap().keys().next().unwrap(), "k00");
+    let (v, _) = load(&reg, &ty, &Json::Array(arr), &LoadOptions::default());
+    let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
+    assert_eq!(j.as_object().unwrap().len(), 20);
+    assert_eq!(j["k05"], json!(25));
     // Elements equal to their type's default are written as {} unless keep-defaults.
     let ty = reg.parse_type("vector<i32>").unwrap();
     let (v, _) = load(&reg, &ty, &json!([0, 1]), &LoadOptions::default());

@@ -168,35 +168,93 @@ impl<'a> Parser<'a> {
         self.document_in(pos, limit, depth)
     }
 
+    /// Reads a document and everything nested in it with an explicit stack (no
+    /// recursion per level), so any depth up to the limit is safe on any thread.
     fn document_in(&self, pos: &mut usize, limit: usize, depth: usize) -> Result<Document<'a>> {
         let end = self.open(pos, limit, depth)?;
-        let inner = end - 1;
-        let mut entries = Vec::new();
+        let mut stack: Vec<Open<'a>> = vec![Open {
+            end,
+            array: false,
+            label: Label::Root,
+            start: 0,
+        }];
+        // Children of every open container, in order; each container takes its own
+        // slice out at its end, so it is allocated once with its exact size.
+        let mut scratch: Vec<(Cow<'a, str>, Value<'a>)> = Vec::with_capacity(64);
         loop {
-            if *pos >= end {
-                return Err(self.missing_terminator(end));
+            let top = stack.last_mut().unwrap_or_else(|| unreachable!());
+            let end = top.end;
+            let r = (|| -> Result<Step<'a>> {
+                if *pos >= end {
+                    return Err(self.missing_terminator(end));
+                }
+                let t = self.data[*pos];
+                *pos += 1;
+                if t == 0 {
+                    self.close(*pos, end)?;
+                    return Ok(Step::Close);
+                }
+                if *pos > end - 1 {
+                    return Err(self.missing_terminator(end));
+                }
+                if !known_type(t) {
+                    return Err(Error::unexpected_at(
+                        self.base + *pos - 1,
+                        "a BSON element type",
+                        format!("type 0x{t:02x}"),
+                    ));
+                }
+                let key = self.cstring(pos, end - 1)?;
+                Ok(Step::Element(t, key))
+            })();
+            let step = r.map_err(|e| with_path(e, &stack, None))?;
+            match step {
+                Step::Close => {
+                    let done = stack.pop().unwrap_or_else(|| unreachable!());
+                    let children = scratch.drain(done.start..);
+                    let value = if done.array {
+                        Value::Array(children.map(|(_, v)| v).collect())
+                    } else {
+                        Value::Document(Document {
+                            entries: children.collect(),
+                        })
+                    };
+                    match stack.last_mut() {
+                        None => {
+                            return match value {
+                                Value::Document(d) => Ok(d),
+                                _ => unreachable!(),
+                            }
+                        }
+                        Some(_) => scratch.push((done.label.key(), value)),
+                    }
+                }
+                Step::Element(t, key) => {
+                    let top = stack.last_mut().unwrap_or_else(|| unreachable!());
+                    let label = if top.array {
+                        Label::Index(scratch.len() - top.start)
+                    } else {
+                        Label::Key(key)
+                    };
+                    let level = depth + stack.len();
+                    if t == 0x03 || t == 0x04 {
+                        let inner_end = self
+                            .open(pos, end - 1, level)
+                            .map_err(|e| with_path(e, &stack, Some(label)))?;
+                        stack.push(Open {
+                            end: inner_end,
+                            array: t == 0x04,
+                            label,
+                            start: scratch.len(),
+                        });
+                    } else {
+                        let v = self
+                            .value(t, pos, end - 1, level - 1)
+                            .map_err(|e| with_path(e, &stack, Some(label)))?;
+                        scratch.push((label.key(), v));
+                    }
+                }
             }
-            let t = self.data[*pos];
-            *pos += 1;
-            if t == 0 {
-                self.close(*pos, end)?;
-                return Ok(Document { entries });
-            }
-            if *pos > inner {
-                return Err(self.missing_terminator(end));
-            }
-            if !known_type(t) {
-                return Err(Error::unexpected_at(
-                    self.base + *pos - 1,
-                    "a BSON element type",
-                    format!("type 0x{t:02x}"),
-                ));
-            }
-            let key = self.cstring(pos, inner)?;
-            let v = self
-                .value(t, pos, inner, depth)
-                .map_err(|e| e.in_key(key))?;
-            entries.push((Cow::Borrowed(key), v));
         }
     }
 
@@ -209,46 +267,17 @@ impl<'a> Parser<'a> {
         )
     }
 
-    fn array_in(&self, pos: &mut usize, limit: usize, depth: usize) -> Result<Vec<Value<'a>>> {
-        let end = self.open(pos, limit, depth)?;
-        let inner = end - 1;
-        let mut items = Vec::new();
-        loop {
-            if *pos >= end {
-                return Err(self.missing_terminator(end));
-            }
-            let t = self.data[*pos];
-            *pos += 1;
-            if t == 0 {
-                self.close(*pos, end)?;
-                return Ok(items);
-            }
-            if *pos > inner {
-                return Err(self.missing_terminator(end));
-            }
-            if !known_type(t) {
-                return Err(Error::unexpected_at(
-                    self.base + *pos - 1,
-                    "a BSON element type",
-                    format!("type 0x{t:02x}"),
-                ));
-            }
-            let index = items.len();
-            self.cstring(pos, inner).map_err(|e| e.in_index(index))?;
-            let v = self
-                .value(t, pos, inner, depth)
-                .map_err(|e| e.in_index(index))?;
-            items.push(v);
-        }
-    }
-
     #[inline]
     fn value(&self, t: u8, pos: &mut usize, limit: usize, depth: usize) -> Result<Value<'a>> {
         Ok(match t {
             0x01 => Value::Double(f64::from_le_bytes(self.bytes(pos, limit)?)),
             0x02 => Value::String(Cow::Borrowed(self.string(pos, limit)?)),
             0x03 => Value::Document(self.document_in(pos, limit, depth + 1)?),
-            0x04 => Value::Array(self.array_in(pos, limit, depth + 1)?),
+            0x04 => {
+                // only reached for arrays outside the main loop (none today)
+                let mut doc = self.document_in(pos, limit, depth + 1)?;
+                Value::Array(doc.entries.drain(..).map(|(_, v)| v).collect())
+            }
             0x05 => {
                 let at = *pos;
                 let len = self.i32_at(pos, limit)?;
@@ -362,4 +391,52 @@ impl<'a> Parser<'a> {
 #[inline]
 fn known_type(t: u8) -> bool {
     matches!(t, 0x01..=0x13 | 0x7f | 0xff)
+}
+
+/// Where a container sits in its parent (for error paths).
+#[derive(Clone, Copy)]
+enum Label<'a> {
+    Root,
+    Key(&'a str),
+    Index(usize),
+}
+
+enum Step<'a> {
+    Close,
+    Element(u8, &'a str),
+}
+
+/// A document or array being read; its children are `scratch[start..]`.
+struct Open<'a> {
+    end: usize,
+    array: bool,
+    label: Label<'a>,
+    start: usize,
+}
+
+impl<'a> Label<'a> {
+    /// The key stored with a child (empty for array elements, dropped at the end).
+    #[inline]
+    fn key(self) -> Cow<'a, str> {
+        match self {
+            Label::Key(k) => Cow::Borrowed(k),
+            _ => Cow::Borrowed(""),
+        }
+    }
+}
+
+/// Adds the path of the open containers (innermost first) to an error.
+#[cold]
+fn with_path(mut e: Error, stack: &[Open<'_>], current: Option<Label<'_>>) -> Error {
+    let labels = current
+        .into_iter()
+        .chain(stack.iter().rev().map(|o| o.label));
+    for l in labels {
+        e = match l {
+            Label::Root => e,
+            Label::Key(k) => e.in_key(k),
+            Label::Index(i) => e.in_index(i),
+        };
+    }
+    e
 }

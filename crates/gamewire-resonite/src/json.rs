@@ -38,29 +38,170 @@ fn tag(key: &str, value: Json) -> Json {
     Json::Object(m)
 }
 
-fn doc_json(doc: &Document<'_>, depth: usize, max: usize) -> Result<Json> {
-    depth_check(depth, max)?;
-    let plain = !doc.entries.iter().any(|(k, _)| k.starts_with('$'));
-    if plain {
-        let mut m = Map::with_capacity(doc.entries.len());
-        let mut dup = false;
-        for (k, v) in &doc.entries {
-            let j = to_json(v, depth, max).map_err(|e| e.in_key(k.as_ref()))?;
-            if m.insert(k.to_string(), j).is_some() {
-                dup = true;
-                break;
+/// True when a document maps to a plain JSON object: no key starts with `$` and no
+/// key repeats.
+fn is_plain(doc: &Document<'_>) -> bool {
+    if doc.entries.iter().any(|(k, _)| k.starts_with('$')) {
+        return false;
+    }
+    if doc.entries.len() <= 16 {
+        doc.entries
+            .iter()
+            .enumerate()
+            .all(|(i, (k, _))| doc.entries[..i].iter().all(|(p, _)| p != k))
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(doc.entries.len());
+        doc.entries.iter().all(|(k, _)| seen.insert(k.as_ref()))
+    }
+}
+
+/// A container being converted to JSON.
+enum Out<'v, 'a> {
+    Doc {
+        src: &'v Document<'a>,
+        next: usize,
+        plain: bool,
+        map: Map<String, Json>,
+        list: Vec<Json>,
+        code: Option<&'v str>,
+    },
+    Arr {
+        src: &'v [Value<'a>],
+        next: usize,
+        out: Vec<Json>,
+    },
+}
+
+impl<'v, 'a> Out<'v, 'a> {
+    fn doc(src: &'v Document<'a>, code: Option<&'v str>) -> Self {
+        let plain = is_plain(src);
+        Out::Doc {
+            src,
+            next: 0,
+            plain,
+            map: if plain {
+                Map::with_capacity(src.len())
+            } else {
+                Map::new()
+            },
+            list: if plain {
+                Vec::new()
+            } else {
+                Vec::with_capacity(src.len())
+            },
+            code,
+        }
+    }
+
+    /// The next child and where it goes.
+    fn next_child(&mut self) -> Option<&'v Value<'a>> {
+        match self {
+            Out::Doc { src, next, .. } => {
+                let v = src.entries.get(*next).map(|(_, v)| v);
+                *next += 1;
+                v
+            }
+            Out::Arr { src, next, out: _ } => {
+                let v = src.get(*next);
+                *next += 1;
+                v
             }
         }
-        if !dup {
-            return Ok(Json::Object(m));
+    }
+
+    fn add(&mut self, j: Json) {
+        match self {
+            Out::Doc {
+                src,
+                next,
+                plain,
+                map,
+                list,
+                ..
+            } => {
+                let key = src.entries[*next - 1].0.to_string();
+                if *plain {
+                    map.insert(key, j);
+                } else {
+                    list.push(Json::Array(vec![Json::String(key), j]));
+                }
+            }
+            Out::Arr { out, .. } => out.push(j),
         }
     }
-    let mut list = Vec::with_capacity(doc.entries.len());
-    for (k, v) in &doc.entries {
-        let j = to_json(v, depth, max).map_err(|e| e.in_key(k.as_ref()))?;
-        list.push(Json::Array(vec![Json::String(k.to_string()), j]));
+
+    fn finish(self) -> Json {
+        match self {
+            Out::Doc {
+                plain,
+                map,
+                list,
+                code,
+                ..
+            } => {
+                let d = if plain {
+                    Json::Object(map)
+                } else {
+                    tag("$entries", Json::Array(list))
+                };
+                match code {
+                    None => d,
+                    Some(c) => {
+                        let mut m = Map::new();
+                        m.insert("$code".into(), Json::String(c.to_owned()));
+                        m.insert("$scope".into(), d);
+                        Json::Object(m)
+                    }
+                }
+            }
+            Out::Arr { out, .. } => Json::Array(out),
+        }
     }
-    Ok(tag("$entries", Json::Array(list)))
+
+    fn error_path(&self, e: Error) -> Error {
+        match self {
+            Out::Doc { src, next, .. } => e.in_key(src.entries[*next - 1].0.as_ref()),
+            Out::Arr { next, .. } => e.in_index(*next - 1),
+        }
+    }
+}
+
+/// Converts with an explicit stack: any depth up to `max` is safe on any thread.
+fn doc_json(doc: &Document<'_>, depth: usize, max: usize) -> Result<Json> {
+    depth_check(depth, max)?;
+    let mut stack = vec![Out::doc(doc, None)];
+    loop {
+        let top = stack.last_mut().unwrap_or_else(|| unreachable!());
+        match top.next_child() {
+            None => {
+                let done = stack.pop().unwrap_or_else(|| unreachable!()).finish();
+                match stack.last_mut() {
+                    None => return Ok(done),
+                    Some(parent) => parent.add(done),
+                }
+            }
+            Some(v) => {
+                let frame = match v {
+                    Value::Document(d) => Out::doc(d, None),
+                    Value::JavaScriptWithScope { code, scope } => Out::doc(scope, Some(code)),
+                    Value::Array(a) => Out::Arr {
+                        src: a,
+                        next: 0,
+                        out: Vec::with_capacity(a.len()),
+                    },
+                    other => {
+                        let j = scalar_json(other);
+                        top.add(j);
+                        continue;
+                    }
+                };
+                if let Err(e) = depth_check(depth + stack.len(), max) {
+                    return Err(stack.iter().rev().fold(e, |e, f| f.error_path(e)));
+                }
+                stack.push(frame);
+            }
+        }
+    }
 }
 
 fn long(n: i64) -> Json {
@@ -68,7 +209,25 @@ fn long(n: i64) -> Json {
 }
 
 fn to_json(v: &Value<'_>, depth: usize, max: usize) -> Result<Json> {
-    Ok(match v {
+    match v {
+        Value::Document(d) => doc_json(d, depth + 1, max),
+        Value::Array(_) | Value::JavaScriptWithScope { .. } => {
+            // wrap in a one-entry document and take the entry back out
+            let mut d = Document::new();
+            d.push("", v.clone());
+            match doc_json(&d, depth, max)? {
+                Json::Object(mut m) => Ok(m.remove("").unwrap_or(Json::Null)),
+                other => Ok(other),
+            }
+        }
+        other => Ok(scalar_json(other)),
+    }
+}
+
+/// The non-recursive cases, kept out of `to_json` so its stack frame stays small.
+#[inline(never)]
+fn scalar_json(v: &Value<'_>) -> Json {
+    match v {
         Value::Double(d) => match Number::from_f64(*d) {
             Some(n) => Json::Number(n),
             None if d.is_nan() && d.to_bits() != CANONICAL_NAN => {
@@ -78,16 +237,6 @@ fn to_json(v: &Value<'_>, depth: usize, max: usize) -> Result<Json> {
             None if *d > 0.0 => tag("$numberDouble", Json::String("Infinity".into())),
             None => tag("$numberDouble", Json::String("-Infinity".into())),
         },
-        Value::String(s) => Json::String(s.to_string()),
-        Value::Document(d) => doc_json(d, depth + 1, max)?,
-        Value::Array(a) => {
-            depth_check(depth + 1, max)?;
-            let mut out = Vec::with_capacity(a.len());
-            for (i, x) in a.iter().enumerate() {
-                out.push(to_json(x, depth + 1, max).map_err(|e| e.in_index(i))?);
-            }
-            Json::Array(out)
-        }
         Value::Binary { subtype, bytes } => {
             let mut m = Map::new();
             m.insert("base64".into(), Json::String(base64_encode(bytes)));
@@ -96,9 +245,7 @@ fn to_json(v: &Value<'_>, depth: usize, max: usize) -> Result<Json> {
         }
         Value::Undefined => tag("$undefined", Json::Bool(true)),
         Value::ObjectId(id) => tag("$oid", Json::String(hex(id))),
-        Value::Bool(b) => Json::Bool(*b),
         Value::DateTime(t) => tag("$date", long(*t)),
-        Value::Null => Json::Null,
         Value::Regex { pattern, options } => {
             let mut m = Map::new();
             m.insert("pattern".into(), Json::String(pattern.to_string()));
@@ -113,13 +260,6 @@ fn to_json(v: &Value<'_>, depth: usize, max: usize) -> Result<Json> {
         }
         Value::JavaScript(s) => tag("$code", Json::String(s.to_string())),
         Value::Symbol(s) => tag("$symbol", Json::String(s.to_string())),
-        Value::JavaScriptWithScope { code, scope } => {
-            let mut m = Map::new();
-            m.insert("$code".into(), Json::String(code.to_string()));
-            m.insert("$scope".into(), doc_json(scope, depth + 1, max)?);
-            Json::Object(m)
-        }
-        Value::Int32(i) => Json::Number((*i).into()),
         Value::Timestamp { time, increment } => {
             let mut m = Map::new();
             m.insert("t".into(), Json::Number((*time).into()));
@@ -130,7 +270,12 @@ fn to_json(v: &Value<'_>, depth: usize, max: usize) -> Result<Json> {
         Value::Decimal128(b) => tag("$decimal128", Json::String(hex(b))),
         Value::MinKey => tag("$minKey", Json::Number(1.into())),
         Value::MaxKey => tag("$maxKey", Json::Number(1.into())),
-    })
+        Value::String(s) => Json::String(s.to_string()),
+        Value::Int32(i) => Json::Number((*i).into()),
+        Value::Bool(b) => Json::Bool(*b),
+        Value::Null => Json::Null,
+        Value::Document(_) | Value::Array(_) | Value::JavaScriptWithScope { .. } => Json::Null,
+    }
 }
 
 /// Converts JSON (as written by [`document_to_json`], or edited by hand) back to a
@@ -175,7 +320,81 @@ fn str_field<'j>(m: &'j Map<String, Json>, key: &str, ctx: &str) -> Result<&'j s
     })
 }
 
-fn from_json(j: &Json, depth: usize, max: usize) -> Result<Value<'static>> {
+/// A JSON container being converted to a value.
+enum In<'j> {
+    Obj {
+        it: serde_json::map::Iter<'j>,
+        key: Option<&'j str>,
+        doc: Document<'static>,
+    },
+    Entries {
+        it: std::slice::Iter<'j, Json>,
+        index: usize,
+        key: Option<&'j str>,
+        doc: Document<'static>,
+    },
+    Arr {
+        it: std::slice::Iter<'j, Json>,
+        index: usize,
+        items: Vec<Value<'static>>,
+    },
+    Scope {
+        code: &'j str,
+        it: Option<&'j Json>,
+        scope: Document<'static>,
+    },
+}
+
+/// What a JSON value becomes: a finished value, or a container to descend into.
+enum Next<'j> {
+    Done(Value<'static>),
+    Open(In<'j>),
+}
+
+fn classify(j: &Json) -> Result<Next<'_>> {
+    Ok(match j {
+        Json::Array(a) => Next::Open(In::Arr {
+            it: a.iter(),
+            index: 0,
+            items: Vec::with_capacity(a.len()),
+        }),
+        Json::Object(m) if !m.keys().any(|k| k.starts_with('$')) => Next::Open(In::Obj {
+            it: m.iter(),
+            key: None,
+            doc: Document {
+                entries: Vec::with_capacity(m.len()),
+            },
+        }),
+        Json::Object(m) if m.len() == 1 && m.contains_key("$entries") => {
+            let list = m["$entries"]
+                .as_array()
+                .ok_or_else(|| bad("{\"$entries\": [[key, value], ...]}", j))?;
+            Next::Open(In::Entries {
+                it: list.iter(),
+                index: 0,
+                key: None,
+                doc: Document {
+                    entries: Vec::with_capacity(list.len()),
+                },
+            })
+        }
+        Json::Object(m) if m.len() == 2 && m.contains_key("$code") && m.contains_key("$scope") => {
+            let code = str_field(m, "$code", "$code")?;
+            if !m["$scope"].is_object() {
+                return Err(bad("a document as $scope", j));
+            }
+            Next::Open(In::Scope {
+                code,
+                it: Some(&m["$scope"]),
+                scope: Document::new(),
+            })
+        }
+        Json::Object(m) => Next::Done(tagged(m, j)?),
+        other => Next::Done(scalar_from_json(other)?),
+    })
+}
+
+fn scalar_from_json(j: &Json) -> Result<Value<'static>> {
     Ok(match j {
         Json::Null => Value::Null,
         Json::Bool(b) => Value::Bool(*b),
@@ -192,29 +411,115 @@ fn from_json(j: &Json, depth: usize, max: usize) -> Result<Value<'static>> {
             }
         }
         Json::String(s) => Value::String(Cow::Owned(s.clone())),
-        Json::Array(a) => {
-            depth_check(depth + 1, max)?;
-            let mut out = Vec::with_capacity(a.len());
-            for (i, x) in a.iter().enumerate() {
-                out.push(from_json(x, depth + 1, max).map_err(|e| e.in_index(i))?);
-            }
-            Value::Array(out)
-        }
-        Json::Object(m) => {
-            if m.keys().any(|k| k.starts_with('$')) {
-                return tagged(m, j, depth, max);
-            }
-            depth_check(depth + 1, max)?;
-            let mut doc = Document {
-                entries: Vec::with_capacity(m.len()),
-            };
-            for (k, v) in m {
-                let v = from_json(v, depth + 1, max).map_err(|e| e.in_key(k.as_str()))?;
-                doc.entries.push((Cow::Owned(k.clone()), v));
-            }
-            Value::Document(doc)
-        }
+        _ => Value::Null,
     })
+}
+
+impl<'j> In<'j> {
+    /// The next child JSON value, remembering its key or index.
+    fn next_child(&mut self) -> Result<Option<&'j Json>> {
+        Ok(match self {
+            In::Obj { it, key, .. } => it.next().map(|(k, v)| {
+                *key = Some(k.as_str());
+                v
+            }),
+            In::Entries { it, index, key, .. } => match it.next() {
+                None => None,
+                Some(e) => {
+                    *index += 1;
+                    match e.as_array().map(Vec::as_slice) {
+                        Some([Json::String(k), v]) => {
+                            *key = Some(k.as_str());
+                            Some(v)
+                        }
+                        _ => {
+                            return Err(bad("a [key, value] pair", e)
+                                .in_index(*index - 1)
+                                .in_key("$entries"))
+                        }
+                    }
+                }
+            },
+            In::Arr { it, index, .. } => {
+                let v = it.next();
+                if v.is_some() {
+                    *index += 1;
+                }
+                v
+            }
+            In::Scope { it, .. } => it.take(),
+        })
+    }
+
+    fn add(&mut self, v: Value<'static>) {
+        match self {
+            In::Obj { key, doc, .. } | In::Entries { key, doc, .. } => {
+                doc.entries
+                    .push((Cow::Owned(key.unwrap_or_default().to_owned()), v));
+            }
+            In::Arr { items, .. } => items.push(v),
+            In::Scope { scope, .. } => {
+                if let Value::Document(d) = v {
+                    *scope = d;
+                }
+            }
+        }
+    }
+
+    fn finish(self) -> Value<'static> {
+        match self {
+            In::Obj { doc, .. } | In::Entries { doc, .. } => Value::Document(doc),
+            In::Arr { items, .. } => Value::Array(items),
+            In::Scope { code, scope, .. } => Value::JavaScriptWithScope {
+                code: Cow::Owned(code.to_owned()),
+                scope,
+            },
+        }
+    }
+
+    fn error_path(&self, e: Error) -> Error {
+        match self {
+            In::Obj { key, .. } | In::Entries { key, .. } => e.in_key(key.unwrap_or_default()),
+            In::Arr { index, .. } => e.in_index(index.saturating_sub(1)),
+            In::Scope { .. } => e.in_key("$scope"),
+        }
+    }
+}
+
+/// Converts with an explicit stack: any depth up to `max` is safe on any thread.
+fn from_json(j: &Json, depth: usize, max: usize) -> Result<Value<'static>> {
+    let first = match classify(j)? {
+        Next::Done(v) => return Ok(v),
+        Next::Open(f) => f,
+    };
+    depth_check(depth + 1, max)?;
+    let mut stack = vec![first];
+    loop {
+        let top = stack.last_mut().unwrap_or_else(|| unreachable!());
+        let child = match top.next_child() {
+            Ok(c) => c,
+            Err(e) => return Err(stack.iter().rev().skip(1).fold(e, |e, f| f.error_path(e))),
+        };
+        match child {
+            None => {
+                let done = stack.pop().unwrap_or_else(|| unreachable!()).finish();
+                match stack.last_mut() {
+                    None => return Ok(done),
+                    Some(parent) => parent.add(done),
+                }
+            }
+            Some(c) => match classify(c) {
+                Ok(Next::Done(v)) => top.add(v),
+                Ok(Next::Open(f)) => {
+                    if let Err(e) = depth_check(depth + stack.len() + 1, max) {
+                        return Err(stack.iter().rev().fold(e, |e, f| f.error_path(e)));
+                    }
+                    stack.push(f);
+                }
+                Err(e) => return Err(stack.iter().rev().fold(e, |e, f| f.error_path(e))),
+            },
+        }
+    }
 }
 
 fn parse_i64(s: &str, j: &Json) -> Result<i64> {
@@ -222,7 +527,7 @@ fn parse_i64(s: &str, j: &Json) -> Result<i64> {
         .map_err(|_| bad("an int64 in a decimal string", j))
 }
 
-fn tagged(m: &Map<String, Json>, j: &Json, depth: usize, max: usize) -> Result<Value<'static>> {
+fn tagged(m: &Map<String, Json>, j: &Json) -> Result<Value<'static>> {
     let mut keys: Vec<&str> = m.keys().map(String::as_str).collect();
     keys.sort_unstable();
     let one = |name: &str| m.get(name).filter(|_| m.len() == 1);
@@ -280,13 +585,6 @@ fn tagged(m: &Map<String, Json>, j: &Json, depth: usize, max: usize) -> Result<V
         }
         ["$code"] => Value::JavaScript(Cow::Owned(str_field(m, "$code", "$code")?.to_owned())),
         ["$symbol"] => Value::Symbol(Cow::Owned(str_field(m, "$symbol", "$symbol")?.to_owned())),
-        ["$code", "$scope"] => {
-            let scope = match from_json(&m["$scope"], depth, max)? {
-                Value::Document(d) => d,
-                _ => return Err(bad("a document as $scope", j)),
-            };
-            Value::JavaScriptWithScope { code: Cow::Owned(str_field(m, "$code", "$code")?.to_owned()), scope }
-        }
         ["$timestamp"] => {
             let t = m["$timestamp"].as_object().ok_or_else(|| bad("{\"$timestamp\": {t, i}}", j))?;
             let get = |k: &str| t.get(k).and_then(Json::as_u64).and_then(|n| u32::try_from(n).ok());
@@ -301,21 +599,6 @@ fn tagged(m: &Map<String, Json>, j: &Json, depth: usize, max: usize) -> Result<V
         }
         ["$minKey"] => Value::MinKey,
         ["$maxKey"] => Value::MaxKey,
-        ["$entries"] => {
-            depth_check(depth + 1, max)?;
-            let list = m["$entries"].as_array().ok_or_else(|| bad("{\"$entries\": [[key, value], ...]}", j))?;
-            let mut doc = Document { entries: Vec::with_capacity(list.len()) };
-            for (i, e) in list.iter().enumerate() {
-                match e.as_array().map(Vec::as_slice) {
-                    Some([Json::String(k), v]) => {
-                        let v = from_json(v, depth + 1, max).map_err(|e| e.in_key(k.as_str()))?;
-                        doc.entries.push((Cow::Owned(k.clone()), v));
-                    }
-                    _ => return Err(bad("a [key, value] pair", e).in_index(i).in_key("$entries")),
-                }
-            }
-            Value::Document(doc)
-        }
         _ => {
             return Err(bad(
                 "a tag object ($numberLong, $numberDouble, $binary, $date, $oid, $entries, ...) — keys starting with '$' are tags",
@@ -438,5 +721,59 @@ mod tests {
         }
         assert!(base64_decode("Zg=").is_none());
         assert!(base64_decode("Z===").is_none());
+    }
+}
+
+/// Parses JSON text with nesting up to `max_depth` (serde_json alone stops at 128, less
+/// than a deep slot hierarchy needs). The depth is checked by a scan of the text before
+/// parsing, so deep input is an error, never a stack overflow.
+pub fn parse_text(text: &[u8], max_depth: usize) -> Result<Json> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, &b) in text.iter().enumerate() {
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if b == b'\\' {
+                escaped = true;
+            } else if b == b'"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > max_depth {
+                    return Err(Error::at(i, ErrorKind::DepthLimit { limit: max_depth }));
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let mut de = serde_json::Deserializer::from_slice(text);
+    de.disable_recursion_limit();
+    let v = <Json as serde::Deserialize>::deserialize(&mut de)
+        .map_err(|e| Error::msg(format!("invalid JSON: {e}")))?;
+    de.end()
+        .map_err(|e| Error::msg(format!("invalid JSON: {e}")))?;
+    Ok(v)
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use super::*;
+
+    #[test]
+    fn deep_json_within_the_limit_parses_and_past_it_is_an_error() {
+        let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
+        assert!(parse_text(deep.as_bytes(), 1024).is_ok());
+        let e = parse_text(deep.as_bytes(), 100).unwrap_err();
+        assert_eq!(e.offset(), Some(100));
+        // brackets inside strings do not count
+        assert!(parse_text(br#"{"a": "[[[[\"[[["}"#, 2).is_ok());
     }
 }

@@ -218,3 +218,41 @@ fn files_made_by_gamewire_decode_in_python_peers() {
         );
     }
 }
+
+#[test]
+fn samples_decode_in_python_peers_and_match_the_json_fixture() {
+    if !have_peers() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let text = std::fs::read(root.join("tests/fixtures/resonite/item.json")).unwrap();
+    let j = json::parse_text(&text, 1024).unwrap();
+    let expected = bson_write::to_vec(&json::document_from_json(&j, 1024).unwrap(), 1024).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(root.join("samples/resonite")).unwrap() {
+        let p = entry.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_owned();
+        let data = std::fs::read(&p).unwrap();
+        // gamewire reads each sample to the fixture's BSON
+        let (_, raw) = container::unpack(&data, Some(&name), &Options::default()).unwrap();
+        assert!(raw.as_ref() == expected.as_slice(), "{name}");
+        let copy = dir.path().join(&name);
+        std::fs::write(&copy, data).unwrap();
+        paths.push(copy.to_str().unwrap().to_owned());
+    }
+    assert_eq!(
+        paths.len(),
+        7,
+        "one sample per compression, FrDT and legacy"
+    );
+    let args: Vec<&str> = std::iter::once("read")
+        .chain(paths.iter().map(String::as_str))
+        .collect();
+    for line in run_py(&args).lines() {
+        let line: serde_json::Value = serde_json::from_str(line).unwrap();
+        let raw = std::fs::read(line["bson_file"].as_str().unwrap()).unwrap();
+        assert!(raw == expected, "{}", line["file"]);
+        assert_eq!(line["reencodes"], true);
+    }
+}

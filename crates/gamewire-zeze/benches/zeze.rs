@@ -1,1 +1,130 @@
-fn main() {}
+//! Varint-heavy beans: 1,000,000 records (ints, a string, a small list) decoded and
+//! encoded by gamewire-zeze (serde straight to bean bytes, and the schema-less tree),
+//! side by side with postcard on the same Rust records and a plain copy of the bytes.
+//!
+//! Run: `cargo bench -p gamewire-zeze --bench zeze`.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use serde::{Deserialize, Serialize};
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Rec {
+    id: i64,
+    hp: i32,
+    level: i32,
+    gold: i64,
+    name: String,
+    items: Vec<i32>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Batch {
+    recs: Vec<Rec>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct RecRef<'a> {
+    id: i64,
+    hp: i32,
+    level: i32,
+    gold: i64,
+    name: &'a str,
+    items: Vec<i32>,
+}
+
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct BatchRef<'a> {
+    #[serde(borrow)]
+    recs: Vec<RecRef<'a>>,
+}
+
+const N: usize = 1_000_000;
+
+fn records() -> Batch {
+    // A small xorshift so the data is the same on every run.
+    let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let recs = (0..N)
+        .map(|i| {
+            let r = next();
+            Rec {
+                id: (r >> 24) as i64 + i as i64,
+                hp: (r % 5000) as i32,
+                level: (r >> 40) as i32 % 100,
+                gold: (r >> 8) as i64 % 10_000_000 - 5_000_000,
+                name: format!("player{:04}", r % 10_000),
+                items: vec![(r % 300) as i32, ((r >> 16) % 70) as i32 - 35, 1],
+            }
+        })
+        .collect();
+    Batch { recs }
+}
+
+fn bench(c: &mut Criterion) {
+    let batch = records();
+    let zeze = gamewire_zeze::to_bytes(&batch).unwrap();
+    let post = postcard::to_allocvec(&batch).unwrap();
+    assert_eq!(gamewire_zeze::from_bytes::<Batch>(&zeze).unwrap(), batch);
+    assert_eq!(postcard::from_bytes::<Batch>(&post).unwrap(), batch);
+    eprintln!("zeze bytes: {}, postcard bytes: {}", zeze.len(), post.len());
+
+    let mut g = c.benchmark_group("decode");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(zeze.len() as u64));
+    g.bench_function("zeze serde (owned String)", |b| {
+        b.iter(|| gamewire_zeze::from_bytes::<Batch>(black_box(&zeze)).unwrap())
+    });
+    g.bench_function("zeze serde (borrowed &str)", |b| {
+        b.iter(|| gamewire_zeze::from_bytes::<BatchRef>(black_box(&zeze)).unwrap())
+    });
+    g.bench_function("zeze tree (schema-less)", |b| {
+        b.iter(|| gamewire_zeze::decode(black_box(&zeze), &Default::default()).unwrap())
+    });
+    g.bench_function("zeze walk (validate, no allocation)", |b| {
+        b.iter(|| {
+            let mut c = gamewire_zeze::cursor::Cursor::new(black_box(&zeze));
+            gamewire_zeze::skip_bean(&mut c, &Default::default(), 0).unwrap()
+        })
+    });
+    g.bench_function("copy of the zeze bytes", |b| {
+        b.iter(|| black_box(&zeze).to_vec())
+    });
+    g.throughput(Throughput::Bytes(post.len() as u64));
+    g.bench_function("postcard serde (owned String)", |b| {
+        b.iter(|| postcard::from_bytes::<Batch>(black_box(&post)).unwrap())
+    });
+    g.bench_function("postcard serde (borrowed &str)", |b| {
+        b.iter(|| postcard::from_bytes::<BatchRef>(black_box(&post)).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("encode");
+    g.sample_size(10);
+    g.throughput(Throughput::Bytes(zeze.len() as u64));
+    g.bench_function("zeze serde", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(zeze.len());
+            gamewire_zeze::to_writer(black_box(&batch), &mut out).unwrap();
+            out
+        })
+    });
+    let tree = gamewire_zeze::decode(&zeze, &Default::default()).unwrap();
+    g.bench_function("zeze tree", |b| {
+        b.iter(|| gamewire_zeze::encode(black_box(&tree)).unwrap())
+    });
+    g.throughput(Throughput::Bytes(post.len() as u64));
+    g.bench_function("postcard serde", |b| {
+        b.iter(|| postcard::to_extend(black_box(&batch), Vec::with_capacity(post.len())).unwrap())
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

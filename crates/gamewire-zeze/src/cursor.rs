@@ -127,8 +127,19 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads a compact signed integer (`ReadLong`).
-    #[inline]
+    #[inline(always)]
     pub fn long(&mut self) -> Result<i64> {
+        if let Some(&b) = self.data.get(self.pos) {
+            if !(0x40..0xc0).contains(&b) {
+                self.pos += 1;
+                return Ok(b as i8 as i64);
+            }
+        }
+        self.long_slow()
+    }
+
+    #[inline(never)]
+    fn long_slow(&mut self) -> Result<i64> {
         match varint::read_long(&self.data[self.pos..]) {
             Some((v, n)) => {
                 self.pos += n;

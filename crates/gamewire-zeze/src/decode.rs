@@ -208,3 +208,113 @@ fn read_map(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
         entries,
     })
 }
+
+/// Skips one value of wire type `ty` without building it (Zeze's `SkipUnknownField`).
+pub fn skip_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize) -> Result<()> {
+    if depth >= opts.max_depth {
+        return Err(Error::at(
+            c.offset(),
+            ErrorKind::DepthLimit {
+                limit: opts.max_depth,
+            },
+        ));
+    }
+    match ty {
+        WireType::Integer => {
+            c.long()?;
+        }
+        WireType::Float => {
+            c.bytes(4)?;
+        }
+        WireType::Double | WireType::Vector2 => {
+            c.bytes(8)?;
+        }
+        WireType::Vector3 => {
+            c.bytes(12)?;
+        }
+        WireType::Vector4 => {
+            c.bytes(16)?;
+        }
+        WireType::Vector2Int => {
+            c.long()?;
+            c.long()?;
+        }
+        WireType::Vector3Int => {
+            c.long()?;
+            c.long()?;
+            c.long()?;
+        }
+        WireType::Bytes => {
+            c.len_bytes()?;
+        }
+        WireType::List => {
+            let at = c.offset();
+            let t = c.u8()?;
+            let elem = wire_type(at, t & 0x0f)?;
+            let n = read_tag_delta(c, t)?;
+            let n = c.check_count(at, n as u64, elem.min_size(), "list count")?;
+            match elem {
+                WireType::Integer => {
+                    for _ in 0..n {
+                        c.long()?;
+                    }
+                }
+                _ => {
+                    for i in 0..n {
+                        skip_value(c, elem, opts, depth + 1).map_err(|e| e.in_index(i))?;
+                    }
+                }
+            }
+        }
+        WireType::Map => {
+            let at = c.offset();
+            let t = c.u8()?;
+            let (k, v) = (wire_type(at, t >> 4)?, wire_type(at, t & 0x0f)?);
+            let cat = c.offset();
+            let n = c.uint("map count")?;
+            let n = c.check_count(cat, n as u64, k.min_size() + v.min_size(), "map count")?;
+            for i in 0..n {
+                skip_value(c, k, opts, depth + 1).map_err(|e| e.in_index(i))?;
+                skip_value(c, v, opts, depth + 1).map_err(|e| e.in_index(i))?;
+            }
+        }
+        WireType::Dynamic => {
+            c.long()?;
+            skip_bean(c, opts, depth)?;
+        }
+        WireType::Bean => skip_bean(c, opts, depth)?,
+    }
+    Ok(())
+}
+
+/// Skips the rest of a bean up to and including its final `0x00` (all levels).
+pub fn skip_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<()> {
+    loop {
+        let at = c.offset();
+        let t = c.u8()?;
+        match t {
+            0 => return Ok(()),
+            1 => continue,
+            2..=15 => {
+                return Err(Error::unexpected_at(
+                    at,
+                    "a field tag, 0x00 or 0x01",
+                    format!("tag byte 0x{t:02x} (id delta 0)"),
+                ))
+            }
+            _ => {}
+        }
+        if t >> 4 == 15 {
+            read_tag_delta(c, t)?;
+        }
+        match t & 0x0f {
+            0 => {
+                c.long()?;
+            }
+            3 => {
+                c.len_bytes()?;
+            }
+            ty => skip_value(c, wire_type(at, ty)?, opts, depth + 1)?,
+        }
+    }
+}

@@ -191,16 +191,29 @@ fn i64s(a: &[i64]) -> J {
 /// A value in self-describing form (a bean field's value).
 pub fn value_to_json(v: &Value) -> J {
     match v {
+        Value::Bean(b) => bean_to_json(b),
+        Value::List { .. } | Value::Map { .. } | Value::Dynamic { .. } => item_to_json(v),
+        _ => scalar_to_json(v),
+    }
+}
+
+#[inline(never)]
+fn scalar_to_json(v: &Value) -> J {
+    let tagged = |k: &str, x: J| {
+        let mut m = Map::with_capacity(1);
+        m.insert(k.to_owned(), x);
+        J::Object(m)
+    };
+    match v {
         Value::Integer(i) => J::from(*i),
         Value::Double(d) => f64_json(*d),
         Value::Bytes(b) => bytes_json(b),
-        Value::Bean(b) => bean_to_json(b),
-        Value::Float(f) => json!({ "float": f32_json(*f) }),
-        Value::Vector2(a) => json!({ "vector2": f32s(a) }),
-        Value::Vector3(a) => json!({ "vector3": f32s(a) }),
-        Value::Vector4(a) => json!({ "vector4": f32s(a) }),
-        Value::Vector2Int(a) => json!({ "vector2int": i64s(a) }),
-        Value::Vector3Int(a) => json!({ "vector3int": i64s(a) }),
+        Value::Float(f) => tagged("float", f32_json(*f)),
+        Value::Vector2(a) => tagged("vector2", f32s(a)),
+        Value::Vector3(a) => tagged("vector3", f32s(a)),
+        Value::Vector4(a) => tagged("vector4", f32s(a)),
+        Value::Vector2Int(a) => tagged("vector2int", i64s(a)),
+        Value::Vector3Int(a) => tagged("vector3int", i64s(a)),
         _ => item_to_json(v),
     }
 }
@@ -208,31 +221,56 @@ pub fn value_to_json(v: &Value) -> J {
 /// A value in compact form, where the wire type is known from a list or map header.
 pub fn item_to_json(v: &Value) -> J {
     match v {
+        Value::Bean(b) => bean_to_json(b),
+        Value::List { elem, items } => {
+            let mut m = Map::with_capacity(2);
+            m.insert("list".into(), J::from(elem.name()));
+            m.insert(
+                "items".into(),
+                J::Array(items.iter().map(item_to_json).collect()),
+            );
+            J::Object(m)
+        }
+        Value::Map {
+            key,
+            value,
+            entries,
+        } => {
+            let mut m = Map::with_capacity(2);
+            m.insert(
+                "map".into(),
+                J::Array(vec![J::from(key.name()), J::from(value.name())]),
+            );
+            let e = entries
+                .iter()
+                .map(|(k, v)| J::Array(vec![item_to_json(k), item_to_json(v)]))
+                .collect();
+            m.insert("entries".into(), J::Array(e));
+            J::Object(m)
+        }
+        Value::Dynamic { type_id, bean } => {
+            let mut m = Map::with_capacity(2);
+            m.insert("dynamic".into(), J::from(*type_id));
+            m.insert("bean".into(), bean_to_json(bean));
+            J::Object(m)
+        }
+        _ => compact_scalar_json(v),
+    }
+}
+
+#[inline(never)]
+fn compact_scalar_json(v: &Value) -> J {
+    match v {
         Value::Integer(i) => J::from(*i),
         Value::Float(f) => f32_json(*f),
         Value::Double(d) => f64_json(*d),
         Value::Bytes(b) => bytes_json(b),
-        Value::Bean(b) => bean_to_json(b),
         Value::Vector2(a) => f32s(a),
         Value::Vector3(a) => f32s(a),
         Value::Vector4(a) => f32s(a),
         Value::Vector2Int(a) => i64s(a),
         Value::Vector3Int(a) => i64s(a),
-        Value::List { elem, items } => json!({
-            "list": elem.name(),
-            "items": items.iter().map(item_to_json).collect::<Vec<_>>(),
-        }),
-        Value::Map {
-            key,
-            value,
-            entries,
-        } => json!({
-            "map": [key.name(), value.name()],
-            "entries": entries.iter().map(|(k, v)| json!([item_to_json(k), item_to_json(v)])).collect::<Vec<_>>(),
-        }),
-        Value::Dynamic { type_id, bean } => {
-            json!({ "dynamic": type_id, "bean": bean_to_json(bean) })
-        }
+        _ => J::Null,
     }
 }
 
@@ -279,6 +317,33 @@ pub fn item_from_json(j: &J, ty: WireType) -> Result<Value> {
 
 /// Reads a self-describing value written by [`value_to_json`].
 pub fn value_from_json(j: &J) -> Result<Value> {
+    match j {
+        J::Object(o) if !is_tagged(o) => Ok(Value::Bean(bean_from_json(j)?)),
+        _ => tagged_from_json(j),
+    }
+}
+
+/// True for the tagged objects (anything but a bean).
+fn is_tagged(o: &Map<String, J>) -> bool {
+    const TAGS: [&str; 11] = [
+        "float",
+        "float_bits",
+        "double_bits",
+        "bytes",
+        "vector2",
+        "vector2int",
+        "vector3",
+        "vector3int",
+        "vector4",
+        "list",
+        "map",
+    ];
+    o.keys()
+        .any(|k| TAGS.contains(&k.as_str()) || k == "dynamic")
+}
+
+#[inline(never)]
+fn tagged_from_json(j: &J) -> Result<Value> {
     match j {
         J::Number(n) => {
             if let Some(i) = n.as_i64() {
@@ -374,7 +439,7 @@ use crate::frame::{Body, Family, Frame, Payload};
 /// A frame as `{"module": m, "protocol": p, "family": "protocol", "result_code": rc,
 /// "session_id": s, "bean": {..}}` (`result_code` and `session_id` only when present),
 /// or `{"module": m, "protocol": p, "raw": {"bytes": hex}}` for a non-standard body.
-pub fn frame_to_json(f: &Frame, bean: impl Fn(&Bean) -> J) -> J {
+pub fn frame_to_json(f: &Frame, bean: impl FnOnce(&Bean) -> J) -> J {
     let mut m = Map::new();
     m.insert("module".into(), J::from(f.module_id));
     m.insert("protocol".into(), J::from(f.protocol_id));
@@ -397,7 +462,7 @@ pub fn frame_to_json(f: &Frame, bean: impl Fn(&Bean) -> J) -> J {
 }
 
 /// Reads a frame written by [`frame_to_json`]; `bean` reads the bean object.
-pub fn frame_from_json(j: &J, bean: impl Fn(&J) -> Result<Bean>) -> Result<Frame> {
+pub fn frame_from_json(j: &J, bean: impl FnOnce(&J) -> Result<Bean>) -> Result<Frame> {
     let o = j.as_object().ok_or_else(|| expected("a frame object", j))?;
     let id = |k: &str| -> Result<u32> {
         o.get(k)

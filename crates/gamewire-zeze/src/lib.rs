@@ -14,16 +14,24 @@
 #![warn(missing_docs)]
 
 pub mod cursor;
+pub mod de;
 mod decode;
 mod encode;
 pub mod frame;
 pub mod json;
+pub mod schema;
+pub mod ser;
+pub mod types;
 mod value;
 pub mod varint;
 
-pub use decode::{decode, read_bean, read_tag_delta, read_value, wire_type, Options};
+pub use de::{from_bytes, from_bytes_with};
+pub use decode::{
+    decode, read_bean, read_tag_delta, read_value, skip_bean, skip_value, wire_type, Options,
+};
 pub use encode::{encode, encode_into, write_value};
 pub use gamewire_core::{Error, ErrorKind, Result};
+pub use ser::{to_bytes, to_writer};
 pub use value::{Bean, Field, Value, WireType};
 
 /// True when `data` (and the file name, when known) looks like this format.

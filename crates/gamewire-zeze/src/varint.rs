@@ -61,7 +61,16 @@ fn write_long_slow(out: &mut Vec<u8>, v: i64) {
     let enc = (prefix << (8 * (n - 1))) | u;
     let word = enc << (8 * (8 - n));
     let word = if neg { !word } else { word };
-    out.extend_from_slice(&word.to_be_bytes()[..n]);
+    put_prefix(out, word, n);
+}
+
+/// Appends the first `n` (1..=8) big-endian bytes of `word`: one fixed 8-byte copy,
+/// then the length cut back (no variable-length memmove).
+#[inline(always)]
+fn put_prefix(out: &mut Vec<u8>, word: u64, n: usize) {
+    let len = out.len();
+    out.extend_from_slice(&word.to_be_bytes());
+    out.truncate(len + n);
 }
 
 /// Appends `v` as Zeze's compact unsigned 64-bit integer (`WriteULong`).
@@ -79,7 +88,7 @@ pub fn write_ulong(out: &mut Vec<u8>, v: u64) {
     }
     let prefix = ((0xff00u32 >> (n - 1)) as u8) as u64;
     let enc = (prefix << (8 * (n - 1))) | v;
-    out.extend_from_slice(&(enc << (8 * (8 - n))).to_be_bytes()[..n]);
+    put_prefix(out, enc << (8 * (8 - n)), n);
 }
 
 /// Appends `v` as Zeze's `WriteUInt` (the same bytes as `WriteULong` of the unsigned value).
@@ -91,7 +100,7 @@ pub fn write_uint(out: &mut Vec<u8>, v: u32) {
 /// Appends a field tag: `delta` is the id minus the previous id (1 or more), `ty` the
 /// wire type (0..=12). Deltas 1..=14 take one byte `delta << 4 | ty`; larger ones
 /// `0xf0 | ty` then `WriteUInt(delta - 15)`.
-#[inline]
+#[inline(always)]
 pub fn write_tag(out: &mut Vec<u8>, delta: u32, ty: u8) {
     if delta < 15 {
         out.push(((delta as u8) << 4) | ty);
@@ -126,8 +135,30 @@ pub fn read_long(data: &[u8]) -> Option<(i64, usize)> {
     read_long_slow(data, b)
 }
 
-#[inline(never)]
+#[inline]
 fn read_long_slow(data: &[u8], b: u8) -> Option<(i64, usize)> {
+    let neg = b & 0x80 != 0;
+    let flip = if neg { 0xffu8 } else { 0 };
+    let c = b ^ flip;
+    let k = (c << 1).leading_ones() as usize;
+    if k < 7 {
+        let n = k + 1;
+        // Fast path: 8 bytes readable at once.
+        if let Some(w) = data.get(..8) {
+            let mut word = u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            if neg {
+                word = !word;
+            }
+            let v = (word >> (64 - 8 * n)) & ((1u64 << (7 * n - 1)) - 1);
+            let v = v as i64;
+            return Some((if neg { !v } else { v }, n));
+        }
+    }
+    read_long_tail(data, b)
+}
+
+#[inline(never)]
+fn read_long_tail(data: &[u8], b: u8) -> Option<(i64, usize)> {
     let neg = b & 0x80 != 0;
     let flip = if neg { 0xffu8 } else { 0 };
     let c = b ^ flip;

@@ -185,3 +185,22 @@ fn incomplete_and_oversized_frames() {
     assert!(matches!(e.kind(), ErrorKind::SizeLimit { .. }));
     assert_eq!(e.offset(), Some(8));
 }
+
+#[test]
+fn deep_but_allowed_nesting_decodes_encodes_and_converts() {
+    // 1000 nested beans (under the 1024 limit), and 500 nested lists of beans.
+    let mut b = vec![0x16; 1000];
+    b.extend(vec![0; 1001]);
+    let bean = decode(&b, &Options::default()).unwrap();
+    assert_eq!(encode(&bean).unwrap(), b);
+    let j = gamewire_zeze::json::bean_to_json(&bean);
+    let back = gamewire_zeze::json::bean_from_json(&j).unwrap();
+    assert_eq!(encode(&back).unwrap(), b);
+    let mut l = Vec::new();
+    for _ in 0..500 {
+        l.extend([0x14, 0x16]); // field 1: list of 1 bean
+    }
+    l.extend(vec![0; 501]);
+    let bean = decode(&l, &Options::default()).unwrap();
+    assert_eq!(encode(&bean).unwrap(), l);
+}

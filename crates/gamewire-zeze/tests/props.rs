@@ -9,16 +9,26 @@ use proptest::prelude::*;
 fn scalar(ty: WireType) -> BoxedStrategy<Value> {
     match ty {
         WireType::Integer => any::<i64>().prop_map(Value::Integer).boxed(),
-        WireType::Float => any::<u32>().prop_map(|b| Value::Float(f32::from_bits(b))).boxed(),
-        WireType::Double => any::<u64>().prop_map(|b| Value::Double(f64::from_bits(b))).boxed(),
+        WireType::Float => any::<u32>()
+            .prop_map(|b| Value::Float(f32::from_bits(b)))
+            .boxed(),
+        WireType::Double => any::<u64>()
+            .prop_map(|b| Value::Double(f64::from_bits(b)))
+            .boxed(),
         WireType::Bytes => prop_oneof![
             ".{0,8}".prop_map(|s: String| Value::string(&s)),
             proptest::collection::vec(any::<u8>(), 0..8).prop_map(Value::Bytes),
         ]
         .boxed(),
-        WireType::Vector2 => any::<[u32; 2]>().prop_map(|a| Value::Vector2(a.map(f32::from_bits))).boxed(),
-        WireType::Vector3 => any::<[u32; 3]>().prop_map(|a| Value::Vector3(a.map(f32::from_bits))).boxed(),
-        WireType::Vector4 => any::<[u32; 4]>().prop_map(|a| Value::Vector4(a.map(f32::from_bits))).boxed(),
+        WireType::Vector2 => any::<[u32; 2]>()
+            .prop_map(|a| Value::Vector2(a.map(f32::from_bits)))
+            .boxed(),
+        WireType::Vector3 => any::<[u32; 3]>()
+            .prop_map(|a| Value::Vector3(a.map(f32::from_bits)))
+            .boxed(),
+        WireType::Vector4 => any::<[u32; 4]>()
+            .prop_map(|a| Value::Vector4(a.map(f32::from_bits)))
+            .boxed(),
         WireType::Vector2Int => any::<[i64; 2]>().prop_map(Value::Vector2Int).boxed(),
         _ => any::<[i64; 3]>().prop_map(Value::Vector3Int).boxed(),
     }
@@ -61,23 +71,31 @@ fn value() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(4, 48, 6, |inner| {
         prop_oneof![
             proptest::sample::select(SCALARS.to_vec()).prop_flat_map(|t| {
-                proptest::collection::vec(scalar(t), 0..20).prop_map(move |items| Value::List { elem: t, items })
+                proptest::collection::vec(scalar(t), 0..20)
+                    .prop_map(move |items| Value::List { elem: t, items })
             }),
             (
                 proptest::sample::select(SCALARS.to_vec()),
                 proptest::sample::select(SCALARS.to_vec())
             )
                 .prop_flat_map(|(k, v)| {
-                    proptest::collection::vec((scalar(k), scalar(v)), 0..5).prop_map(move |entries| Value::Map {
-                        key: k,
-                        value: v,
-                        entries,
-                    })
+                    proptest::collection::vec((scalar(k), scalar(v)), 0..5).prop_map(
+                        move |entries| Value::Map {
+                            key: k,
+                            value: v,
+                            entries,
+                        },
+                    )
                 }),
             bean_of(inner.clone().boxed()).prop_map(Value::Bean),
-            (any::<i64>(), bean_of(inner.clone().boxed())).prop_map(|(type_id, bean)| Value::Dynamic { type_id, bean }),
-            proptest::collection::vec(bean_of(inner.boxed()).prop_map(Value::Bean), 0..3)
-                .prop_map(|items| Value::List { elem: WireType::Bean, items }),
+            (any::<i64>(), bean_of(inner.clone().boxed()))
+                .prop_map(|(type_id, bean)| Value::Dynamic { type_id, bean }),
+            proptest::collection::vec(bean_of(inner.boxed()).prop_map(Value::Bean), 0..3).prop_map(
+                |items| Value::List {
+                    elem: WireType::Bean,
+                    items
+                }
+            ),
         ]
     })
 }

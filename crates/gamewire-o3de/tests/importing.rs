@@ -1,0 +1,83 @@
+//! `$import` resolution, after O3DE's `TestCases_Importing.cpp`: imported objects and
+//! arrays, nested imports, the directive's patch, cycles, and missing files.
+
+use gamewire_o3de::import::{resolve_imports, MemoryImporter};
+use gamewire_o3de::Outcome;
+use serde_json::json;
+use std::path::PathBuf;
+
+fn files(list: &[(&str, serde_json::Value)]) -> MemoryImporter {
+    MemoryImporter(
+        list.iter()
+            .map(|(p, j)| (PathBuf::from(p), j.clone()))
+            .collect(),
+    )
+}
+
+#[test]
+fn imports_object_and_array() {
+    let mut imp = files(&[
+        ("dir/obj.json", json!({"field_1": "value_1", "field_2": 2})),
+        ("dir/arr.json", json!([1, 2, 3])),
+    ]);
+    let mut doc =
+        json!({"name": "x", "object": {"$import": "obj.json"}, "list": [{"$import": "arr.json"}]});
+    let r = resolve_imports(&mut doc, "dir/main.json".as_ref(), &mut imp);
+    assert_eq!(r.report.outcome(), Outcome::Success);
+    assert_eq!(
+        doc,
+        json!({"name": "x", "object": {"field_1": "value_1", "field_2": 2}, "list": [[1, 2, 3]]})
+    );
+    assert_eq!(
+        r.imported,
+        vec![PathBuf::from("dir/obj.json"), PathBuf::from("dir/arr.json")]
+    );
+}
+
+#[test]
+fn nested_imports_and_patch() {
+    let mut imp = files(&[
+        (
+            "a/outer.json",
+            json!({"inner": {"$import": "sub/inner.json"}, "keep": true}),
+        ),
+        ("a/sub/inner.json", json!({"x": 1, "y": {"z": 2}})),
+    ]);
+    let mut doc = json!({"root": {"$import": {"filename": "a/outer.json", "patch": {"keep": null, "extra": 5}}}});
+    let r = resolve_imports(&mut doc, "main.json".as_ref(), &mut imp);
+    assert_eq!(r.report.outcome(), Outcome::Success);
+    assert_eq!(
+        doc,
+        json!({"root": {"inner": {"x": 1, "y": {"z": 2}}, "extra": 5}})
+    );
+    assert_eq!(r.imported.len(), 2);
+}
+
+#[test]
+fn cycles_and_missing_files_are_catastrophic() {
+    let mut imp = files(&[
+        ("one.json", json!({"next": {"$import": "two.json"}})),
+        ("two.json", json!({"back": {"$import": "./one.json"}})),
+    ]);
+    let mut doc = json!({"start": {"$import": "one.json"}});
+    let r = resolve_imports(&mut doc, "main.json".as_ref(), &mut imp);
+    assert_eq!(r.report.outcome(), Outcome::Catastrophic);
+    assert!(
+        r.report.issues[0].message.contains("cyclic"),
+        "{:?}",
+        r.report.issues
+    );
+
+    let mut doc = json!({"self": {"$import": "main.json"}});
+    let r = resolve_imports(
+        &mut doc,
+        "main.json".as_ref(),
+        &mut files(&[("main.json", json!({}))]),
+    );
+    assert_eq!(r.report.outcome(), Outcome::Catastrophic);
+
+    let mut doc = json!({"a": [{"$import": "missing.json"}]});
+    let r = resolve_imports(&mut doc, "main.json".as_ref(), &mut files(&[]));
+    assert_eq!(r.report.outcome(), Outcome::Catastrophic);
+    assert_eq!(r.report.issues[0].path, "/a/0");
+}

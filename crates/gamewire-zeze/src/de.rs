@@ -1,0 +1,926 @@
+//! serde deserialization: Zeze bean bytes straight into Rust values (strings and byte
+//! slices can borrow from the input). The mapping is the one of [`crate::ser`]; fields
+//! absent from the bytes (Zeze leaves out default values) take their zero value (0,
+//! false, "", empty list or map, a struct of zero values, `None`); unknown field ids are
+//! skipped; integers, floats and doubles convert into each other as Zeze's `ReadInt(tag)`
+//! and friends do. Beans with base classes: fields after the first `0x01` are skipped.
+
+use crate::cursor::Cursor;
+use crate::decode::{read_tag_delta, skip_bean, skip_value, wire_type, Options};
+use crate::ser::{explicit_id, SerdeError};
+use crate::value::WireType;
+use gamewire_core::{Error, ErrorKind};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use serde::Deserialize;
+
+type R<T> = std::result::Result<T, SerdeError>;
+
+#[inline]
+fn idx(i: u64) -> serde::de::value::U64Deserializer<SerdeError> {
+    i.into_deserializer()
+}
+
+/// Deserializes one bean that fills `data`.
+pub fn from_bytes<'de, T: Deserialize<'de>>(data: &'de [u8]) -> gamewire_core::Result<T> {
+    from_bytes_with(data, &Options::default())
+}
+
+/// [`from_bytes`] with options.
+pub fn from_bytes_with<'de, T: Deserialize<'de>>(
+    data: &'de [u8],
+    opts: &Options,
+) -> gamewire_core::Result<T> {
+    let mut de = De::new(data, *opts);
+    let v = T::deserialize(&mut de).map_err(|e| e.0)?;
+    if !de.c.is_empty() {
+        return Err(Error::at(
+            de.c.offset(),
+            ErrorKind::TrailingBytes {
+                count: de.c.remaining(),
+            },
+        ));
+    }
+    Ok(v)
+}
+
+/// The deserializer: a cursor and the wire type of the value at it.
+pub struct De<'de> {
+    c: Cursor<'de>,
+    wire: WireType,
+    depth: usize,
+    opts: Options,
+}
+
+impl<'de> De<'de> {
+    /// A deserializer of one bean at the start of `data`.
+    pub fn new(data: &'de [u8], opts: Options) -> Self {
+        De {
+            c: Cursor::new(data),
+            wire: WireType::Bean,
+            depth: 0,
+            opts,
+        }
+    }
+
+    #[cold]
+    fn mismatch(&self, want: &str) -> SerdeError {
+        SerdeError(Error::unexpected_at(
+            self.c.offset(),
+            format!("a value Zeze reads as {want}"),
+            format!("wire type {}", self.wire),
+        ))
+    }
+
+    #[inline]
+    fn int(&mut self) -> R<i64> {
+        match self.wire {
+            WireType::Integer => Ok(self.c.long()?),
+            WireType::Float => Ok(self.c.f32()? as i64),
+            WireType::Double => Ok(self.c.f64()? as i64),
+            _ => Err(self.mismatch("an integer")),
+        }
+    }
+
+    #[inline]
+    fn float(&mut self) -> R<f64> {
+        match self.wire {
+            WireType::Float => Ok(self.c.f32()? as f64),
+            WireType::Double => Ok(self.c.f64()?),
+            WireType::Integer => Ok(self.c.long()? as f64),
+            _ => Err(self.mismatch("a number")),
+        }
+    }
+
+    #[inline]
+    fn bytes(&mut self) -> R<&'de [u8]> {
+        if self.wire != WireType::Bytes {
+            return Err(self.mismatch("bytes"));
+        }
+        Ok(self.c.len_bytes()?)
+    }
+
+    #[inline]
+    fn enter(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth >= self.opts.max_depth {
+            return Err(SerdeError(Error::at(
+                self.c.offset(),
+                ErrorKind::DepthLimit {
+                    limit: self.opts.max_depth,
+                },
+            )));
+        }
+        Ok(())
+    }
+
+    /// Positions at the first tag of a bean (skipping a dynamic's type id).
+    #[inline]
+    fn bean_start(&mut self) -> R<()> {
+        match self.wire {
+            WireType::Bean => Ok(()),
+            WireType::Dynamic => {
+                self.c.long()?;
+                Ok(())
+            }
+            _ => Err(self.mismatch("a bean")),
+        }
+    }
+
+    /// Reads the next tag: `None` at the end of the bean, else the id delta and type.
+    /// After a `0x01` (base level) the rest is skipped.
+    #[inline]
+    fn tag(&mut self) -> R<Option<(u32, WireType)>> {
+        let at = self.c.offset();
+        let t = self.c.u8()?;
+        if t >= 0x10 {
+            let d = read_tag_delta(&mut self.c, t)?;
+            return Ok(Some((d, wire_type(at, t & 15)?)));
+        }
+        match t {
+            0 => Ok(None),
+            1 => {
+                skip_bean(&mut self.c, &self.opts, self.depth)?;
+                Ok(None)
+            }
+            _ => Err(SerdeError(Error::unexpected_at(
+                at,
+                "a field tag, 0x00 or 0x01",
+                format!("tag byte 0x{t:02x} (id delta 0)"),
+            ))),
+        }
+    }
+
+    fn skip(&mut self, w: WireType) -> R<()> {
+        Ok(skip_value(&mut self.c, w, &self.opts, self.depth)?)
+    }
+}
+
+/// Field ids of a struct's fields (declaration order unless renamed `"N"`/`"name#N"`).
+enum Ids {
+    Auto(usize),
+    Listed(Vec<u32>),
+}
+
+impl Ids {
+    #[inline]
+    fn of(fields: &[&str]) -> Ids {
+        if fields
+            .iter()
+            .all(|f| !f.as_bytes().last().is_some_and(u8::is_ascii_digit))
+        {
+            return Ids::Auto(fields.len());
+        }
+        let mut auto = 0;
+        Ids::Listed(
+            fields
+                .iter()
+                .map(|f| {
+                    auto = explicit_id(f).unwrap_or(auto + 1);
+                    auto
+                })
+                .collect(),
+        )
+    }
+
+    #[inline]
+    fn index(&self, id: u32) -> Option<usize> {
+        match self {
+            Ids::Auto(n) => (id >= 1 && (id as usize) <= *n).then(|| id as usize - 1),
+            Ids::Listed(v) => v.iter().position(|&x| x == id),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Ids::Auto(n) => *n,
+            Ids::Listed(v) => v.len(),
+        }
+    }
+}
+
+/// Which fields were read: a bit mask for up to 64 fields, a vector beyond.
+enum Seen {
+    Bits(u64),
+    Many(Vec<bool>),
+}
+
+impl Seen {
+    #[inline]
+    fn new(n: usize) -> Seen {
+        if n <= 64 {
+            Seen::Bits(0)
+        } else {
+            Seen::Many(vec![false; n])
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        match self {
+            Seen::Bits(b) => b >> i & 1 != 0,
+            Seen::Many(v) => v[i],
+        }
+    }
+
+    /// True when all of the first `n` fields were read.
+    #[inline]
+    fn all(&self, n: usize) -> bool {
+        match self {
+            Seen::Bits(b) => n == 64 && *b == u64::MAX || n < 64 && *b == (1u64 << n) - 1,
+            Seen::Many(v) => v.iter().all(|&x| x),
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, i: usize) {
+        match self {
+            Seen::Bits(b) => *b |= 1 << i,
+            Seen::Many(v) => v[i] = true,
+        }
+    }
+}
+
+struct StructAccess<'a, 'de> {
+    de: &'a mut De<'de>,
+    ids: Ids,
+    id: u32,
+    seen: Seen,
+    done: bool,
+    next_default: usize,
+    default: bool,
+}
+
+impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
+    type Error = SerdeError;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
+        while !self.done {
+            match self.de.tag()? {
+                None => self.done = true,
+                Some((d, w)) => {
+                    self.id = self.id.saturating_add(d);
+                    match self.ids.index(self.id) {
+                        Some(i) if !self.seen.get(i) => {
+                            self.seen.set(i);
+                            self.de.wire = w;
+                            self.default = false;
+                            return seed.deserialize(idx(i as u64)).map(Some);
+                        }
+                        _ => self.de.skip(w)?,
+                    }
+                }
+            }
+        }
+        if self.seen.all(self.ids.len()) {
+            return Ok(None);
+        }
+        while self.next_default < self.ids.len() {
+            let i = self.next_default;
+            self.next_default += 1;
+            if !self.seen.get(i) {
+                self.default = true;
+                return seed.deserialize(idx(i as u64)).map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> R<V::Value> {
+        if self.default {
+            seed.deserialize(Zero)
+        } else {
+            let id = self.id;
+            seed.deserialize(&mut *self.de)
+                .map_err(|e| SerdeError(e.0.in_key(id.to_string())))
+        }
+    }
+}
+
+/// A bean read as a tuple: fields 1..=len, absent ones zero.
+struct TupleAccess<'a, 'de> {
+    de: &'a mut De<'de>,
+    index: u32,
+    len: u32,
+    id: u32,
+    pending: Option<WireType>,
+    done: bool,
+}
+
+impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
+    type Error = SerdeError;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
+        if self.index >= self.len {
+            return Ok(None);
+        }
+        self.index += 1;
+        let want = self.index;
+        loop {
+            if self.pending.is_none() && !self.done {
+                match self.de.tag()? {
+                    None => self.done = true,
+                    Some((d, w)) => {
+                        self.id = self.id.saturating_add(d);
+                        self.pending = Some(w);
+                    }
+                }
+            }
+            match self.pending {
+                Some(w) if self.id == want => {
+                    self.pending = None;
+                    self.de.wire = w;
+                    return seed.deserialize(&mut *self.de).map(Some);
+                }
+                Some(w) if self.id < want => {
+                    self.pending = None;
+                    self.de.skip(w)?;
+                }
+                _ => return seed.deserialize(Zero).map(Some),
+            }
+        }
+    }
+}
+
+impl TupleAccess<'_, '_> {
+    fn finish(mut self) -> R<()> {
+        if let Some(w) = self.pending.take() {
+            self.de.skip(w)?;
+        }
+        if !self.done {
+            skip_bean(&mut self.de.c, &self.de.opts, self.de.depth)?;
+        }
+        Ok(())
+    }
+}
+
+struct ListAccess<'a, 'de> {
+    de: &'a mut De<'de>,
+    left: usize,
+    elem: WireType,
+    key: Option<WireType>,
+    index: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for ListAccess<'_, 'de> {
+    type Error = SerdeError;
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.de.wire = self.elem;
+        let i = self.index;
+        self.index += 1;
+        seed.deserialize(&mut *self.de)
+            .map(Some)
+            .map_err(|e| SerdeError(e.0.in_index(i)))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+impl<'de> de::MapAccess<'de> for ListAccess<'_, 'de> {
+    type Error = SerdeError;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.de.wire = self.key.unwrap_or(WireType::Integer);
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> R<V::Value> {
+        self.de.wire = self.elem;
+        seed.deserialize(&mut *self.de)
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// A bean read as a map keyed by field id (for `deserialize_any` and maps).
+struct BeanMapAccess<'a, 'de> {
+    de: &'a mut De<'de>,
+    id: u32,
+}
+
+impl<'de> de::MapAccess<'de> for BeanMapAccess<'_, 'de> {
+    type Error = SerdeError;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
+        match self.de.tag()? {
+            None => Ok(None),
+            Some((d, w)) => {
+                self.id = self.id.saturating_add(d);
+                self.de.wire = w;
+                seed.deserialize(idx(self.id as u64)).map(Some)
+            }
+        }
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> R<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+}
+
+macro_rules! ints {
+    ($($m:ident => $v:ident $t:ty),*) => {$(
+        #[inline]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+            let x = self.int()?;
+            visitor.$v(x as $t)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for &mut De<'de> {
+    type Error = SerdeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        match self.wire {
+            WireType::Integer => visitor.visit_i64(self.c.long()?),
+            WireType::Float => visitor.visit_f32(self.c.f32()?),
+            WireType::Double => visitor.visit_f64(self.c.f64()?),
+            WireType::Bytes => {
+                let b = self.c.len_bytes()?;
+                match std::str::from_utf8(b) {
+                    Ok(s) => visitor.visit_borrowed_str(s),
+                    Err(_) => visitor.visit_borrowed_bytes(b),
+                }
+            }
+            WireType::List => self.deserialize_seq(visitor),
+            WireType::Map => self.deserialize_map(visitor),
+            WireType::Bean | WireType::Dynamic => {
+                self.bean_start()?;
+                self.enter()?;
+                let v = visitor.visit_map(BeanMapAccess {
+                    de: &mut *self,
+                    id: 0,
+                })?;
+                self.depth -= 1;
+                Ok(v)
+            }
+            WireType::Vector2 | WireType::Vector3 | WireType::Vector4 => {
+                let n = match self.wire {
+                    WireType::Vector2 => 2,
+                    WireType::Vector3 => 3,
+                    _ => 4,
+                };
+                let mut v = Vec::with_capacity(n);
+                for _ in 0..n {
+                    v.push(self.c.f32()?);
+                }
+                visitor.visit_seq(v.into_deserializer())
+            }
+            WireType::Vector2Int | WireType::Vector3Int => {
+                let n = if self.wire == WireType::Vector2Int {
+                    2
+                } else {
+                    3
+                };
+                let mut v = Vec::with_capacity(n);
+                for _ in 0..n {
+                    v.push(self.c.long()?);
+                }
+                visitor.visit_seq(v.into_deserializer())
+            }
+        }
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        let b = match self.wire {
+            WireType::Integer => self.c.long()? != 0,
+            _ => self.float()? != 0.0,
+        };
+        visitor.visit_bool(b)
+    }
+
+    ints!(deserialize_i8 => visit_i8 i8, deserialize_i16 => visit_i16 i16, deserialize_i32 => visit_i32 i32,
+          deserialize_i64 => visit_i64 i64, deserialize_u8 => visit_u8 u8, deserialize_u16 => visit_u16 u16,
+          deserialize_u32 => visit_u32 u32, deserialize_u64 => visit_u64 u64);
+
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        let x = self.float()?;
+        visitor.visit_f32(x as f32)
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        let x = self.float()?;
+        visitor.visit_f64(x)
+    }
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        self.deserialize_str(visitor)
+    }
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        let at = self.c.offset();
+        let b = self.bytes()?;
+        match std::str::from_utf8(b) {
+            Ok(s) => visitor.visit_borrowed_str(s),
+            Err(e) => Err(SerdeError(Error::at(
+                at + (self.c.offset() - at - b.len()) + e.valid_up_to(),
+                ErrorKind::InvalidText { encoding: "UTF-8" },
+            ))),
+        }
+    }
+    #[inline]
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        self.deserialize_str(visitor)
+    }
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        let b = self.bytes()?;
+        visitor.visit_borrowed_bytes(b)
+    }
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        self.deserialize_bytes(visitor)
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_some(self)
+    }
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        let w = self.wire;
+        self.skip(w)?;
+        visitor.visit_unit()
+    }
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> R<V::Value> {
+        self.deserialize_unit(visitor)
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        visitor: V,
+    ) -> R<V::Value> {
+        if let Some(want) = crate::types::marker(name) {
+            if self.wire != want {
+                return Err(self.mismatch(want.name()));
+            }
+            let w = self.wire;
+            return match w {
+                WireType::Vector2Int | WireType::Vector3Int => {
+                    let n = if w == WireType::Vector2Int { 2 } else { 3 };
+                    let mut v = Vec::with_capacity(n);
+                    for _ in 0..n {
+                        v.push(self.c.long()? as i32);
+                    }
+                    visitor.visit_seq(v.into_deserializer())
+                }
+                _ => {
+                    let n = match w {
+                        WireType::Vector2 => 2,
+                        WireType::Vector3 => 3,
+                        _ => 4,
+                    };
+                    let mut v = Vec::with_capacity(n);
+                    for _ in 0..n {
+                        v.push(self.c.f32()?);
+                    }
+                    visitor.visit_seq(v.into_deserializer())
+                }
+            };
+        }
+        visitor.visit_newtype_struct(self)
+    }
+    #[inline]
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        if self.wire != WireType::List {
+            return Err(self.mismatch("a list"));
+        }
+        let at = self.c.offset();
+        let t = self.c.u8()?;
+        let elem = wire_type(at, t & 15)?;
+        let n = read_tag_delta(&mut self.c, t)?;
+        let n = self
+            .c
+            .check_count(at, n as u64, elem.min_size(), "list count")?;
+        self.enter()?;
+        let v = visitor.visit_seq(ListAccess {
+            de: &mut *self,
+            left: n,
+            elem,
+            key: None,
+            index: 0,
+        })?;
+        self.depth -= 1;
+        Ok(v)
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> R<V::Value> {
+        self.bean_start()?;
+        self.enter()?;
+        let mut acc = TupleAccess {
+            de: &mut *self,
+            index: 0,
+            len: len as u32,
+            id: 0,
+            pending: None,
+            done: false,
+        };
+        let v = visitor.visit_seq(&mut acc)?;
+        acc.finish()?;
+        self.depth -= 1;
+        Ok(v)
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> R<V::Value> {
+        self.deserialize_tuple(len, visitor)
+    }
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        if matches!(self.wire, WireType::Bean | WireType::Dynamic) {
+            return self.deserialize_any(visitor);
+        }
+        if self.wire != WireType::Map {
+            return Err(self.mismatch("a map"));
+        }
+        let at = self.c.offset();
+        let t = self.c.u8()?;
+        let (k, v) = (wire_type(at, t >> 4)?, wire_type(at, t & 15)?);
+        let cat = self.c.offset();
+        let n = self.c.uint("map count")?;
+        let n = self
+            .c
+            .check_count(cat, n as u64, k.min_size() + v.min_size(), "map count")?;
+        self.enter()?;
+        let out = visitor.visit_map(ListAccess {
+            de: &mut *self,
+            left: n,
+            elem: v,
+            key: Some(k),
+            index: 0,
+        })?;
+        self.depth -= 1;
+        Ok(out)
+    }
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> R<V::Value> {
+        self.bean_start()?;
+        self.enter()?;
+        let ids = Ids::of(fields);
+        let n = ids.len();
+        let v = visitor.visit_map(StructAccess {
+            de: &mut *self,
+            ids,
+            id: 0,
+            seen: Seen::new(n),
+            done: false,
+            next_default: 0,
+            default: false,
+        })?;
+        self.depth -= 1;
+        Ok(v)
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> R<V::Value> {
+        let (type_id, dynamic) = match self.wire {
+            WireType::Integer => (self.c.long()?, false),
+            WireType::Dynamic => (self.c.long()?, true),
+            _ => return Err(self.mismatch("an enum (integer or dynamic bean)")),
+        };
+        let index = variants
+            .iter()
+            .position(|v| explicit_id(v).map(i64::from) == Some(type_id))
+            .map(|i| i as u64)
+            .unwrap_or(type_id as u64);
+        self.wire = WireType::Bean;
+        visitor.visit_enum(EnumAccess {
+            de: self,
+            index,
+            dynamic,
+        })
+    }
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        self.deserialize_any(visitor)
+    }
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        let w = self.wire;
+        self.skip(w)?;
+        visitor.visit_unit()
+    }
+}
+
+struct EnumAccess<'a, 'de> {
+    de: &'a mut De<'de>,
+    index: u64,
+    dynamic: bool,
+}
+
+impl<'a, 'de> de::EnumAccess<'de> for EnumAccess<'a, 'de> {
+    type Error = SerdeError;
+    type Variant = Self;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> R<(S::Value, Self)> {
+        let v = seed.deserialize(idx(self.index))?;
+        Ok((v, self))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
+    type Error = SerdeError;
+    fn unit_variant(self) -> R<()> {
+        if self.dynamic {
+            skip_bean(&mut self.de.c, &self.de.opts, self.de.depth)?;
+        }
+        Ok(())
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> R<T::Value> {
+        if !self.dynamic {
+            return seed.deserialize(Zero);
+        }
+        seed.deserialize(&mut *self.de)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> R<V::Value> {
+        if !self.dynamic {
+            return de::Deserializer::deserialize_tuple(Zero, len, visitor);
+        }
+        de::Deserializer::deserialize_tuple(&mut *self.de, len, visitor)
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> R<V::Value> {
+        if !self.dynamic {
+            return de::Deserializer::deserialize_struct(Zero, "", fields, visitor);
+        }
+        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+    }
+}
+
+/// Gives the zero value of whatever type asks: what an absent Zeze field means.
+#[derive(Clone, Copy)]
+struct Zero;
+
+struct ZeroSeq(usize);
+
+impl<'de> de::SeqAccess<'de> for ZeroSeq {
+    type Error = SerdeError;
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
+        if self.0 == 0 {
+            return Ok(None);
+        }
+        self.0 -= 1;
+        seed.deserialize(Zero).map(Some)
+    }
+}
+
+struct ZeroStruct(usize, usize, bool);
+
+impl<'de> de::MapAccess<'de> for ZeroStruct {
+    type Error = SerdeError;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
+        if self.2 || self.0 >= self.1 {
+            return Ok(None);
+        }
+        self.0 += 1;
+        seed.deserialize(idx((self.0 - 1) as u64)).map(Some)
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> R<V::Value> {
+        seed.deserialize(Zero)
+    }
+}
+
+macro_rules! zero_ints {
+    ($($m:ident => $v:ident),*) => {$(
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+            visitor.$v(0)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for Zero {
+    type Error = SerdeError;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_unit()
+    }
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_bool(false)
+    }
+    zero_ints!(deserialize_i8 => visit_i8, deserialize_i16 => visit_i16, deserialize_i32 => visit_i32,
+               deserialize_i64 => visit_i64, deserialize_u8 => visit_u8, deserialize_u16 => visit_u16,
+               deserialize_u32 => visit_u32, deserialize_u64 => visit_u64);
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_f32(0.0)
+    }
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_f64(0.0)
+    }
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_char('\0')
+    }
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_borrowed_str("")
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_borrowed_str("")
+    }
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_borrowed_bytes(&[])
+    }
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_borrowed_bytes(&[])
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_none()
+    }
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_unit()
+    }
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _n: &'static str, visitor: V) -> R<V::Value> {
+        visitor.visit_unit()
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        visitor: V,
+    ) -> R<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_seq(ZeroSeq(0))
+    }
+    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> R<V::Value> {
+        visitor.visit_seq(ZeroSeq(len))
+    }
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        len: usize,
+        visitor: V,
+    ) -> R<V::Value> {
+        visitor.visit_seq(ZeroSeq(len))
+    }
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_map(ZeroStruct(0, 0, true))
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> R<V::Value> {
+        visitor.visit_map(ZeroStruct(0, fields.len(), false))
+    }
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _n: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> R<V::Value> {
+        let index = variants
+            .iter()
+            .position(|v| explicit_id(v) == Some(0))
+            .unwrap_or(0) as u64;
+        visitor.visit_enum(ZeroEnum(index))
+    }
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_u64(0)
+    }
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        visitor.visit_unit()
+    }
+}
+
+struct ZeroEnum(u64);
+
+impl<'de> de::EnumAccess<'de> for ZeroEnum {
+    type Error = SerdeError;
+    type Variant = Zero;
+    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> R<(S::Value, Zero)> {
+        Ok((seed.deserialize(idx(self.0))?, Zero))
+    }
+}
+
+impl<'de> de::VariantAccess<'de> for Zero {
+    type Error = SerdeError;
+    fn unit_variant(self) -> R<()> {
+        Ok(())
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> R<T::Value> {
+        seed.deserialize(Zero)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> R<V::Value> {
+        visitor.visit_seq(ZeroSeq(len))
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> R<V::Value> {
+        visitor.visit_map(ZeroStruct(0, fields.len(), false))
+    }
+}

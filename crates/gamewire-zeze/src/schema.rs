@@ -1,0 +1,1033 @@
+//! Zeze's solution XML as a schema, and named, typed decoding and encoding.
+//!
+//! Reads `<solution>`, nested `<module>`s, `<bean name=.. base=..>` and `<beankey>` with
+//! `<variable id=.. name=.. type=..>` (`list[T]`, `set[T]`, `map[K,V]`, `type="list"
+//! value=".."`, `type="map" key=".." value=".."`, `dynamic` with `<value bean="Name:id"/>`
+//! children, vectors, nested beans). Bean names resolve like Zeze's generator: relative to
+//! the enclosing module, then outwards, then absolute.
+//!
+//! Decoding applies the conversions Zeze does on read (integer/float/double, bean read
+//! from a dynamic and back, vectors of other sizes) and skips unknown fields; encoding
+//! omits default values and empty nested beans exactly as Zeze's generated `encode` does.
+
+use crate::cursor::Cursor;
+use crate::decode::{read_bean, read_tag_delta, skip_bean, skip_value, wire_type, Options};
+use crate::json::{expected, f32_from, f32_json, f64_from, f64_json, hex, unhex};
+use crate::value::WireType;
+use crate::varint::{write_list_header, write_long, write_map_header, write_tag, write_uint};
+use gamewire_core::{Error, ErrorKind, Result};
+use serde_json::{json, Map, Value as J};
+use std::collections::HashMap;
+
+/// A declared variable type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Type {
+    /// `bool`.
+    Bool,
+    /// `byte` (8 bits).
+    Byte,
+    /// `short` (16 bits).
+    Short,
+    /// `int` (32 bits).
+    Int,
+    /// `long` (64 bits).
+    Long,
+    /// `float`.
+    Float,
+    /// `double`.
+    Double,
+    /// `string` (UTF-8).
+    String,
+    /// `binary`.
+    Binary,
+    /// `decimal` (written as its string).
+    Decimal,
+    /// `list[T]`.
+    List(Box<Type>),
+    /// `set[T]`.
+    Set(Box<Type>),
+    /// `map[K,V]`.
+    Map(Box<Type>, Box<Type>),
+    /// A bean or beankey, by full name.
+    Bean(String),
+    /// `dynamic`: the type ids and bean full names it may hold.
+    Dynamic(Vec<(i64, String)>),
+    /// `vector2`.
+    Vector2,
+    /// `vector2int`.
+    Vector2Int,
+    /// `vector3`.
+    Vector3,
+    /// `vector3int`.
+    Vector3Int,
+    /// `vector4`.
+    Vector4,
+    /// `quaternion` (same bytes as vector4).
+    Quaternion,
+}
+
+impl Type {
+    /// The wire type Zeze writes for this type (its `TypeTagName`).
+    pub fn wire(&self) -> WireType {
+        match self {
+            Type::Bool | Type::Byte | Type::Short | Type::Int | Type::Long => WireType::Integer,
+            Type::Float => WireType::Float,
+            Type::Double => WireType::Double,
+            Type::String | Type::Binary | Type::Decimal => WireType::Bytes,
+            Type::List(_) | Type::Set(_) => WireType::List,
+            Type::Map(..) => WireType::Map,
+            Type::Bean(_) => WireType::Bean,
+            Type::Dynamic(_) => WireType::Dynamic,
+            Type::Vector2 => WireType::Vector2,
+            Type::Vector2Int => WireType::Vector2Int,
+            Type::Vector3 => WireType::Vector3,
+            Type::Vector3Int => WireType::Vector3Int,
+            Type::Vector4 | Type::Quaternion => WireType::Vector4,
+        }
+    }
+}
+
+/// One `<variable>` of a bean.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Var {
+    /// Field id.
+    pub id: u32,
+    /// Field name.
+    pub name: String,
+    /// Declared type.
+    pub ty: Type,
+}
+
+/// One `<bean>` or `<beankey>`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BeanDef {
+    /// Full name (`solution.module.Bean`).
+    pub name: String,
+    /// Full name of the base bean, if any.
+    pub base: Option<String>,
+    /// Variables in increasing id order.
+    pub vars: Vec<Var>,
+}
+
+/// A loaded solution: every bean by full name.
+#[derive(Debug, Clone, Default)]
+pub struct Schema {
+    beans: HashMap<String, BeanDef>,
+}
+
+/// A type as written in the XML, before bean names are resolved.
+#[derive(Debug, Clone)]
+enum Raw {
+    Named(String),
+    List(Box<Raw>),
+    Set(Box<Raw>),
+    Map(Box<Raw>, Box<Raw>),
+    Dynamic(Vec<(i64, String)>),
+}
+
+struct PendingVar {
+    id: u32,
+    name: String,
+    raw: Raw,
+}
+
+/// A `<variable>` with children: id, name, type, key, value, dynamic values.
+type OpenVar = (
+    u32,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Vec<(i64, String)>,
+);
+
+struct PendingBean {
+    name: String,
+    ns: String,
+    base: Option<String>,
+    vars: Vec<PendingVar>,
+}
+
+fn split_top(s: &str) -> Option<(&str, &str)> {
+    let mut depth = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => return Some((s[..i].trim(), s[i + 1..].trim())),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn parse_raw(
+    ty: &str,
+    key: Option<&str>,
+    value: Option<&str>,
+    dyn_values: &[(i64, String)],
+) -> Result<Raw> {
+    let ty = ty.trim();
+    let lower = ty.to_ascii_lowercase();
+    let inner = |s: &str| parse_raw(s, None, None, dyn_values);
+    if let Some(rest) = lower.strip_suffix(']') {
+        let open = rest
+            .find('[')
+            .ok_or_else(|| Error::msg(format!("bad type {ty:?}")))?;
+        let args = &ty[open + 1..ty.len() - 1];
+        return match &rest[..open] {
+            "list" | "array" => Ok(Raw::List(Box::new(inner(args)?))),
+            "set" => Ok(Raw::Set(Box::new(inner(args)?))),
+            "map" => {
+                let (k, v) = split_top(args)
+                    .ok_or_else(|| Error::msg(format!("map type {ty:?} needs [K,V]")))?;
+                Ok(Raw::Map(Box::new(inner(k)?), Box::new(inner(v)?)))
+            }
+            _ => Err(Error::msg(format!("unknown collection type {ty:?}"))),
+        };
+    }
+    let need = |a: Option<&str>, what: &str| {
+        a.map(str::to_owned)
+            .ok_or_else(|| Error::msg(format!("type {ty:?} needs a {what} attribute")))
+    };
+    match lower.as_str() {
+        "list" | "array" => Ok(Raw::List(Box::new(inner(&need(value, "value")?)?))),
+        "set" => Ok(Raw::Set(Box::new(inner(&need(value, "value")?)?))),
+        "map" => Ok(Raw::Map(
+            Box::new(inner(&need(key, "key")?)?),
+            Box::new(inner(&need(value, "value")?)?),
+        )),
+        _ if lower == "dynamic" || lower.starts_with("dynamic:") => {
+            Ok(Raw::Dynamic(dyn_values.to_vec()))
+        }
+        _ => Ok(Raw::Named(ty.to_owned())),
+    }
+}
+
+fn attr(e: &quick_xml::events::BytesStart<'_>, name: &str) -> Result<Option<String>> {
+    for a in e.attributes() {
+        let a = a.map_err(|err| Error::msg(format!("bad XML attribute: {err}")))?;
+        if a.key.as_ref().eq_ignore_ascii_case(name.as_bytes()) {
+            let v = a
+                .unescape_value()
+                .map_err(|err| Error::msg(format!("bad XML attribute value: {err}")))?;
+            return Ok(Some(v.into_owned()));
+        }
+    }
+    Ok(None)
+}
+
+impl Schema {
+    /// Parses a solution XML document.
+    pub fn from_xml(text: &str) -> Result<Schema> {
+        use quick_xml::events::Event;
+        let mut reader = quick_xml::Reader::from_str(text);
+        let mut ns: Vec<String> = Vec::new();
+        let mut stack: Vec<String> = Vec::new();
+        let mut beans: Vec<PendingBean> = Vec::new();
+        let mut cur: Option<PendingBean> = None;
+        // A <variable> with children (<value bean=..>) waiting for its end tag.
+        let mut open_var: Option<OpenVar> = None;
+        loop {
+            let ev = reader.read_event().map_err(|e| {
+                Error::msg(format!(
+                    "solution XML at byte {}: {e}",
+                    reader.buffer_position()
+                ))
+            })?;
+            let (e, empty) = match &ev {
+                Event::Start(e) => (e.clone(), false),
+                Event::Empty(e) => (e.clone(), true),
+                Event::End(end) => {
+                    let tag = String::from_utf8_lossy(end.name().as_ref()).to_ascii_lowercase();
+                    match tag.as_str() {
+                        "solution" | "module" => {
+                            ns.pop();
+                        }
+                        "bean" | "beankey" => {
+                            if let Some(b) = cur.take() {
+                                beans.push(b);
+                            }
+                        }
+                        "variable" => {
+                            if let (Some((id, name, ty, k, v, dv)), Some(b)) =
+                                (open_var.take(), cur.as_mut())
+                            {
+                                let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &dv)?;
+                                b.vars.push(PendingVar { id, name, raw });
+                            }
+                        }
+                        _ => {}
+                    }
+                    stack.pop();
+                    continue;
+                }
+                Event::Eof => break,
+                _ => continue,
+            };
+            let tag = String::from_utf8_lossy(e.name().as_ref()).to_ascii_lowercase();
+            if !empty {
+                stack.push(tag.clone());
+            }
+            match tag.as_str() {
+                "solution" | "module" if !empty => {
+                    ns.push(attr(&e, "name")?.unwrap_or_default());
+                }
+                "bean" | "beankey" => {
+                    let name =
+                        attr(&e, "name")?.ok_or_else(|| Error::msg("<bean> without a name"))?;
+                    let b = PendingBean {
+                        name: full(&ns, &name),
+                        ns: ns.join("."),
+                        base: attr(&e, "base")?.filter(|s| !s.is_empty()),
+                        vars: Vec::new(),
+                    };
+                    if empty {
+                        beans.push(b);
+                    } else {
+                        cur = Some(b);
+                    }
+                }
+                "variable" if cur.is_some() => {
+                    let id: u32 = attr(&e, "id")?
+                        .and_then(|s| s.trim().parse().ok())
+                        .filter(|&i| i >= 1 && i <= i32::MAX as u32)
+                        .ok_or_else(|| Error::msg("<variable> needs an id 1..=2147483647"))?;
+                    let name =
+                        attr(&e, "name")?.ok_or_else(|| Error::msg("<variable> without a name"))?;
+                    let ty = attr(&e, "type")?
+                        .ok_or_else(|| Error::msg(format!("variable {name} has no type")))?;
+                    let (k, v) = (attr(&e, "key")?, attr(&e, "value")?);
+                    if empty {
+                        let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &[])?;
+                        if let Some(b) = cur.as_mut() {
+                            b.vars.push(PendingVar { id, name, raw });
+                        }
+                    } else {
+                        open_var = Some((id, name, ty, k, v, Vec::new()));
+                    }
+                }
+                "value" => {
+                    if let (Some(ov), Some(spec)) = (open_var.as_mut(), attr(&e, "bean")?) {
+                        let (name, id) = spec
+                            .rsplit_once(':')
+                            .and_then(|(n, i)| {
+                                Some((n.trim().to_owned(), i.trim().parse::<i64>().ok()?))
+                            })
+                            .ok_or_else(|| {
+                                Error::msg(format!(
+                                    "dynamic <value bean={spec:?}> needs Name:typeId"
+                                ))
+                            })?;
+                        ov.5.push((id, name));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Resolve bean names.
+        let names: std::collections::HashSet<String> =
+            beans.iter().map(|b| b.name.clone()).collect();
+        let resolve = |ns: &str, n: &str| -> Result<String> {
+            let mut scope = ns.to_owned();
+            loop {
+                let cand = if scope.is_empty() {
+                    n.to_owned()
+                } else {
+                    format!("{scope}.{n}")
+                };
+                if names.contains(&cand) {
+                    return Ok(cand);
+                }
+                match scope.rfind('.') {
+                    Some(i) => scope.truncate(i),
+                    None if !scope.is_empty() => scope.clear(),
+                    None => {
+                        return Err(Error::msg(format!(
+                            "unknown type or bean {n:?} (in {ns:?})"
+                        )))
+                    }
+                }
+            }
+        };
+        let mut out = HashMap::new();
+        for b in &beans {
+            let mut vars = Vec::new();
+            for v in &b.vars {
+                let ty = resolve_type(&v.raw, &|n| resolve(&b.ns, n)).map_err(|e| {
+                    Error::msg(format!("bean {}, variable {}: {e}", b.name, v.name))
+                })?;
+                vars.push(Var {
+                    id: v.id,
+                    name: v.name.clone(),
+                    ty,
+                });
+            }
+            vars.sort_by_key(|v| v.id);
+            if vars.windows(2).any(|w| w[0].id == w[1].id) {
+                return Err(Error::msg(format!(
+                    "bean {} has two variables with one id",
+                    b.name
+                )));
+            }
+            let base = b.base.as_deref().map(|n| resolve(&b.ns, n)).transpose()?;
+            out.insert(
+                b.name.clone(),
+                BeanDef {
+                    name: b.name.clone(),
+                    base,
+                    vars,
+                },
+            );
+        }
+        let s = Schema { beans: out };
+        for name in s.beans.keys() {
+            s.levels(name)?;
+        }
+        Ok(s)
+    }
+
+    /// The bean named `name`: a full name, or a short name that only one bean has.
+    pub fn bean(&self, name: &str) -> Result<&BeanDef> {
+        if let Some(b) = self.beans.get(name) {
+            return Ok(b);
+        }
+        let suffix = format!(".{name}");
+        let mut found = self.beans.values().filter(|b| b.name.ends_with(&suffix));
+        match (found.next(), found.next()) {
+            (Some(b), None) => Ok(b),
+            (Some(_), Some(_)) => Err(Error::msg(format!(
+                "bean name {name:?} is ambiguous: give the full name"
+            ))),
+            _ => Err(Error::msg(format!("no bean {name:?} in the solution"))),
+        }
+    }
+
+    /// Every bean's full name, sorted.
+    pub fn bean_names(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.beans.keys().map(String::as_str).collect();
+        v.sort();
+        v
+    }
+
+    /// The inheritance levels of a bean, most derived first (as on the wire).
+    pub fn levels(&self, name: &str) -> Result<Vec<&BeanDef>> {
+        let mut out = Vec::new();
+        let mut next = Some(name.to_owned());
+        while let Some(n) = next {
+            let b = self.bean(&n)?;
+            if out.len() > 64 || out.iter().any(|x: &&BeanDef| x.name == b.name) {
+                return Err(Error::msg(format!("bean {name} has a base cycle")));
+            }
+            next = b.base.clone();
+            out.push(b);
+        }
+        Ok(out)
+    }
+
+    /// Decodes one bean `name` that fills `data`, to JSON keyed by variable names.
+    pub fn decode(&self, name: &str, data: &[u8], opts: &Options) -> Result<J> {
+        let mut c = Cursor::new(data);
+        let j = self.read_bean(&mut c, &self.bean(name)?.name, opts, 0)?;
+        if !c.is_empty() {
+            return Err(Error::at(
+                c.offset(),
+                ErrorKind::TrailingBytes {
+                    count: c.remaining(),
+                },
+            ));
+        }
+        Ok(j)
+    }
+
+    /// Encodes JSON keyed by variable names as bean `name`.
+    pub fn encode(&self, name: &str, j: &J) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.write_bean(&self.bean(name)?.name, j, &mut out)?;
+        Ok(out)
+    }
+
+    /// Reads bean `name` from the cursor.
+    pub fn read_bean(
+        &self,
+        c: &mut Cursor<'_>,
+        name: &str,
+        opts: &Options,
+        depth: usize,
+    ) -> Result<J> {
+        if depth >= opts.max_depth {
+            return Err(Error::at(
+                c.offset(),
+                ErrorKind::DepthLimit {
+                    limit: opts.max_depth,
+                },
+            ));
+        }
+        let levels = self.levels(name)?;
+        let mut obj = Map::new();
+        for l in &levels {
+            for v in &l.vars {
+                obj.insert(v.name.clone(), self.default_json(&v.ty)?);
+            }
+        }
+        let mut li = 0;
+        let mut id: u32 = 0;
+        loop {
+            let at = c.offset();
+            let t = c.u8()?;
+            if t == 0 {
+                return Ok(J::Object(obj));
+            }
+            if t == 1 {
+                if li + 1 < levels.len() {
+                    li += 1;
+                    id = 0;
+                    continue;
+                }
+                // Past the last level Zeze skips the rest as unknown fields.
+                skip_bean(c, opts, depth)?;
+                return Ok(J::Object(obj));
+            }
+            if t < 16 {
+                return Err(Error::unexpected_at(
+                    at,
+                    "a field tag",
+                    format!("tag byte 0x{t:02x} (id delta 0)"),
+                ));
+            }
+            let delta = read_tag_delta(c, t)?;
+            id = id
+                .checked_add(delta)
+                .ok_or_else(|| Error::unexpected_at(at, "a field id", "an id past u32"))?;
+            let w = wire_type(at, t & 15)?;
+            match levels[li].vars.iter().find(|v| v.id == id) {
+                Some(var) => {
+                    let v = self
+                        .read_typed(c, &var.ty, w, at, opts, depth + 1)
+                        .map_err(|e| e.in_key(var.name.clone()))?;
+                    obj.insert(var.name.clone(), v);
+                }
+                None => {
+                    skip_value(c, w, opts, depth + 1).map_err(|e| e.in_key(id.to_string()))?;
+                }
+            }
+        }
+    }
+
+    fn default_json(&self, ty: &Type) -> Result<J> {
+        Ok(match ty {
+            Type::Bool => J::Bool(false),
+            Type::Byte | Type::Short | Type::Int | Type::Long => J::from(0),
+            Type::Float | Type::Double => J::from(0.0),
+            Type::String | Type::Decimal | Type::Binary => J::from(""),
+            Type::List(_) | Type::Set(_) => J::Array(vec![]),
+            Type::Map(k, _) => {
+                if map_key_is_text(k) {
+                    J::Object(Map::new())
+                } else {
+                    J::Array(vec![])
+                }
+            }
+            Type::Bean(n) => {
+                let mut m = Map::new();
+                for l in self.levels(n)? {
+                    for v in &l.vars {
+                        m.insert(v.name.clone(), self.default_json(&v.ty)?);
+                    }
+                }
+                J::Object(m)
+            }
+            Type::Dynamic(_) => json!({ "type_id": 0 }),
+            Type::Vector2 | Type::Vector2Int => json!([0, 0]).fix(ty),
+            Type::Vector3 | Type::Vector3Int => json!([0, 0, 0]).fix(ty),
+            Type::Vector4 | Type::Quaternion => json!([0, 0, 0, 0]).fix(ty),
+        })
+    }
+
+    fn read_typed(
+        &self,
+        c: &mut Cursor<'_>,
+        ty: &Type,
+        w: WireType,
+        at: usize,
+        opts: &Options,
+        depth: usize,
+    ) -> Result<J> {
+        let bad = |what: &str| {
+            Error::unexpected_at(
+                at,
+                format!("a value Zeze reads as {what}"),
+                format!("wire type {w}"),
+            )
+        };
+        Ok(match ty {
+            Type::Bool | Type::Byte | Type::Short | Type::Int | Type::Long => {
+                if *ty == Type::Bool && w != WireType::Integer {
+                    let x = match w {
+                        WireType::Float => c.f32()? as f64,
+                        WireType::Double => c.f64()?,
+                        _ => return Err(bad("a bool")),
+                    };
+                    return Ok(J::Bool(x != 0.0));
+                }
+                let v: i64 = match w {
+                    WireType::Integer => c.long()?,
+                    WireType::Float => java_f2l(c.f32()? as f64, ty),
+                    WireType::Double => java_f2l(c.f64()?, ty),
+                    _ => return Err(bad("an integer")),
+                };
+                match ty {
+                    Type::Bool => J::Bool(v != 0),
+                    Type::Byte => J::from(v as i8),
+                    Type::Short => J::from(v as i16),
+                    Type::Int => J::from(v as i32),
+                    _ => J::from(v),
+                }
+            }
+            Type::Float | Type::Double => {
+                let x: f64 = match w {
+                    WireType::Float => c.f32()? as f64,
+                    WireType::Double => c.f64()?,
+                    WireType::Integer => c.long()? as f64,
+                    _ => return Err(bad("a number")),
+                };
+                if *ty == Type::Float {
+                    f32_json(x as f32)
+                } else {
+                    f64_json(x)
+                }
+            }
+            Type::String | Type::Decimal | Type::Binary => {
+                if w != WireType::Bytes {
+                    return Err(bad("bytes"));
+                }
+                let b = c.len_bytes()?;
+                if *ty == Type::Binary {
+                    J::String(hex(b))
+                } else {
+                    J::String(String::from_utf8_lossy(b).into_owned())
+                }
+            }
+            Type::List(e) | Type::Set(e) => {
+                if w != WireType::List {
+                    return Err(bad("a list"));
+                }
+                let hat = c.offset();
+                let t = c.u8()?;
+                let ew = wire_type(hat, t & 15)?;
+                let n = read_tag_delta(c, t)?;
+                let n = c.check_count(hat, n as u64, ew.min_size(), "list count")?;
+                let mut items = Vec::with_capacity(n);
+                for i in 0..n {
+                    let iat = c.offset();
+                    items.push(
+                        self.read_typed(c, e, ew, iat, opts, depth + 1)
+                            .map_err(|x| x.in_index(i))?,
+                    );
+                }
+                J::Array(items)
+            }
+            Type::Map(k, v) => {
+                if w != WireType::Map {
+                    return Err(bad("a map"));
+                }
+                let hat = c.offset();
+                let t = c.u8()?;
+                let (kw, vw) = (wire_type(hat, t >> 4)?, wire_type(hat, t & 15)?);
+                let cat = c.offset();
+                let n = c.uint("map count")?;
+                let n = c.check_count(cat, n as u64, kw.min_size() + vw.min_size(), "map count")?;
+                let text = map_key_is_text(k);
+                let mut obj = Map::new();
+                let mut pairs = Vec::new();
+                for i in 0..n {
+                    let kat = c.offset();
+                    let kj = self
+                        .read_typed(c, k, kw, kat, opts, depth + 1)
+                        .map_err(|x| x.in_index(i))?;
+                    let vat = c.offset();
+                    let vj = self
+                        .read_typed(c, v, vw, vat, opts, depth + 1)
+                        .map_err(|x| x.in_index(i))?;
+                    if text {
+                        let key = match kj {
+                            J::String(s) => s,
+                            other => other.to_string(),
+                        };
+                        obj.insert(key, vj);
+                    } else {
+                        pairs.push(json!([kj, vj]));
+                    }
+                }
+                if text {
+                    J::Object(obj)
+                } else {
+                    J::Array(pairs)
+                }
+            }
+            Type::Bean(n) => match w {
+                WireType::Bean => self.read_bean(c, n, opts, depth)?,
+                WireType::Dynamic => {
+                    c.long()?;
+                    self.read_bean(c, n, opts, depth)?
+                }
+                _ => return Err(bad("a bean")),
+            },
+            Type::Dynamic(ids) => {
+                let type_id = match w {
+                    WireType::Dynamic => c.long()?,
+                    WireType::Bean => 0,
+                    _ => return Err(bad("a dynamic bean")),
+                };
+                match ids.iter().find(|(i, _)| *i == type_id) {
+                    Some((_, name)) => {
+                        json!({ "type_id": type_id, "bean": name, "value": self.read_bean(c, name, opts, depth)? })
+                    }
+                    None => {
+                        let b = read_bean(c, opts, depth)?;
+                        json!({ "type_id": type_id, "value": crate::json::bean_to_json(&b) })
+                    }
+                }
+            }
+            Type::Vector2
+            | Type::Vector2Int
+            | Type::Vector3
+            | Type::Vector3Int
+            | Type::Vector4
+            | Type::Quaternion => {
+                let (comps, ints): (Vec<f64>, bool) = match w {
+                    WireType::Vector2 => (vec![c.f32()? as f64, c.f32()? as f64], false),
+                    WireType::Vector3 => (
+                        (0..3)
+                            .map(|_| c.f32().map(|x| x as f64))
+                            .collect::<Result<_>>()?,
+                        false,
+                    ),
+                    WireType::Vector4 => (
+                        (0..4)
+                            .map(|_| c.f32().map(|x| x as f64))
+                            .collect::<Result<_>>()?,
+                        false,
+                    ),
+                    WireType::Vector2Int => {
+                        (vec![c.long()? as i32 as f64, c.long()? as i32 as f64], true)
+                    }
+                    WireType::Vector3Int => (
+                        (0..3)
+                            .map(|_| c.long().map(|x| x as i32 as f64))
+                            .collect::<Result<_>>()?,
+                        true,
+                    ),
+                    WireType::Float => (vec![c.f32()? as f64], false),
+                    WireType::Double => (vec![c.f64()? as f32 as f64], false),
+                    WireType::Integer => (vec![c.long()? as f64], true),
+                    _ => return Err(bad("a vector")),
+                };
+                let dims = match ty {
+                    Type::Vector2 | Type::Vector2Int => 2,
+                    Type::Vector3 | Type::Vector3Int => 3,
+                    _ => 4,
+                };
+                let int_target = matches!(ty, Type::Vector2Int | Type::Vector3Int);
+                let _ = ints;
+                J::Array(
+                    (0..dims)
+                        .map(|i| {
+                            let x = comps.get(i).copied().unwrap_or(0.0);
+                            if int_target {
+                                J::from(x as i32)
+                            } else {
+                                f32_json(x as f32)
+                            }
+                        })
+                        .collect(),
+                )
+            }
+        })
+    }
+
+    fn write_bean(&self, name: &str, j: &J, out: &mut Vec<u8>) -> Result<()> {
+        let o = j
+            .as_object()
+            .ok_or_else(|| expected(&format!("a {name} object"), j))?;
+        let levels = self.levels(name)?;
+        for k in o.keys() {
+            if !levels.iter().any(|l| l.vars.iter().any(|v| &v.name == k)) {
+                return Err(Error::msg(format!("bean {name} has no variable {k:?}")));
+            }
+        }
+        for (li, l) in levels.iter().enumerate() {
+            let mut last = 0u32;
+            for v in &l.vars {
+                let Some(x) = o.get(&v.name) else { continue };
+                let mark = out.len();
+                write_tag(out, v.id - last, v.ty.wire() as u8);
+                let body = out.len();
+                let written = self
+                    .write_typed(&v.ty, x, out)
+                    .map_err(|e| e.in_key(v.name.clone()))?;
+                let empty_bean = matches!(v.ty, Type::Bean(_)) && out.len() == body + 1;
+                if !written || empty_bean {
+                    out.truncate(mark);
+                } else {
+                    last = v.id;
+                }
+            }
+            out.push(if li + 1 < levels.len() { 1 } else { 0 });
+        }
+        Ok(())
+    }
+
+    /// Writes a field value; returns false when it is the default (Zeze omits it).
+    fn write_typed(&self, ty: &Type, j: &J, out: &mut Vec<u8>) -> Result<bool> {
+        match ty {
+            Type::Bool => {
+                let b = j.as_bool().ok_or_else(|| expected("true or false", j))?;
+                out.push(b as u8);
+                Ok(b)
+            }
+            Type::Byte | Type::Short | Type::Int | Type::Long => {
+                let v = j.as_i64().ok_or_else(|| expected("an integer", j))?;
+                let ok = match ty {
+                    Type::Byte => i8::try_from(v).is_ok(),
+                    Type::Short => i16::try_from(v).is_ok(),
+                    Type::Int => i32::try_from(v).is_ok(),
+                    _ => true,
+                };
+                if !ok {
+                    return Err(expected(
+                        &format!("an integer in the range of {ty:?}").to_lowercase(),
+                        j,
+                    ));
+                }
+                write_long(out, v);
+                Ok(v != 0)
+            }
+            Type::Float => {
+                let f = f32_from(j)?;
+                out.extend_from_slice(&f.to_le_bytes());
+                Ok(f != 0.0)
+            }
+            Type::Double => {
+                let d = f64_from(j)?;
+                out.extend_from_slice(&d.to_le_bytes());
+                Ok(d != 0.0)
+            }
+            Type::String | Type::Decimal | Type::Binary => {
+                let s = j.as_str().ok_or_else(|| expected("a string", j))?;
+                let b = if *ty == Type::Binary {
+                    unhex(s)?
+                } else {
+                    s.as_bytes().to_vec()
+                };
+                write_uint(
+                    out,
+                    u32::try_from(b.len()).map_err(|_| Error::msg("bytes past 4 GiB"))?,
+                );
+                out.extend_from_slice(&b);
+                Ok(!b.is_empty())
+            }
+            Type::List(e) | Type::Set(e) => {
+                let a = j.as_array().ok_or_else(|| expected("an array", j))?;
+                write_list_header(out, a.len() as u32, e.wire() as u8);
+                for (i, x) in a.iter().enumerate() {
+                    self.write_elem(e, x, out).map_err(|err| err.in_index(i))?;
+                }
+                Ok(!a.is_empty())
+            }
+            Type::Map(k, v) => {
+                let pairs: Vec<(J, &J)> = match j {
+                    J::Object(o) if map_key_is_text(k) => o
+                        .iter()
+                        .map(|(key, val)| Ok((text_key(k, key)?, val)))
+                        .collect::<Result<_>>()?,
+                    J::Array(a) => a
+                        .iter()
+                        .map(|p| match p.as_array().map(Vec::as_slice) {
+                            Some([a, b]) => Ok((a.clone(), b)),
+                            _ => Err(expected("a [key, value] pair", p)),
+                        })
+                        .collect::<Result<_>>()?,
+                    _ => return Err(expected("a map (object or array of [key, value])", j)),
+                };
+                write_map_header(out, pairs.len() as u32, k.wire() as u8, v.wire() as u8);
+                for (i, (kj, vj)) in pairs.iter().enumerate() {
+                    self.write_elem(k, kj, out).map_err(|e| e.in_index(i))?;
+                    self.write_elem(v, vj, out).map_err(|e| e.in_index(i))?;
+                }
+                Ok(!pairs.is_empty())
+            }
+            Type::Bean(n) => {
+                self.write_bean(n, j, out)?;
+                Ok(true)
+            }
+            Type::Dynamic(ids) => {
+                let o = j
+                    .as_object()
+                    .ok_or_else(|| expected("{\"type_id\": n, \"value\": {..}}", j))?;
+                let type_id = o
+                    .get("type_id")
+                    .map(crate::json::i64_from)
+                    .transpose()?
+                    .unwrap_or(0);
+                let value = o.get("value");
+                if type_id == 0 && value.is_none() {
+                    return Ok(false);
+                }
+                write_long(out, type_id);
+                let empty = json!({});
+                let value = value.unwrap_or(&empty);
+                match ids.iter().find(|(i, _)| *i == type_id) {
+                    Some((_, name)) => self.write_bean(name, value, out)?,
+                    None => crate::encode::encode_into(&crate::json::bean_from_json(value)?, out)?,
+                }
+                Ok(true)
+            }
+            Type::Vector2
+            | Type::Vector3
+            | Type::Vector4
+            | Type::Quaternion
+            | Type::Vector2Int
+            | Type::Vector3Int => {
+                let dims = match ty {
+                    Type::Vector2 | Type::Vector2Int => 2,
+                    Type::Vector3 | Type::Vector3Int => 3,
+                    _ => 4,
+                };
+                let a = j
+                    .as_array()
+                    .filter(|a| a.len() == dims)
+                    .ok_or_else(|| expected(&format!("an array of {dims} numbers"), j))?;
+                let mut zero = true;
+                for x in a {
+                    if matches!(ty, Type::Vector2Int | Type::Vector3Int) {
+                        let v = x
+                            .as_i64()
+                            .and_then(|v| i32::try_from(v).ok())
+                            .ok_or_else(|| expected("an int", x))?;
+                        zero &= v == 0;
+                        write_long(out, v as i64);
+                    } else {
+                        let f = f32_from(x)?;
+                        zero &= f == 0.0;
+                        out.extend_from_slice(&f.to_le_bytes());
+                    }
+                }
+                Ok(!zero)
+            }
+        }
+    }
+
+    /// Writes a collection element (Zeze's `EncodeElement`: always written).
+    fn write_elem(&self, ty: &Type, j: &J, out: &mut Vec<u8>) -> Result<()> {
+        match ty {
+            Type::List(_) | Type::Set(_) | Type::Map(..) => Err(Error::msg(
+                "Zeze does not allow collections as collection elements",
+            )),
+            Type::Dynamic(_) => {
+                let mark = out.len();
+                if !self.write_typed(ty, j, out)? {
+                    out.truncate(mark);
+                    out.extend_from_slice(&[0, 0]);
+                }
+                Ok(())
+            }
+            _ => self.write_typed(ty, j, out).map(|_| ()),
+        }
+    }
+}
+
+trait Fix {
+    fn fix(self, ty: &Type) -> J;
+}
+
+impl Fix for J {
+    /// Float vectors default to `[0.0, ..]`, int vectors to `[0, ..]`.
+    fn fix(self, ty: &Type) -> J {
+        match (self, ty) {
+            (J::Array(a), Type::Vector2 | Type::Vector3 | Type::Vector4 | Type::Quaternion) => {
+                J::Array(a.iter().map(|_| J::from(0.0)).collect())
+            }
+            (j, _) => j,
+        }
+    }
+}
+
+fn full(ns: &[String], name: &str) -> String {
+    let mut parts: Vec<&str> = ns
+        .iter()
+        .map(String::as_str)
+        .filter(|s| !s.is_empty())
+        .collect();
+    parts.push(name);
+    parts.join(".")
+}
+
+fn resolve_type(raw: &Raw, resolve: &dyn Fn(&str) -> Result<String>) -> Result<Type> {
+    Ok(match raw {
+        Raw::List(e) => Type::List(Box::new(resolve_type(e, resolve)?)),
+        Raw::Set(e) => Type::Set(Box::new(resolve_type(e, resolve)?)),
+        Raw::Map(k, v) => Type::Map(
+            Box::new(resolve_type(k, resolve)?),
+            Box::new(resolve_type(v, resolve)?),
+        ),
+        Raw::Dynamic(ids) => Type::Dynamic(
+            ids.iter()
+                .map(|(i, n)| Ok((*i, resolve(n)?)))
+                .collect::<Result<Vec<_>>>()?,
+        ),
+        Raw::Named(n) => match n.to_ascii_lowercase().as_str() {
+            "bool" => Type::Bool,
+            "byte" => Type::Byte,
+            "short" => Type::Short,
+            "int" => Type::Int,
+            "long" => Type::Long,
+            "float" => Type::Float,
+            "double" => Type::Double,
+            "string" => Type::String,
+            "binary" => Type::Binary,
+            "decimal" => Type::Decimal,
+            "vector2" => Type::Vector2,
+            "vector2int" => Type::Vector2Int,
+            "vector3" => Type::Vector3,
+            "vector3int" => Type::Vector3Int,
+            "vector4" => Type::Vector4,
+            "quaternion" => Type::Quaternion,
+            _ => Type::Bean(resolve(n)?),
+        },
+    })
+}
+
+/// Map keys that print as JSON object keys: strings and integers.
+fn map_key_is_text(k: &Type) -> bool {
+    matches!(
+        k,
+        Type::String
+            | Type::Decimal
+            | Type::Byte
+            | Type::Short
+            | Type::Int
+            | Type::Long
+            | Type::Bool
+    )
+}
+
+fn text_key(k: &Type, key: &str) -> Result<J> {
+    Ok(match k {
+        Type::String | Type::Decimal => J::from(key),
+        Type::Bool => J::Bool(key == "true"),
+        _ => J::from(
+            key.parse::<i64>()
+                .map_err(|_| Error::msg(format!("expected an integer map key, found {key:?}")))?,
+        ),
+    })
+}
+
+/// Java's float-to-integer cast for the declared type (saturating, NaN is 0; byte and
+/// short narrow from int).
+fn java_f2l(x: f64, ty: &Type) -> i64 {
+    match ty {
+        Type::Long => x as i64,
+        _ => x as i32 as i64,
+    }
+}

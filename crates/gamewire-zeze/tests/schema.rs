@@ -1,0 +1,192 @@
+//! Schema (solution XML) decoding and encoding against the fixture beans.
+
+use gamewire_zeze::json::unhex;
+use gamewire_zeze::schema::Schema;
+use gamewire_zeze::Options;
+use serde_json::{json, Value as J};
+
+fn schema() -> Schema {
+    let p = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../samples/zeze/zeze-solution.xml"
+    );
+    Schema::from_xml(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn bean_bytes(i: usize) -> Vec<u8> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures/zeze/vectors.json"
+    );
+    let v: J = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    unhex(v["beans"][i]["hex"].as_str().unwrap()).unwrap()
+}
+
+fn both_ways(s: &Schema, name: &str, bytes: &[u8], want: J) {
+    let got = s.decode(name, bytes, &Options::default()).unwrap();
+    assert_eq!(got, want, "{name}");
+    assert_eq!(s.encode(name, &got).unwrap(), bytes, "{name}");
+    // Through JSON text too.
+    let text = serde_json::to_string(&got).unwrap();
+    assert_eq!(
+        s.encode(name, &serde_json::from_str(&text).unwrap())
+            .unwrap(),
+        bytes
+    );
+}
+
+#[test]
+fn names_resolve_like_zeze() {
+    let s = schema();
+    assert_eq!(
+        s.bean_names(),
+        [
+            "fixtures.BHolder",
+            "fixtures.BSimple",
+            "fixtures.Base",
+            "fixtures.Derive",
+            "fixtures.Final",
+            "fixtures.outer.BInner",
+            "fixtures.outer.BOuter"
+        ]
+    );
+    assert_eq!(s.bean("BInner").unwrap().name, "fixtures.outer.BInner");
+    assert_eq!(s.levels("Final").unwrap().len(), 3);
+    assert!(s.bean("Nope").is_err());
+}
+
+#[test]
+fn bsimple_named_and_typed() {
+    both_ways(
+        &schema(),
+        "BSimple",
+        &bean_bytes(0),
+        json!({"i": 150, "l": 0, "s": "hi", "f": 1.5, "d": -2.0, "b": true, "bin": "010203"}),
+    );
+}
+
+#[test]
+fn bouter_nested_collections() {
+    let inner = |x: i64, n: &str| json!({"x": x, "name": n});
+    both_ways(
+        &schema(),
+        "BOuter",
+        &bean_bytes(1),
+        json!({
+            "inner": inner(5, "n"),
+            "ints": [1, -1, 300],
+            "beans": [inner(1, ""), inner(0, "")],
+            "byName": {"k": inner(7, "")},
+            "empty": inner(0, ""),
+            "pos": [1.0, 2.0],
+            "cell": [1, -2, 3],
+            "tags": ["a"],
+        }),
+    );
+}
+
+#[test]
+fn inheritance_levels_merge() {
+    let s = schema();
+    both_ways(
+        &s,
+        "Final",
+        &bean_bytes(2),
+        json!({"finalInt": 3, "deriveInt": 2, "baseInt": 1}),
+    );
+    both_ways(
+        &s,
+        "Final",
+        &bean_bytes(3),
+        json!({"finalInt": 0, "deriveInt": 0, "baseInt": 0}),
+    );
+}
+
+#[test]
+fn dynamic_vectors_and_non_text_map_keys() {
+    let s = schema();
+    let value = json!({
+        "any": {"type_id": 2, "bean": "fixtures.outer.BInner", "value": {"x": 9, "name": ""}},
+        "many": [
+            {"type_id": 1, "bean": "fixtures.BSimple", "value": {"i": 1, "l": 0, "s": "", "f": 0.0, "d": 0.0, "b": false, "bin": ""}},
+            {"type_id": 7, "value": {"1": 5}}
+        ],
+        "asBean": {"x": 0, "name": "z"},
+        "count": -5,
+        "ratio": 0.25,
+        "quat": [0.0, 0.0, 0.0, 1.0],
+        "byId": {"3": "ff00"},
+        "points": [[[1, 2], "p"]],
+    });
+    let bytes = s.encode("BHolder", &value).unwrap();
+    assert_eq!(
+        bytes,
+        [
+            0x17, 0x02, 0x10, 0x09, 0x00, // any: dynamic, type id 2, BInner{x=9}
+            0x14, 0x27, 0x01, 0x10, 0x01, 0x00, 0x07, 0x10, 0x05, 0x00, // many: 2 dynamics
+            0x16, 0x23, 0x01, 0x7a, 0x00, // asBean: {name="z"}
+            0x10, 0xfb, // count -5
+            0x11, 0, 0, 0x80, 0x3e, // ratio 0.25
+            0x1c, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0x3f, // quat
+            0x15, 0x03, 0x01, 0x03, 0x02, 0xff, 0x00, // byId {3: ff00}
+            0x15, 0x93, 0x01, 0x01, 0x02, 0x01, b'p', // points {(1,2): "p"}
+            0x00
+        ]
+    );
+    assert_eq!(
+        s.decode("BHolder", &bytes, &Options::default()).unwrap(),
+        value
+    );
+}
+
+#[test]
+fn conversions_zeze_does_on_read() {
+    let s = schema();
+    // count (int) sent as a double 7.9 -> 7; ratio (float) sent as integer 3 -> 3.0;
+    // asBean (bean) sent as a dynamic with type id 5; any (dynamic) sent as a plain bean.
+    let bytes = [
+        0x16, 0x10, 0x04, 0x00, // any: bean {1: 4} -> dynamic type id 0
+        0x27, 0x05, 0x10, 0x02, 0x00, // asBean: dynamic, type id 5, {x=2}
+        0x12, 0x9a, 0x99, 0x99, 0x99, 0x99, 0x99, 0x1f, 0x40, // count: double 7.9
+        0x10, 0x03, // ratio: integer 3
+        0x00,
+    ];
+    let j = s.decode("BHolder", &bytes, &Options::default()).unwrap();
+    assert_eq!(j["any"], json!({"type_id": 0, "value": {"1": 4}}));
+    assert_eq!(j["asBean"], json!({"x": 2, "name": ""}));
+    assert_eq!(j["count"], json!(7));
+    assert_eq!(j["ratio"], json!(3.0));
+}
+
+#[test]
+fn unknown_fields_are_skipped_and_bad_types_refused() {
+    let s = schema();
+    // BSimple with an unknown field 2 (a list of 2 strings) and 9 (a bean), then i at 20?? no:
+    // fields 1 (i=1), 2 (long, but sent as a list -> refused), ...
+    let unknown = [0x10, 0x01, 0x64, 0x23, 0x01, b'a', 0x01, b'b', 0x00];
+    // field 7 (unknown, list of 2 strings), no more fields.
+    let j = s.decode("BSimple", &unknown, &Options::default()).unwrap();
+    assert_eq!(j["i"], json!(1));
+    let bad = [0x13, 0x01, b'a', 0x00]; // i (int) sent as bytes
+    let e = s.decode("BSimple", &bad, &Options::default()).unwrap_err();
+    assert_eq!(e.offset(), Some(0));
+    assert_eq!(e.path_string(), "$.i");
+    let e = s.encode("BSimple", &json!({"i": "x"})).unwrap_err();
+    assert_eq!(e.path_string(), "$.i");
+    assert!(s.encode("BSimple", &json!({"nope": 1})).is_err());
+    assert!(s.encode("BSimple", &json!({"i": 1u64 << 40})).is_err());
+}
+
+#[test]
+fn extra_levels_past_the_schema_are_skipped() {
+    // BSimple has no base: after 0x01 Zeze skips the rest (here a field 1 = 9).
+    let s = schema();
+    let j = s
+        .decode(
+            "BSimple",
+            &[0x10, 0x05, 0x01, 0x10, 0x09, 0x00],
+            &Options::default(),
+        )
+        .unwrap();
+    assert_eq!(j["i"], json!(5));
+}

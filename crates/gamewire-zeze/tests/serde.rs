@@ -1,0 +1,172 @@
+//! serde: Rust structs straight to and from the fixture beans' exact bytes.
+
+use gamewire_zeze::json::unhex;
+use gamewire_zeze::types::{Binary, Vector2, Vector3Int};
+use gamewire_zeze::{from_bytes, to_bytes};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+fn bean_bytes(i: usize) -> Vec<u8> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures/zeze/vectors.json"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    unhex(v["beans"][i]["hex"].as_str().unwrap()).unwrap()
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct BSimple {
+    i: i32,
+    l: i64,
+    s: String,
+    f: f32,
+    d: f64,
+    #[serde(rename = "b#20")]
+    b: bool,
+    bin: Binary,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Default, Clone)]
+struct BInner {
+    x: i32,
+    name: String,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct BOuter {
+    inner: BInner,
+    ints: Vec<i32>,
+    beans: Vec<BInner>,
+    by_name: BTreeMap<String, BInner>,
+    empty: BInner,
+    pos: Vector2,
+    cell: Vector3Int,
+    tags: Vec<String>,
+}
+
+#[test]
+fn bsimple_exact_bytes_both_ways() {
+    let v = BSimple {
+        i: 150,
+        l: 0,
+        s: "hi".into(),
+        f: 1.5,
+        d: -2.0,
+        b: true,
+        bin: Binary(vec![1, 2, 3]),
+    };
+    let bytes = bean_bytes(0);
+    assert_eq!(to_bytes(&v).unwrap(), bytes);
+    assert_eq!(from_bytes::<BSimple>(&bytes).unwrap(), v);
+}
+
+#[test]
+fn bouter_exact_bytes_both_ways() {
+    let inner = |x: i32, n: &str| BInner { x, name: n.into() };
+    let v = BOuter {
+        inner: inner(5, "n"),
+        ints: vec![1, -1, 300],
+        beans: vec![inner(1, ""), BInner::default()],
+        by_name: [("k".to_string(), inner(7, ""))].into_iter().collect(),
+        empty: BInner::default(),
+        pos: Vector2([1.0, 2.0]),
+        cell: Vector3Int([1, -2, 3]),
+        tags: vec!["a".into()],
+    };
+    let bytes = bean_bytes(1);
+    assert_eq!(to_bytes(&v).unwrap(), bytes);
+    assert_eq!(from_bytes::<BOuter>(&bytes).unwrap(), v);
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Borrowed<'a> {
+    #[serde(rename = "3")]
+    s: &'a str,
+    #[serde(borrow)]
+    list: Vec<&'a str>,
+    opt: Option<i64>,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+enum Shape {
+    Empty,
+    #[serde(rename = "Circle#10")]
+    Circle {
+        r: f32,
+    },
+    Square(BInner),
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Holder {
+    shapes: Vec<Shape>,
+    kind: Shape,
+    pair: (i32, String),
+}
+
+#[test]
+fn borrowing_options_ids_and_dynamic_enums() {
+    let v = Borrowed {
+        s: "x",
+        list: vec!["p", "q"],
+        opt: None,
+    };
+    let bytes = to_bytes(&v).unwrap();
+    // field 3 "x", field 4 list of 2 strings, None omitted.
+    assert_eq!(bytes, [0x33, 1, b'x', 0x14, 0x23, 1, b'p', 1, b'q', 0]);
+    assert_eq!(from_bytes::<Borrowed>(&bytes).unwrap(), v);
+
+    let h = Holder {
+        shapes: vec![
+            Shape::Circle { r: 2.0 },
+            Shape::Square(BInner {
+                x: 3,
+                name: String::new(),
+            }),
+        ],
+        kind: Shape::Empty,
+        pair: (0, "z".into()),
+    };
+    let bytes = to_bytes(&h).unwrap();
+    assert_eq!(
+        bytes,
+        [
+            0x14, 0x27, // list of 2 dynamics
+            0x0a, 0x11, 0, 0, 0, 0x40, 0, // type id 10, {r=2.0}
+            0x02, 0x10, 0x03, 0, // type id 2 (index), {x=3}
+            // kind: unit variant index 0 = default, omitted
+            0x26, 0x23, 1, b'z', 0, // pair: bean {2: "z"}
+            0
+        ]
+    );
+    assert_eq!(from_bytes::<Holder>(&bytes).unwrap(), h);
+}
+
+#[test]
+fn absent_fields_are_zero_and_unknown_skipped() {
+    // Only field 3 (s) of BSimple, plus an unknown field 9 (a bean) and 30 (a list).
+    let bytes = [
+        0x33, 2, b'h', b'i', 0x66, 0x10, 1, 0, 0xf4, 0x06, 0x13, 1, b'a', 0,
+    ];
+    let v: BSimple = from_bytes(&bytes).unwrap();
+    assert_eq!(v.s, "hi");
+    assert_eq!((v.i, v.l, v.f, v.b, v.bin.0.len()), (0, 0, 0.0, false, 0));
+}
+
+#[test]
+fn conversions_and_errors() {
+    // i (int) sent as the double 7.9 -> 7, as Zeze's ReadInt(tag) casts.
+    let bytes = [0x12, 0x9a, 0x99, 0x99, 0x99, 0x99, 0x99, 0x1f, 0x40, 0];
+    assert_eq!(from_bytes::<BSimple>(&bytes).unwrap().i, 7);
+    // s (string) sent as an int: an error at the value, under the field id.
+    let e = from_bytes::<BSimple>(&[0x30, 5, 0]).unwrap_err();
+    assert_eq!(e.offset(), Some(1));
+    assert_eq!(e.path_string(), "$[\"3\"]");
+    // Truncated.
+    let e = from_bytes::<BSimple>(&[0x10, 0x40]).unwrap_err();
+    assert_eq!(e.offset(), Some(1));
+    // Trailing bytes.
+    assert!(from_bytes::<BSimple>(&[0, 0]).is_err());
+}
