@@ -47,9 +47,34 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> CliResult {
     tmp.write_all(bytes)
         .and_then(|_| tmp.as_file().sync_all())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    // A temporary file is private (0600); give the output the permissions of the file it
+    // replaces, or the usual ones for a new file.
+    let perms = match std::fs::metadata(path) {
+        Ok(m) => m.permissions(),
+        Err(_) => default_permissions(),
+    };
+    tmp.as_file()
+        .set_permissions(perms)
+        .map_err(|e| format!("cannot set the permissions of {}: {e}", path.display()))?;
     tmp.persist(path)
         .map_err(|e| format!("cannot replace {}: {}", path.display(), e.error))?;
     Ok(())
+}
+
+#[cfg(unix)]
+fn default_permissions() -> std::fs::Permissions {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::Permissions::from_mode(0o644)
+}
+
+#[cfg(not(unix))]
+fn default_permissions() -> std::fs::Permissions {
+    let mut p = tempfile::tempfile()
+        .and_then(|f| f.metadata())
+        .map(|m| m.permissions())
+        .expect("a temporary file");
+    p.set_readonly(false);
+    p
 }
 
 /// Serialises a JSON value, pretty (indented) or compact, with a final newline.
@@ -86,8 +111,18 @@ mod tests {
         std::fs::write(&p, b"old contents").unwrap();
         write_output(Some(&p), b"new").unwrap();
         assert_eq!(std::fs::read(&p).unwrap(), b"new");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let fresh = dir.path().join("fresh.bin");
+            write_output(Some(&fresh), b"x").unwrap();
+            assert_eq!(
+                std::fs::metadata(&fresh).unwrap().permissions().mode() & 0o777,
+                0o644
+            );
+        }
         // No temporary files left behind.
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
     }
 
     #[test]

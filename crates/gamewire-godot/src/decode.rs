@@ -300,6 +300,10 @@ impl<'a> Decoder<'a> {
         };
         let v3 = self.opts.version == Version::V3;
         match kind {
+            // The commonest scalars inline; everything else out of line.
+            Kind::String => Ok(Value::String(self.gstring()?)),
+            Kind::Int if header & FLAG_64 == 0 => Ok(Value::Int(self.r.read_i32()? as i64)),
+            Kind::Float if header & FLAG_64 == 0 => Ok(Value::Float(self.r.read_f32()? as f64)),
             Kind::Object => Ok(Value::Object(Box::new(self.object(header, start, depth)?))),
             // Godot 3 has no typed containers: the upper header bits mean nothing there.
             Kind::Dictionary if v3 => Ok(Value::Dictionary(self.dictionary(0, depth)?)),
