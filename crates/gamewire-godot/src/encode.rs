@@ -49,6 +49,20 @@ pub(crate) fn float_needs_64(d: f64) -> bool {
     (d as f32) as f64 != d
 }
 
+/// Appends numbers as little-endian bytes: one copy of the whole slice on a
+/// little-endian host, element by element elsewhere.
+#[inline]
+fn le_bulk<T: bytemuck::Pod, const N: usize>(out: &mut Vec<u8>, v: &[T], to_le: fn(T) -> [u8; N]) {
+    if cfg!(target_endian = "little") {
+        out.extend_from_slice(bytemuck::cast_slice(v));
+    } else {
+        out.reserve(v.len() * N);
+        for &x in v {
+            out.extend_from_slice(&to_le(x));
+        }
+    }
+}
+
 /// True when `i` must be written in 64 bits.
 #[inline]
 pub(crate) fn int_needs_64(i: i64) -> bool {
@@ -86,17 +100,11 @@ impl Encoder<'_> {
     }
 
     fn f32s(&mut self, v: &[f32]) {
-        self.out.reserve(v.len() * 4);
-        for x in v {
-            self.out.extend_from_slice(&x.to_le_bytes());
-        }
+        le_bulk(self.out, v, f32::to_le_bytes);
     }
 
     fn f64s(&mut self, v: &[f64]) {
-        self.out.reserve(v.len() * 8);
-        for x in v {
-            self.out.extend_from_slice(&x.to_le_bytes());
-        }
+        le_bulk(self.out, v, f64::to_le_bytes);
     }
 
     fn header(&mut self, kind: Kind, flags: u32) -> Result<()> {
@@ -287,18 +295,12 @@ impl Encoder<'_> {
             Value::PackedInt32Array(v) => {
                 self.header(kind, 0)?;
                 self.count(v.len(), "PackedInt32Array")?;
-                self.out.reserve(v.len() * 4);
-                for x in v {
-                    self.out.extend_from_slice(&x.to_le_bytes());
-                }
+                le_bulk(self.out, v, i32::to_le_bytes);
             }
             Value::PackedInt64Array(v) => {
                 self.header(kind, 0)?;
                 self.count(v.len(), "PackedInt64Array")?;
-                self.out.reserve(v.len() * 8);
-                for x in v {
-                    self.out.extend_from_slice(&x.to_le_bytes());
-                }
+                le_bulk(self.out, v, i64::to_le_bytes);
             }
             Value::PackedFloat32Array(v) => {
                 self.header(kind, 0)?;
