@@ -425,7 +425,8 @@ impl Registry {
                     if let Some(j) = &f.default_json {
                         let opts = crate::LoadOptions::default();
                         let mut loader = Loader::new(self, &opts);
-                        loader.load(&f.ty, j, &mut v, true);
+                        let mut j = j.clone();
+                        loader.load(&f.ty, &mut j, &mut v, true);
                     }
                     vals.push(v);
                 }
