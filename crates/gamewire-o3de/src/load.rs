@@ -1464,7 +1464,14 @@ impl<'r, 'j> Loader<'r, 'j> {
                 .lookup
                 .iter()
                 .copied()
-                .find(|&i| class.fields[i].name.eq_ignore_ascii_case(name));
+                .find(|&i| class.names_unique_ci && class.fields[i].name == *name)
+                .or_else(|| {
+                    class
+                        .lookup
+                        .iter()
+                        .copied()
+                        .find(|&i| class.fields[i].name.eq_ignore_ascii_case(name))
+                });
             self.rep.path.push(Seg::Key(name));
             match found {
                 Some(i) => {
@@ -1875,7 +1882,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             }
         };
         let mut a = match out {
-            Value::Asset(a) => a.clone(),
+            Value::Asset(a) => (**a).clone(),
             _ => AssetRef::default(),
         };
         let mut result = ResultCode::empty(T::ReadField);
@@ -1937,7 +1944,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             }
         }
         if !result.halted() {
-            *out = Value::Asset(a);
+            *out = Value::Asset(Box::new(a));
         }
         result
     }
