@@ -170,13 +170,13 @@ pub fn decode(
 pub fn sniff(data: &[u8], file_name: Option<&str>) -> bool {
     let _ = file_name;
     let head = &data[..data.len().min(4096)];
+    // Skip a UTF-8 byte order mark, then white space.
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     let start = head
         .iter()
         .position(|c| !c.is_ascii_whitespace())
         .unwrap_or(head.len());
-    // Skip a UTF-8 byte order mark.
     let head = &head[start..];
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     if head.first() != Some(&b'{') {
         return false;
     }
