@@ -147,6 +147,9 @@ struct PendingVar {
     raw: Raw,
 }
 
+/// A `<protocol>`/`<rpc>`: namespace, name, module id, protocol id, argument, result.
+type PendingProto = (String, String, u32, u32, Option<String>, Option<String>);
+
 /// A `<variable>` with children: id, name, type, key, value, dynamic values.
 type OpenVar = (
     u32,
@@ -241,8 +244,7 @@ impl Schema {
         let mut ns: Vec<String> = Vec::new();
         let mut module_ids: Vec<Option<u32>> = Vec::new();
         // (ns, name, module id, protocol id, argument, result)
-        let mut protos: Vec<(String, String, u32, u32, Option<String>, Option<String>)> =
-            Vec::new();
+        let mut protos: Vec<PendingProto> = Vec::new();
         let mut stack: Vec<String> = Vec::new();
         let mut beans: Vec<PendingBean> = Vec::new();
         let mut cur: Option<PendingBean> = None;
