@@ -1067,6 +1067,8 @@ impl<'r, 'j> Loader<'r, 'j> {
     }
 
     /// `array<T,N>`: a fixed-size array, element `i` loaded from JSON element `i`.
+    /// `array<T,N>`: element `i` from JSON entry `i`; fewer than N entries is
+    /// `Unsupported`, extra entries are `Skipped` (O3DE's `JsonArraySerializer`).
     fn load_array(
         &mut self,
         elem: &TypeExpr,
@@ -1080,36 +1082,32 @@ impl<'r, 'j> Loader<'r, 'j> {
                 return self.report(
                     T::ReadField,
                     O::Unsupported,
-                    "Unsupported type. Fixed size arrays can only be read from an array.",
+                    "Unsupported type. AZStd::array entries can only be read from an array.",
                 )
             }
         };
+        if arr.len() < n {
+            return self.report(
+                T::ReadField,
+                O::Unsupported,
+                "Not enough entries in JSON array to load an AZStd::array from.",
+            );
+        }
         if !matches!(out, Value::Seq(s) if s.len() == n) {
             *out = self.reg.zero(&TypeExpr::Array(Box::new(elem.clone()), n));
         }
+        let extra = arr.len() > n;
         let mut ret = ResultCode::empty(T::ReadField);
-        let arr_len = arr.len();
-        for (i, item) in arr.iter_mut().enumerate() {
-            if i >= n {
-                let c = self.with_index(i, |this| {
-                    this.report(
-                        T::ReadField,
-                        O::Skipped,
-                        "More entries than the fixed size array can hold.",
-                    )
-                });
-                ret.combine(c);
-                break;
-            }
+        for (i, item) in arr.iter_mut().take(n).enumerate() {
             let Value::Seq(seq) = out else { break };
             let r = self.with_index(i, |this| this.load(elem, item, &mut seq[i], false));
-            ret.combine(r);
             if r.halted() {
-                return self.code(r, "Failed to read element for fixed size array.");
+                return self.code(r, "Failed to load data to element in AZStd::array.");
             }
+            ret.combine(r);
         }
-        if arr_len < n {
-            ret.combine(ResultCode::new(T::ReadField, O::PartialDefaults));
+        if extra {
+            ret.combine(ResultCode::new(T::ReadField, O::Skipped));
         }
         ret
     }
