@@ -81,7 +81,7 @@ fn load_input(
         clear_containers: args.clear_containers,
         ..LoadOptions::default()
     };
-    let (v, report) = o3de::load(reg, &ty, &data, &opts);
+    let (v, report) = o3de::load_owned(reg, &ty, data, &opts);
     Ok((v, ty, class_name, report))
 }
 
@@ -126,7 +126,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
                         Some(env) => env.class_data,
                         None => json,
                     };
-                    Ok(o3de::load(&reg, &ty, &data, &opts).0)
+                    Ok(o3de::load_owned(&reg, &ty, data, &opts).0)
                 },
                 |v| {
                     let (j, _) = o3de::store(&reg, &ty, v, &store_opts);

@@ -2,7 +2,7 @@
 
 use crate::inspect::{short_str, Tree};
 use crate::{Action, CliResult};
-use gamewire::zeze::frame::{decode_frames, encode_frames, FrameOptions, Payload};
+use gamewire::zeze::frame::{decode_frames, encode_frames, Family, Frame, FrameOptions, Payload};
 use gamewire::zeze::json::{bean_from_json, bean_to_json, frame_from_json, frame_to_json, hex};
 use gamewire::zeze::schema::Schema;
 use gamewire::zeze::{self as zeze, Bean, Value};
@@ -25,18 +25,20 @@ pub struct Args {
     /// Deepest nesting accepted while decoding.
     #[arg(long, default_value_t = 1024)]
     pub max_depth: usize,
-    /// A Zeze solution XML: decode and encode named, typed values (needs --bean).
-    #[arg(long, requires = "bean")]
+    /// A Zeze solution XML: decode and encode named, typed values. A single bean needs
+    /// --bean; frames are typed by --bean, or else by the protocols the solution declares
+    /// with ids (argument bean for protocols and requests, result bean for responses).
+    #[arg(long)]
     pub schema: Option<PathBuf>,
     /// The bean (full or unique short name) of the input, or of every frame's body.
     #[arg(long, requires = "schema")]
     pub bean: Option<String>,
 }
 
-/// The schema and bean name given with --schema/--bean.
+/// The schema (and bean name) given with --schema/--bean.
 struct Typed {
     schema: Schema,
-    bean: String,
+    bean: Option<String>,
 }
 
 fn load_schema(path: &Path) -> CliResult<Schema> {
@@ -46,26 +48,78 @@ fn load_schema(path: &Path) -> CliResult<Schema> {
 }
 
 fn typed(a: &Args) -> CliResult<Option<Typed>> {
-    match (&a.schema, &a.bean) {
-        (Some(p), Some(b)) => {
-            let schema = load_schema(p)?;
-            let bean = schema.bean(b)?.name.clone();
-            Ok(Some(Typed { schema, bean }))
-        }
-        _ => Ok(None),
-    }
+    let Some(p) = &a.schema else { return Ok(None) };
+    let schema = load_schema(p)?;
+    let bean = match &a.bean {
+        Some(b) => Some(schema.bean(b)?.name.clone()),
+        None if !a.frames => return Err("--schema needs --bean NAME for a single bean".into()),
+        None => None,
+    };
+    Ok(Some(Typed { schema, bean }))
 }
 
+type J = serde_json::Value;
+
 impl Typed {
-    fn bean_json(&self, b: &Bean, opts: &zeze::Options) -> zeze::Result<serde_json::Value> {
-        self.schema.decode(&self.bean, &zeze::encode(b)?, opts)
+    /// The bean type of a frame's body and the protocol's name, when known.
+    fn frame_bean(
+        &self,
+        module: u32,
+        protocol: u32,
+        family: Option<Family>,
+    ) -> (Option<String>, Option<String>) {
+        if let Some(b) = &self.bean {
+            return (Some(b.clone()), None);
+        }
+        match self.schema.protocol(module, protocol) {
+            Some(p) => {
+                let bean = if family == Some(Family::Response) {
+                    &p.result
+                } else {
+                    &p.argument
+                };
+                (bean.clone(), Some(p.name.clone()))
+            }
+            None => (None, None),
+        }
     }
 
-    fn bean_from(&self, j: &serde_json::Value) -> zeze::Result<Bean> {
-        zeze::decode(
-            &self.schema.encode(&self.bean, j)?,
-            &zeze::Options::default(),
-        )
+    fn frame_json(&self, f: &Frame, o: &zeze::Options) -> zeze::Result<J> {
+        let family = match &f.payload {
+            Payload::Body(b) => Some(b.family),
+            Payload::Raw(_) => None,
+        };
+        let (bean, name) = self.frame_bean(f.module_id, f.protocol_id, family);
+        let mut err = None;
+        let mut j = frame_to_json(f, |b| match &bean {
+            None => bean_to_json(b),
+            Some(n) => zeze::encode(b)
+                .and_then(|bytes| self.schema.decode(n, &bytes, o))
+                .unwrap_or_else(|e| {
+                    err = Some(e);
+                    J::Null
+                }),
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        if let (Some(n), Some(obj)) = (name, j.as_object_mut()) {
+            obj.insert("name".into(), J::from(n));
+        }
+        Ok(j)
+    }
+
+    fn frame_from(&self, j: &J) -> zeze::Result<Frame> {
+        let id = |k: &str| j.get(k).and_then(J::as_u64).unwrap_or(0) as u32;
+        let family = j
+            .get("family")
+            .and_then(J::as_str)
+            .and_then(Family::from_name);
+        let (bean, _) = self.frame_bean(id("module"), id("protocol"), family);
+        frame_from_json(j, |b| match &bean {
+            None => bean_from_json(b),
+            Some(n) => zeze::decode(&self.schema.encode(n, b)?, &zeze::Options::default()),
+        })
     }
 }
 
@@ -83,40 +137,31 @@ fn frame_opts(a: &Args) -> FrameOptions {
 }
 
 /// Decodes Zeze bytes (a bean or a frame stream) to JSON.
-fn to_json(a: &Args, data: &[u8]) -> CliResult<serde_json::Value> {
+fn to_json(a: &Args, data: &[u8]) -> CliResult<J> {
     let t = typed(a)?;
     if a.frames {
         let frames = decode_frames(data, &frame_opts(a))?;
         let mut out = Vec::with_capacity(frames.len());
         for (i, f) in frames.iter().enumerate() {
-            let j = match &t {
+            out.push(match &t {
                 None => frame_to_json(f, bean_to_json),
-                Some(t) => {
-                    let mut err = None;
-                    let j = frame_to_json(f, |b| {
-                        t.bean_json(b, &opts(a)).unwrap_or_else(|e| {
-                            err = Some(e);
-                            serde_json::Value::Null
-                        })
-                    });
-                    if let Some(e) = err {
-                        return Err(e.in_index(i).into());
-                    }
-                    j
-                }
-            };
-            out.push(j);
+                Some(t) => t.frame_json(f, &opts(a)).map_err(|e| e.in_index(i))?,
+            });
         }
-        Ok(serde_json::Value::Array(out))
-    } else if let Some(t) = t {
-        Ok(t.schema.decode(&t.bean, data, &opts(a))?)
+        Ok(J::Array(out))
+    } else if let Some(Typed {
+        schema,
+        bean: Some(bean),
+    }) = &t
+    {
+        Ok(schema.decode(bean, data, &opts(a))?)
     } else {
         Ok(bean_to_json(&zeze::decode(data, &opts(a))?))
     }
 }
 
 /// Encodes JSON (as `to_json` writes it) to Zeze bytes.
-fn from_json(a: &Args, j: &serde_json::Value) -> CliResult<Vec<u8>> {
+fn from_json(a: &Args, j: &J) -> CliResult<Vec<u8>> {
     let t = typed(a)?;
     if a.frames {
         let arr = j.as_array().ok_or("expected a JSON array of frames")?;
@@ -126,14 +171,18 @@ fn from_json(a: &Args, j: &serde_json::Value) -> CliResult<Vec<u8>> {
             .map(|(i, f)| {
                 match &t {
                     None => frame_from_json(f, bean_from_json),
-                    Some(t) => frame_from_json(f, |b| t.bean_from(b)),
+                    Some(t) => t.frame_from(f),
                 }
                 .map_err(|e| e.in_index(i))
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(encode_frames(&frames)?)
-    } else if let Some(t) = t {
-        Ok(t.schema.encode(&t.bean, j)?)
+    } else if let Some(Typed {
+        schema,
+        bean: Some(bean),
+    }) = &t
+    {
+        Ok(schema.encode(bean, j)?)
     } else {
         Ok(zeze::encode(&bean_from_json(j)?)?)
     }
@@ -160,14 +209,19 @@ pub fn run(action: Action, args: Args) -> CliResult {
             } else {
                 "zeze bean"
             };
-            if let Some(t) = typed(&args)? {
+            let t = if args.frames { None } else { typed(&args)? };
+            if let Some(Typed {
+                schema,
+                bean: Some(bean),
+            }) = t
+            {
                 let o = opts(&args);
-                let label = format!("zeze bean {} (schema)", t.bean);
+                let label = format!("zeze bean {bean} (schema)");
                 crate::bench::run(
                     &label,
                     &input,
-                    |d| Ok(t.schema.decode(&t.bean, d, &o)?),
-                    |j| Ok(t.schema.encode(&t.bean, j)?),
+                    |d| Ok(schema.decode(&bean, d, &o)?),
+                    |j| Ok(schema.encode(&bean, j)?),
                 )
             } else if args.frames {
                 let o = frame_opts(&args);
@@ -262,15 +316,25 @@ fn show_bean(label: &str, ty: &str, b: &Bean, tree: &mut Tree) {
 }
 
 /// Prints a zeze file as a tree for `gamewire inspect`: `*.frames.zeze` files are frame
-/// streams, other `*.zeze` files one bean, named and typed when a `zeze-solution.xml`
-/// beside it declares a bean named like the file (up to its first dot).
+/// streams (typed by the protocols a `zeze-solution.xml` beside them declares with ids),
+/// other `*.zeze` files one bean, named and typed when that solution declares a bean named
+/// like the file (up to its first dot).
 pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
+    let solution = path.with_file_name(SOLUTION_FILE);
     if name.ends_with(".frames.zeze") {
         let frames = decode_frames(data, &FrameOptions::default())?;
+        let typed = if solution.is_file() {
+            Some(Typed {
+                schema: load_schema(&solution)?,
+                bean: None,
+            })
+        } else {
+            None
+        };
         tree.open("frames", "zeze frame stream", Some(frames.len()));
         for (i, f) in frames.iter().enumerate() {
             if !tree.keep(i, frames.len()) {
@@ -286,14 +350,35 @@ pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
                     if let Some(rc) = b.result_code {
                         ty.push_str(&format!(" result code {rc}"));
                     }
-                    show_bean(&head, &ty, &b.bean, tree);
+                    let known = typed.as_ref().and_then(|t| {
+                        match t.frame_bean(f.module_id, f.protocol_id, Some(b.family)) {
+                            (Some(bean), name) => Some((t, bean, name)),
+                            _ => None,
+                        }
+                    });
+                    match known {
+                        Some((t, bean, name)) => {
+                            let j = t.schema.decode(
+                                &bean,
+                                &zeze::encode(&b.bean)?,
+                                &zeze::Options::default(),
+                            )?;
+                            let proto = name.unwrap_or_default();
+                            show_json(
+                                &format!("{head} {proto}"),
+                                &format!("{ty}: {bean}"),
+                                &j,
+                                tree,
+                            );
+                        }
+                        None => show_bean(&head, &ty, &b.bean, tree),
+                    }
                 }
                 Payload::Raw(r) => tree.leaf(&head, "raw body", &format!("{} bytes", r.len())),
             }
         }
         tree.close();
     } else {
-        let solution = path.with_file_name(SOLUTION_FILE);
         let stem = name.split('.').next().unwrap_or("");
         if solution.is_file() {
             let schema = load_schema(&solution)?;

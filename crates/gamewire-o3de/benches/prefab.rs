@@ -4,7 +4,7 @@
 //! Run: `cargo bench -p gamewire-o3de --bench prefab`; `scripts/o3de/bench.sh` prints the ratio.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gamewire_o3de::{load, parse_json, store, LoadOptions, Registry, StoreOptions};
+use gamewire_o3de::{load, load_owned, parse_json, store, LoadOptions, Registry, StoreOptions};
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -134,7 +134,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("gamewire_load", |b| {
         b.iter(|| {
             let json = parse_json(bytes).unwrap();
-            load(&reg, &ty, &json, &LoadOptions::default())
+            load_owned(&reg, &ty, json, &LoadOptions::default())
         })
     });
     g.bench_function("gamewire_store", |b| {

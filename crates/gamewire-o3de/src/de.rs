@@ -69,7 +69,7 @@ fn scalar(ty: TypeExpr, json: &Json) -> Result<Value, DeError> {
     let opts = LoadOptions::default();
     let mut v = reg.zero(&ty);
     let mut loader = Loader::new(reg, &opts);
-    let code = loader.load(&ty, json, &mut v, true);
+    let code = loader.load_ro(&ty, json, &mut v, true);
     if code.processing() != Processing::Completed {
         let rep = loader.finish(code);
         let msg = rep

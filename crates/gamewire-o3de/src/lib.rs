@@ -80,9 +80,21 @@ impl Default for StoreOptions {
 }
 
 /// Loads `json` as a value of `ty`, starting from the type's default instance.
+///
+/// The JSON is copied first; [`load_owned`] avoids the copy by moving strings out.
 pub fn load(reg: &Registry, ty: &TypeExpr, json: &Json, opts: &LoadOptions) -> (Value, Report) {
+    load_owned(reg, ty, json.clone(), opts)
+}
+
+/// Loads `json` as a value of `ty`, consuming the JSON (strings are moved, not copied).
+pub fn load_owned(
+    reg: &Registry,
+    ty: &TypeExpr,
+    mut json: Json,
+    opts: &LoadOptions,
+) -> (Value, Report) {
     let mut v = reg.zero(ty);
-    let report = load_onto(reg, ty, json, &mut v, opts);
+    let report = load_onto_mut(reg, ty, &mut json, &mut v, opts);
     (v, report)
 }
 
@@ -92,6 +104,19 @@ pub fn load_onto(
     reg: &Registry,
     ty: &TypeExpr,
     json: &Json,
+    out: &mut Value,
+    opts: &LoadOptions,
+) -> Report {
+    let mut json = json.clone();
+    load_onto_mut(reg, ty, &mut json, out, opts)
+}
+
+/// [`load_onto`] that may take strings out of `json` instead of copying them (the
+/// JSON is left with empty strings where values were moved).
+pub fn load_onto_mut(
+    reg: &Registry,
+    ty: &TypeExpr,
+    json: &mut Json,
     out: &mut Value,
     opts: &LoadOptions,
 ) -> Report {
@@ -135,7 +160,7 @@ pub fn decode(
         Ok(None) => json,
         Err(e) => return Err(e),
     };
-    Ok(load(reg, ty, &data, opts))
+    Ok(load_owned(reg, ty, data, opts))
 }
 
 /// True when `data` (and the file name, when known) looks like this format.
@@ -145,13 +170,13 @@ pub fn decode(
 pub fn sniff(data: &[u8], file_name: Option<&str>) -> bool {
     let _ = file_name;
     let head = &data[..data.len().min(4096)];
+    // Skip a UTF-8 byte order mark, then white space.
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     let start = head
         .iter()
         .position(|c| !c.is_ascii_whitespace())
         .unwrap_or(head.len());
-    // Skip a UTF-8 byte order mark.
     let head = &head[start..];
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     if head.first() != Some(&b'{') {
         return false;
     }

@@ -14,14 +14,8 @@ use crate::uuid::{Uuid, NULL_UUID_TEXT};
 use crate::value::{AssetRef, KeyIndex, Value};
 use crate::LoadOptions;
 use serde_json::Value as Json;
-use std::sync::OnceLock;
 
 type Code = ResultCode;
-
-fn empty_object() -> &'static Json {
-    static EMPTY: OnceLock<Json> = OnceLock::new();
-    EMPTY.get_or_init(|| Json::Object(serde_json::Map::new()))
-}
 
 /// True for `{}`, O3DE's explicit default.
 pub fn is_explicit_default(j: &Json) -> bool {
@@ -110,7 +104,7 @@ impl<'r, 'j> Loader<'r, 'j> {
     pub fn load(
         &mut self,
         ty: &TypeExpr,
-        json: &'j Json,
+        json: &'j mut Json,
         out: &mut Value,
         new_instance: bool,
     ) -> Code {
@@ -130,7 +124,7 @@ impl<'r, 'j> Loader<'r, 'j> {
     fn load_inner(
         &mut self,
         ty: &TypeExpr,
-        json: &'j Json,
+        json: &'j mut Json,
         out: &mut Value,
         new_instance: bool,
     ) -> Code {
@@ -141,38 +135,16 @@ impl<'r, 'j> Loader<'r, 'j> {
             _ => {}
         }
         if is_explicit_default(json) {
-            return match ty {
-                // Serializers flagged "initialize new instance": reset only new instances.
-                X::Bool
-                | X::I8
-                | X::I16
-                | X::I32
-                | X::I64
-                | X::U8
-                | X::U16
-                | X::U32
-                | X::U64
-                | X::F32
-                | X::F64
-                | X::Uuid
-                | X::Color
-                | X::Pair(..)
-                | X::Tuple(_) => {
-                    if new_instance {
-                        *out = self.reg.zero(ty);
-                    }
-                    ResultCode::new(T::ReadField, O::DefaultsUsed)
+            return self.explicit_default(ty, out, new_instance);
+        }
+        if let X::String = ty {
+            // Owned input: the string moves into the value.
+            return match json {
+                Json::String(s) => {
+                    *out = Value::String(std::mem::take(s));
+                    ResultCode::new(T::ReadField, O::Success)
                 }
-                // Serializers flagged "manual default": always reset.
-                X::Vector2 | X::Vector3 | X::Vector4 => {
-                    *out = Value::Math(vec![0.0; ty.math_len().unwrap_or(0)].into());
-                    ResultCode::new(T::ReadField, O::DefaultsUsed)
-                }
-                X::Quaternion | X::Matrix3x3 | X::Matrix3x4 | X::Matrix4x4 | X::Transform => {
-                    *out = self.reg.zero(ty);
-                    ResultCode::new(T::ReadField, O::DefaultsUsed)
-                }
-                _ => ResultCode::new(T::ReadField, O::DefaultsUsed),
+                other => self.load_string(other, out),
             };
         }
         match ty {
@@ -208,6 +180,77 @@ impl<'r, 'j> Loader<'r, 'j> {
             X::Class(c) => self.load_class(*c, json, out),
             X::Enum(e) => self.load_enum(*e, json, out),
             X::Pointer(_) | X::UniquePtr(_) | X::SharedPtr(_) => unreachable_code(),
+        }
+    }
+
+    /// `{}`: O3DE's explicit default, by the serializer's operation flags.
+    fn explicit_default(&self, ty: &TypeExpr, out: &mut Value, new_instance: bool) -> Code {
+        use TypeExpr as X;
+        match ty {
+            // Serializers flagged "initialize new instance": reset only new instances.
+            X::Bool
+            | X::I8
+            | X::I16
+            | X::I32
+            | X::I64
+            | X::U8
+            | X::U16
+            | X::U32
+            | X::U64
+            | X::F32
+            | X::F64
+            | X::Uuid
+            | X::Color
+            | X::Pair(..)
+            | X::Tuple(_) => {
+                if new_instance {
+                    *out = self.reg.zero(ty);
+                }
+                ResultCode::new(T::ReadField, O::DefaultsUsed)
+            }
+            // Serializers flagged "manual default": always reset.
+            X::Vector2 | X::Vector3 | X::Vector4 => {
+                *out = Value::Math(vec![0.0; ty.math_len().unwrap_or(0)].into());
+                ResultCode::new(T::ReadField, O::DefaultsUsed)
+            }
+            X::Quaternion | X::Matrix3x3 | X::Matrix3x4 | X::Matrix4x4 | X::Transform => {
+                *out = self.reg.zero(ty);
+                ResultCode::new(T::ReadField, O::DefaultsUsed)
+            }
+            _ => ResultCode::new(T::ReadField, O::DefaultsUsed),
+        }
+    }
+
+    /// Loads a scalar or math type from a shared JSON value (no strings to move).
+    pub(crate) fn load_ro(
+        &mut self,
+        ty: &TypeExpr,
+        json: &'j Json,
+        out: &mut Value,
+        new_instance: bool,
+    ) -> Code {
+        use TypeExpr as X;
+        if is_explicit_default(json) {
+            return self.explicit_default(ty, out, new_instance);
+        }
+        match ty {
+            X::Bool => self.load_bool(json, out),
+            X::I8 | X::I16 | X::I32 | X::I64 | X::U8 | X::U16 | X::U32 | X::U64 => {
+                self.load_int(ty, json, out)
+            }
+            X::F32 | X::F64 => self.load_float(ty == &X::F32, json, out),
+            X::String => self.load_string(json, out),
+            X::Uuid => self.load_uuid(json, out),
+            X::Color => self.load_color(json, out),
+            X::Vector2 | X::Vector3 | X::Vector4 => {
+                self.load_vector(ty.math_len().unwrap_or(0), json, out)
+            }
+            X::Quaternion => self.load_quaternion(json, out),
+            X::Matrix3x3 => self.load_matrix(3, 3, json, out),
+            X::Matrix3x4 => self.load_matrix(3, 4, json, out),
+            X::Matrix4x4 => self.load_matrix(4, 4, json, out),
+            X::Enum(e) => self.load_enum(*e, json, out),
+            _ => self.load_from_temp(ty, json.clone(), out),
         }
     }
 
@@ -868,7 +911,9 @@ impl<'r, 'j> Loader<'r, 'j> {
         };
         if let Some((k, v)) = m.get_key_value("Translation") {
             let mut tv = Value::Math(t.to_vec().into());
-            let c = self.with_key(k, |this| this.load(&TypeExpr::Vector3, v, &mut tv, false));
+            let c = self.with_key(k, |this| {
+                this.load_ro(&TypeExpr::Vector3, v, &mut tv, false)
+            });
             if let Value::Math(x) = tv {
                 t.copy_from_slice(&x[..3]);
             }
@@ -879,7 +924,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         if let Some((k, v)) = m.get_key_value("Rotation") {
             let mut rv = Value::Math(r.to_vec().into());
             let c = self.with_key(k, |this| {
-                this.load(&TypeExpr::Quaternion, v, &mut rv, false)
+                this.load_ro(&TypeExpr::Quaternion, v, &mut rv, false)
             });
             if let Value::Math(x) = rv {
                 r.copy_from_slice(&x[..4]);
@@ -890,7 +935,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         }
         if let Some((k, v)) = m.get_key_value("Scale") {
             let mut sv = Value::F32(s);
-            let c = self.with_key(k, |this| this.load(&TypeExpr::F32, v, &mut sv, false));
+            let c = self.with_key(k, |this| this.load_ro(&TypeExpr::F32, v, &mut sv, false));
             if let Value::F32(x) = sv {
                 s = x;
             }
@@ -918,7 +963,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         elem: &TypeExpr,
         capacity: Option<usize>,
         is_set: bool,
-        json: &'j Json,
+        json: &'j mut Json,
         out: &mut Value,
     ) -> Code {
         let arr = match json {
@@ -945,7 +990,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         elem: &TypeExpr,
         capacity: Option<usize>,
         is_set: bool,
-        arr: &'j [Json],
+        arr: &'j mut [Json],
         seq: &mut Vec<Value>,
     ) -> Code {
         let mut ret = ResultCode::empty(T::ReadField);
@@ -958,7 +1003,8 @@ impl<'r, 'j> Loader<'r, 'j> {
         // Sets: an index of the elements so duplicates are found in O(log n); the
         // elements are sorted once at the end.
         let mut index = KeyIndex::default();
-        for (i, item) in arr.iter().enumerate() {
+        let arr_len = arr.len();
+        for (i, item) in arr.iter_mut().enumerate() {
             self.rep.path.push(Seg::Index(i));
             let len = seq.len();
             if capacity.is_some_and(|c| len + 1 > c) {
@@ -1003,14 +1049,14 @@ impl<'r, 'j> Loader<'r, 'j> {
         if is_set {
             seq.sort_by(|a, b| a.total_cmp(b));
         }
-        if !ret.has_done_work() && arr.is_empty() {
+        if !ret.has_done_work() && arr_len == 0 {
             return ResultCode::new(T::ReadField, O::Success);
         }
         let added = seq.len().saturating_sub(start);
         if added > 0 {
             ret.combine(ResultCode::new(T::ReadField, O::Success));
         }
-        let msg = if added >= arr.len() {
+        let msg = if added >= arr_len {
             "Successfully read basic container."
         } else if added == 0 {
             "Unable to read data for basic container."
@@ -1021,42 +1067,47 @@ impl<'r, 'j> Loader<'r, 'j> {
     }
 
     /// `array<T,N>`: a fixed-size array, element `i` loaded from JSON element `i`.
-    fn load_array(&mut self, elem: &TypeExpr, n: usize, json: &'j Json, out: &mut Value) -> Code {
+    /// `array<T,N>`: element `i` from JSON entry `i`; fewer than N entries is
+    /// `Unsupported`, extra entries are `Skipped` (O3DE's `JsonArraySerializer`).
+    fn load_array(
+        &mut self,
+        elem: &TypeExpr,
+        n: usize,
+        json: &'j mut Json,
+        out: &mut Value,
+    ) -> Code {
         let arr = match json {
             Json::Array(a) => a,
             _ => {
                 return self.report(
                     T::ReadField,
                     O::Unsupported,
-                    "Unsupported type. Fixed size arrays can only be read from an array.",
+                    "Unsupported type. AZStd::array entries can only be read from an array.",
                 )
             }
         };
+        if arr.len() < n {
+            return self.report(
+                T::ReadField,
+                O::Unsupported,
+                "Not enough entries in JSON array to load an AZStd::array from.",
+            );
+        }
         if !matches!(out, Value::Seq(s) if s.len() == n) {
             *out = self.reg.zero(&TypeExpr::Array(Box::new(elem.clone()), n));
         }
+        let extra = arr.len() > n;
         let mut ret = ResultCode::empty(T::ReadField);
-        for (i, item) in arr.iter().enumerate() {
-            if i >= n {
-                let c = self.with_index(i, |this| {
-                    this.report(
-                        T::ReadField,
-                        O::Skipped,
-                        "More entries than the fixed size array can hold.",
-                    )
-                });
-                ret.combine(c);
-                break;
-            }
+        for (i, item) in arr.iter_mut().take(n).enumerate() {
             let Value::Seq(seq) = out else { break };
             let r = self.with_index(i, |this| this.load(elem, item, &mut seq[i], false));
-            ret.combine(r);
             if r.halted() {
-                return self.code(r, "Failed to read element for fixed size array.");
+                return self.code(r, "Failed to load data to element in AZStd::array.");
             }
+            ret.combine(r);
         }
-        if arr.len() < n {
-            ret.combine(ResultCode::new(T::ReadField, O::PartialDefaults));
+        if extra {
+            ret.combine(ResultCode::new(T::ReadField, O::Skipped));
         }
         ret
     }
@@ -1066,7 +1117,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         kty: &TypeExpr,
         vty: &TypeExpr,
         multi: bool,
-        json: &'j Json,
+        json: &'j mut Json,
         out: &mut Value,
     ) -> Code {
         if !matches!(json, Json::Array(_) | Json::Object(_)) {
@@ -1090,7 +1141,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         kty: &TypeExpr,
         vty: &TypeExpr,
         multi: bool,
-        json: &'j Json,
+        json: &'j mut Json,
         out: &mut Vec<(Value, Value)>,
     ) -> Code {
         let mut ret = ResultCode::empty(T::ReadField);
@@ -1117,7 +1168,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         kty: &TypeExpr,
         vty: &TypeExpr,
         multi: bool,
-        json: &'j Json,
+        json: &'j mut Json,
         out: &mut MapBuild,
         ret: Code,
         start: usize,
@@ -1127,7 +1178,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         match json {
             Json::Object(m) => {
                 max = m.len();
-                for (k, v) in m {
+                for (k, v) in m.iter_mut() {
                     self.rep.path.push(Seg::Key(k));
                     let r = self.load_map_entry_from_name(kty, vty, multi, k, v, out);
                     self.rep.path.pop();
@@ -1146,13 +1197,23 @@ impl<'r, 'j> Loader<'r, 'j> {
                         ResultCode::new(T::ReadField, O::Success)
                     };
                 }
-                for (i, item) in a.iter().enumerate() {
+                for (i, item) in a.iter_mut().enumerate() {
                     self.rep.path.push(Seg::Index(i));
                     let r = match item {
                         Json::Object(o) => {
-                            let key = o.get("Key").unwrap_or(empty_object());
-                            let val = o.get("Value").unwrap_or(empty_object());
-                            self.load_map_value(kty, vty, multi, |this, key_out| this.load(kty, key, key_out, true), val, out)
+                            let (mut key, mut val) = (None, None);
+                            for (k, v) in o.iter_mut() {
+                                if k == "Key" && key.is_none() {
+                                    key = Some(v);
+                                } else if k == "Value" && val.is_none() {
+                                    val = Some(v);
+                                }
+                            }
+                            let key_loader = |this: &mut Self, key_out: &mut Value| match key {
+                                Some(k) => this.load(kty, k, key_out, true),
+                                None => this.load_from_temp(kty, Json::Object(serde_json::Map::new()), key_out),
+                            };
+                            self.load_map_value(kty, vty, multi, key_loader, val, out)
                         }
                         _ => self.report(
                             T::ReadField,
@@ -1194,12 +1255,12 @@ impl<'r, 'j> Loader<'r, 'j> {
         vty: &TypeExpr,
         multi: bool,
         name: &'j str,
-        v: &'j Json,
+        v: &'j mut Json,
         out: &mut MapBuild,
     ) -> Code {
         let key_loader = |this: &mut Self, key_out: &mut Value| -> Code {
             if name == "{}" {
-                this.load(kty, empty_object(), key_out, true)
+                this.load_from_temp(kty, Json::Object(serde_json::Map::new()), key_out)
             } else {
                 this.load_from_temp(kty, Json::String(name.to_string()), key_out)
             }
@@ -1208,8 +1269,8 @@ impl<'r, 'j> Loader<'r, 'j> {
             match v {
                 Json::Array(items) => {
                     let mut r = ResultCode::empty(T::ReadField);
-                    for item in items {
-                        let c = self.load_map_value(kty, vty, true, key_loader, item, out);
+                    for item in items.iter_mut() {
+                        let c = self.load_map_value(kty, vty, true, key_loader, Some(item), out);
                         r.combine(c);
                         if r.halted() {
                             return self
@@ -1219,7 +1280,7 @@ impl<'r, 'j> Loader<'r, 'j> {
                     r
                 }
                 _ if is_explicit_default(v) => {
-                    self.load_map_value(kty, vty, true, key_loader, v, out)
+                    self.load_map_value(kty, vty, true, key_loader, Some(v), out)
                 }
                 _ => self.report(
                     T::ReadField,
@@ -1228,7 +1289,7 @@ impl<'r, 'j> Loader<'r, 'j> {
                 ),
             }
         } else {
-            self.load_map_value(kty, vty, false, key_loader, v, out)
+            self.load_map_value(kty, vty, false, key_loader, Some(v), out)
         }
     }
 
@@ -1252,7 +1313,8 @@ impl<'r, 'j> Loader<'r, 'j> {
             },
             depth: self.depth,
         };
-        let r = sub.load(ty, &json, out, true);
+        let mut json = json;
+        let r = sub.load(ty, &mut json, out, true);
         self.rep.issues.extend(sub.rep.issues);
         r
     }
@@ -1263,7 +1325,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         vty: &TypeExpr,
         multi: bool,
         key_loader: impl FnOnce(&mut Self, &mut Value) -> Code,
-        v: &'j Json,
+        v: Option<&'j mut Json>,
         map: &mut MapBuild,
     ) -> Code {
         let mut key = self.reg.zero(kty);
@@ -1277,14 +1339,18 @@ impl<'r, 'j> Loader<'r, 'j> {
             let entries = &map.entries;
             map.index.find(&key, entries.len(), |i| &entries[i].0)
         };
+        let load_value = |this: &mut Self, target: &mut Value| match v {
+            Some(v) => this.load(vty, v, target, true),
+            None => this.load_from_temp(vty, Json::Object(serde_json::Map::new()), target),
+        };
         let (vr, value) = match existing {
             Some(idx) => {
-                let vr = self.load(vty, v, &mut map.entries[idx].1, true);
+                let vr = load_value(self, &mut map.entries[idx].1);
                 (vr, None)
             }
             None => {
                 let mut nv = self.reg.zero(vty);
-                let vr = self.load(vty, v, &mut nv, true);
+                let vr = load_value(self, &mut nv);
                 (vr, Some(nv))
             }
         };
@@ -1311,7 +1377,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         )
     }
 
-    fn load_tuple(&mut self, tys: &[TypeExpr], json: &'j Json, out: &mut Value) -> Code {
+    fn load_tuple(&mut self, tys: &[TypeExpr], json: &'j mut Json, out: &mut Value) -> Code {
         let arr =
             match json {
                 Json::Array(a) => a,
@@ -1332,15 +1398,14 @@ impl<'r, 'j> Loader<'r, 'j> {
             );
         }
         let mut ret = ResultCode::empty(T::ReadField);
-        let mut idx = 0;
+        let mut items = arr.iter_mut();
         let mut written = 0;
         for (i, ty) in tys.iter().enumerate() {
             self.rep.path.push(Seg::Index(i));
-            while idx < arr.len() {
+            for item in items.by_ref() {
                 let Value::Tuple(slots) = out else { break };
-                let r = self.load(ty, &arr[idx], &mut slots[i], false);
+                let r = self.load(ty, item, &mut slots[i], false);
                 ret.combine(r);
-                idx += 1;
                 if r.halted() {
                     self.rep.path.pop();
                     return self.code(
@@ -1368,7 +1433,7 @@ impl<'r, 'j> Loader<'r, 'j> {
 
     // ---- classes and enums ----
 
-    fn load_class(&mut self, cid: ClassId, json: &'j Json, out: &mut Value) -> Code {
+    fn load_class(&mut self, cid: ClassId, json: &'j mut Json, out: &mut Value) -> Code {
         let reg = self.reg;
         let class = &reg.classes[cid];
         let m = match json {
@@ -1397,7 +1462,14 @@ impl<'r, 'j> Loader<'r, 'j> {
                 .lookup
                 .iter()
                 .copied()
-                .find(|&i| class.fields[i].name.eq_ignore_ascii_case(name));
+                .find(|&i| class.names_unique_ci && class.fields[i].name == *name)
+                .or_else(|| {
+                    class
+                        .lookup
+                        .iter()
+                        .copied()
+                        .find(|&i| class.fields[i].name.eq_ignore_ascii_case(name))
+                });
             self.rep.path.push(Seg::Key(name));
             match found {
                 Some(i) => {
@@ -1624,7 +1696,7 @@ impl<'r, 'j> Loader<'r, 'j> {
     }
 
     /// `LoadToPointer`: a raw pointer (`T*`), honouring `$type`.
-    fn load_pointer(&mut self, declared: &TypeExpr, json: &'j Json, out: &mut Value) -> Code {
+    fn load_pointer(&mut self, declared: &TypeExpr, json: &'j mut Json, out: &mut Value) -> Code {
         if !matches!(out, Value::Ptr(_)) {
             *out = Value::Ptr(None);
         }
@@ -1709,7 +1781,7 @@ impl<'r, 'j> Loader<'r, 'j> {
     }
 
     /// Smart pointers (`unique_ptr`, `shared_ptr`).
-    fn load_smart(&mut self, declared: &TypeExpr, json: &'j Json, out: &mut Value) -> Code {
+    fn load_smart(&mut self, declared: &TypeExpr, json: &'j mut Json, out: &mut Value) -> Code {
         if !matches!(out, Value::Ptr(_)) {
             *out = Value::Ptr(None);
         }
@@ -1753,7 +1825,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         r
     }
 
-    fn load_any(&mut self, json: &'j Json, out: &mut Value) -> Code {
+    fn load_any(&mut self, json: &'j mut Json, out: &mut Value) -> Code {
         let Some(tv) = json.as_object().and_then(|m| m.get("$type")) else {
             return self.report(
                 T::ReadField,
@@ -1778,7 +1850,10 @@ impl<'r, 'j> Loader<'r, 'j> {
         };
         let mut result = ResultCode::new(T::ReadField, O::Success);
         let mut v = self.reg.zero(&ty);
-        let r = match json.as_object().and_then(|m| m.get_key_value("value")) {
+        let member = json
+            .as_object_mut()
+            .and_then(|m| m.iter_mut().find(|(k, _)| k.as_str() == "value"));
+        let r = match member {
             Some((k, val)) => self.with_key(k, |this| this.load(&ty, val, &mut v, false)),
             None => ResultCode::new(T::ReadField, O::DefaultsUsed),
         };
@@ -1793,7 +1868,7 @@ impl<'r, 'j> Loader<'r, 'j> {
     }
 
     /// `Asset<T>`: `{"assetId": {"guid": ..., "subId": ...}, "loadBehavior": ..., "assetHint": ...}`.
-    fn load_asset(&mut self, json: &'j Json, out: &mut Value) -> Code {
+    fn load_asset(&mut self, json: &'j mut Json, out: &mut Value) -> Code {
         let m = match json {
             Json::Object(m) => m,
             _ => {
@@ -1805,7 +1880,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             }
         };
         let mut a = match out {
-            Value::Asset(a) => a.clone(),
+            Value::Asset(a) => (**a).clone(),
             _ => AssetRef::default(),
         };
         let mut result = ResultCode::empty(T::ReadField);
@@ -1814,7 +1889,8 @@ impl<'r, 'j> Loader<'r, 'j> {
                 self.rep.path.push(Seg::Key(k));
                 if let Some((gk, g)) = id.get_key_value("guid") {
                     let mut v = Value::Uuid(a.guid);
-                    let r = self.with_key(gk, |this| this.load(&TypeExpr::Uuid, g, &mut v, false));
+                    let r =
+                        self.with_key(gk, |this| this.load_ro(&TypeExpr::Uuid, g, &mut v, false));
                     if let Value::Uuid(u) = v {
                         a.guid = u;
                     }
@@ -1824,7 +1900,8 @@ impl<'r, 'j> Loader<'r, 'j> {
                 }
                 if let Some((sk, s)) = id.get_key_value("subId") {
                     let mut v = Value::UInt(a.sub_id as u64);
-                    let r = self.with_key(sk, |this| this.load(&TypeExpr::U32, s, &mut v, false));
+                    let r =
+                        self.with_key(sk, |this| this.load_ro(&TypeExpr::U32, s, &mut v, false));
                     if let Value::UInt(u) = v {
                         a.sub_id = u as u32;
                     }
@@ -1854,7 +1931,7 @@ impl<'r, 'j> Loader<'r, 'j> {
         match m.get_key_value("assetHint") {
             Some((k, v)) => {
                 let mut sv = Value::String(a.hint.clone());
-                let r = self.with_key(k, |this| this.load(&TypeExpr::String, v, &mut sv, false));
+                let r = self.with_key(k, |this| this.load_ro(&TypeExpr::String, v, &mut sv, false));
                 if let Value::String(s) = sv {
                     a.hint = s;
                 }
@@ -1865,7 +1942,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             }
         }
         if !result.halted() {
-            *out = Value::Asset(a);
+            *out = Value::Asset(Box::new(a));
         }
         result
     }

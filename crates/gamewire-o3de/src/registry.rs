@@ -19,7 +19,7 @@
 use crate::load::Loader;
 use crate::types::{builtin, parse_raw, ClassId, EnumId, RawArg, RawType, TypeExpr};
 use crate::uuid::Uuid;
-use crate::value::{AssetRef, Value};
+use crate::value::Value;
 use gamewire_core::{Error, Result};
 use std::collections::HashMap;
 
@@ -55,6 +55,8 @@ pub struct Class {
     pub(crate) lookup: Vec<usize>,
     /// The default instance.
     pub(crate) default: Value,
+    /// True when no two fields' names differ only by case (exact-name lookup is then safe).
+    pub(crate) names_unique_ci: bool,
 }
 
 /// A registered enum.
@@ -183,6 +185,7 @@ impl Registry {
                 fields: Vec::new(),
                 lookup: Vec::new(),
                 default: Value::Object(Vec::new()),
+                names_unique_ci: true,
             });
             reg.by_name
                 .entry(name.to_ascii_lowercase())
@@ -322,8 +325,13 @@ impl Registry {
         reg.check_cycles()?;
         for id in 0..reg.classes.len() {
             let (fields, lookup) = reg.flatten(id, 0)?;
+            let mut lower: Vec<String> =
+                fields.iter().map(|f| f.name.to_ascii_lowercase()).collect();
+            lower.sort();
+            let unique = lower.windows(2).all(|w| w[0] != w[1]);
             reg.classes[id].fields = fields;
             reg.classes[id].lookup = lookup;
+            reg.classes[id].names_unique_ci = unique;
         }
         reg.compute_defaults();
         Ok(reg)
@@ -425,7 +433,8 @@ impl Registry {
                     if let Some(j) = &f.default_json {
                         let opts = crate::LoadOptions::default();
                         let mut loader = Loader::new(self, &opts);
-                        loader.load(&f.ty, j, &mut v, true);
+                        let mut j = j.clone();
+                        loader.load(&f.ty, &mut j, &mut v, true);
                     }
                     vals.push(v);
                 }
@@ -728,7 +737,7 @@ fn zero_value(ty: &TypeExpr, reg: Option<&Registry>) -> Value {
         T::Tuple(ts) => Value::Tuple(ts.iter().map(|t| zero_value(t, reg)).collect()),
         T::UniquePtr(_) | T::SharedPtr(_) | T::Pointer(_) => Value::Ptr(None),
         T::Any => Value::Any(None),
-        T::Asset(_) => Value::Asset(AssetRef::default()),
+        T::Asset(_) => Value::Asset(Box::default()),
         T::Class(c) => match reg {
             Some(r) => r.classes[*c].default.clone(),
             None => Value::Object(Vec::new()),

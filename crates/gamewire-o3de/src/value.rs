@@ -42,8 +42,8 @@ pub enum Value {
     Ptr(Option<Box<(TypeExpr, Value)>>),
     /// `any`: the type held, and its value; `None` when empty.
     Any(Option<Box<(TypeExpr, Value)>>),
-    /// `Asset<T>`.
-    Asset(AssetRef),
+    /// `Asset<T>` (boxed to keep [`Value`] small).
+    Asset(Box<AssetRef>),
     /// A class instance: its fields in layout order (base classes' fields first).
     Object(Vec<Value>),
 }

@@ -935,3 +935,16 @@ fn assets() {
         ),
     )]);
 }
+
+#[test]
+fn field_names_match_case_insensitively_derived_first() {
+    // O3DE matches by the CRC of the lower-cased name, derived fields before base ones.
+    let reg = Registry::from_json(&json!({"classes": [
+        {"name": "B", "fields": [{"name": "name", "type": "i32"}]},
+        {"name": "D", "bases": ["B"], "fields": [{"name": "Name", "type": "i32"}]}
+    ]}))
+    .unwrap();
+    let ty = reg.parse_type("D").unwrap();
+    let (v, _) = load(&reg, &ty, &json!({"name": 5}), &LoadOptions::default());
+    assert_eq!(v, Value::Object(vec![Value::Int(0), Value::Int(5)]));
+}

@@ -71,7 +71,7 @@ impl<'de> De<'de> {
         ))
     }
 
-    #[inline]
+    #[inline(always)]
     fn int(&mut self) -> R<i64> {
         match self.wire {
             WireType::Integer => Ok(self.c.long()?),
@@ -128,10 +128,20 @@ impl<'de> De<'de> {
 
     /// Reads the next tag: `None` at the end of the bean, else the id delta and type.
     /// After a `0x01` (base level) the rest is skipped.
-    #[inline]
+    #[inline(always)]
     fn tag(&mut self) -> R<Option<(u32, WireType)>> {
         let at = self.c.offset();
         let t = self.c.u8()?;
+        if (0x10..0xf0).contains(&t) {
+            if let Some(w) = WireType::from_u8(t & 15) {
+                return Ok(Some(((t >> 4) as u32, w)));
+            }
+        }
+        self.tag_slow(at, t)
+    }
+
+    #[inline(never)]
+    fn tag_slow(&mut self, at: usize, t: u8) -> R<Option<(u32, WireType)>> {
         if t >= 0x10 {
             let d = read_tag_delta(&mut self.c, t)?;
             return Ok(Some((d, wire_type(at, t & 15)?)));
@@ -187,6 +197,13 @@ impl Ids {
         match self {
             Ids::Auto(n) => (id >= 1 && (id as usize) <= *n).then(|| id as usize - 1),
             Ids::Listed(v) => v.iter().position(|&x| x == id),
+        }
+    }
+
+    fn increasing(&self) -> bool {
+        match self {
+            Ids::Auto(_) => true,
+            Ids::Listed(v) => v.windows(2).all(|w| w[0] < w[1]),
         }
     }
 
@@ -298,11 +315,13 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
     }
 }
 
-/// A bean read as a tuple: fields 1..=len, absent ones zero.
+/// A bean read as a sequence of its fields in declaration order (a tuple, or a struct
+/// whose ids increase): absent fields are zero, unknown ids skipped.
 struct TupleAccess<'a, 'de> {
     de: &'a mut De<'de>,
     index: u32,
     len: u32,
+    ids: Ids,
     id: u32,
     pending: Option<WireType>,
     done: bool,
@@ -315,8 +334,11 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
         if self.index >= self.len {
             return Ok(None);
         }
+        let want = match &self.ids {
+            Ids::Auto(_) => self.index + 1,
+            Ids::Listed(v) => v[self.index as usize],
+        };
         self.index += 1;
-        let want = self.index;
         loop {
             if self.pending.is_none() && !self.done {
                 match self.de.tag()? {
@@ -331,7 +353,10 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
                 Some(w) if self.id == want => {
                     self.pending = None;
                     self.de.wire = w;
-                    return seed.deserialize(&mut *self.de).map(Some);
+                    return seed
+                        .deserialize(&mut *self.de)
+                        .map(Some)
+                        .map_err(|e| SerdeError(e.0.in_key(want.to_string())));
                 }
                 Some(w) if self.id < want => {
                     self.pending = None;
@@ -615,6 +640,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
             de: &mut *self,
             index: 0,
             len: len as u32,
+            ids: Ids::Auto(len),
             id: 0,
             pending: None,
             done: false,
@@ -669,6 +695,23 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         self.enter()?;
         let ids = Ids::of(fields);
         let n = ids.len();
+        if ids.increasing() {
+            // Fields arrive in declaration order: read them as a sequence (cheaper for
+            // derived visitors than keyed access).
+            let mut acc = TupleAccess {
+                de: &mut *self,
+                index: 0,
+                len: n as u32,
+                ids,
+                id: 0,
+                pending: None,
+                done: false,
+            };
+            let v = visitor.visit_seq(&mut acc)?;
+            acc.finish()?;
+            self.depth -= 1;
+            return Ok(v);
+        }
         let v = visitor.visit_map(StructAccess {
             de: &mut *self,
             ids,

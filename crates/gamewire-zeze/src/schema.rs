@@ -109,10 +109,26 @@ pub struct BeanDef {
     pub vars: Vec<Var>,
 }
 
-/// A loaded solution: every bean by full name.
+/// One `<protocol>` or `<rpc>` with an explicit `id`, inside a `<module>` with an `id`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProtocolDef {
+    /// Full name (`solution.module.Name`).
+    pub name: String,
+    /// The module id.
+    pub module_id: u32,
+    /// The protocol id.
+    pub protocol_id: u32,
+    /// Full name of the argument bean (protocols and Rpc requests).
+    pub argument: Option<String>,
+    /// Full name of the result bean (Rpc responses).
+    pub result: Option<String>,
+}
+
+/// A loaded solution: every bean by full name, and the protocols whose ids it gives.
 #[derive(Debug, Clone, Default)]
 pub struct Schema {
     beans: HashMap<String, BeanDef>,
+    protocols: HashMap<(u32, u32), ProtocolDef>,
 }
 
 /// A type as written in the XML, before bean names are resolved.
@@ -130,6 +146,9 @@ struct PendingVar {
     name: String,
     raw: Raw,
 }
+
+/// A `<protocol>`/`<rpc>`: namespace, name, module id, protocol id, argument, result.
+type PendingProto = (String, String, u32, u32, Option<String>, Option<String>);
 
 /// A `<variable>` with children: id, name, type, key, value, dynamic values.
 type OpenVar = (
@@ -223,6 +242,9 @@ impl Schema {
         use quick_xml::events::Event;
         let mut reader = quick_xml::Reader::from_str(text);
         let mut ns: Vec<String> = Vec::new();
+        let mut module_ids: Vec<Option<u32>> = Vec::new();
+        // (ns, name, module id, protocol id, argument, result)
+        let mut protos: Vec<PendingProto> = Vec::new();
         let mut stack: Vec<String> = Vec::new();
         let mut beans: Vec<PendingBean> = Vec::new();
         let mut cur: Option<PendingBean> = None;
@@ -243,6 +265,7 @@ impl Schema {
                     match tag.as_str() {
                         "solution" | "module" => {
                             ns.pop();
+                            module_ids.pop();
                         }
                         "bean" | "beankey" => {
                             if let Some(b) = cur.take() {
@@ -272,6 +295,20 @@ impl Schema {
             match tag.as_str() {
                 "solution" | "module" if !empty => {
                     ns.push(attr(&e, "name")?.unwrap_or_default());
+                    module_ids.push(
+                        attr(&e, "id")?
+                            .and_then(|s| s.trim().parse::<i64>().ok())
+                            .map(|i| i as u32),
+                    );
+                }
+                "protocol" | "rpc" => {
+                    let pid = attr(&e, "id")?.and_then(|s| s.trim().parse::<i64>().ok());
+                    let mid = module_ids.iter().rev().flatten().next().copied();
+                    if let (Some(pid), Some(mid), Some(name)) = (pid, mid, attr(&e, "name")?) {
+                        let arg = attr(&e, "argument")?.filter(|s| !s.is_empty());
+                        let res = attr(&e, "result")?.filter(|s| !s.is_empty());
+                        protos.push((ns.join("."), name, mid, pid as u32, arg, res));
+                    }
                 }
                 "bean" | "beankey" => {
                     let name =
@@ -380,7 +417,30 @@ impl Schema {
                 },
             );
         }
-        let s = Schema { beans: out };
+        let mut protocols = HashMap::new();
+        for (pns, name, mid, pid, arg, res) in protos {
+            let arg = arg.map(|a| resolve(&pns, &a)).transpose()?;
+            let res = res.map(|r| resolve(&pns, &r)).transpose()?;
+            let full_name = if pns.is_empty() {
+                name
+            } else {
+                format!("{pns}.{name}")
+            };
+            protocols.insert(
+                (mid, pid),
+                ProtocolDef {
+                    name: full_name,
+                    module_id: mid,
+                    protocol_id: pid,
+                    argument: arg,
+                    result: res,
+                },
+            );
+        }
+        let s = Schema {
+            beans: out,
+            protocols,
+        };
         for name in s.beans.keys() {
             s.levels(name)?;
         }
@@ -401,6 +461,13 @@ impl Schema {
             ))),
             _ => Err(Error::msg(format!("no bean {name:?} in the solution"))),
         }
+    }
+
+    /// The protocol or Rpc with these ids, if the solution declares it with an `id`.
+    /// (Protocols without an `id` attribute get a hash of their name in Zeze; those are
+    /// not matched.)
+    pub fn protocol(&self, module_id: u32, protocol_id: u32) -> Option<&ProtocolDef> {
+        self.protocols.get(&(module_id, protocol_id))
     }
 
     /// Every bean's full name, sorted.

@@ -229,3 +229,34 @@ fn json_of_bsimple_is_as_documented() {
         r#"{"1":150,"3":"hi","4":{"float":1.5},"5":-2.0,"20":1,"21":"\u0001\u0002\u0003"}"#
     );
 }
+
+/// TestByteBuffer.testBytes and testBasic: bytes with their length, strings, bool, the
+/// fixed-size little-endian ints and floats.
+#[test]
+fn zeze_test_bytebuffer_bytes_and_basic() {
+    let w = |v: Value| {
+        let mut o = Vec::new();
+        gamewire_zeze::write_value(&v, &mut o).unwrap();
+        hex(&o)
+    };
+    assert_eq!(w(Value::Bytes(vec![])), "00");
+    assert_eq!(w(Value::Bytes(vec![1, 2])), "020102");
+    assert_eq!(w(Value::string("abc汉字123")), "0c616263e6b189e5ad97313233");
+    // A pair of UTF-16 surrogates is one 4-byte UTF-8 character each.
+    let s: String = char::decode_utf16([
+        0xd800 + 0x155,
+        0xdc00 + 0x2aa,
+        0xd800 + 0x2aa,
+        0xdc00 + 0x155,
+    ])
+    .map(|c| c.unwrap())
+    .collect();
+    assert_eq!(w(Value::string(&s))[..2], *"08");
+    assert_eq!(w(Value::Integer(1)), "01"); // WriteBool(true)
+    assert_eq!(w(Value::Double(1.1)), "9a9999999999f13f");
+    assert_eq!(w(Value::Float(1.1)), "cdcc8c3f");
+    assert_eq!(hex(&0x1234_5678u32.to_le_bytes()), "78563412"); // WriteInt4, as in frame headers
+    assert_eq!(hex(&(-12345678i64).to_le_bytes()), "b29e43ffffffffff"); // WriteLong8
+    let mut c = Cursor::new(&[0x78, 0x56, 0x34, 0x12]);
+    assert_eq!(c.u32_le().unwrap(), 0x1234_5678);
+}

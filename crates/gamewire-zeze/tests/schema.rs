@@ -190,3 +190,17 @@ fn extra_levels_past_the_schema_are_skipped() {
         .unwrap();
     assert_eq!(j["i"], json!(5));
 }
+
+#[test]
+fn protocols_with_ids_map_to_their_beans() {
+    let s = schema();
+    let p = s.protocol(1, 200).unwrap();
+    assert_eq!(p.name, "fixtures.outer.Outer");
+    assert_eq!(p.argument.as_deref(), Some("fixtures.outer.BOuter"));
+    assert_eq!(p.result.as_deref(), Some("fixtures.outer.BInner"));
+    assert_eq!(
+        s.protocol(1, 100).unwrap().argument.as_deref(),
+        Some("fixtures.BSimple")
+    );
+    assert!(s.protocol(2, 100).is_none());
+}
