@@ -166,6 +166,7 @@ impl Tree {
     }
 
     /// A free text line at the current depth.
+    #[allow(dead_code)] // not every format's build uses it
     pub fn note(&mut self, text: &str) {
         self.indent();
         self.out.push_str(text);
