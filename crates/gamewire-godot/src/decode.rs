@@ -177,38 +177,50 @@ impl<'a> Decoder<'a> {
         Ok((count as usize, len))
     }
 
-    /// A string: u32 byte length, UTF-8 bytes, zero padding to 4 bytes.
+    /// The text of a string (u32 byte length, UTF-8 bytes, zero padding to 4 bytes),
+    /// borrowed from the input; one bounds check for the whole string.
+    #[inline]
+    fn str_slice(&mut self) -> Result<&'a str> {
+        let at = self.r.pos();
+        let rest = self.r.rest();
+        let Some(head) = rest.get(..4) else {
+            return Err(self.r.error(ErrorKind::UnexpectedEof {
+                needed: 4 - rest.len(),
+                remaining: rest.len(),
+            }));
+        };
+        let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+        let padded = (len + 3) & !3;
+        let Some(body) = rest.get(4..4 + padded).filter(|_| len <= i32::MAX as usize) else {
+            return Err(self.r.error_at(
+                at,
+                ErrorKind::LengthPastEnd {
+                    what: "string length",
+                    declared: len as u64,
+                    remaining: rest.len() - 4,
+                },
+            ));
+        };
+        let text = std::str::from_utf8(&body[..len]).map_err(|e| {
+            self.r.error_at(
+                at + 4 + e.valid_up_to(),
+                ErrorKind::InvalidText { encoding: "UTF-8" },
+            )
+        })?;
+        self.r.skip(4 + padded)?;
+        Ok(text)
+    }
+
+    /// A string as a [`GString`] (inline when short).
     #[inline]
     fn gstring(&mut self) -> Result<GString> {
-        let len = self.count()? as usize;
-        let padded = (len + 3) & !3;
-        if padded > self.r.remaining() {
-            return Err(self.r.error(ErrorKind::LengthPastEnd {
-                what: "string length",
-                declared: len as u64,
-                remaining: self.r.remaining(),
-            }));
-        }
-        let s = GString::from(self.r.read_str(len)?);
-        self.r.skip(padded - len)?;
-        Ok(s)
+        self.str_slice().map(GString::from)
     }
 
     /// A string as a `String`.
     #[inline]
     fn string(&mut self) -> Result<String> {
-        let len = self.count()? as usize;
-        let padded = (len + 3) & !3;
-        if padded > self.r.remaining() {
-            return Err(self.r.error(ErrorKind::LengthPastEnd {
-                what: "string length",
-                declared: len as u64,
-                remaining: self.r.remaining(),
-            }));
-        }
-        let s = self.r.read_str(len)?.to_owned();
-        self.r.skip(padded - len)?;
-        Ok(s)
+        self.str_slice().map(str::to_owned)
     }
 
     /// A string whose padding bytes are appended to `padding` (NodePath names).
