@@ -948,3 +948,72 @@ fn field_names_match_case_insensitively_derived_first() {
     let (v, _) = load(&reg, &ty, &json!({"name": 5}), &LoadOptions::default());
     assert_eq!(v, Value::Object(vec![Value::Int(0), Value::Int(5)]));
 }
+
+#[test]
+fn vectors_of_default_objects_and_pointers() {
+    // BasicContainerSerializerTests: Store_SingleObjectWithAllDefaults_ReturnsDefaultsUsed,
+    // Store_NonEmptyVectorWhoseElementsHaveAllDefaults_ReturnsDefaultsUsed,
+    // Store_VectorValuesAreInheritedClassWithAllDefaults_DoesNotReturnDefaultsUsed.
+    let reg = registry();
+    let opts = StoreOptions::default();
+    let ty = reg.parse_type("vector<SimpleClass>").unwrap();
+    let v = Value::Seq(vec![reg.zero(&reg.parse_type("SimpleClass").unwrap())]);
+    let (j, r) = store(&reg, &ty, &v, &opts);
+    assert_eq!(
+        (j, r.outcome(), r.processing()),
+        (json!([{}]), PartialDefaults, Processing::Completed)
+    );
+
+    let ty = reg.parse_type("vector<shared_ptr<BaseClass>>").unwrap();
+    let base = reg.parse_type("BaseClass").unwrap();
+    let derived = reg.parse_type("DerivedClass").unwrap();
+    let ptr = |t: &TypeExpr| Value::Ptr(Some(Box::new((t.clone(), reg.zero(t)))));
+    let (j, r) = store(&reg, &ty, &Value::Seq(vec![ptr(&base), ptr(&base)]), &opts);
+    assert_eq!((j, r.outcome()), (json!([{}, {}]), PartialDefaults));
+    let (j, r) = store(
+        &reg,
+        &ty,
+        &Value::Seq(vec![ptr(&derived), ptr(&derived)]),
+        &opts,
+    );
+    assert_eq!(
+        (j, r.outcome()),
+        (
+            json!([{"$type": "DerivedClass"}, {"$type": "DerivedClass"}]),
+            PartialDefaults
+        )
+    );
+    // And back: the $type picks the derived class.
+    let (v, _) = load(
+        &reg,
+        &ty,
+        &json!([{"$type": "DerivedClass"}, {}]),
+        &LoadOptions::default(),
+    );
+    let Value::Seq(items) = v else { panic!() };
+    assert!(matches!(&items[0], Value::Ptr(Some(b)) if b.0 == derived));
+    assert!(matches!(&items[1], Value::Ptr(Some(b)) if b.0 == base));
+}
+
+#[test]
+fn type_with_whitespace_loads_with_defaults() {
+    // TestCases_TypeId: Load_TypeWithWhitespace_SucceedsAndObjectMatches.
+    let reg = Registry::from_json(&json!({"classes": [
+        {"name": "BaseClass", "fields": [{"name": "base_var", "type": "f32"}]},
+        {"name": "SimpleInheritence", "bases": ["BaseClass"], "fields": [{"name": "var1", "type": "i32"}]},
+        {"name": "ComplexNullInheritedPointer", "fields": [{"name": "pointer", "type": "BaseClass*"}]}
+    ]}))
+    .unwrap();
+    let ty = reg.parse_type("ComplexNullInheritedPointer").unwrap();
+    let (v, r) = load(
+        &reg,
+        &ty,
+        &json!({"pointer": {"$type": "    SimpleInheritence    "}}),
+        &LoadOptions::default(),
+    );
+    assert_eq!(r.outcome(), DefaultsUsed);
+    let Value::Object(f) = v else { panic!() };
+    assert!(
+        matches!(&f[0], Value::Ptr(Some(b)) if b.0 == reg.parse_type("SimpleInheritence").unwrap())
+    );
+}
