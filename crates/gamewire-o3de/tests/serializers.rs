@@ -1017,3 +1017,103 @@ fn type_with_whitespace_loads_with_defaults() {
         matches!(&f[0], Value::Ptr(Some(b)) if b.0 == reg.parse_type("SimpleInheritence").unwrap())
     );
 }
+
+#[test]
+fn map_store_ports() {
+    // MapSerializerTests: multimap grouping and sorting, default values without arrays,
+    // and mixed key kinds that keep the array form.
+    let reg = Registry::from_json(&json!({
+        "enums": [{"name": "BitFlag", "underlying": "u32", "values": {"BitFlag0": 1, "BitFlag1": 2, "BitFlag2": 4}}],
+        "classes": [{"name": "SimpleClass", "fields": [
+            {"name": "var1", "type": "i32", "default": 42}, {"name": "var2", "type": "f64", "default": 42.0}]}]
+    }))
+    .unwrap();
+    let opts = StoreOptions::default();
+    let sc = |a: Option<i32>, b: Option<f64>| {
+        Value::Object(vec![
+            Value::Int(a.unwrap_or(42) as i64),
+            Value::F64(b.unwrap_or(42.0)),
+        ])
+    };
+    let ty = reg
+        .parse_type("unordered_multimap<SimpleClass, SimpleClass>")
+        .unwrap();
+    let mut entries = Vec::new();
+    for k in [
+        sc(None, None),
+        sc(Some(142), None),
+        sc(Some(242), Some(342.0)),
+    ] {
+        for v in [
+            sc(None, None),
+            sc(Some(188), None),
+            sc(Some(288), Some(388.0)),
+        ] {
+            entries.push((k.clone(), v));
+        }
+    }
+    let (j, r) = store(&reg, &ty, &Value::Map(entries), &opts);
+    assert_eq!(r.outcome(), PartialDefaults);
+    let values = json!([{}, {"var1": 188}, {"var1": 288, "var2": 388.0}]);
+    assert_eq!(
+        j,
+        json!([
+            {"Key": {}, "Value": values},
+            {"Key": {"var1": 142}, "Value": values},
+            {"Key": {"var1": 242, "var2": 342.0}, "Value": values}
+        ])
+    );
+
+    let ty = reg
+        .parse_type("unordered_multimap<string, string>")
+        .unwrap();
+    let s = |x: &str| Value::String(x.into());
+    let m = Value::Map(vec![
+        (s("Hello"), s("Big")),
+        (s("Hello"), s("Another")),
+        (s("Hello"), s("Compiler")),
+    ]);
+    let (j, r) = store(&reg, &ty, &m, &opts);
+    assert_eq!(
+        (j, r.outcome()),
+        (json!({"Hello": ["Another", "Big", "Compiler"]}), Success)
+    );
+    let (j, r) = store(&reg, &ty, &Value::Map(vec![(s("World"), s(""))]), &opts);
+    assert_eq!((j, r.outcome()), (json!({"World": {}}), PartialDefaults));
+
+    let ty = reg
+        .parse_type("unordered_multimap<SimpleClass, SimpleClass>")
+        .unwrap();
+    let (j, r) = store(
+        &reg,
+        &ty,
+        &Value::Map(vec![(sc(Some(142), Some(242.0)), sc(None, None))]),
+        &opts,
+    );
+    assert_eq!(
+        (j, r.outcome()),
+        (
+            json!([{"Key": {"var1": 142, "var2": 242.0}, "Value": {}}]),
+            PartialDefaults
+        )
+    );
+
+    let ty = reg.parse_type("unordered_map<BitFlag, i32>").unwrap();
+    let m = Value::Map(vec![
+        (Value::UInt(1), Value::Int(1)),
+        (Value::UInt(6), Value::Int(6)),
+        (Value::UInt(32), Value::Int(32)),
+    ]);
+    let (j, r) = store(&reg, &ty, &m, &opts);
+    assert_eq!(
+        (j, r.outcome()),
+        (
+            json!([
+                {"Key": ["BitFlag2", "BitFlag1"], "Value": 6},
+                {"Key": "BitFlag0", "Value": 1},
+                {"Key": 32, "Value": 32}
+            ]),
+            Success
+        )
+    );
+}
