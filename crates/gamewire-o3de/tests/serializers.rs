@@ -702,7 +702,7 @@ fn containers() {
     let (v, _) = load(&reg, &ty, &Json::Array(arr), &LoadOptions::default());
     let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
     assert_eq!(j.as_object().unwrap().len(), 20);
-    assert_eq!(j["k05"], json!(25));
+    assert_eq!(j["k05"], json!(5));
     // Elements equal to their type's default are written as {} unless keep-defaults.
     let ty = reg.parse_type("vector<i32>").unwrap();
     let (v, _) = load(&reg, &ty, &json!([0, 1]), &LoadOptions::default());
@@ -749,12 +749,13 @@ fn maps() {
             Some(json!([])),
         ),
         case("map<string,i32>", json!("x"), Unsupported, None),
-        // A duplicate key: the later value is loaded over the earlier one.
+        // A duplicate key: the first entry stays, the second is Unavailable
+        // (MapSerializerTests: Load_DuplicateKey_EntryIgnored).
         case(
             "map<i32,i32>",
             json!([{"Key": 1, "Value": 1}, {"Key": 1, "Value": 5}]),
-            Success,
-            Some(json!([{"Key": 1, "Value": 5}])),
+            Unavailable,
+            Some(json!([{"Key": 1, "Value": 1}])),
         ),
         case(
             "unordered_multimap<string,i32>",
@@ -1116,4 +1117,84 @@ fn map_store_ports() {
             Success
         )
     );
+}
+
+#[test]
+fn map_load_ports() {
+    // MapSerializerTests: Load_DefaultForStringKey..., Load_KeyAlreadyInContainer_EntryIgnored,
+    // Load_DuplicateMultiKey_LoadEverything, Load_KeyAlreadyInMultiContainer_DuplicateAdded,
+    // Load_DefaultObjectValueInMultiMap_DefaultUsed.
+    let reg = registry();
+    let opts = LoadOptions::default();
+    let ty = reg.parse_type("unordered_map<string,string>").unwrap();
+    let (v, r) = load(&reg, &ty, &json!({"{}": {}, "World": "value_42"}), &opts);
+    assert_eq!(
+        (r.outcome(), r.processing()),
+        (PartialDefaults, Processing::Completed)
+    );
+    assert_eq!(
+        v,
+        Value::Map(vec![
+            (Value::String("".into()), Value::String("".into())),
+            (
+                Value::String("World".into()),
+                Value::String("value_42".into())
+            )
+        ])
+    );
+    let mut existing = Value::Map(vec![(
+        Value::String("Hello".into()),
+        Value::String("World".into()),
+    )]);
+    let r = gamewire_o3de::load_onto(&reg, &ty, &json!({"Hello": "Other"}), &mut existing, &opts);
+    assert_eq!(
+        (r.outcome(), r.processing()),
+        (Unavailable, Processing::Altered)
+    );
+    assert_eq!(
+        existing,
+        Value::Map(vec![(
+            Value::String("Hello".into()),
+            Value::String("World".into())
+        )])
+    );
+
+    let ty = reg.parse_type("unordered_multimap<string,string>").unwrap();
+    let (v, r) = load(
+        &reg,
+        &ty,
+        &json!([{"Key": "Hello", "Value": ["Other"]}, {"Key": "Hello", "Value": ["World"]}]),
+        &opts,
+    );
+    assert_eq!(
+        (r.outcome(), r.processing()),
+        (Success, Processing::Completed)
+    );
+    assert_eq!(
+        v,
+        Value::Map(vec![
+            (Value::String("Hello".into()), Value::String("Other".into())),
+            (Value::String("Hello".into()), Value::String("World".into()))
+        ])
+    );
+    let mut existing = Value::Map(vec![(
+        Value::String("Hello".into()),
+        Value::String("World".into()),
+    )]);
+    let r = gamewire_o3de::load_onto(
+        &reg,
+        &ty,
+        &json!({"Hello": ["World"]}),
+        &mut existing,
+        &opts,
+    );
+    assert_eq!(r.outcome(), Success);
+    assert!(matches!(&existing, Value::Map(m) if m.len() == 2));
+    let (_, r) = load(&reg, &ty, &json!({"World": [{}]}), &opts);
+    assert_eq!(
+        (r.outcome(), r.processing()),
+        (PartialDefaults, Processing::Completed)
+    );
+    let (_, r) = load(&reg, &ty, &json!({"World": {}}), &opts);
+    assert_eq!(r.outcome(), PartialDefaults);
 }
