@@ -565,9 +565,15 @@ impl Schema {
                 ));
             }
             let delta = read_tag_delta(c, t)?;
-            id = id
-                .checked_add(delta)
-                .ok_or_else(|| Error::unexpected_at(at, "a field id", "an id past u32"))?;
+            let next = id as u64 + delta as u64;
+            if next > i32::MAX as u64 {
+                return Err(Error::unexpected_at(
+                    at,
+                    "a field id up to 2147483647",
+                    next.to_string(),
+                ));
+            }
+            id = next as u32;
             let w = wire_type(at, t & 15)?;
             match levels[li].vars.iter().find(|v| v.id == id) {
                 Some(var) => {

@@ -217,3 +217,17 @@ fn protocols_with_ids_map_to_their_beans() {
     );
     assert!(s.protocol(2, 100).is_none());
 }
+
+/// Found by fuzzing: an unknown field id past 2147483647 decoded in schema mode but its
+/// `_unknown` key could not be encoded back. Both modes now refuse such ids.
+#[test]
+fn regression_field_id_past_i32_max_is_refused() {
+    let s = schema();
+    // Tag 0xf0 (int), extended delta 0xf0 ff ff ff ff + 15.
+    let bytes = [0xf0, 0xf0, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00];
+    let e = s
+        .decode("BSimple", &bytes, &Options::default())
+        .unwrap_err();
+    assert_eq!(e.offset(), Some(0));
+    assert!(gamewire_zeze::decode(&bytes, &Options::default()).is_err());
+}
