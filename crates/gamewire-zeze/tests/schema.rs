@@ -223,8 +223,8 @@ fn protocols_with_ids_map_to_their_beans() {
 #[test]
 fn regression_field_id_past_i32_max_is_refused() {
     let s = schema();
-    // Tag 0xf0 (int), extended delta 0xf0 ff ff ff ff + 15.
-    let bytes = [0xf0, 0xf0, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00];
+    // Tag 0xf0 (int), extended delta 0x80000000 + 15.
+    let bytes = [0xf0, 0xf0, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00];
     let e = s
         .decode("BSimple", &bytes, &Options::default())
         .unwrap_err();
