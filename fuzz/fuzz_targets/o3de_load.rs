@@ -31,9 +31,32 @@ fn registry() -> &'static Registry {
 fuzz_target!(|data: &[u8]| {
     // The bytes as a registry file.
     let _ = Registry::from_slice(data);
+    // The bytes as a string coerced into scalars (strtoll/strtod/uuid/enum-name rules),
+    // and as a $type name.
+    let text = serde_json::Value::String(String::from_utf8_lossy(data).into_owned());
+    let reg = registry();
+    for ty in [
+        "i8", "u64", "i64", "f32", "f64", "bool", "Uuid", "E", "F", "string", "Base*", "any",
+    ] {
+        let ty = reg.parse_type(ty).unwrap();
+        let _ = load(reg, &ty, &text, &LoadOptions::default());
+    }
+    let _ = load(
+        reg,
+        &reg.parse_type("Base*").unwrap(),
+        &serde_json::json!({"$type": text.clone()}),
+        &LoadOptions::default(),
+    );
+    let _ = reg.parse_type(&String::from_utf8_lossy(data));
+    let _ = gamewire_o3de::de::from_value::<(i32, u8, f32, bool, String)>(&serde_json::json!([
+        text.clone(),
+        text.clone(),
+        text.clone(),
+        text.clone(),
+        text
+    ]));
     // The bytes as JSON loaded into a rich type, then stored and loaded again.
     let Ok(json) = parse_json(data) else { return };
-    let reg = registry();
     for ty in ["Root", "vector<E>", "map<F, Color>"] {
         let ty = reg.parse_type(ty).unwrap();
         let (v, _) = load(reg, &ty, &json, &LoadOptions::default());

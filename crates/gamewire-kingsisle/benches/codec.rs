@@ -33,22 +33,19 @@ fn setup(n: usize) -> (TypeList, Vec<u8>) {
     types.insert(root);
     let items = (0..n)
         .map(|i| {
-            Value::Object(Box::new(Object {
-                hash: ih,
-                properties: vec![
+            Value::Object(Object::new(
+                ih,
+                vec![
                     (p[0], Value::UInt(i as u64)),
                     (p[1], Value::Int(i as i64 - 5000)),
                     (p[2], Value::String(format!("n{}", i % 1000).into_bytes())),
                     (p[3], Value::Vec3([i as f32, 0.5, -1.0])),
                 ],
-            }))
+            ))
         })
         .collect();
     let doc = Document {
-        root: Object {
-            hash: rh,
-            properties: vec![(lh, Value::List(items))],
-        },
+        root: Object::new(rh, vec![(lh, Value::List(items))]),
         ..Document::default()
     };
     let bytes = bind::encode(&doc, &types, &Options::default()).unwrap();

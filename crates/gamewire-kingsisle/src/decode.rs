@@ -82,7 +82,7 @@ pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document>
         last: None,
     };
     let root = match de.object()? {
-        Value::Object(o) => *o,
+        Value::Object(o) => o,
         Value::Null => {
             return Err(Error::at(
                 base,
@@ -168,7 +168,7 @@ impl<'a, 't> Decoder<'a, 't> {
             self.deep_props(class)?
         };
         self.depth -= 1;
-        Ok(Value::Object(Box::new(obj)))
+        Ok(Value::Object(obj))
     }
 
     /// Reads a deep object's size field; returns the bits that follow it.
@@ -232,10 +232,7 @@ impl<'a, 't> Decoder<'a, 't> {
             };
             props.push((p.hash, v));
         }
-        Ok(Object {
-            hash: class.hash,
-            properties: props,
-        })
+        Ok(Object::new(class.hash, props))
     }
 
     fn deep_props(&mut self, class: &ClassDef) -> Result<Object> {
@@ -310,10 +307,7 @@ impl<'a, 't> Decoder<'a, 't> {
             })?;
             props.push((hash, value));
         }
-        Ok(Object {
-            hash: class.hash,
-            properties: props,
-        })
+        Ok(Object::new(class.hash, props))
     }
 
     /// The common byte-aligned scalars, read in the property loop itself (no call, no

@@ -385,10 +385,7 @@ fn object_from_json(m: &Map<String, Json>, types: &TypeList, depth: usize) -> Re
             value_from_json(v, p, types, depth).map_err(|e| e.in_key(k.as_str()))?,
         ));
     }
-    Ok(Object {
-        hash: class.hash,
-        properties: props,
-    })
+    Ok(Object::new(class.hash, props))
 }
 
 fn raw_from_json(j: &Json) -> Result<Value> {
@@ -547,7 +544,7 @@ fn single(j: &Json, p: &PropertyDef, types: &TypeList, depth: usize) -> Result<V
         Kind::Object => match j {
             Json::Null => Value::Null,
             Json::Object(m) if m.contains_key("$raw") => raw_from_json(j)?,
-            Json::Object(m) => Value::Object(Box::new(object_from_json(m, types, depth + 1)?)),
+            Json::Object(m) => Value::Object(object_from_json(m, types, depth + 1)?),
             _ => return Err(expected("an object or null", j)),
         },
     })

@@ -71,7 +71,7 @@ pub enum Value {
     /// A container property's elements.
     List(Vec<Value>),
     /// A nested object.
-    Object(Box<Object>),
+    Object(Object),
     /// Bits skipped because their type or property was unknown (deep mode, when asked).
     Raw(Box<Raw>),
 }
@@ -88,15 +88,26 @@ pub struct Raw {
 }
 
 /// An object: its type hash and its properties (tag and value) in wire order.
+///
+/// The properties are a boxed slice (not a `Vec`) so that an object fits inside a
+/// [`Value`] without a further allocation; edit them with `into_vec()` and `.into()`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Object {
     /// The class hash (`string_id` of the class name).
     pub hash: u32,
     /// Property tag and value, in the order they were read (or are to be written in deep mode).
-    pub properties: Vec<(u32, Value)>,
+    pub properties: Box<[(u32, Value)]>,
 }
 
 impl Object {
+    /// An object of class `hash` with these properties.
+    pub fn new(hash: u32, properties: Vec<(u32, Value)>) -> Self {
+        Object {
+            hash,
+            properties: properties.into_boxed_slice(),
+        }
+    }
+
     /// The value of the property with tag `hash`.
     pub fn get(&self, hash: u32) -> Option<&Value> {
         self.properties

@@ -313,14 +313,11 @@ impl Xml<'_, '_> {
         let class: &ClassDef = types.by_name(&name).ok_or_else(|| {
             Error::msg_at(at, format!("unknown class {name:?}: not in the type list"))
         })?;
-        let mut obj = Object {
-            hash: class.hash,
-            properties: Vec::new(),
-        };
+        let mut props: Vec<(u32, Value)> = Vec::new();
         loop {
             let (ev, at) = self.next()?;
             let (tag, content) = match ev {
-                Ev::End(t) if t == "Class" => return Ok(obj),
+                Ev::End(t) if t == "Class" => return Ok(Object::new(class.hash, props)),
                 Ev::Start(t, _) => {
                     let c = self.content(&t, depth).map_err(|e| e.in_key(t.as_str()))?;
                     (t, c)
@@ -343,20 +340,20 @@ impl Xml<'_, '_> {
             let (_, p) = class.property_by_name(&tag).ok_or_else(|| {
                 Error::msg_at(at, format!("{} has no property {tag:?}", class.name))
             })?;
-            let slot = obj.properties.iter().position(|(h, _)| *h == p.hash);
+            let slot = props.iter().position(|(h, _)| *h == p.hash);
             if p.dynamic {
                 let i = match slot {
                     Some(i) => i,
                     None => {
-                        obj.properties.push((p.hash, Value::List(Vec::new())));
-                        obj.properties.len() - 1
+                        props.push((p.hash, Value::List(Vec::new())));
+                        props.len() - 1
                     }
                 };
                 if matches!(content, Content::Empty { zero: true }) {
                     continue;
                 }
                 let v = element(p, content).map_err(|e| e.or_offset(at).in_key(tag.as_str()))?;
-                if let Value::List(items) = &mut obj.properties[i].1 {
+                if let Value::List(items) = &mut props[i].1 {
                     items.push(v);
                 }
             } else {
@@ -367,7 +364,7 @@ impl Xml<'_, '_> {
                     ));
                 }
                 let v = element(p, content).map_err(|e| e.or_offset(at).in_key(tag.as_str()))?;
-                obj.properties.push((p.hash, v));
+                props.push((p.hash, v));
             }
         }
     }
@@ -439,7 +436,7 @@ fn num<T: std::str::FromStr>(s: &str) -> Result<T> {
 
 fn element(p: &PropertyDef, c: Content) -> Result<Value> {
     let text = match c {
-        Content::Object(o) if p.kind == Kind::Object => return Ok(Value::Object(Box::new(o))),
+        Content::Object(o) if p.kind == Kind::Object => return Ok(Value::Object(o)),
         Content::Object(_) => {
             return Err(Error::msg(format!(
                 "a <Class> where {} expects text",

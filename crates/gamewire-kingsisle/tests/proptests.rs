@@ -46,12 +46,12 @@ proptest! {
         let hash = c.hash;
         let mut types = TypeList::new();
         types.insert(c);
-        let root = Object { hash, properties: vec![
+        let root = Object::new(hash, vec![
             (hashes[0], Value::Bool(b)), (hashes[1], Value::Int(bits)), (hashes[2], Value::Float(f)),
             (hashes[3], Value::Double(d)), (hashes[4], Value::String(s)),
             (hashes[5], Value::WString(w.encode_utf16().collect())),
             (hashes[6], Value::List(list.into_iter().map(|x| Value::UInt(x.into())).collect())),
-        ]};
+        ]);
         let opts = Options { flags, shallow, property_mask: 7, ..Options::default() };
         let doc = Document { root, ..Document::default() };
         let bytes = encode(&doc, &types, &opts).unwrap();

@@ -1209,11 +1209,19 @@ impl<'r, 'j> Loader<'r, 'j> {
                                     val = Some(v);
                                 }
                             }
-                            let key_loader = |this: &mut Self, key_out: &mut Value| match key {
-                                Some(k) => this.load(kty, k, key_out, true),
-                                None => this.load_from_temp(kty, Json::Object(serde_json::Map::new()), key_out),
-                            };
-                            self.load_map_value(kty, vty, multi, key_loader, val, out)
+                            if multi {
+                                self.load_multi_entry(kty, vty, key, val, out)
+                            } else {
+                                let key_loader = |this: &mut Self, key_out: &mut Value| match key {
+                                    Some(k) => this.load(kty, k, key_out, true),
+                                    None => this.load_from_temp(
+                                        kty,
+                                        Json::Object(serde_json::Map::new()),
+                                        key_out,
+                                    ),
+                                };
+                                self.load_map_value(kty, vty, multi, key_loader, val, out)
+                            }
                         }
                         _ => self.report(
                             T::ReadField,
@@ -1246,6 +1254,46 @@ impl<'r, 'j> Loader<'r, 'j> {
             "Partially read data for the associative container."
         };
         self.code(ret, msg)
+    }
+
+    /// A `{"Key", "Value"}` entry of a multimap: the values come in an array (or `{}`).
+    fn load_multi_entry(
+        &mut self,
+        kty: &TypeExpr,
+        vty: &TypeExpr,
+        key: Option<&'j mut Json>,
+        val: Option<&'j mut Json>,
+        out: &mut MapBuild,
+    ) -> Code {
+        let key_json = key
+            .map(|k| k.clone())
+            .unwrap_or_else(|| Json::Object(serde_json::Map::new()));
+        let key_loader = |this: &mut Self, key_out: &mut Value| {
+            this.load_from_temp(kty, key_json.clone(), key_out)
+        };
+        match val {
+            Some(Json::Array(items)) => {
+                let mut r = ResultCode::empty(T::ReadField);
+                for item in items.iter_mut() {
+                    let c = self.load_map_value(kty, vty, true, key_loader, Some(item), out);
+                    r.combine(c);
+                    if r.halted() {
+                        return self
+                            .code(r, "Unable to process the key or all values in multi-map.");
+                    }
+                }
+                r
+            }
+            None => self.load_map_value(kty, vty, true, key_loader, None, out),
+            Some(v) if is_explicit_default(v) => {
+                self.load_map_value(kty, vty, true, key_loader, Some(v), out)
+            }
+            Some(_) => self.report(
+                T::ReadField,
+                O::Unsupported,
+                "Values for multi-maps need to be stored in an array.",
+            ),
+        }
     }
 
     /// An object member of a map: the member name is the key (`"{}"` = default key).
@@ -1343,17 +1391,11 @@ impl<'r, 'j> Loader<'r, 'j> {
             Some(v) => this.load(vty, v, target, true),
             None => this.load_from_temp(vty, Json::Object(serde_json::Map::new()), target),
         };
-        let (vr, value) = match existing {
-            Some(idx) => {
-                let vr = load_value(self, &mut map.entries[idx].1);
-                (vr, None)
-            }
-            None => {
-                let mut nv = self.reg.zero(vty);
-                let vr = load_value(self, &mut nv);
-                (vr, Some(nv))
-            }
-        };
+        // The value is read into a new element; a key already in the map (O3DE's tests:
+        // Load_DuplicateKey_EntryIgnored, Load_KeyAlreadyInContainer_EntryIgnored) keeps
+        // its first value and the entry is reported as Unavailable.
+        let mut nv = self.reg.zero(vty);
+        let vr = load_value(self, &mut nv);
         if vr.halted() {
             return self.code(vr, "Failed to read value for associative container.");
         }
@@ -1364,12 +1406,17 @@ impl<'r, 'j> Loader<'r, 'j> {
                 "Unable to fully process an element for the associative container.",
             );
         }
-        if let Some(nv) = value {
-            if !multi {
-                map.index.insert(&key, map.entries.len());
-            }
-            map.entries.push((key, nv));
+        if existing.is_some() {
+            return self.report(
+                T::ReadField,
+                O::Unavailable,
+                "Unable to store the element that was read to the associative container.",
+            );
         }
+        if !multi {
+            map.index.insert(&key, map.entries.len());
+        }
+        map.entries.push((key, nv));
         let r = ResultCode::combined(kr, vr);
         self.code(
             r,

@@ -136,7 +136,11 @@ pub fn strtod(text: &str) -> Parsed<f64> {
         i += 1;
     }
     let rest = &text[i..];
-    let lower_starts = |p: &str| rest.len() >= p.len() && rest[..p.len()].eq_ignore_ascii_case(p);
+    let lower_starts = |p: &str| {
+        rest.as_bytes()
+            .get(..p.len())
+            .is_some_and(|b| b.eq_ignore_ascii_case(p.as_bytes()))
+    };
     if lower_starts("infinity") || lower_starts("inf") {
         let n = if lower_starts("infinity") { 8 } else { 3 };
         let v = if neg {
@@ -332,5 +336,8 @@ mod tests {
         assert!(strtod("INF").value.is_infinite());
         assert!(strtod("nan").value.is_nan());
         assert_eq!(strtod("0x1.8p1").value, 3.0);
+        // Regression (fuzz): a multi-byte character right after the digits.
+        assert_eq!(strtod("0\u{FFFD}").used, 1);
+        assert_eq!(strtod("\u{FFFD}nan").used, 0);
     }
 }

@@ -702,7 +702,7 @@ fn containers() {
     let (v, _) = load(&reg, &ty, &Json::Array(arr), &LoadOptions::default());
     let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
     assert_eq!(j.as_object().unwrap().len(), 20);
-    assert_eq!(j["k05"], json!(25));
+    assert_eq!(j["k05"], json!(5));
     // Elements equal to their type's default are written as {} unless keep-defaults.
     let ty = reg.parse_type("vector<i32>").unwrap();
     let (v, _) = load(&reg, &ty, &json!([0, 1]), &LoadOptions::default());
@@ -749,12 +749,13 @@ fn maps() {
             Some(json!([])),
         ),
         case("map<string,i32>", json!("x"), Unsupported, None),
-        // A duplicate key: the later value is loaded over the earlier one.
+        // A duplicate key: the first entry stays, the second is Unavailable
+        // (MapSerializerTests: Load_DuplicateKey_EntryIgnored).
         case(
             "map<i32,i32>",
             json!([{"Key": 1, "Value": 1}, {"Key": 1, "Value": 5}]),
-            Success,
-            Some(json!([{"Key": 1, "Value": 5}])),
+            Unavailable,
+            Some(json!([{"Key": 1, "Value": 1}])),
         ),
         case(
             "unordered_multimap<string,i32>",
@@ -947,4 +948,253 @@ fn field_names_match_case_insensitively_derived_first() {
     let ty = reg.parse_type("D").unwrap();
     let (v, _) = load(&reg, &ty, &json!({"name": 5}), &LoadOptions::default());
     assert_eq!(v, Value::Object(vec![Value::Int(0), Value::Int(5)]));
+}
+
+#[test]
+fn vectors_of_default_objects_and_pointers() {
+    // BasicContainerSerializerTests: Store_SingleObjectWithAllDefaults_ReturnsDefaultsUsed,
+    // Store_NonEmptyVectorWhoseElementsHaveAllDefaults_ReturnsDefaultsUsed,
+    // Store_VectorValuesAreInheritedClassWithAllDefaults_DoesNotReturnDefaultsUsed.
+    let reg = registry();
+    let opts = StoreOptions::default();
+    let ty = reg.parse_type("vector<SimpleClass>").unwrap();
+    let v = Value::Seq(vec![reg.zero(&reg.parse_type("SimpleClass").unwrap())]);
+    let (j, r) = store(&reg, &ty, &v, &opts);
+    assert_eq!(
+        (j, r.outcome(), r.processing()),
+        (json!([{}]), PartialDefaults, Processing::Completed)
+    );
+
+    let ty = reg.parse_type("vector<shared_ptr<BaseClass>>").unwrap();
+    let base = reg.parse_type("BaseClass").unwrap();
+    let derived = reg.parse_type("DerivedClass").unwrap();
+    let ptr = |t: &TypeExpr| Value::Ptr(Some(Box::new((t.clone(), reg.zero(t)))));
+    let (j, r) = store(&reg, &ty, &Value::Seq(vec![ptr(&base), ptr(&base)]), &opts);
+    assert_eq!((j, r.outcome()), (json!([{}, {}]), PartialDefaults));
+    let (j, r) = store(
+        &reg,
+        &ty,
+        &Value::Seq(vec![ptr(&derived), ptr(&derived)]),
+        &opts,
+    );
+    assert_eq!(
+        (j, r.outcome()),
+        (
+            json!([{"$type": "DerivedClass"}, {"$type": "DerivedClass"}]),
+            PartialDefaults
+        )
+    );
+    // And back: the $type picks the derived class.
+    let (v, _) = load(
+        &reg,
+        &ty,
+        &json!([{"$type": "DerivedClass"}, {}]),
+        &LoadOptions::default(),
+    );
+    let Value::Seq(items) = v else { panic!() };
+    assert!(matches!(&items[0], Value::Ptr(Some(b)) if b.0 == derived));
+    assert!(matches!(&items[1], Value::Ptr(Some(b)) if b.0 == base));
+}
+
+#[test]
+fn type_with_whitespace_loads_with_defaults() {
+    // TestCases_TypeId: Load_TypeWithWhitespace_SucceedsAndObjectMatches.
+    let reg = Registry::from_json(&json!({"classes": [
+        {"name": "BaseClass", "fields": [{"name": "base_var", "type": "f32"}]},
+        {"name": "SimpleInheritence", "bases": ["BaseClass"], "fields": [{"name": "var1", "type": "i32"}]},
+        {"name": "ComplexNullInheritedPointer", "fields": [{"name": "pointer", "type": "BaseClass*"}]}
+    ]}))
+    .unwrap();
+    let ty = reg.parse_type("ComplexNullInheritedPointer").unwrap();
+    let (v, r) = load(
+        &reg,
+        &ty,
+        &json!({"pointer": {"$type": "    SimpleInheritence    "}}),
+        &LoadOptions::default(),
+    );
+    assert_eq!(r.outcome(), DefaultsUsed);
+    let Value::Object(f) = v else { panic!() };
+    assert!(
+        matches!(&f[0], Value::Ptr(Some(b)) if b.0 == reg.parse_type("SimpleInheritence").unwrap())
+    );
+}
+
+#[test]
+fn map_store_ports() {
+    // MapSerializerTests: multimap grouping and sorting, default values without arrays,
+    // and mixed key kinds that keep the array form.
+    let reg = Registry::from_json(&json!({
+        "enums": [{"name": "BitFlag", "underlying": "u32", "values": {"BitFlag0": 1, "BitFlag1": 2, "BitFlag2": 4}}],
+        "classes": [{"name": "SimpleClass", "fields": [
+            {"name": "var1", "type": "i32", "default": 42}, {"name": "var2", "type": "f64", "default": 42.0}]}]
+    }))
+    .unwrap();
+    let opts = StoreOptions::default();
+    let sc = |a: Option<i32>, b: Option<f64>| {
+        Value::Object(vec![
+            Value::Int(a.unwrap_or(42) as i64),
+            Value::F64(b.unwrap_or(42.0)),
+        ])
+    };
+    let ty = reg
+        .parse_type("unordered_multimap<SimpleClass, SimpleClass>")
+        .unwrap();
+    let mut entries = Vec::new();
+    for k in [
+        sc(None, None),
+        sc(Some(142), None),
+        sc(Some(242), Some(342.0)),
+    ] {
+        for v in [
+            sc(None, None),
+            sc(Some(188), None),
+            sc(Some(288), Some(388.0)),
+        ] {
+            entries.push((k.clone(), v));
+        }
+    }
+    let (j, r) = store(&reg, &ty, &Value::Map(entries), &opts);
+    assert_eq!(r.outcome(), PartialDefaults);
+    let values = json!([{}, {"var1": 188}, {"var1": 288, "var2": 388.0}]);
+    assert_eq!(
+        j,
+        json!([
+            {"Key": {}, "Value": values},
+            {"Key": {"var1": 142}, "Value": values},
+            {"Key": {"var1": 242, "var2": 342.0}, "Value": values}
+        ])
+    );
+
+    let ty = reg
+        .parse_type("unordered_multimap<string, string>")
+        .unwrap();
+    let s = |x: &str| Value::String(x.into());
+    let m = Value::Map(vec![
+        (s("Hello"), s("Big")),
+        (s("Hello"), s("Another")),
+        (s("Hello"), s("Compiler")),
+    ]);
+    let (j, r) = store(&reg, &ty, &m, &opts);
+    assert_eq!(
+        (j, r.outcome()),
+        (json!({"Hello": ["Another", "Big", "Compiler"]}), Success)
+    );
+    let (j, r) = store(&reg, &ty, &Value::Map(vec![(s("World"), s(""))]), &opts);
+    assert_eq!((j, r.outcome()), (json!({"World": {}}), PartialDefaults));
+
+    let ty = reg
+        .parse_type("unordered_multimap<SimpleClass, SimpleClass>")
+        .unwrap();
+    let (j, r) = store(
+        &reg,
+        &ty,
+        &Value::Map(vec![(sc(Some(142), Some(242.0)), sc(None, None))]),
+        &opts,
+    );
+    assert_eq!(
+        (j, r.outcome()),
+        (
+            json!([{"Key": {"var1": 142, "var2": 242.0}, "Value": {}}]),
+            PartialDefaults
+        )
+    );
+
+    let ty = reg.parse_type("unordered_map<BitFlag, i32>").unwrap();
+    let m = Value::Map(vec![
+        (Value::UInt(1), Value::Int(1)),
+        (Value::UInt(6), Value::Int(6)),
+        (Value::UInt(32), Value::Int(32)),
+    ]);
+    let (j, r) = store(&reg, &ty, &m, &opts);
+    assert_eq!(
+        (j, r.outcome()),
+        (
+            json!([
+                {"Key": ["BitFlag2", "BitFlag1"], "Value": 6},
+                {"Key": "BitFlag0", "Value": 1},
+                {"Key": 32, "Value": 32}
+            ]),
+            Success
+        )
+    );
+}
+
+#[test]
+fn map_load_ports() {
+    // MapSerializerTests: Load_DefaultForStringKey..., Load_KeyAlreadyInContainer_EntryIgnored,
+    // Load_DuplicateMultiKey_LoadEverything, Load_KeyAlreadyInMultiContainer_DuplicateAdded,
+    // Load_DefaultObjectValueInMultiMap_DefaultUsed.
+    let reg = registry();
+    let opts = LoadOptions::default();
+    let ty = reg.parse_type("unordered_map<string,string>").unwrap();
+    let (v, r) = load(&reg, &ty, &json!({"{}": {}, "World": "value_42"}), &opts);
+    assert_eq!(
+        (r.outcome(), r.processing()),
+        (PartialDefaults, Processing::Completed)
+    );
+    assert_eq!(
+        v,
+        Value::Map(vec![
+            (Value::String("".into()), Value::String("".into())),
+            (
+                Value::String("World".into()),
+                Value::String("value_42".into())
+            )
+        ])
+    );
+    let mut existing = Value::Map(vec![(
+        Value::String("Hello".into()),
+        Value::String("World".into()),
+    )]);
+    let r = gamewire_o3de::load_onto(&reg, &ty, &json!({"Hello": "Other"}), &mut existing, &opts);
+    assert_eq!(
+        (r.outcome(), r.processing()),
+        (Unavailable, Processing::Altered)
+    );
+    assert_eq!(
+        existing,
+        Value::Map(vec![(
+            Value::String("Hello".into()),
+            Value::String("World".into())
+        )])
+    );
+
+    let ty = reg.parse_type("unordered_multimap<string,string>").unwrap();
+    let (v, r) = load(
+        &reg,
+        &ty,
+        &json!([{"Key": "Hello", "Value": ["Other"]}, {"Key": "Hello", "Value": ["World"]}]),
+        &opts,
+    );
+    assert_eq!(
+        (r.outcome(), r.processing()),
+        (Success, Processing::Completed)
+    );
+    assert_eq!(
+        v,
+        Value::Map(vec![
+            (Value::String("Hello".into()), Value::String("Other".into())),
+            (Value::String("Hello".into()), Value::String("World".into()))
+        ])
+    );
+    let mut existing = Value::Map(vec![(
+        Value::String("Hello".into()),
+        Value::String("World".into()),
+    )]);
+    let r = gamewire_o3de::load_onto(
+        &reg,
+        &ty,
+        &json!({"Hello": ["World"]}),
+        &mut existing,
+        &opts,
+    );
+    assert_eq!(r.outcome(), Success);
+    assert!(matches!(&existing, Value::Map(m) if m.len() == 2));
+    let (_, r) = load(&reg, &ty, &json!({"World": [{}]}), &opts);
+    assert_eq!(
+        (r.outcome(), r.processing()),
+        (PartialDefaults, Processing::Completed)
+    );
+    let (_, r) = load(&reg, &ty, &json!({"World": {}}), &opts);
+    assert_eq!(r.outcome(), PartialDefaults);
 }

@@ -4,7 +4,7 @@
 //! element must end inside its document, and every document must end exactly where its
 //! length says. There is no 16 MiB document limit (the engine has none).
 
-use crate::value::{Document, Value};
+use crate::value::{CodeWithScope, DbPointer, Document, Regex, Value};
 use gamewire_core::{Error, ErrorKind, Result};
 use std::borrow::Cow;
 
@@ -321,17 +321,17 @@ impl<'a> Parser<'a> {
             0x0b => {
                 let pattern = self.cstring(pos, limit)?;
                 let options = self.cstring(pos, limit)?;
-                Value::Regex {
+                Value::Regex(Box::new(Regex {
                     pattern: Cow::Borrowed(pattern),
                     options: Cow::Borrowed(options),
-                }
+                }))
             }
             0x0c => {
                 let ns = self.string(pos, limit)?;
-                Value::DbPointer {
+                Value::DbPointer(Box::new(DbPointer {
                     namespace: Cow::Borrowed(ns),
                     id: self.bytes(pos, limit)?,
-                }
+                }))
             }
             0x0d => Value::JavaScript(Cow::Borrowed(self.string(pos, limit)?)),
             0x0e => Value::Symbol(Cow::Borrowed(self.string(pos, limit)?)),
@@ -359,10 +359,10 @@ impl<'a> Parser<'a> {
                         "more bytes",
                     ));
                 }
-                Value::JavaScriptWithScope {
+                Value::JavaScriptWithScope(Box::new(CodeWithScope {
                     code: Cow::Borrowed(code),
                     scope,
-                }
+                }))
             }
             0x10 => Value::Int32(self.i32_at(pos, limit)?),
             0x11 => {

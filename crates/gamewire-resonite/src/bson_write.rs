@@ -124,15 +124,16 @@ impl Writer<'_> {
             Value::ObjectId(id) => self.out.extend_from_slice(id),
             Value::Bool(b) => self.out.push(u8::from(*b)),
             Value::DateTime(t) => self.out.extend_from_slice(&t.to_le_bytes()),
-            Value::Regex { pattern, options } => {
-                self.cstring(pattern, "regex pattern")?;
-                self.cstring(options, "regex options")?;
+            Value::Regex(r) => {
+                self.cstring(&r.pattern, "regex pattern")?;
+                self.cstring(&r.options, "regex options")?;
             }
-            Value::DbPointer { namespace, id } => {
-                self.string(namespace)?;
-                self.out.extend_from_slice(id);
+            Value::DbPointer(p) => {
+                self.string(&p.namespace)?;
+                self.out.extend_from_slice(&p.id);
             }
-            Value::JavaScriptWithScope { code, scope } => {
+            Value::JavaScriptWithScope(c) => {
+                let (code, scope) = (&c.code, &c.scope);
                 let at = self.out.len();
                 self.out.extend_from_slice(&[0; 4]);
                 self.string(code)?;

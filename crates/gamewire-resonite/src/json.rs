@@ -8,7 +8,7 @@
 //! and so on. A document with a key starting with `$`, or with a repeated key, is
 //! written as `{"$entries": [[key, value], ...]}` so no document is mistaken for a tag.
 
-use crate::value::{Document, Value};
+use crate::value::{CodeWithScope, DbPointer, Document, Regex, Value};
 use gamewire_core::{Error, ErrorKind, Result};
 use serde_json::{Map, Number, Value as Json};
 use std::borrow::Cow;
@@ -183,7 +183,7 @@ fn doc_json(doc: &Document<'_>, depth: usize, max: usize) -> Result<Json> {
             Some(v) => {
                 let frame = match v {
                     Value::Document(d) => Out::doc(d, None),
-                    Value::JavaScriptWithScope { code, scope } => Out::doc(scope, Some(code)),
+                    Value::JavaScriptWithScope(c) => Out::doc(&c.scope, Some(&c.code)),
                     Value::Array(a) => Out::Arr {
                         src: a,
                         next: 0,
@@ -246,13 +246,15 @@ fn scalar_json(v: &Value<'_>) -> Json {
         Value::Undefined => tag("$undefined", Json::Bool(true)),
         Value::ObjectId(id) => tag("$oid", Json::String(hex(id))),
         Value::DateTime(t) => tag("$date", long(*t)),
-        Value::Regex { pattern, options } => {
+        Value::Regex(r) => {
+            let (pattern, options) = (&r.pattern, &r.options);
             let mut m = Map::new();
             m.insert("pattern".into(), Json::String(pattern.to_string()));
             m.insert("options".into(), Json::String(options.to_string()));
             tag("$regularExpression", Json::Object(m))
         }
-        Value::DbPointer { namespace, id } => {
+        Value::DbPointer(p) => {
+            let (namespace, id) = (&p.namespace, &p.id);
             let mut m = Map::new();
             m.insert("$ref".into(), Json::String(namespace.to_string()));
             m.insert("$id".into(), tag("$oid", Json::String(hex(id))));
@@ -470,10 +472,10 @@ impl<'j> In<'j> {
         match self {
             In::Obj { doc, .. } | In::Entries { doc, .. } => Value::Document(doc),
             In::Arr { items, .. } => Value::Array(items),
-            In::Scope { code, scope, .. } => Value::JavaScriptWithScope {
+            In::Scope { code, scope, .. } => Value::JavaScriptWithScope(Box::new(CodeWithScope {
                 code: Cow::Owned(code.to_owned()),
                 scope,
-            },
+            })),
         }
     }
 
@@ -570,10 +572,10 @@ fn tagged(m: &Map<String, Json>, j: &Json) -> Result<Value<'static>> {
         }
         ["$regularExpression"] => {
             let r = m["$regularExpression"].as_object().ok_or_else(|| bad("{\"$regularExpression\": {pattern, options}}", j))?;
-            Value::Regex {
+            Value::Regex(Box::new(Regex {
                 pattern: Cow::Owned(str_field(r, "pattern", "$regularExpression")?.to_owned()),
                 options: Cow::Owned(str_field(r, "options", "$regularExpression")?.to_owned()),
-            }
+            }))
         }
         ["$dbPointer"] => {
             let r = m["$dbPointer"].as_object().ok_or_else(|| bad("{\"$dbPointer\": {$ref, $id}}", j))?;
@@ -581,7 +583,7 @@ fn tagged(m: &Map<String, Json>, j: &Json) -> Result<Value<'static>> {
                 Some(Json::Object(o)) => oid(o.get("$oid"), j)?,
                 _ => return Err(bad("\"$id\": {\"$oid\": ..} in $dbPointer", j)),
             };
-            Value::DbPointer { namespace: Cow::Owned(str_field(r, "$ref", "$dbPointer")?.to_owned()), id }
+            Value::DbPointer(Box::new(DbPointer { namespace: Cow::Owned(str_field(r, "$ref", "$dbPointer")?.to_owned()), id }))
         }
         ["$code"] => Value::JavaScript(Cow::Owned(str_field(m, "$code", "$code")?.to_owned())),
         ["$symbol"] => Value::Symbol(Cow::Owned(str_field(m, "$symbol", "$symbol")?.to_owned())),

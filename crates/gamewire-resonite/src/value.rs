@@ -35,30 +35,15 @@ pub enum Value<'a> {
     /// 0x0A: null.
     Null,
     /// 0x0B: a regular expression.
-    Regex {
-        /// The pattern.
-        pattern: Cow<'a, str>,
-        /// The options letters.
-        options: Cow<'a, str>,
-    },
+    Regex(Box<Regex<'a>>),
     /// 0x0C: a DBPointer (deprecated).
-    DbPointer {
-        /// The namespace.
-        namespace: Cow<'a, str>,
-        /// The ObjectId.
-        id: [u8; 12],
-    },
+    DbPointer(Box<DbPointer<'a>>),
     /// 0x0D: JavaScript code.
     JavaScript(Cow<'a, str>),
     /// 0x0E: a symbol (deprecated).
     Symbol(Cow<'a, str>),
     /// 0x0F: JavaScript code with a scope document.
-    JavaScriptWithScope {
-        /// The code.
-        code: Cow<'a, str>,
-        /// The scope.
-        scope: Document<'a>,
-    },
+    JavaScriptWithScope(Box<CodeWithScope<'a>>),
     /// 0x10: a 32-bit integer.
     Int32(i32),
     /// 0x11: a MongoDB timestamp (`time` high 32 bits, `increment` low 32 bits).
@@ -76,6 +61,33 @@ pub enum Value<'a> {
     MinKey,
     /// 0x7F: max key.
     MaxKey,
+}
+
+/// A regular expression (0x0B), boxed in [`Value::Regex`] to keep `Value` small.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Regex<'a> {
+    /// The pattern.
+    pub pattern: Cow<'a, str>,
+    /// The options letters.
+    pub options: Cow<'a, str>,
+}
+
+/// A DBPointer (0x0C, deprecated), boxed in [`Value::DbPointer`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct DbPointer<'a> {
+    /// The namespace.
+    pub namespace: Cow<'a, str>,
+    /// The ObjectId.
+    pub id: [u8; 12],
+}
+
+/// JavaScript code with a scope document (0x0F), boxed in [`Value::JavaScriptWithScope`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct CodeWithScope<'a> {
+    /// The code.
+    pub code: Cow<'a, str>,
+    /// The scope.
+    pub scope: Document<'a>,
 }
 
 /// A BSON document: keys in order, duplicates kept.
@@ -251,20 +263,23 @@ impl<'a> Value<'a> {
             Value::Bool(b) => Value::Bool(b),
             Value::DateTime(t) => Value::DateTime(t),
             Value::Null => Value::Null,
-            Value::Regex { pattern, options } => Value::Regex {
-                pattern: own_str(pattern),
-                options: own_str(options),
-            },
-            Value::DbPointer { namespace, id } => Value::DbPointer {
-                namespace: own_str(namespace),
-                id,
-            },
+            Value::Regex(r) => Value::Regex(Box::new(Regex {
+                pattern: own_str(r.pattern),
+                options: own_str(r.options),
+            })),
+            Value::DbPointer(p) => Value::DbPointer(Box::new(DbPointer {
+                namespace: own_str(p.namespace),
+                id: p.id,
+            })),
             Value::JavaScript(s) => Value::JavaScript(own_str(s)),
             Value::Symbol(s) => Value::Symbol(own_str(s)),
-            Value::JavaScriptWithScope { code, scope } => Value::JavaScriptWithScope {
-                code: own_str(code),
-                scope: scope.into_owned(),
-            },
+            Value::JavaScriptWithScope(c) => {
+                let c = *c;
+                Value::JavaScriptWithScope(Box::new(CodeWithScope {
+                    code: own_str(c.code),
+                    scope: c.scope.into_owned(),
+                }))
+            }
             Value::Int32(i) => Value::Int32(i),
             Value::Timestamp { time, increment } => Value::Timestamp { time, increment },
             Value::Int64(i) => Value::Int64(i),

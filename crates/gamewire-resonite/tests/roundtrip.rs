@@ -1,6 +1,7 @@
 //! Property tests: value -> container -> value, and value -> JSON -> value, keep every
 //! value and numeric type, for each compression.
 
+use gamewire_resonite::value::{CodeWithScope, Regex};
 use gamewire_resonite::{
     bson_write, decode, encode, json, read_bson, Compression, Document, EncodeOptions, Options,
     Value,
@@ -36,10 +37,10 @@ fn leaf() -> impl Strategy<Value = Value<'static>> {
         Just(Value::Undefined),
         Just(Value::MinKey),
         Just(Value::MaxKey),
-        ("[a-z]{0,4}", "[imx]{0,2}").prop_map(|(p, o)| Value::Regex {
+        ("[a-z]{0,4}", "[imx]{0,2}").prop_map(|(p, o)| Value::Regex(Box::new(Regex {
             pattern: p.into(),
             options: o.into()
-        }),
+        }))),
         "[a-z]{0,6}".prop_map(|s| Value::Symbol(s.into())),
         "[a-z]{0,6}".prop_map(|s| Value::JavaScript(s.into())),
     ]
@@ -58,10 +59,12 @@ fn value() -> impl Strategy<Value = Value<'static>> {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
             document_of(inner.clone()).prop_map(Value::Document),
-            ("[a-z]{0,5}", document_of(inner)).prop_map(|(c, scope)| Value::JavaScriptWithScope {
-                code: c.into(),
-                scope
-            }),
+            ("[a-z]{0,5}", document_of(inner)).prop_map(|(c, scope)| Value::JavaScriptWithScope(
+                Box::new(CodeWithScope {
+                    code: c.into(),
+                    scope
+                })
+            )),
         ]
     })
 }

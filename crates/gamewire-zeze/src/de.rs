@@ -330,6 +330,7 @@ struct TupleAccess<'a, 'de> {
 impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
     type Error = SerdeError;
 
+    #[inline(always)]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
         if self.index >= self.len {
             return Ok(None);

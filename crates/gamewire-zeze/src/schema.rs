@@ -7,11 +7,13 @@
 //! the enclosing module, then outwards, then absolute.
 //!
 //! Decoding applies the conversions Zeze does on read (integer/float/double, bean read
-//! from a dynamic and back, vectors of other sizes) and skips unknown fields; encoding
+//! from a dynamic and back, vectors of other sizes); fields the schema does not declare
+//! are kept, schema-less, under `"_unknown"` (`"_unknown1"`... for base levels) so the
+//! bytes still round-trip, and Zeze's own readers skip them; encoding
 //! omits default values and empty nested beans exactly as Zeze's generated `encode` does.
 
 use crate::cursor::Cursor;
-use crate::decode::{read_bean, read_tag_delta, skip_bean, skip_value, wire_type, Options};
+use crate::decode::{read_bean, read_tag_delta, read_value, skip_bean, wire_type, Options};
 use crate::json::{expected, f32_from, f32_json, f64_from, f64_json, hex, unhex};
 use crate::value::WireType;
 use crate::varint::{write_list_header, write_long, write_map_header, write_tag, write_uint};
@@ -563,9 +565,15 @@ impl Schema {
                 ));
             }
             let delta = read_tag_delta(c, t)?;
-            id = id
-                .checked_add(delta)
-                .ok_or_else(|| Error::unexpected_at(at, "a field id", "an id past u32"))?;
+            let next = id as u64 + delta as u64;
+            if next > i32::MAX as u64 {
+                return Err(Error::unexpected_at(
+                    at,
+                    "a field id up to 2147483647",
+                    next.to_string(),
+                ));
+            }
+            id = next as u32;
             let w = wire_type(at, t & 15)?;
             match levels[li].vars.iter().find(|v| v.id == id) {
                 Some(var) => {
@@ -575,7 +583,15 @@ impl Schema {
                     obj.insert(var.name.clone(), v);
                 }
                 None => {
-                    skip_value(c, w, opts, depth + 1).map_err(|e| e.in_key(id.to_string()))?;
+                    // Unknown to the schema: kept (schema-less) so that bytes round-trip,
+                    // as Zeze's beans generated with unknown-field support do.
+                    let v =
+                        read_value(c, w, opts, depth + 1).map_err(|e| e.in_key(id.to_string()))?;
+                    let key = unknown_key(li);
+                    let slot = obj.entry(key).or_insert_with(|| J::Object(Map::new()));
+                    if let J::Object(m) = slot {
+                        m.insert(id.to_string(), crate::json::value_to_json(&v));
+                    }
                 }
             }
         }
@@ -819,13 +835,48 @@ impl Schema {
             .ok_or_else(|| expected(&format!("a {name} object"), j))?;
         let levels = self.levels(name)?;
         for k in o.keys() {
-            if !levels.iter().any(|l| l.vars.iter().any(|v| &v.name == k)) {
+            let known = levels.iter().any(|l| l.vars.iter().any(|v| &v.name == k))
+                || (0..levels.len()).any(|li| *k == unknown_key(li));
+            if !known {
                 return Err(Error::msg(format!("bean {name} has no variable {k:?}")));
             }
         }
         for (li, l) in levels.iter().enumerate() {
             let mut last = 0u32;
+            // Fields kept from bytes the schema did not know, merged by id.
+            let mut unknown: Vec<(u32, crate::value::Value)> = Vec::new();
+            let ukey = unknown_key(li);
+            if let Some(u) = o.get(&ukey) {
+                let u = u
+                    .as_object()
+                    .ok_or_else(|| expected("an object keyed by field id", u))?;
+                for (k, v) in u {
+                    let id: u32 = k
+                        .parse()
+                        .ok()
+                        .filter(|&i| i >= 1 && i <= i32::MAX as u32)
+                        .ok_or_else(|| {
+                            Error::msg(format!("{ukey}: expected a field id, found {k:?}"))
+                        })?;
+                    if l.vars.iter().any(|v| v.id == id) {
+                        return Err(Error::msg(format!(
+                            "{ukey}: field id {id} is a declared variable"
+                        )));
+                    }
+                    let v = crate::json::value_from_json(v)
+                        .map_err(|e| e.in_key(k.clone()).in_key(ukey.clone()))?;
+                    unknown.push((id, v));
+                }
+                unknown.sort_by_key(|u| std::cmp::Reverse(u.0));
+            }
             for v in &l.vars {
+                while unknown.last().is_some_and(|u| u.0 < v.id) {
+                    if let Some((uid, uv)) = unknown.pop() {
+                        write_tag(out, uid - last, uv.wire_type() as u8);
+                        crate::encode::write_value(&uv, out)?;
+                        last = uid;
+                    }
+                }
                 let Some(x) = o.get(&v.name) else { continue };
                 let mark = out.len();
                 write_tag(out, v.id - last, v.ty.wire() as u8);
@@ -839,6 +890,11 @@ impl Schema {
                 } else {
                     last = v.id;
                 }
+            }
+            while let Some((uid, uv)) = unknown.pop() {
+                write_tag(out, uid - last, uv.wire_type() as u8);
+                crate::encode::write_value(&uv, out)?;
+                last = uid;
             }
             out.push(if li + 1 < levels.len() { 1 } else { 0 });
         }
@@ -1017,6 +1073,16 @@ impl Fix for J {
             }
             (j, _) => j,
         }
+    }
+}
+
+/// The JSON key holding the fields of inheritance level `li` that the schema does not
+/// declare: `_unknown` for the bean's own level, `_unknown1`, `_unknown2`... for its bases.
+pub fn unknown_key(li: usize) -> String {
+    if li == 0 {
+        "_unknown".to_owned()
+    } else {
+        format!("_unknown{li}")
     }
 }
 

@@ -116,6 +116,7 @@ pub struct SeqSer<'a> {
 }
 
 impl<'a> BeanSer<'a> {
+    #[inline(always)]
     fn field<T: Serialize + ?Sized>(&mut self, id: u32, value: &T) -> R<()> {
         if id <= self.last {
             return err(format!(
@@ -173,6 +174,7 @@ fn is_default(w: WireType, b: &[u8]) -> bool {
 }
 
 impl SeqSer<'_> {
+    #[inline(always)]
     fn item<T: Serialize + ?Sized>(&mut self, v: &T, is_key: bool) -> R<()> {
         let w = v
             .serialize(Ser { out: self.out })
@@ -226,6 +228,7 @@ impl<'a> ser::Serializer for Ser<'a> {
     type SerializeStruct = BeanSer<'a>;
     type SerializeStructVariant = BeanSer<'a>;
 
+    #[inline]
     fn serialize_bool(self, v: bool) -> R<Self::Ok> {
         self.out.push(v as u8);
         Ok(Some(WireType::Integer))

@@ -159,14 +159,27 @@ fn conversions_zeze_does_on_read() {
 }
 
 #[test]
-fn unknown_fields_are_skipped_and_bad_types_refused() {
+fn unknown_fields_are_kept_and_bad_types_refused() {
     let s = schema();
-    // BSimple with an unknown field 2 (a list of 2 strings) and 9 (a bean), then i at 20?? no:
-    // fields 1 (i=1), 2 (long, but sent as a list -> refused), ...
     let unknown = [0x10, 0x01, 0x64, 0x23, 0x01, b'a', 0x01, b'b', 0x00];
     // field 7 (unknown, list of 2 strings), no more fields.
     let j = s.decode("BSimple", &unknown, &Options::default()).unwrap();
     assert_eq!(j["i"], json!(1));
+    // Kept schema-less under "_unknown", so the bytes round-trip.
+    assert_eq!(
+        j["_unknown"],
+        json!({"7": {"list": "bytes", "items": ["a", "b"]}})
+    );
+    assert_eq!(s.encode("BSimple", &j).unwrap(), unknown);
+    // Unknown fields merge by id between declared ones, in base levels too.
+    let mixed = [
+        0x10, 0x01, 0x13, 0x01, b'x', 0x10, 0x02, 0x01, 0x20, 0x07, 0x01, 0x00,
+    ];
+    let j = s.decode("Final", &mixed, &Options::default()).unwrap();
+    assert_eq!(j["_unknown"], json!({"2": "x", "3": 2}));
+    assert_eq!(j["_unknown1"], json!({"2": 7}));
+    assert_eq!(s.encode("Final", &j).unwrap(), mixed);
+    assert!(s.encode("BSimple", &json!({"_unknown": {"1": 5}})).is_err());
     let bad = [0x13, 0x01, b'a', 0x00]; // i (int) sent as bytes
     let e = s.decode("BSimple", &bad, &Options::default()).unwrap_err();
     assert_eq!(e.offset(), Some(0));
@@ -203,4 +216,18 @@ fn protocols_with_ids_map_to_their_beans() {
         Some("fixtures.BSimple")
     );
     assert!(s.protocol(2, 100).is_none());
+}
+
+/// Found by fuzzing: an unknown field id past 2147483647 decoded in schema mode but its
+/// `_unknown` key could not be encoded back. Both modes now refuse such ids.
+#[test]
+fn regression_field_id_past_i32_max_is_refused() {
+    let s = schema();
+    // Tag 0xf0 (int), extended delta 0x80000000 + 15.
+    let bytes = [0xf0, 0xf0, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00];
+    let e = s
+        .decode("BSimple", &bytes, &Options::default())
+        .unwrap_err();
+    assert_eq!(e.offset(), Some(0));
+    assert!(gamewire_zeze::decode(&bytes, &Options::default()).is_err());
 }

@@ -198,13 +198,7 @@ pub fn random_single(
                 Value::Null
             } else {
                 let c = types.by_name(&p.type_name).unwrap();
-                Value::Object(Box::new(random_object(
-                    rng,
-                    c.hash,
-                    types,
-                    human_enums,
-                    shallow,
-                )))
+                Value::Object(random_object(rng, c.hash, types, human_enums, shallow))
             }
         }
     }
@@ -218,10 +212,7 @@ pub fn random_object(
     shallow: bool,
 ) -> Object {
     let class = types.get(hash).unwrap();
-    let mut o = Object {
-        hash,
-        properties: Vec::new(),
-    };
+    let mut props = Vec::new();
     for p in &class.properties {
         if p.flags & pf::DEPRECATED != 0
             || (shallow && p.flags & 7 != 7)
@@ -240,9 +231,9 @@ pub fn random_object(
         } else {
             random_single(rng, p, types, human_enums, shallow)
         };
-        o.properties.push((p.hash, v));
+        props.push((p.hash, v));
     }
-    o
+    Object::new(hash, props)
 }
 
 /// Random type lists (as JSON and parsed) and their merge.
