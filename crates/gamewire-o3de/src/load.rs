@@ -201,6 +201,8 @@ impl<'r, 'j> Loader<'r, 'j> {
             | X::F64
             | X::Uuid
             | X::Color
+            | X::Transform
+            | X::Array(..)
             | X::Pair(..)
             | X::Tuple(_) => {
                 if new_instance {
@@ -213,7 +215,7 @@ impl<'r, 'j> Loader<'r, 'j> {
                 *out = Value::Math(vec![0.0; ty.math_len().unwrap_or(0)].into());
                 ResultCode::new(T::ReadField, O::DefaultsUsed)
             }
-            X::Quaternion | X::Matrix3x3 | X::Matrix3x4 | X::Matrix4x4 | X::Transform => {
+            X::Quaternion | X::Matrix3x3 | X::Matrix3x4 | X::Matrix4x4 => {
                 *out = self.reg.zero(ty);
                 ResultCode::new(T::ReadField, O::DefaultsUsed)
             }

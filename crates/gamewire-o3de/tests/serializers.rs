@@ -1198,3 +1198,36 @@ fn map_load_ports() {
     let (_, r) = load(&reg, &ty, &json!({"World": {}}), &opts);
     assert_eq!(r.outcome(), PartialDefaults);
 }
+
+#[test]
+fn transform_explicit_default() {
+    // TransformSerializer: "InitializeNewInstance": {} resets a new instance to identity and
+    // leaves an existing value untouched.
+    let reg = registry();
+    let ty = reg.parse_type("vector<Transform>").unwrap();
+    let (v, r) = load(&reg, &ty, &json!([{}]), &LoadOptions::default());
+    assert_eq!(r.outcome(), PartialDefaults);
+    let (j, _) = store(
+        &reg,
+        &ty,
+        &v,
+        &StoreOptions {
+            keep_defaults: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(
+        j,
+        json!([{"Translation": [0.0, 0.0, 0.0], "Rotation": [0.0, 0.0, 0.0, 1.0], "Scale": 1.0}])
+    );
+    let ty = reg.parse_type("Transform").unwrap();
+    let mut cur = Value::Transform {
+        translation: [1.0, 2.0, 3.0],
+        rotation: [0.0, 0.0, 0.0, 1.0],
+        scale: 2.0,
+    };
+    let before = cur.clone();
+    let r = gamewire_o3de::load_onto(&reg, &ty, &json!({}), &mut cur, &LoadOptions::default());
+    assert_eq!(r.outcome(), DefaultsUsed);
+    assert_eq!(cur, before);
+}
