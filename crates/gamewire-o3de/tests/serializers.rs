@@ -326,6 +326,48 @@ fn color_serializer() {
             Some(json!([0.0, 0.0, 0.0, 0.0])),
         ),
         case("Color", json!({"Other": 1}), Unsupported, None),
+        // ColorSerializerTests ports.
+        case(
+            "Color",
+            json!([1.0, 0.1, 0.5, 0.8, 0.2, 0.3]),
+            Success,
+            None,
+        ),
+        case(
+            "Color",
+            json!(["Hello", 0.5, 0.5, 0.5]),
+            Unsupported,
+            Some(json!([0.0, 0.0, 0.0, 0.0])),
+        ),
+        case("Color", json!({"rGb": [1.0, 0.1, 0.5, 0.8]}), Success, None),
+        case(
+            "Color",
+            json!({"RGB": [1.0, "Hello world", 0.5, 0.8]}),
+            Unsupported,
+            Some(json!([0.0, 0.0, 0.0, 0.0])),
+        ),
+        case("Color", json!({"RGB": "FF00FF00"}), Unsupported, None),
+        case("Color", json!({"RGBA": [1.0, 0.1]}), Unsupported, None),
+        case(
+            "Color",
+            json!({"rGbA": [1.0, 0.1, 0.5, 0.8, 0.3]}),
+            Success,
+            None,
+        ),
+        case(
+            "Color",
+            json!({"rGb8": [255, 51, 204, 153]}),
+            Success,
+            Some(json!([1.0, 0.2f32 as f64, 0.8f32 as f64, 0.0])),
+        ),
+        case(
+            "Color",
+            json!({"rGbA8": [255, 51, 204, 153]}),
+            Success,
+            Some(json!([1.0, 0.2f32 as f64, 0.8f32 as f64, 0.6f32 as f64])),
+        ),
+        case("Color", json!({"RGB8": [255, 51]}), Unsupported, None),
+        case("Color", json!({"RGB8": "FF00FF00"}), Unsupported, None),
         case("Color", json!("red"), Unsupported, None),
     ]);
 }
