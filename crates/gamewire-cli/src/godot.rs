@@ -61,24 +61,21 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
         Action::Encode => {
             let eopts = EncodeOptions::new(v);
             let mut out = Vec::new();
-            let stream =
-                serde_json::Deserializer::from_slice(&input).into_iter::<serde_json::Value>();
-            let mut count = 0;
-            for (i, doc) in stream.enumerate() {
-                let doc = doc.map_err(|e| format!("invalid JSON input: {e}"))?;
-                let value = json::from_json(&doc, v)
-                    .map_err(|e| format!("JSON document {}: {e}", i + 1))?;
+            let docs = io::parse_json_stream(&input)?;
+            if docs.len() > 1 && !args.framed {
+                return Err(
+                    "the input holds more than one JSON document; use --framed to encode a stream"
+                        .into(),
+                );
+            }
+            for (i, doc) in docs.iter().enumerate() {
+                let value =
+                    json::from_json(doc, v).map_err(|e| format!("JSON document {}: {e}", i + 1))?;
                 if args.framed {
                     framing::encode_framed_into(&value, &eopts, &mut out)?;
-                } else if count > 0 {
-                    return Err("the input holds more than one JSON document; use --framed to encode a stream".into());
                 } else {
                     godot::encode_into(&value, &eopts, &mut out)?;
                 }
-                count += 1;
-            }
-            if count == 0 {
-                return Err("the input holds no JSON document".into());
             }
             io::write_output(args.output.as_deref(), &out)
         }

@@ -3,6 +3,7 @@
 use crate::CliResult;
 use gamewire::Format;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `gamewire inspect`.
@@ -47,23 +48,32 @@ pub fn run(args: InspectArgs) -> CliResult {
     let mut files = Vec::new();
     collect(&args.paths, &mut files)?;
     let mut failures = 0;
+    // Written through a locked stdout with errors returned, so `inspect ... | head` ends
+    // quietly instead of panicking on the closed pipe.
+    let mut out = std::io::stdout().lock();
     for path in &files {
         let data =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         match gamewire::detect(&data, name.as_deref()) {
-            None => println!(
+            None => writeln!(
+                out,
                 "== {}: unknown format ({} bytes)",
                 path.display(),
                 data.len()
-            ),
+            )?,
             Some(format) => {
-                println!("== {}: {format} ({} bytes)", path.display(), data.len());
+                writeln!(
+                    out,
+                    "== {}: {format} ({} bytes)",
+                    path.display(),
+                    data.len()
+                )?;
                 match render(format, path, &data, args.max_items) {
-                    Ok(text) => print!("{text}"),
+                    Ok(text) => out.write_all(text.as_bytes())?,
                     Err(e) => {
                         failures += 1;
-                        println!("   error: {e}");
+                        writeln!(out, "   error: {e}")?;
                     }
                 }
             }

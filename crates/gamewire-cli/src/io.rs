@@ -88,10 +88,80 @@ pub fn json_bytes(value: &serde_json::Value, pretty: bool) -> CliResult<Vec<u8>>
     Ok(out)
 }
 
-/// Parses JSON input, naming the line and column of a syntax error.
+/// Deepest JSON nesting accepted on input. Engine formats nest up to 1024 levels, and a
+/// tagged value can take up to three JSON levels per engine level.
+pub const MAX_JSON_DEPTH: usize = 4096;
+
+/// The deepest nesting of `[` and `{` in JSON text (outside strings), found without
+/// recursion, so that parsing can be allowed past serde_json's default of 128 levels
+/// without letting hostile input exhaust the stack.
+pub fn json_depth(bytes: &[u8]) -> usize {
+    let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
+    for &b in bytes {
+        if in_str {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_str = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'"' => in_str = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    max = max.max(depth);
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+    max
+}
+
+/// Parses a stream of JSON documents (one or more, separated by white space), naming the
+/// document, line and column of a syntax error. Nesting up to [`MAX_JSON_DEPTH`].
+pub fn parse_json_stream(bytes: &[u8]) -> CliResult<Vec<serde_json::Value>> {
+    let depth = json_depth(bytes);
+    if depth > MAX_JSON_DEPTH {
+        return Err(format!(
+            "invalid JSON input: nested {depth} levels deep, past the limit of {MAX_JSON_DEPTH}"
+        )
+        .into());
+    }
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    de.disable_recursion_limit();
+    let mut docs = Vec::new();
+    loop {
+        // Skip white space between documents; stop at the end.
+        match serde::Deserialize::deserialize(&mut de) {
+            Ok(v) => docs.push(v),
+            Err(e) if e.is_eof() && !docs.is_empty() => break,
+            Err(e) if e.is_eof() => return Err("the input holds no JSON document".into()),
+            Err(e) => {
+                return Err(format!("invalid JSON input (document {}): {e}", docs.len() + 1).into())
+            }
+        }
+        if de.end().is_ok() {
+            break;
+        }
+    }
+    Ok(docs)
+}
+
+/// Parses one JSON document, naming the line and column of a syntax error.
 #[allow(dead_code)] // not every format's build uses it
 pub fn parse_json(bytes: &[u8]) -> CliResult<serde_json::Value> {
-    serde_json::from_slice(bytes).map_err(|e| format!("invalid JSON input: {e}").into())
+    let mut docs = parse_json_stream(bytes)?;
+    if docs.len() > 1 {
+        return Err(format!(
+            "the input holds {} JSON documents where one was expected",
+            docs.len()
+        )
+        .into());
+    }
+    Ok(docs.remove(0))
 }
 
 /// True when the error is a closed stdout pipe (`gamewire ... | head`): not a failure.
@@ -123,6 +193,34 @@ mod tests {
         }
         // No temporary files left behind.
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn json_streams_and_deep_nesting() {
+        let docs = parse_json_stream(b" 1 [2] {\"a\": \"]\"}\n").unwrap();
+        assert_eq!(docs.len(), 3);
+        let deep = format!("{}{}", "[".repeat(3000), "]".repeat(3000));
+        assert_eq!(json_depth(deep.as_bytes()), 3000);
+        // Deep parsing recurses: give it the stack the CLI's worker thread has.
+        let parsed = std::thread::Builder::new()
+            .stack_size(crate::WORKER_STACK)
+            .spawn(move || {
+                parse_json(deep.as_bytes())
+                    .map(|v| std::mem::forget(v))
+                    .is_ok()
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(parsed);
+        let too_deep = "[".repeat(100_000);
+        assert!(parse_json(too_deep.as_bytes())
+            .unwrap_err()
+            .to_string()
+            .contains("levels deep"));
+        assert!(parse_json(b"[1, 2").is_err());
+        assert!(parse_json(b"  ").is_err());
+        assert!(parse_json(b"1 2").is_err());
     }
 
     #[test]

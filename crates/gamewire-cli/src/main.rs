@@ -110,18 +110,20 @@ fn run_codec(action: Action, codec: Codec) -> CliResult {
     }
 }
 
+/// Stack of the thread that does the work: JSON and engine values nest up to thousands of
+/// levels, and parsing them recurses. Only the pages used are ever committed.
+pub const WORKER_STACK: usize = 256 << 20;
+
 fn main() {
     let cli = Cli::parse();
-    let result = match cli.command {
-        Command::Decode(c) => run_codec(Action::Decode, c),
-        Command::Encode(c) => run_codec(Action::Encode, c),
-        Command::Bench(c) => run_codec(Action::Bench, c),
-        Command::Inspect(a) => inspect::run(a),
-        #[cfg(feature = "kingsisle")]
-        Command::Hash(a) => kingsisle::hash(a),
-        #[cfg(feature = "resonite")]
-        Command::Resonite(c) => resonite::tool(c),
-    };
+    let worker = std::thread::Builder::new()
+        .name("gamewire".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || run(cli))
+        .expect("start the worker thread");
+    let result = worker
+        .join()
+        .unwrap_or_else(|_| Err("internal error (a panic); please report it".into()));
     match result {
         Ok(()) => {}
         Err(e) if io::is_broken_pipe(&*e) => {}
@@ -130,5 +132,18 @@ fn main() {
             eprintln!("gamewire: error: {line}");
             std::process::exit(1);
         }
+    }
+}
+
+fn run(cli: Cli) -> CliResult {
+    match cli.command {
+        Command::Decode(c) => run_codec(Action::Decode, c),
+        Command::Encode(c) => run_codec(Action::Encode, c),
+        Command::Bench(c) => run_codec(Action::Bench, c),
+        Command::Inspect(a) => inspect::run(a),
+        #[cfg(feature = "kingsisle")]
+        Command::Hash(a) => kingsisle::hash(a),
+        #[cfg(feature = "resonite")]
+        Command::Resonite(c) => resonite::tool(c),
     }
 }

@@ -125,3 +125,34 @@ fn inspect_shows_types_and_detects_by_name() {
     assert!(text.contains("\"level\": int = 12"), "{text}");
     assert!(text.contains("3 framed value(s)"), "{text}");
 }
+
+#[test]
+fn values_1024_deep_survive_json_both_ways() {
+    // [[[...null...]]] 1024 levels deep: the engine's limit.
+    let mut bytes = Vec::new();
+    for _ in 0..1024 {
+        bytes.extend_from_slice(&[0x1c, 0, 0, 0, 1, 0, 0, 0]);
+    }
+    bytes.extend_from_slice(&[0, 0, 0, 0]);
+    let dec = run_with_stdin(&["decode", "godot4", "--compact"], &bytes);
+    assert!(dec.status.success(), "{}", String::from_utf8_lossy(&dec.stderr));
+    let enc = run_with_stdin(&["encode", "godot4"], &dec.stdout);
+    assert!(enc.status.success(), "{}", String::from_utf8_lossy(&enc.stderr));
+    assert_eq!(enc.stdout, bytes);
+}
+
+#[test]
+fn inspect_into_a_closed_pipe_ends_quietly() {
+    let mut child = bin()
+        .arg("inspect")
+        .arg(samples())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader goes away at once, like `| head -0`
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}
