@@ -204,11 +204,7 @@ mod tests {
         // Deep parsing recurses: give it the stack the CLI's worker thread has.
         let parsed = std::thread::Builder::new()
             .stack_size(crate::WORKER_STACK)
-            .spawn(move || {
-                parse_json(deep.as_bytes())
-                    .map(|v| std::mem::forget(v))
-                    .is_ok()
-            })
+            .spawn(move || parse_json(deep.as_bytes()).map(std::mem::forget).is_ok())
             .unwrap()
             .join()
             .unwrap();

@@ -135,9 +135,17 @@ fn values_1024_deep_survive_json_both_ways() {
     }
     bytes.extend_from_slice(&[0, 0, 0, 0]);
     let dec = run_with_stdin(&["decode", "godot4", "--compact"], &bytes);
-    assert!(dec.status.success(), "{}", String::from_utf8_lossy(&dec.stderr));
+    assert!(
+        dec.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dec.stderr)
+    );
     let enc = run_with_stdin(&["encode", "godot4"], &dec.stdout);
-    assert!(enc.status.success(), "{}", String::from_utf8_lossy(&enc.stderr));
+    assert!(
+        enc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&enc.stderr)
+    );
     assert_eq!(enc.stdout, bytes);
 }
 
