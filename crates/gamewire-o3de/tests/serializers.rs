@@ -256,6 +256,32 @@ fn uuid_serializer() {
             None,
         ),
         case("Uuid", json!(42), Unsupported, None),
+        // UuidSerializerTests ports.
+        case(
+            "Uuid",
+            json!("Hello{9B0A0F3A-0B1C-4D2E-8F90-123456789ABC}world"),
+            Success,
+            Some(json!(u)),
+        ),
+        case("Uuid", json!("Hello world"), Unsupported, None),
+        case(
+            "Uuid",
+            json!("{8651B6DA-9792-407C-A46D-AXXX39CA900}"),
+            Unsupported,
+            None,
+        ),
+        case(
+            "Uuid",
+            json!("{51CD2896-A963-4CA1-AE9039AEBDA72364}"),
+            Unsupported,
+            None,
+        ),
+        case(
+            "Uuid",
+            json!("{9B0A0F3A-0B1C-4D2E-8F90-123456789ABC}{01A6F1D2-BFCE-431A-B33A-D1C29672EDBC}"),
+            Success,
+            Some(json!(u)),
+        ),
         case("Uuid", json!({}), DefaultsUsed, None),
     ]);
 }
