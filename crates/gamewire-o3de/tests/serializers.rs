@@ -1299,3 +1299,35 @@ fn transform_explicit_default() {
     assert_eq!(r.outcome(), DefaultsUsed);
     assert_eq!(cur, before);
 }
+
+#[test]
+fn nested_tuple_ports() {
+    // TupleSerializerTests (NestedTupleTestDescription): partial defaults and fully set.
+    let reg = registry();
+    let ty = reg
+        .parse_type("tuple<vector<i32>, pair<i32, string>>")
+        .unwrap();
+    let d = reg.zero(&ty);
+    let opts = StoreOptions::default();
+    let partial = Value::Tuple(vec![
+        Value::Seq(vec![]),
+        Value::Tuple(vec![Value::Int(0), Value::String("hello".into())]),
+    ]);
+    let (j, r) = gamewire_o3de::store_with_default(&reg, &ty, &partial, Some(&d), &opts);
+    assert_eq!(
+        (j, r.outcome()),
+        (json!([{}, [{}, "hello"]]), PartialDefaults)
+    );
+    let full_json = json!([[188, 288, 388], [488, "hello"]]);
+    let (v, r) = load(&reg, &ty, &full_json, &LoadOptions::default());
+    assert_eq!(r.outcome(), Success);
+    let (j, _) = gamewire_o3de::store_with_default(&reg, &ty, &v, Some(&d), &opts);
+    assert_eq!(j, full_json);
+    let (v, _) = load(
+        &reg,
+        &ty,
+        &json!([{}, [{}, "hello"]]),
+        &LoadOptions::default(),
+    );
+    assert_eq!(v, partial);
+}
