@@ -264,3 +264,54 @@ fn json_tree(tree: &mut Tree, label: &str, j: &serde_json::Value) {
         other => tree.leaf(label, "json", &short_json(other, 80)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/o3de/");
+
+    #[test]
+    fn inspect_sample_uses_the_registry_beside_it() {
+        let path = PathBuf::from(format!("{SAMPLES}sample-entity.json"));
+        let data = std::fs::read(&path).unwrap();
+        let mut tree = Tree::new(8);
+        inspect(&path, &data, &mut tree).unwrap();
+        let text = tree.finish();
+        assert!(text.contains("ClassName: SampleEntity"), "{text}");
+        assert!(
+            text.contains("load: Completed / PartialDefaults (0 issue(s))"),
+            "{text}"
+        );
+        assert!(text.contains("ClassData: SampleEntity (6 items)"), "{text}");
+        assert!(text.contains("Shadows: ShadowMode = \"Cast\""), "{text}");
+        assert!(
+            text.contains("Layers: LayerFlags = [\"Runtime\",\"Editor\"]"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn load_input_takes_the_type_from_the_envelope() {
+        let args = Args {
+            input: Some(PathBuf::from(format!("{SAMPLES}sample-entity.json"))),
+            output: None,
+            schema: None,
+            type_name: None,
+            keep_defaults: false,
+            clear_containers: false,
+            envelope: false,
+            compact: false,
+        };
+        let reg = load_registry(&args).unwrap();
+        let bytes = std::fs::read(args.input.as_ref().unwrap()).unwrap();
+        let (v, ty, class, report) = load_input(&args, &reg, &bytes).unwrap();
+        assert_eq!(class.as_deref(), Some("SampleEntity"));
+        assert_eq!(report.processing(), Processing::Completed);
+        let (j, _) = o3de::store(&reg, &ty, &v, &StoreOptions::default());
+        assert_eq!(j["Id"], serde_json::json!(523124044));
+        // Without an envelope the type is required.
+        let err = load_input(&args, &reg, b"{}").err().unwrap();
+        assert!(err.to_string().contains("--type"));
+    }
+}

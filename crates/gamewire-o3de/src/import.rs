@@ -51,12 +51,28 @@ pub struct ImportResult {
     pub report: Report,
     /// Paths of all files imported, nested ones included.
     pub imported: Vec<PathBuf>,
+    /// The top-level directives that were resolved: where (JSON Pointer), the file name as
+    /// written, and the resolved path. [`restore_imports`] uses them to write the
+    /// directives back.
+    pub directives: Vec<ImportDirective>,
+}
+
+/// One resolved `$import` of the top-level document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportDirective {
+    /// JSON Pointer to the value that replaced the directive.
+    pub pointer: String,
+    /// The file name as written in the directive.
+    pub filename: String,
+    /// The file's path, relative to the importing file's folder.
+    pub path: PathBuf,
 }
 
 struct Resolver<'i> {
     importer: &'i mut dyn Importer,
     rep: Reporter<'static>,
     imported: Vec<PathBuf>,
+    directives: Vec<ImportDirective>,
     depth: usize,
 }
 
@@ -138,6 +154,13 @@ impl Resolver<'_> {
                         }
                     };
                     self.imported.push(path.clone());
+                    if stack.len() == 1 {
+                        self.directives.push(ImportDirective {
+                            pointer: self.rep.pointer(),
+                            filename: name.clone(),
+                            path: path.clone(),
+                        });
+                    }
                     stack.push(path);
                     let saved = std::mem::take(&mut self.rep.path);
                     let r = self.resolve(&mut imported, stack);
@@ -196,6 +219,7 @@ pub fn resolve_imports(
         importer,
         rep: Reporter::default(),
         imported: Vec::new(),
+        directives: Vec::new(),
         depth: 0,
     };
     let mut stack = vec![normalize(doc_path)];
@@ -206,5 +230,60 @@ pub fn resolve_imports(
             issues: r.rep.issues,
         },
         imported: r.imported,
+        directives: r.directives,
     }
+}
+
+/// Writes the `$import` directives found by [`resolve_imports`] back into `doc`: each
+/// imported value becomes `{"$import": "file"}` again, or `{"$import": {"filename":
+/// "file", "patch": {...}}}` with the JSON Merge Patch from the file's (resolved)
+/// content to the current value when they differ (O3DE's `StoreImports`).
+pub fn restore_imports(
+    doc: &mut Json,
+    directives: &[ImportDirective],
+    importer: &mut dyn Importer,
+) -> Report {
+    let mut result = ResultCode::empty(T::WriteValue);
+    let mut issues = Vec::new();
+    // Innermost first, so pointers stay valid.
+    for d in directives.iter().rev() {
+        let Some(slot) = doc.pointer_mut(&d.pointer) else {
+            result.combine(ResultCode::new(T::WriteValue, O::Invalid));
+            issues.push(crate::report::Issue {
+                path: d.pointer.clone(),
+                code: ResultCode::new(T::WriteValue, O::Invalid),
+                message: "The imported value is no longer in the document.".into(),
+            });
+            continue;
+        };
+        let mut original = match importer.read(&d.path) {
+            Ok(j) => j,
+            Err(e) => {
+                let code = ResultCode::new(T::WriteValue, O::Catastrophic);
+                issues.push(crate::report::Issue {
+                    path: d.pointer.clone(),
+                    code,
+                    message: format!("Failed to read \"{}\": {e}", d.path.display()),
+                });
+                result.combine(code);
+                continue;
+            }
+        };
+        let nested = resolve_imports(&mut original, &d.path, importer);
+        issues.extend(nested.report.issues);
+        let (patch, _) = crate::patch::create_merge_patch(&original, slot);
+        let mut directive = serde_json::Map::new();
+        let has_patch = !matches!(&patch, Json::Object(m) if m.is_empty()) && !patch.is_null();
+        if has_patch {
+            let mut inner = serde_json::Map::new();
+            inner.insert("filename".into(), Json::String(d.filename.clone()));
+            inner.insert("patch".into(), patch);
+            directive.insert(IMPORT_DIRECTIVE.into(), Json::Object(inner));
+        } else {
+            directive.insert(IMPORT_DIRECTIVE.into(), Json::String(d.filename.clone()));
+        }
+        *slot = Json::Object(directive);
+        result.combine(ResultCode::new(T::WriteValue, O::Success));
+    }
+    Report { result, issues }
 }

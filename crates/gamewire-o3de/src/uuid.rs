@@ -34,23 +34,28 @@ impl Uuid {
         let mut start = 0;
         while let Some(p) = memchr::memchr(b'{', &b[start..]) {
             let at = start + p;
-            if let Some(u) = Self::match_at(&b[at..]) {
-                return Some(u);
+            if let Some(found) = Self::match_at(&b[at..]) {
+                // The first match of the pattern decides, even when it is unusable.
+                return found;
             }
             start = at + 1;
         }
         None
     }
 
-    fn match_at(b: &[u8]) -> Option<Uuid> {
+    /// `None`: no match here; `Some(None)`: the pattern matched but the text is not a
+    /// UUID `Uuid::CreateString` accepts.
+    fn match_at(b: &[u8]) -> Option<Option<Uuid>> {
         // b[0] == '{'
         let groups = [8usize, 4, 4, 4, 12];
         let mut i = 1;
         let mut out = [0u8; 16];
         let mut nib = 0usize;
+        let mut dashes = 0;
         for (g, &len) in groups.iter().enumerate() {
             if g > 0 && b.get(i) == Some(&b'-') {
                 i += 1;
+                dashes += 1;
             }
             for _ in 0..len {
                 let v = hex(*b.get(i)?)?;
@@ -59,7 +64,9 @@ impl Uuid {
                 i += 1;
             }
         }
-        (b.get(i) == Some(&b'}')).then_some(Uuid(out))
+        // The regular expression allows any dash to be missing, but `Uuid::CreateString`
+        // then fails (null): the dashes must be all there or all absent.
+        (b.get(i) == Some(&b'}')).then_some((dashes == 0 || dashes == 4).then_some(Uuid(out)))
     }
 
     /// Parses a UUID written with or without braces and dashes (32 hex digits).

@@ -81,3 +81,48 @@ fn cycles_and_missing_files_are_catastrophic() {
     assert_eq!(r.report.outcome(), Outcome::Catastrophic);
     assert_eq!(r.report.issues[0].path, "/a/0");
 }
+
+fn o3de_test_files() -> MemoryImporter {
+    // TestCases_Importing.cpp's object.json and array.json.
+    files(&[
+        (
+            "object.json",
+            json!({"field_1": "value_1", "field_2": "value_2", "field_3": "value_3"}),
+        ),
+        (
+            "array.json",
+            json!([{"element_1": "value_1"}, {"element_2": "value_2"}, {"element_3": "value_3"}]),
+        ),
+    ])
+}
+
+#[test]
+fn import_load_store_ports() {
+    use gamewire_o3de::import::restore_imports;
+    // ImportSimpleObjectLoadStoreTest, ImportSimpleArrayLoadStoreTest and a patched
+    // import: load resolves, store gives the original input back.
+    let cases = [
+        (
+            json!({"name": "simple_object_import", "object": {"$import": "object.json"}}),
+            json!({"name": "simple_object_import", "object": {"field_1": "value_1", "field_2": "value_2", "field_3": "value_3"}}),
+        ),
+        (
+            json!({"name": "simple_array_import", "object": {"$import": "array.json"}}),
+            json!({"name": "simple_array_import", "object": [{"element_1": "value_1"}, {"element_2": "value_2"}, {"element_3": "value_3"}]}),
+        ),
+        (
+            json!({"name": "patched", "object": {"$import": {"filename": "object.json", "patch": {"field_2": "patched", "field_3": null}}}}),
+            json!({"name": "patched", "object": {"field_1": "value_1", "field_2": "patched"}}),
+        ),
+    ];
+    for (input, expected) in cases {
+        let mut imp = o3de_test_files();
+        let mut doc = input.clone();
+        let r = resolve_imports(&mut doc, "main.json".as_ref(), &mut imp);
+        assert_eq!(r.report.outcome(), Outcome::Success);
+        assert_eq!(doc, expected);
+        let rr = restore_imports(&mut doc, &r.directives, &mut imp);
+        assert_eq!(rr.outcome(), Outcome::Success, "{:?}", rr.issues);
+        assert_eq!(doc, input);
+    }
+}

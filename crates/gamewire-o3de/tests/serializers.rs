@@ -256,6 +256,32 @@ fn uuid_serializer() {
             None,
         ),
         case("Uuid", json!(42), Unsupported, None),
+        // UuidSerializerTests ports.
+        case(
+            "Uuid",
+            json!("Hello{9B0A0F3A-0B1C-4D2E-8F90-123456789ABC}world"),
+            Success,
+            Some(json!(u)),
+        ),
+        case("Uuid", json!("Hello world"), Unsupported, None),
+        case(
+            "Uuid",
+            json!("{8651B6DA-9792-407C-A46D-AXXX39CA900}"),
+            Unsupported,
+            None,
+        ),
+        case(
+            "Uuid",
+            json!("{51CD2896-A963-4CA1-AE9039AEBDA72364}"),
+            Unsupported,
+            None,
+        ),
+        case(
+            "Uuid",
+            json!("{9B0A0F3A-0B1C-4D2E-8F90-123456789ABC}{01A6F1D2-BFCE-431A-B33A-D1C29672EDBC}"),
+            Success,
+            Some(json!(u)),
+        ),
         case("Uuid", json!({}), DefaultsUsed, None),
     ]);
 }
@@ -1272,4 +1298,36 @@ fn transform_explicit_default() {
     let r = gamewire_o3de::load_onto(&reg, &ty, &json!({}), &mut cur, &LoadOptions::default());
     assert_eq!(r.outcome(), DefaultsUsed);
     assert_eq!(cur, before);
+}
+
+#[test]
+fn nested_tuple_ports() {
+    // TupleSerializerTests (NestedTupleTestDescription): partial defaults and fully set.
+    let reg = registry();
+    let ty = reg
+        .parse_type("tuple<vector<i32>, pair<i32, string>>")
+        .unwrap();
+    let d = reg.zero(&ty);
+    let opts = StoreOptions::default();
+    let partial = Value::Tuple(vec![
+        Value::Seq(vec![]),
+        Value::Tuple(vec![Value::Int(0), Value::String("hello".into())]),
+    ]);
+    let (j, r) = gamewire_o3de::store_with_default(&reg, &ty, &partial, Some(&d), &opts);
+    assert_eq!(
+        (j, r.outcome()),
+        (json!([{}, [{}, "hello"]]), PartialDefaults)
+    );
+    let full_json = json!([[188, 288, 388], [488, "hello"]]);
+    let (v, r) = load(&reg, &ty, &full_json, &LoadOptions::default());
+    assert_eq!(r.outcome(), Success);
+    let (j, _) = gamewire_o3de::store_with_default(&reg, &ty, &v, Some(&d), &opts);
+    assert_eq!(j, full_json);
+    let (v, _) = load(
+        &reg,
+        &ty,
+        &json!([{}, [{}, "hello"]]),
+        &LoadOptions::default(),
+    );
+    assert_eq!(v, partial);
 }
