@@ -1916,15 +1916,17 @@ impl<'r, 'j> Loader<'r, 'j> {
         self.code(result, msg)
     }
 
-    /// `Asset<T>`: `{"assetId": {"guid": ..., "subId": ...}, "loadBehavior": ..., "assetHint": ...}`.
-    fn load_asset(&mut self, json: &'j mut Json, out: &mut Value) -> Code {
+    /// `Asset<T>` (O3DE's `AssetJsonSerializer`): `{"assetId": {"guid", "subId"},
+    /// "assetHint"}`; the asset id loads like a class (names case-insensitive, unknown
+    /// members skipped). `loadBehavior`, when present as a string, is kept.
+    fn load_asset(&mut self, json: &'j Json, out: &mut Value) -> Code {
         let m = match json {
             Json::Object(m) => m,
             _ => {
                 return self.report(
                     T::ReadField,
                     O::Unsupported,
-                    "Assets can only be read from an object.",
+                    "Unsupported type. Asset<T> can only be read from an object.",
                 )
             }
         };
@@ -1934,41 +1936,27 @@ impl<'r, 'j> Loader<'r, 'j> {
         };
         let mut result = ResultCode::empty(T::ReadField);
         match m.get_key_value("assetId") {
-            Some((k, Json::Object(id))) => {
+            Some((k, id_json)) => {
                 self.rep.path.push(Seg::Key(k));
-                if let Some((gk, g)) = id.get_key_value("guid") {
-                    let mut v = Value::Uuid(a.guid);
-                    let r =
-                        self.with_key(gk, |this| this.load_ro(&TypeExpr::Uuid, g, &mut v, false));
-                    if let Value::Uuid(u) = v {
-                        a.guid = u;
-                    }
-                    result.combine(r);
+                let mut id = AssetRef {
+                    guid: Uuid::NULL,
+                    sub_id: 0,
+                    ..AssetRef::default()
+                };
+                let r = self.load_asset_id(id_json, &mut id);
+                if !id.guid.is_null() {
+                    a.guid = id.guid;
+                    a.sub_id = id.sub_id;
+                    result = r;
+                } else if r.processing() == Processing::Completed {
+                    a.guid = Uuid::NULL;
+                    a.sub_id = id.sub_id;
+                    result =
+                        ResultCode::combined(r, ResultCode::new(T::ReadField, O::DefaultsUsed));
                 } else {
-                    result.combine(ResultCode::new(T::ReadField, O::DefaultsUsed));
-                }
-                if let Some((sk, s)) = id.get_key_value("subId") {
-                    let mut v = Value::UInt(a.sub_id as u64);
-                    let r =
-                        self.with_key(sk, |this| this.load_ro(&TypeExpr::U32, s, &mut v, false));
-                    if let Value::UInt(u) = v {
-                        a.sub_id = u as u32;
-                    }
-                    result.combine(r);
-                } else {
-                    result.combine(ResultCode::new(T::ReadField, O::DefaultsUsed));
+                    result = self.code(r, "Failed to retrieve asset id for Asset<T>.");
                 }
                 self.rep.path.pop();
-            }
-            Some((k, _)) => {
-                let r = self.with_key(k, |this| {
-                    this.report(
-                        T::ReadField,
-                        O::Unsupported,
-                        "The asset id must be an object.",
-                    )
-                });
-                result.combine(r);
             }
             None => {
                 result.combine(ResultCode::new(T::ReadField, O::DefaultsUsed));
@@ -1979,21 +1967,88 @@ impl<'r, 'j> Loader<'r, 'j> {
         }
         match m.get_key_value("assetHint") {
             Some((k, v)) => {
-                let mut sv = Value::String(a.hint.clone());
-                let r = self.with_key(k, |this| this.load_ro(&TypeExpr::String, v, &mut sv, false));
+                let mut sv = Value::String(String::new());
+                let r = self.with_key(k, |this| this.load_ro(&TypeExpr::String, v, &mut sv, true));
                 if let Value::String(s) = sv {
                     a.hint = s;
                 }
                 result.combine(r);
             }
             None => {
+                a.hint.clear();
                 result.combine(ResultCode::new(T::ReadField, O::DefaultsUsed));
             }
         }
-        if !result.halted() {
-            *out = Value::Asset(Box::new(a));
-        }
+        *out = Value::Asset(Box::new(a));
         result
+    }
+
+    /// `AZ::Data::AssetId` as a class with the fields `guid` (Uuid) and `subId` (u32).
+    fn load_asset_id(&mut self, json: &'j Json, id: &mut AssetRef) -> Code {
+        if is_explicit_default(json) {
+            return ResultCode::new(T::ReadField, O::DefaultsUsed);
+        }
+        let m = match json {
+            Json::Object(m) => m,
+            _ => {
+                return self.report(
+                    T::ReadField,
+                    O::Unsupported,
+                    "Reading into targets of type 'AssetId' is not supported.",
+                )
+            }
+        };
+        let mut ret = ResultCode::empty(T::ReadField);
+        let mut loads = 0;
+        for (k, v) in m {
+            self.rep.path.push(Seg::Key(k));
+            let r = if k.eq_ignore_ascii_case("guid") {
+                let mut u = Value::Uuid(id.guid);
+                let r = self.load_ro(&TypeExpr::Uuid, v, &mut u, false);
+                if let Value::Uuid(u) = u {
+                    id.guid = u;
+                }
+                Some(r)
+            } else if k.eq_ignore_ascii_case("subId") {
+                let mut n = Value::UInt(id.sub_id as u64);
+                let r = self.load_ro(&TypeExpr::U32, v, &mut n, false);
+                if let Value::UInt(n) = n {
+                    id.sub_id = n as u32;
+                }
+                Some(r)
+            } else {
+                None
+            };
+            match r {
+                Some(r) => {
+                    ret.combine(r);
+                    if r.halted() {
+                        self.rep.path.pop();
+                        return self.code(r, "Loading of element has failed.");
+                    } else if r.processing() != Processing::Altered {
+                        loads += 1;
+                    }
+                }
+                None => {
+                    let c = self.report(
+                        T::ReadField,
+                        O::Skipped,
+                        "Skipping field as there's no matching variable in the target.",
+                    );
+                    ret.combine(c);
+                }
+            }
+            self.rep.path.pop();
+        }
+        if loads < 2 {
+            let o = if loads == 0 {
+                O::DefaultsUsed
+            } else {
+                O::PartialDefaults
+            };
+            ret.combine(ResultCode::new(T::ReadField, o));
+        }
+        ret
     }
 }
 

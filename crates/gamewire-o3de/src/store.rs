@@ -169,23 +169,7 @@ impl<'r> Storer<'r> {
                 self.store_pointer(inner, v, default)
             }
             (X::Any, Value::Any(a)) => self.store_any(a.as_deref(), default),
-            (X::Asset(_), Value::Asset(a)) => {
-                if !differs && !self.keep_defaults {
-                    return (empty(), ResultCode::new(T::WriteValue, O::DefaultsUsed));
-                }
-                let mut id = Map::new();
-                id.insert("guid".into(), Json::String(a.guid.to_string()));
-                id.insert("subId".into(), Json::from(a.sub_id));
-                let mut o = Map::new();
-                o.insert("assetId".into(), Json::Object(id));
-                if let Some(lb) = &a.load_behavior {
-                    o.insert("loadBehavior".into(), Json::String(lb.clone()));
-                }
-                if !a.hint.is_empty() || self.keep_defaults {
-                    o.insert("assetHint".into(), Json::String(a.hint.clone()));
-                }
-                (Json::Object(o), ResultCode::new(T::WriteValue, O::Success))
-            }
+            (X::Asset(_), Value::Asset(a)) => self.store_asset(a, default),
             (X::Class(c), Value::Object(fields)) => {
                 let mut out = Map::new();
                 let d = default.and_then(|d| d.as_object());
@@ -202,6 +186,47 @@ impl<'r> Storer<'r> {
                 (empty(), c)
             }
         }
+    }
+
+    /// `Asset<T>` (O3DE's `AssetJsonSerializer`): the asset id as a class against the
+    /// default's id, then the hint against "".
+    fn store_asset(&mut self, a: &crate::value::AssetRef, default: Option<&Value>) -> (Json, Code) {
+        let d = match default {
+            Some(Value::Asset(d)) => Some(&**d),
+            _ => None,
+        };
+        let keep = self.keep_defaults;
+        let mut out = Map::new();
+        let mut id = Map::new();
+        let mut id_result = ResultCode::empty(T::WriteValue);
+        let guid_default = d.map(|d| d.guid == a.guid).unwrap_or(a.guid.is_null());
+        if keep || !guid_default {
+            id.insert("guid".into(), Json::String(a.guid.to_string()));
+            id_result.combine(ResultCode::new(T::WriteValue, O::Success));
+        } else {
+            id_result.combine(ResultCode::new(T::WriteValue, O::DefaultsUsed));
+        }
+        let sub_default = d.map(|d| d.sub_id == a.sub_id).unwrap_or(a.sub_id == 0);
+        if keep || !sub_default {
+            id.insert("subId".into(), Json::from(a.sub_id));
+            id_result.combine(ResultCode::new(T::WriteValue, O::Success));
+        } else {
+            id_result.combine(ResultCode::new(T::WriteValue, O::DefaultsUsed));
+        }
+        if matches!(id_result.outcome(), O::Success | O::PartialDefaults) {
+            out.insert("assetId".into(), Json::Object(id));
+        }
+        let mut result = id_result;
+        if let Some(lb) = &a.load_behavior {
+            out.insert("loadBehavior".into(), Json::String(lb.clone()));
+        }
+        if keep || !a.hint.is_empty() {
+            out.insert("assetHint".into(), Json::String(a.hint.clone()));
+            result.combine(ResultCode::new(T::WriteValue, O::Success));
+        } else {
+            result.combine(ResultCode::new(T::WriteValue, O::DefaultsUsed));
+        }
+        (Json::Object(out), result)
     }
 
     fn store_color(&mut self, m: &[f32], default: Option<&Value>) -> (Json, Code) {

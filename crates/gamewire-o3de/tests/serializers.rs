@@ -1331,3 +1331,30 @@ fn nested_tuple_ports() {
     );
     assert_eq!(v, partial);
 }
+
+#[test]
+fn asset_rules() {
+    // AssetJsonSerializer: the asset id loads like a class, store leaves defaults out.
+    let reg = registry();
+    let ty = reg.parse_type("Asset<ModelAsset>").unwrap();
+    let opts = StoreOptions::default();
+    let (v, r) = load(
+        &reg,
+        &ty,
+        &json!({"assetId": {"GUID": "{9B0A0F3A-0B1C-4D2E-8F90-123456789ABC}", "extra": 1}, "assetHint": "a.azmodel"}),
+        &LoadOptions::default(),
+    );
+    assert_eq!(r.outcome(), PartialDefaults);
+    assert_eq!(r.issues[0].path, "/assetId/extra");
+    let (j, _) = store(&reg, &ty, &v, &opts);
+    assert_eq!(
+        j,
+        json!({"assetId": {"guid": "{9B0A0F3A-0B1C-4D2E-8F90-123456789ABC}"}, "assetHint": "a.azmodel"})
+    );
+    let (j, r) = store(&reg, &ty, &reg.zero(&ty), &opts);
+    assert_eq!((j, r.outcome()), (json!({}), DefaultsUsed));
+    let (_, r) = load(&reg, &ty, &json!({"assetId": {}}), &LoadOptions::default());
+    assert_eq!(r.outcome(), DefaultsUsed);
+    let (_, r) = load(&reg, &ty, &json!("a.azmodel"), &LoadOptions::default());
+    assert_eq!(r.outcome(), Unsupported);
+}
