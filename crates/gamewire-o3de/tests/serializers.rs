@@ -1358,3 +1358,50 @@ fn asset_rules() {
     let (_, r) = load(&reg, &ty, &json!("a.azmodel"), &LoadOptions::default());
     assert_eq!(r.outcome(), Unsupported);
 }
+
+#[test]
+fn pointer_class_ports() {
+    // TestCases_Pointers: SimpleNullPointer, SimpleAssignedPointer and
+    // ComplexNullInheritedPointer, stripped and kept defaults, and loading back.
+    let reg = Registry::from_json(&json!({"classes": [
+        {"name": "BaseClass", "fields": [{"name": "base_var", "type": "f32", "default": -42.0}]},
+        {"name": "SimpleInheritence", "bases": ["BaseClass"], "fields": [
+            {"name": "var1", "type": "i32", "default": 42}, {"name": "var2", "type": "f32", "default": 42.0}]},
+        {"name": "SimpleNullPointer", "fields": [{"name": "pointer1", "type": "i32*"}, {"name": "pointer2", "type": "i32*"}]},
+        {"name": "SimpleAssignedPointer", "fields": [
+            {"name": "pointer1", "type": "i32*", "default": 13}, {"name": "pointer2", "type": "i32*", "default": 42}]},
+        {"name": "ComplexNullInheritedPointer", "fields": [{"name": "pointer", "type": "BaseClass*"}]}
+    ]}))
+    .unwrap();
+    let keep = StoreOptions {
+        keep_defaults: true,
+        ..Default::default()
+    };
+    let strip = StoreOptions::default();
+    let cases = [
+        (
+            "SimpleNullPointer",
+            json!({"pointer2": 88}),
+            json!({"pointer1": null, "pointer2": 88}),
+        ),
+        (
+            "SimpleAssignedPointer",
+            json!({"pointer2": 88}),
+            json!({"pointer1": 13, "pointer2": 88}),
+        ),
+        (
+            "ComplexNullInheritedPointer",
+            json!({"pointer": {"$type": "SimpleInheritence", "var2": 88.0}}),
+            json!({"pointer": {"$type": "SimpleInheritence", "base_var": -42.0, "var1": 42, "var2": 88.0}}),
+        ),
+    ];
+    for (name, stripped, kept) in cases {
+        let ty = reg.parse_type(name).unwrap();
+        let (v, r) = load(&reg, &ty, &stripped, &LoadOptions::default());
+        assert_ne!(r.processing(), Processing::Halted, "{name}");
+        assert_eq!(store(&reg, &ty, &v, &strip).0, stripped, "{name}");
+        assert_eq!(store(&reg, &ty, &v, &keep).0, kept, "{name}");
+        let (v2, _) = load(&reg, &ty, &kept, &LoadOptions::default());
+        assert_eq!(v2, v, "{name}");
+    }
+}
