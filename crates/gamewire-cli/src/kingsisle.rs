@@ -117,7 +117,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
                         &types,
                     )
                 })
-                .collect();
+                .collect::<Result<_, _>>()?;
             let j = if docs.len() == 1 {
                 docs.into_iter().next().expect("one")
             } else {
@@ -147,7 +147,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
         }
         Action::Decode => {
             let doc = decode_any(&input, &types, &opts)?;
-            let mut out = json::to_json_bytes(&doc, &types, !args.compact);
+            let mut out = json::to_json_bytes(&doc, &types, !args.compact)?;
             out.push(b'\n');
             crate::io::write_output(args.output.as_deref(), &out)
         }
@@ -286,7 +286,11 @@ fn print_value(tree: &mut Tree, label: &str, v: &Value, p: Option<&PropertyDef>,
         Value::Object(o) => print_object(tree, label, o, types),
         Value::String(b) => tree.leaf(label, ty, &short_str(&String::from_utf8_lossy(b), 60)),
         Value::WString(w) => tree.leaf(label, ty, &short_str(&String::from_utf16_lossy(w), 60)),
-        other => tree.leaf(label, ty, &json::value_to_json(other, types).to_string()),
+        other => tree.leaf(
+            label,
+            ty,
+            &json::value_to_json(other, types).map_or_else(|e| e.to_string(), |j| j.to_string()),
+        ),
     }
 }
 

@@ -67,7 +67,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| bind::encode(&doc, &types, &opts).unwrap())
     });
     g.bench_function(BenchmarkId::new("to_json", n), |b| {
-        b.iter(|| json::to_json_bytes(&doc, &types, false))
+        b.iter(|| json::to_json_bytes(&doc, &types, false).unwrap())
     });
     g.finish();
 }

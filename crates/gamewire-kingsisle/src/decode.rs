@@ -1,6 +1,7 @@
 //! Bytes to [`Document`]: the shallow and deep bit decoders.
 
 use crate::bits::BitReader;
+use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
 use crate::value::{serializer_flags as sf, Document, KeptZlib, Object, Raw, Value};
 use crate::{zlib, Options};
@@ -80,6 +81,7 @@ pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document>
         depth: 0,
         max_depth: opts.limits.max_depth,
         last: None,
+        stack: StackGuard::new(),
     };
     let root = match de.object()? {
         Value::Object(o) => o,
@@ -114,6 +116,7 @@ struct Decoder<'a, 't> {
     max_depth: usize,
     /// The class met last (lists usually hold one class).
     last: Option<&'t ClassDef>,
+    stack: StackGuard,
 }
 
 /// True when shallow mode writes `p` under `mask`.
@@ -129,6 +132,9 @@ impl<'a, 't> Decoder<'a, 't> {
             return Err(self.r.error(ErrorKind::DepthLimit {
                 limit: self.max_depth,
             }));
+        }
+        if !self.stack.ok() {
+            return Err(self.r.error(ErrorKind::Message(TOO_DEEP.into())));
         }
         Ok(())
     }

@@ -2,6 +2,7 @@
 
 use crate::bits::BitWriter;
 use crate::decode::masked;
+use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
 use crate::value::{serializer_flags as sf, Document, Object, Raw, Value};
 use crate::{zlib, Options};
@@ -29,6 +30,7 @@ pub fn encode(doc: &Document, types: &TypeList, opts: &Options) -> Result<Vec<u8
         pad_at: 0,
         depth: 0,
         max_depth: opts.limits.max_depth,
+        stack: StackGuard::new(),
     };
     enc.object_body(&doc.root)?;
     enc.align();
@@ -91,6 +93,7 @@ struct Encoder<'d, 't> {
     pad_at: usize,
     depth: usize,
     max_depth: usize,
+    stack: StackGuard,
 }
 
 fn mismatch(p: &PropertyDef, v: &Value) -> Error {
@@ -177,6 +180,9 @@ impl Encoder<'_, '_> {
             return Err(Error::new(gamewire_core::ErrorKind::DepthLimit {
                 limit: self.max_depth,
             }));
+        }
+        if !self.stack.ok() {
+            return Err(Error::msg(TOO_DEEP));
         }
         Ok(())
     }

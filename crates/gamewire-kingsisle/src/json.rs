@@ -5,6 +5,7 @@
 //! the type list says how to read them back. The root object also carries what a
 //! byte-exact re-encode needs (`$flags`, `$padding`, `$trailing`, ...), only when present.
 
+use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{ClassDef, Kind, PropertyDef, TypeList};
 use crate::value::{Document, KeptZlib, Object, Raw, Value};
 use gamewire_core::{Error, Result};
@@ -20,18 +21,24 @@ pub struct DocumentJson<'a> {
     pub types: &'a TypeList,
 }
 
-/// The document as a `serde_json::Value`.
-pub fn to_json(doc: &Document, types: &TypeList) -> Json {
-    serde_json::to_value(DocumentJson { doc, types }).expect("JSON values always serialize")
+/// The document as a `serde_json::Value`. Fails only when the document nests too deep
+/// for the stack budget.
+pub fn to_json(doc: &Document, types: &TypeList) -> Result<Json> {
+    serde_json::to_value(DocumentJson { doc, types }).map_err(|e| Error::msg(e.to_string()))
 }
 
 /// One value as JSON (objects named through `types`).
-pub fn value_to_json(v: &Value, types: &TypeList) -> Json {
-    serde_json::to_value(ValueJson { v, types }).expect("JSON values always serialize")
+pub fn value_to_json(v: &Value, types: &TypeList) -> Result<Json> {
+    serde_json::to_value(ValueJson {
+        v,
+        types,
+        guard: StackGuard::new(),
+    })
+    .map_err(|e| Error::msg(e.to_string()))
 }
 
 /// The document as JSON text (compact or pretty).
-pub fn to_json_bytes(doc: &Document, types: &TypeList, pretty: bool) -> Vec<u8> {
+pub fn to_json_bytes(doc: &Document, types: &TypeList, pretty: bool) -> Result<Vec<u8>> {
     let view = DocumentJson { doc, types };
     let mut out = Vec::with_capacity(1024);
     if pretty {
@@ -39,8 +46,8 @@ pub fn to_json_bytes(doc: &Document, types: &TypeList, pretty: bool) -> Vec<u8> 
     } else {
         serde_json::to_writer(&mut out, &view)
     }
-    .expect("writing JSON to a Vec");
-    out
+    .map_err(|e| Error::msg(e.to_string()))?;
+    Ok(out)
 }
 
 fn hex(b: &[u8]) -> String {
@@ -73,11 +80,13 @@ struct ObjectJson<'a> {
     obj: &'a Object,
     types: &'a TypeList,
     doc: Option<&'a Document>,
+    guard: StackGuard,
 }
 
 struct ValueJson<'a> {
     v: &'a Value,
     types: &'a TypeList,
+    guard: StackGuard,
 }
 
 impl Serialize for DocumentJson<'_> {
@@ -86,6 +95,7 @@ impl Serialize for DocumentJson<'_> {
             obj: &self.doc.root,
             types: self.types,
             doc: Some(self.doc),
+            guard: StackGuard::new(),
         }
         .serialize(s)
     }
@@ -93,6 +103,9 @@ impl Serialize for DocumentJson<'_> {
 
 impl Serialize for ObjectJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        if !self.guard.ok() {
+            return Err(serde::ser::Error::custom(TOO_DEEP));
+        }
         let class = self.types.get(self.obj.hash);
         let mut m = s.serialize_map(None)?;
         if let Some(c) = class {
@@ -104,6 +117,7 @@ impl Serialize for ObjectJson<'_> {
             let v = ValueJson {
                 v,
                 types: self.types,
+                guard: self.guard,
             };
             match class.and_then(|c| c.property_index(*h, hint).map(|i| (c, i))) {
                 Some((c, i)) => {
@@ -222,6 +236,7 @@ impl Serialize for ValueJson<'_> {
                     q.serialize_element(&ValueJson {
                         v,
                         types: self.types,
+                        guard: self.guard,
                     })?;
                 }
                 q.end()
@@ -230,6 +245,7 @@ impl Serialize for ValueJson<'_> {
                 obj: o,
                 types: self.types,
                 doc: None,
+                guard: self.guard,
             }
             .serialize(s),
             Value::Raw(r) => {
@@ -271,7 +287,10 @@ pub fn from_json(j: &Json, types: &TypeList) -> Result<Document> {
     let m = j
         .as_object()
         .ok_or_else(|| expected("a JSON object for the root object", j))?;
-    let root = object_from_json(m, types, 0)?;
+    let outer = JSON_STACK.with(|g| g.replace(Some(StackGuard::new())));
+    let root = object_from_json(m, types, 0);
+    JSON_STACK.with(|g| g.set(outer));
+    let root = root?;
     let mut doc = Document {
         root,
         ..Document::default()
@@ -329,6 +348,11 @@ pub fn from_json(j: &Json, types: &TypeList) -> Result<Document> {
 
 const MAX_JSON_DEPTH: usize = 1024;
 
+thread_local! {
+    /// The stack position where the current `from_json` started.
+    static JSON_STACK: std::cell::Cell<Option<crate::stack::StackGuard>> = const { std::cell::Cell::new(None) };
+}
+
 fn class_of<'t>(m: &Map<String, Json>, types: &'t TypeList) -> Result<&'t ClassDef> {
     if let Some(h) = m.get("$hash") {
         let h = h
@@ -363,6 +387,9 @@ fn object_from_json(m: &Map<String, Json>, types: &TypeList, depth: usize) -> Re
         return Err(Error::new(gamewire_core::ErrorKind::DepthLimit {
             limit: MAX_JSON_DEPTH,
         }));
+    }
+    if !JSON_STACK.with(|g| g.get().map_or(true, |g| g.ok())) {
+        return Err(Error::msg(TOO_DEEP));
     }
     let class = class_of(m, types)?;
     let mut props = Vec::with_capacity(m.len());
@@ -414,7 +441,7 @@ fn raw_from_json(j: &Json) -> Result<Value> {
 }
 
 /// Reads the JSON of one property value (a list when the property is a container).
-pub fn value_from_json(j: &Json, p: &PropertyDef, types: &TypeList, depth: usize) -> Result<Value> {
+fn value_from_json(j: &Json, p: &PropertyDef, types: &TypeList, depth: usize) -> Result<Value> {
     if p.dynamic {
         let arr = j
             .as_array()

@@ -17,6 +17,7 @@ mod encode;
 pub mod hash;
 pub mod json;
 mod options;
+mod stack;
 pub mod types;
 mod value;
 pub mod xml;

@@ -11,6 +11,7 @@
 //!   `x,y,z,w`, Matrix3x3 nine numbers by rows, Point `x,y`, Size `width,height`,
 //!   Rect `left,top,right,bottom`.
 
+use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{ClassDef, Kind, PropertyDef, TypeList};
 use crate::value::{Object, Value};
 use gamewire_core::{Error, ErrorKind, Result};
@@ -28,7 +29,7 @@ const MAX_DEPTH: usize = 1024;
 pub fn write(objects: &[Object], types: &TypeList) -> Result<String> {
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Objects>\n");
     for o in objects {
-        write_object(&mut out, o, types, 1)?;
+        write_object(&mut out, o, types, 1, StackGuard::new())?;
     }
     out.push_str("</Objects>\n");
     Ok(out)
@@ -40,9 +41,18 @@ fn indent(out: &mut String, depth: usize) {
     }
 }
 
-fn write_object(out: &mut String, o: &Object, types: &TypeList, depth: usize) -> Result<()> {
+fn write_object(
+    out: &mut String,
+    o: &Object,
+    types: &TypeList,
+    depth: usize,
+    g: StackGuard,
+) -> Result<()> {
     if depth > MAX_DEPTH {
         return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_DEPTH }));
+    }
+    if !g.ok() {
+        return Err(Error::msg(TOO_DEEP));
     }
     let class = types.get(o.hash).ok_or_else(|| {
         Error::msg(format!(
@@ -63,7 +73,7 @@ fn write_object(out: &mut String, o: &Object, types: &TypeList, depth: usize) ->
                     class.name
                 ))
             })?;
-        write_property(out, p, v, types, depth + 1).map_err(|e| e.in_key(p.name.as_str()))?;
+        write_property(out, p, v, types, depth + 1, g).map_err(|e| e.in_key(p.name.as_str()))?;
     }
     indent(out, depth);
     out.push_str("</Class>\n");
@@ -76,6 +86,7 @@ fn write_property(
     v: &Value,
     types: &TypeList,
     depth: usize,
+    g: StackGuard,
 ) -> Result<()> {
     match (p.dynamic, v) {
         (true, Value::List(items)) => {
@@ -84,12 +95,12 @@ fn write_property(
                 let _ = writeln!(out, "<{} Count=\"0\"/>", p.name);
             }
             for (i, item) in items.iter().enumerate() {
-                write_element(out, p, item, types, depth).map_err(|e| e.in_index(i))?;
+                write_element(out, p, item, types, depth, g).map_err(|e| e.in_index(i))?;
             }
             Ok(())
         }
         (true, _) => Err(Error::msg("a container property needs a list")),
-        (false, v) => write_element(out, p, v, types, depth),
+        (false, v) => write_element(out, p, v, types, depth, g),
     }
 }
 
@@ -99,6 +110,7 @@ fn write_element(
     v: &Value,
     types: &TypeList,
     depth: usize,
+    g: StackGuard,
 ) -> Result<()> {
     indent(out, depth);
     match v {
@@ -107,7 +119,7 @@ fn write_element(
         }
         Value::Object(o) => {
             let _ = writeln!(out, "<{}>", p.name);
-            write_object(out, o, types, depth + 1)?;
+            write_object(out, o, types, depth + 1, g)?;
             indent(out, depth);
             let _ = writeln!(out, "</{}>", p.name);
         }
@@ -188,6 +200,7 @@ fn text_of(v: &Value) -> Result<String> {
 pub fn read(data: &[u8], types: &TypeList) -> Result<Vec<Object>> {
     let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
     let mut x = Xml {
+        guard: StackGuard::new(),
         r: Reader::from_reader(data),
         buf: Vec::new(),
         types,
@@ -245,6 +258,7 @@ enum Ev {
 }
 
 struct Xml<'a, 't> {
+    guard: StackGuard,
     r: Reader<&'a [u8]>,
     buf: Vec<u8>,
     types: &'t TypeList,
@@ -307,6 +321,9 @@ impl Xml<'_, '_> {
     fn class(&mut self, name: Option<String>, at: usize, depth: usize) -> Result<Object> {
         if depth > MAX_DEPTH {
             return Err(Error::at(at, ErrorKind::DepthLimit { limit: MAX_DEPTH }));
+        }
+        if !self.guard.ok() {
+            return Err(Error::msg_at(at, TOO_DEEP));
         }
         let name = name.ok_or_else(|| Error::msg_at(at, "<Class> needs a Name attribute"))?;
         let types = self.types;

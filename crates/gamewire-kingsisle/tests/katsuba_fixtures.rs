@@ -152,9 +152,9 @@ fn every_fixture_round_trips_through_json_byte_exact() {
     let types = types();
     for (name, data, opts) in fixtures("") {
         let doc = decode(&data, &types, &opts).unwrap();
-        let text = json::to_json_bytes(&doc, &types, true);
+        let text = json::to_json_bytes(&doc, &types, true).unwrap();
         let j: serde_json::Value = serde_json::from_slice(&text).unwrap();
-        assert_eq!(j, json::to_json(&doc, &types), "{name}");
+        assert_eq!(j, json::to_json(&doc, &types).unwrap(), "{name}");
         let back = json::from_json(&j, &types).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(back, doc, "{name}: JSON changed the document");
         assert_eq!(encode(&back, &types, &opts).unwrap(), data, "{name}");
@@ -171,7 +171,7 @@ fn json_shape_is_plain() {
         .unwrap();
     let doc = decode(&data, &types, &opts).unwrap();
     assert_eq!(
-        json::to_json(&doc, &types),
+        json::to_json(&doc, &types).unwrap(),
         serde_json::json!({
             "$class": "class Outer", "$hash": 1000834208u32,
             "m_inner": {"$class": "class Inner", "$hash": 1146642873u32, "m_value": 42, "m_name": "nested"},
@@ -184,7 +184,7 @@ fn json_shape_is_plain() {
         .unwrap();
     let doc = decode(&data, &types, &opts).unwrap();
     assert_eq!(
-        json::to_json(&doc, &types)["m_data"],
+        json::to_json(&doc, &types).unwrap()["m_data"],
         serde_json::json!({"$bytes": "000102fffefd8081"})
     );
 }

@@ -59,7 +59,7 @@ proptest! {
         // Compare floats by bits (NaN != NaN).
         prop_assert_eq!(format!("{:?}", back.root), format!("{:?}", doc.root));
         prop_assert_eq!(&encode(&back, &types, &opts).unwrap(), &bytes);
-        let j = gamewire_kingsisle::json::to_json(&back, &types);
+        let j = gamewire_kingsisle::json::to_json(&back, &types).unwrap();
         let text = serde_json::to_string(&j).unwrap();
         let j2: serde_json::Value = serde_json::from_str(&text).unwrap();
         let again = gamewire_kingsisle::json::from_json(&j2, &types).unwrap();

@@ -38,7 +38,7 @@ fn random_objects_round_trip_through_bytes_json_and_xml() {
         let back = decode(&bytes, &merged, &opts).unwrap();
         assert_eq!(encode(&back, &merged, &opts).unwrap(), bytes, "case {i}");
         // JSON keeps everything.
-        let j = json::to_json(&back, &merged);
+        let j = json::to_json(&back, &merged).unwrap();
         let from = json::from_json(&j, &merged).unwrap();
         assert_eq!(from, back, "case {i}: JSON");
         // BINd files.
@@ -190,9 +190,74 @@ fn unknown_types_and_properties_are_kept_as_raw_bits_when_asked() {
     });
     assert!(matches!(&effects.unwrap()[0], Value::Raw(r) if r.type_hash != 0));
     assert_eq!(bind::encode(&doc, &partial, &opts).unwrap(), data);
-    let j = json::to_json(&doc, &partial);
+    let j = json::to_json(&doc, &partial).unwrap();
     assert_eq!(
         bind::encode(&json::from_json(&j, &partial).unwrap(), &partial, &opts).unwrap(),
         data
     );
+}
+
+/// A class whose only property is an object of the same class.
+fn chain_types() -> (gamewire_kingsisle::TypeList, u32, u32) {
+    use gamewire_kingsisle::types::{ClassDef, PropertyDef};
+    let mut c = ClassDef::new("class N");
+    c.properties
+        .push(PropertyDef::new("m_n", "class N", 0, 7, false));
+    let (h, p) = (c.hash, c.properties[0].hash);
+    let mut types = gamewire_kingsisle::TypeList::new();
+    types.insert(c);
+    (types, h, p)
+}
+
+#[test]
+fn deep_nesting_at_default_limits_errors_instead_of_overflowing_the_stack() {
+    use gamewire_kingsisle::Object;
+    // Runs on a test thread (2 MiB of stack) in a debug build: the stack guard must stop
+    // every recursive walk before the depth limit of 1024 would overflow it.
+    let (types, h, p) = chain_types();
+    let opts = Options {
+        shallow: true,
+        property_mask: 7,
+        ..Options::default()
+    };
+    let data: Vec<u8> = std::iter::repeat(h.to_le_bytes())
+        .take(1500)
+        .flatten()
+        .collect();
+    let e = decode(&data, &types, &opts).unwrap_err();
+    assert!(
+        e.to_string().contains("nesting") || e.to_string().contains("deeper"),
+        "{e}"
+    );
+    assert!(e.offset().is_some());
+    // A document built in code, deeper than the depth limit.
+    let mut v = Value::Null;
+    for _ in 0..1500 {
+        v = Value::Object(Object::new(h, vec![(p, v)]));
+    }
+    let Value::Object(root) = v else {
+        unreachable!()
+    };
+    let doc = Document {
+        root,
+        ..Document::default()
+    };
+    assert!(encode(&doc, &types, &opts).is_err());
+    assert!(json::to_json(&doc, &types).is_err());
+    assert!(xml::write(std::slice::from_ref(&doc.root), &types).is_err());
+    // And JSON text nested that deep.
+    let mut j = serde_json::Value::Null;
+    for _ in 0..1500 {
+        j = serde_json::json!({"$class": "class N", "m_n": j});
+    }
+    assert!(json::from_json(&j, &types).is_err());
+    let text = format!(
+        "<Objects>{}{}</Objects>",
+        "<Class Name=\"class N\"><m_n>".repeat(1500),
+        "</m_n></Class>".repeat(1500)
+    );
+    assert!(xml::read(text.as_bytes(), &types).is_err());
+    // Dropping the 1500-deep values must not overflow either (it recurses with small frames).
+    drop(doc);
+    drop(j);
 }
