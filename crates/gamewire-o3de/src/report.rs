@@ -252,6 +252,53 @@ impl ResultCode {
         ResultCode(result)
     }
 
+    /// The sentence O3DE's `ResultCode::ToString(path)` writes, for example
+    /// "The operation has taken an alternative approach for a read field operation for
+    /// '/a' because the action was unsupported".
+    pub fn describe(self, path: &str) -> String {
+        if self.0 & 0xff == 0 {
+            return "The result code wasn't initialized".to_string();
+        }
+        let mut s = String::from("The operation ");
+        s.push_str(match self.processing() {
+            Processing::Halted => "has halted during ",
+            Processing::Altered => "has taken an alternative approach for ",
+            Processing::PartialAlter => "has taken a partially alternative approach for ",
+            Processing::Completed => "has completed ",
+        });
+        s.push_str(match self.task() {
+            Task::RetrieveInfo => "a retrieve info operation ",
+            Task::CreateDefault => "a create default operation ",
+            Task::Convert => "a convert operation ",
+            Task::Clear => "an unknown operation ",
+            Task::ReadField => "a read field operation ",
+            Task::WriteValue => "a write value operation ",
+            Task::Merge => "a merge operation ",
+            Task::CreatePatch => "a create patch operation ",
+        });
+        if !path.is_empty() {
+            s.push_str("for '");
+            s.push_str(path);
+            s.push_str("' ");
+        }
+        s.push_str(match self.outcome() {
+            Outcome::Success => "which resulted in success",
+            Outcome::DefaultsUsed => "by using only default values",
+            Outcome::PartialDefaults => "by using one or more default values",
+            Outcome::Skipped => "because a field or value was skipped",
+            Outcome::PartialSkip => "because one or more fields or values were skipped",
+            Outcome::Unavailable => "because the target was unavailable",
+            Outcome::Unsupported => "because the action was unsupported",
+            Outcome::TypeMismatch => "because the source and target are unrelated types",
+            Outcome::TestFailed => "because a test against a value failed",
+            Outcome::Missing => "because a required field or value was missing",
+            Outcome::Invalid => "because a field or element has an invalid value",
+            Outcome::Unknown => "because information was missing",
+            Outcome::Catastrophic => "because a catastrophic issue was encountered",
+        });
+        s
+    }
+
     /// Combines `other` into `self` (see [`ResultCode::combined`]).
     pub fn combine(&mut self, other: Self) -> &mut Self {
         *self = Self::combined(*self, other);
@@ -317,6 +364,7 @@ impl Report {
                 "processing": i.code.processing().name(),
                 "outcome": i.code.outcome().name(),
                 "message": i.message,
+                "reason": i.code.describe(&i.path),
             })
         };
         serde_json::json!({
@@ -435,6 +483,20 @@ mod tests {
         assert_eq!(ResultCode::combined(e, s), s);
         // Defaults then skipped: the more severe outcome (DefaultsUsed) wins.
         assert_eq!(ResultCode::combined(d, k).outcome(), Outcome::DefaultsUsed);
+    }
+
+    #[test]
+    fn describes_like_o3de() {
+        let c = ResultCode::new(Task::ReadField, Outcome::Unsupported);
+        assert_eq!(
+            c.describe("/a/0"),
+            "The operation has taken an alternative approach for a read field operation for '/a/0' because the action was unsupported"
+        );
+        let c = ResultCode::new(Task::Merge, Outcome::Success);
+        assert_eq!(
+            c.describe(""),
+            "The operation has completed a merge operation which resulted in success"
+        );
     }
 
     #[test]
