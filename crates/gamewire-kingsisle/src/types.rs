@@ -387,7 +387,63 @@ impl TypeList {
         }
     }
 
-    /// Reads and merges several type list files (later files win on equal hashes).
+    /// Puts the properties of base classes into classes that do not list them.
+    ///
+    /// Shallow mode writes the base classes' properties too (first, base before derived).
+    /// wiztype dumps already list them in every class; a dump that lists only a class's
+    /// own properties (as an XML dump may) gets its bases' properties (found by name,
+    /// with or without the `class ` prefix, recursively) put first. Properties a class
+    /// already has (by name) are not added again. Called by [`TypeList::from_files`]
+    /// after merging, so bases may come from another file.
+    pub fn include_bases(&mut self) {
+        fn collect(
+            list: &TypeList,
+            name: &str,
+            seen: &mut Vec<String>,
+            out: &mut Vec<PropertyDef>,
+        ) {
+            let Some(c) = list
+                .by_name(name)
+                .or_else(|| list.by_name(&format!("class {name}")))
+            else {
+                return;
+            };
+            if seen.contains(&c.name) {
+                return;
+            }
+            seen.push(c.name.clone());
+            for b in &c.bases {
+                collect(list, b, seen, out);
+            }
+            for p in &c.properties {
+                if !out.iter().any(|q| q.name == p.name) {
+                    out.push(p.clone());
+                }
+            }
+        }
+        let mut changes = Vec::new();
+        for (i, c) in self.classes.iter().enumerate() {
+            if c.bases.is_empty() {
+                continue;
+            }
+            let mut inherited = Vec::new();
+            let mut seen = vec![c.name.clone()];
+            for b in &c.bases {
+                collect(self, b, &mut seen, &mut inherited);
+            }
+            inherited.retain(|p| !c.properties.iter().any(|q| q.name == p.name));
+            if !inherited.is_empty() {
+                inherited.extend(c.properties.iter().cloned());
+                changes.push((i, inherited));
+            }
+        }
+        for (i, props) in changes {
+            self.classes[i].properties = props;
+        }
+    }
+
+    /// Reads and merges several type list files (later files win on equal hashes), then
+    /// puts base-class properties where a dump left them out ([`TypeList::include_bases`]).
     pub fn from_files<P: AsRef<std::path::Path>>(paths: &[P]) -> Result<TypeList> {
         let mut list = TypeList::new();
         for p in paths {
@@ -398,6 +454,7 @@ impl TypeList {
                 .map_err(|e| Error::msg(format!("type list {}: {e}", p.display())))?;
             list.merge(one);
         }
+        list.include_bases();
         Ok(list)
     }
 
@@ -535,6 +592,38 @@ mod tests {
             vec![("X".into(), 1), ("Y".into(), 2)]
         );
         assert!(TypeList::from_json(br#"{"version": 3, "classes": {}}"#).is_err());
+    }
+
+    #[test]
+    fn base_properties_come_first_when_a_dump_leaves_them_out() {
+        let xml = br#"<ClassList>
+            <Class Name="class Base"><Property Name="m_a" PropertyId="0" Type="int" Flags="7"/></Class>
+            <Class Name="class Mid" Base="class Base"><Property Name="m_b" PropertyId="0" Type="bool" Flags="7"/></Class>
+            <Class Name="class Leaf" Base="class Mid"><Property Name="m_c" PropertyId="0" Type="float" Flags="7"/>
+              <Property Name="m_a" PropertyId="1" Type="int" Flags="7"/></Class>
+        </ClassList>"#;
+        let mut list = TypeList::from_bytes(xml).unwrap();
+        list.include_bases();
+        let names = |n: &str| {
+            list.by_name(n)
+                .unwrap()
+                .properties
+                .iter()
+                .map(|p| p.name.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names("class Base"), ["m_a"]);
+        assert_eq!(names("class Mid"), ["m_a", "m_b"]);
+        // m_a is listed by Leaf itself, so only m_b is added, before Leaf's own.
+        assert_eq!(names("class Leaf"), ["m_b", "m_c", "m_a"]);
+        // A wiztype-style list (bases already included, bases named without `class `) is unchanged.
+        let json = br#"{"class B": {"bases": [], "hash": 1, "properties": {"m_a": {"type": "int", "id": 0, "flags": 7}}},
+            "class D": {"bases": ["B"], "hash": 2, "properties": {"m_a": {"type": "int", "id": 0, "flags": 7},
+                                                                 "m_x": {"type": "int", "id": 1, "flags": 7}}}}"#;
+        let mut l = TypeList::from_json(json).unwrap();
+        let before = l.classes().to_vec();
+        l.include_bases();
+        assert_eq!(l.classes(), &before[..]);
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //! <Enum><Option Name=".." Value=".."/></Enum></Property></Class></ClassList>`.
 //!
 //! The dump has no hashes: class hashes are `string_id(name)` and property tags
-//! `string_id(type) + djb2(name)`. Properties are taken as listed (like the JSON dumps).
+//! `string_id(type) + djb2(name)`. Base-class properties a dump leaves out are added by
+//! [`TypeList::include_bases`] (run by [`TypeList::from_files`]).
 
 use crate::types::{ClassDef, PropertyDef, TypeList};
 use gamewire_core::{Error, Result};
