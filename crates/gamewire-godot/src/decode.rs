@@ -554,9 +554,16 @@ impl<'a> Decoder<'a> {
             .check_len_from(at, count as u64, 8, "dictionary entry count")?;
         let mut entries = Vec::with_capacity(count as usize);
         for i in 0..count as usize {
-            let key = self
-                .value(depth + 1)
-                .map_err(|e| e.in_key(format!("<key {i}>")))?;
+            // Most keys are Strings (type id 4 in both versions, no flags): take them
+            // without the general dispatch.
+            let key = match self.r.rest().get(..4) {
+                Some([4, 0, 0, 0]) => {
+                    self.r.skip(4)?;
+                    self.gstring().map(Value::String)
+                }
+                _ => self.value(depth + 1),
+            }
+            .map_err(|e| e.in_key(format!("<key {i}>")))?;
             let value = match self.value(depth + 1) {
                 Ok(v) => v,
                 Err(e) => {
