@@ -6,6 +6,7 @@
 //!   absence) and the property mask. Decoded engine bytes re-encode byte for byte.
 //! - [`bind`]: `BINd` game files; [`xml`]: XML object files.
 //! - [`json`]: the lossless JSON mapping (see `docs/formats/kingsisle.md`).
+//! - [`typed`]: your own serde structs to and from documents.
 //! - [`hash`]: `string_id` and djb2.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -18,6 +19,7 @@ pub mod hash;
 pub mod json;
 mod options;
 mod stack;
+pub mod typed;
 pub mod types;
 mod value;
 pub mod xml;

@@ -261,3 +261,64 @@ fn deep_nesting_at_default_limits_errors_instead_of_overflowing_the_stack() {
     drop(doc);
     drop(j);
 }
+
+#[test]
+fn typed_structs_read_and_write_the_sample() {
+    use gamewire_kingsisle::typed;
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    struct Color {
+        r: u8,
+        g: u8,
+        b: u8,
+        a: u8,
+    }
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    struct Effect {
+        #[serde(rename = "$class")]
+        class: String,
+        #[serde(rename = "m_effectType")]
+        effect_type: u32,
+        m_amount: i32,
+        m_area: serde_json::Value,
+    }
+    #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+    struct Item {
+        m_name: String,
+        #[serde(rename = "m_displayName")]
+        display_name: String,
+        #[serde(rename = "m_templateID")]
+        template_id: u64,
+        m_color: Color,
+        m_position: serde_json::Value,
+        m_rarity: u32,
+        m_tags: Vec<String>,
+        m_level: u8,
+        m_enabled: bool,
+        m_weight: f32,
+        m_effects: Vec<Option<Effect>>,
+    }
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/kingsisle");
+    let types = gamewire_kingsisle::TypeList::from_files(&[format!("{dir}/types.json")]).unwrap();
+    let data = std::fs::read(format!("{dir}/item.bin")).unwrap();
+    let doc = bind::decode(&data, &types, &Options::default()).unwrap();
+    let item: Item = typed::from_document(&doc, &types).unwrap();
+    assert_eq!(item.m_name, "Storm Hat");
+    assert_eq!(
+        item.m_color,
+        Color {
+            r: 30,
+            g: 60,
+            b: 200,
+            a: 255
+        }
+    );
+    assert_eq!(item.m_effects.len(), 3);
+    assert!(item.m_effects[1].is_none());
+    assert_eq!(item.m_effects[2].as_ref().unwrap().m_amount, 300);
+    let mut back = typed::to_document(&item, "class SampleItem", &types).unwrap();
+    back.flags = doc.flags;
+    assert_eq!(
+        bind::encode(&back, &types, &Options::default()).unwrap(),
+        data
+    );
+}
