@@ -7,6 +7,19 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gamewire_godot::*;
 
+/// One record of the mixed payload as a Rust struct, strings borrowed from the input.
+#[derive(serde::Deserialize, serde::Serialize)]
+#[allow(dead_code)]
+struct Record<'a> {
+    id: i64,
+    name: &'a str,
+    hp: f64,
+    score: i64,
+    pos: (f32, f32, f32),
+    tags: (i64, i64, &'a str),
+    alive: bool,
+}
+
 /// The mixed payload: 200,000 records like the engine-side benchmark builds.
 pub fn mixed_payload() -> Value {
     let mut records = Vec::with_capacity(200_000);
@@ -59,6 +72,9 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.bench_function("mixed/memcpy", |b| b.iter(|| black_box(&bytes).to_vec()));
+    g.bench_function("mixed/serde_decode", |b| {
+        b.iter(|| from_bytes::<Vec<Record>>(black_box(&bytes), v4).unwrap())
+    });
     g.throughput(Throughput::Bytes(float_bytes.len() as u64));
     g.bench_function("packed_f32/decode", |b| {
         b.iter(|| decode(black_box(&float_bytes), &DecodeOptions::new(v4)).unwrap())

@@ -507,10 +507,34 @@ fn drop_iteratively(mut stack: Vec<Value>) {
     }
 }
 
+thread_local! {
+    /// How many container drops are under way on this thread.
+    static DROP_DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Containers nested deeper than this drop through an explicit stack.
+const RECURSIVE_DROP_LIMIT: usize = 256;
+
+/// Drops `children` recursively while the nesting is shallow (the fast, usual case), and
+/// through an explicit stack past [`RECURSIVE_DROP_LIMIT`] levels, so no input can
+/// overflow the stack when its value is dropped.
+fn drop_children(children: Vec<Value>) {
+    DROP_DEPTH.with(|d| {
+        let depth = d.get();
+        if depth < RECURSIVE_DROP_LIMIT {
+            d.set(depth + 1);
+            drop(children);
+            d.set(depth);
+        } else {
+            drop_iteratively(children);
+        }
+    })
+}
+
 impl Drop for Array {
     fn drop(&mut self) {
-        if self.items.iter().any(is_container) {
-            drop_iteratively(std::mem::take(&mut self.items));
+        if !self.items.is_empty() {
+            drop_children(std::mem::take(&mut self.items));
         }
     }
 }
@@ -522,12 +546,19 @@ impl Drop for Dictionary {
             .iter()
             .any(|(k, v)| is_container(k) || is_container(v))
         {
-            let mut stack = Vec::with_capacity(self.entries.len() * 2);
-            for (k, v) in self.entries.drain(..) {
-                stack.push(k);
-                stack.push(v);
+            let deep = DROP_DEPTH.with(|d| d.get() >= RECURSIVE_DROP_LIMIT);
+            if deep {
+                let mut stack = Vec::with_capacity(self.entries.len() * 2);
+                for (k, v) in self.entries.drain(..) {
+                    stack.push(k);
+                    stack.push(v);
+                }
+                drop_iteratively(stack);
+            } else {
+                DROP_DEPTH.with(|d| d.set(d.get() + 1));
+                self.entries.clear();
+                DROP_DEPTH.with(|d| d.set(d.get() - 1));
             }
-            drop_iteratively(stack);
         }
     }
 }
