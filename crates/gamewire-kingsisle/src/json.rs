@@ -37,6 +37,22 @@ pub fn value_to_json(v: &Value, types: &TypeList) -> Result<Json> {
     .map_err(|e| Error::msg(e.to_string()))
 }
 
+/// Writes the document as JSON text (compact or pretty) to `w`.
+pub fn write_json<W: std::io::Write>(
+    w: W,
+    doc: &Document,
+    types: &TypeList,
+    pretty: bool,
+) -> Result<()> {
+    let view = DocumentJson { doc, types };
+    if pretty {
+        serde_json::to_writer_pretty(w, &view)
+    } else {
+        serde_json::to_writer(w, &view)
+    }
+    .map_err(|e| Error::msg(e.to_string()))
+}
+
 /// The document as JSON text (compact or pretty).
 pub fn to_json_bytes(doc: &Document, types: &TypeList, pretty: bool) -> Result<Vec<u8>> {
     let view = DocumentJson { doc, types };
