@@ -11,18 +11,25 @@ import sys
 import katsuba.op as op
 
 
+LAZY_LIST = getattr(op, "LazyList", ())
+
+
 def conv(v):
-    if isinstance(v, op.LazyObject):
+    # katsuba 0.4 returns LazyObject/LazyList; later versions a dict subclass with
+    # `type_hash` and plain lists and dicts. Both shapes are handled.
+    if hasattr(v, "type_hash"):
         out = {"$type": v.type_hash}
         for k, x in v.items():
             out[k] = conv(x)
         return out
-    if isinstance(v, (op.LazyList, list, tuple)):
+    if isinstance(v, (list, tuple)) or (LAZY_LIST and isinstance(v, LAZY_LIST)):
         return [conv(x) for x in v]
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
     if isinstance(v, (bytes, bytearray)):
         return "b:" + bytes(v).hex()
+    if isinstance(v, dict):
+        return {k: conv(x) for k, x in v.items()}
     return {n: conv(getattr(v, n)) for n in dir(v) if not n.startswith("_")}
 
 
