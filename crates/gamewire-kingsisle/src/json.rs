@@ -1,4 +1,4 @@
-//! The lossless JSON mapping of a [`Document`] (documented in `docs/formats/kingsisle.md`).
+//! The lossless JSON mapping of a [`Document`] (documented in `docs/FORMATS.md`).
 //!
 //! An object is a JSON object with `"$class"` (its class name) and `"$hash"` (its class
 //! hash), then its properties by name in wire order. Plain values map to plain JSON;

@@ -5,7 +5,7 @@
 //!   every serializer flag (stateful flags, compact lengths, enum names, zlib, forbidden
 //!   absence) and the property mask. Decoded engine bytes re-encode byte for byte.
 //! - [`bind`]: `BINd` game files; [`xml`]: XML object files.
-//! - [`json`]: the lossless JSON mapping (see `docs/formats/kingsisle.md`).
+//! - [`json`]: the lossless JSON mapping (see `docs/FORMATS.md`).
 //! - [`typed`]: your own serde structs to and from documents.
 //! - [`hash`]: `string_id` and djb2.
 #![forbid(unsafe_code)]

@@ -1,7 +1,7 @@
 //! Decoding a 50 MB+ data tree in each compression, side by side with the bare floor:
 //! the decompressor alone plus a raw walk of the BSON with the `bson` crate.
 //!
-//! `cargo bench -p gamewire-resonite --bench decode` (results: docs/performance/resonite.md).
+//! `cargo bench -p gamewire-resonite --bench decode` (results: docs/PERFORMANCE.md).
 
 use bson::{RawBsonRef, RawDocument};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};

@@ -1,4 +1,4 @@
-//! The lossless JSON mapping of BSON values (see `docs/formats/resonite.md`).
+//! The lossless JSON mapping of BSON values (see `docs/FORMATS.md`).
 //!
 //! Plain data is plain JSON: documents are objects, arrays are arrays, strings,
 //! booleans and null are themselves, int32 is a JSON integer and a finite double is a

@@ -1,4 +1,4 @@
-//! The lossless JSON mapping of the schema-less tree (see `docs/formats/zeze.md`).
+//! The lossless JSON mapping of the schema-less tree (see `docs/FORMATS.md`).
 //!
 //! - a bean is an object keyed by field id (`{"1": 150, "3": "hi"}`), with its base
 //!   class's level under `"base"`;

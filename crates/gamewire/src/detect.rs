@@ -59,7 +59,11 @@ pub fn detect(data: &[u8], file_name: Option<&str>) -> Option<Format> {
     }
     #[cfg(feature = "godot")]
     if let Some(v) = gamewire_godot::sniff_version(data, file_name) {
-        return Some(if v == 3 { Format::Godot3 } else { Format::Godot4 });
+        return Some(if v == 3 {
+            Format::Godot3
+        } else {
+            Format::Godot4
+        });
     }
     #[cfg(feature = "zeze")]
     if gamewire_zeze::sniff(data, file_name) {

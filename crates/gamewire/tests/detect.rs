@@ -34,12 +34,9 @@ fn samples_are_detected_as_their_folders_format() {
                 continue;
             }
             let data = std::fs::read(&file).unwrap();
-            match detect(&data, Some(&file_name)) {
-                Some(f) => {
-                    assert!(allowed.contains(&f), "{} detected as {f}", file.display());
-                    claimed += 1;
-                }
-                None => {}
+            if let Some(f) = detect(&data, Some(&file_name)) {
+                assert!(allowed.contains(&f), "{} detected as {f}", file.display());
+                claimed += 1;
             }
         }
         assert!(claimed > 0, "no file in samples/{name} is detected");
@@ -50,8 +47,14 @@ fn samples_are_detected_as_their_folders_format() {
 
 #[test]
 fn names_and_magic_numbers() {
-    assert_eq!(detect(&[2, 0, 0, 0, 7, 0, 0, 0], Some("score.godot4")), Some(Format::Godot4));
-    assert_eq!(detect(&[2, 0, 0, 0, 7, 0, 0, 0], Some("score.godot3.bin")), Some(Format::Godot3));
+    assert_eq!(
+        detect(&[2, 0, 0, 0, 7, 0, 0, 0], Some("score.godot4")),
+        Some(Format::Godot4)
+    );
+    assert_eq!(
+        detect(&[2, 0, 0, 0, 7, 0, 0, 0], Some("score.godot3.bin")),
+        Some(Format::Godot3)
+    );
     assert_eq!(detect(&[2, 0, 0, 0, 7, 0, 0, 0], Some("score.bin")), None);
     assert_eq!(detect(b"hello", None), None);
 }
