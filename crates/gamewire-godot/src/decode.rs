@@ -177,6 +177,18 @@ impl<'a> Decoder<'a> {
         Ok((count as usize, len))
     }
 
+    /// A packed array of fixed-size numbers: a count, then the elements, read in bulk.
+    #[inline]
+    fn packed<T, const N: usize>(&mut self, from_le: impl Fn([u8; N]) -> T) -> Result<Vec<T>> {
+        let (_, n) = self.counted(N, "packed array count")?;
+        Ok(self
+            .r
+            .read_bytes(n)?
+            .chunks_exact(N)
+            .map(|c| from_le(c.try_into().expect("chunks of N bytes")))
+            .collect())
+    }
+
     /// The text of a string (u32 byte length, UTF-8 bytes, zero padding to 4 bytes),
     /// borrowed from the input; one bounds check for the whole string.
     #[inline]
@@ -403,42 +415,10 @@ impl<'a> Decoder<'a> {
                 self.r.skip(pad.min(self.r.remaining()))?;
                 Value::PackedByteArray(bytes)
             }
-            Kind::PackedInt32Array => {
-                let (_, n) = self.counted(4, "packed array count")?;
-                let b = self.r.read_bytes(n)?;
-                Value::PackedInt32Array(
-                    b.chunks_exact(4)
-                        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                        .collect(),
-                )
-            }
-            Kind::PackedInt64Array => {
-                let (_, n) = self.counted(8, "packed array count")?;
-                let b = self.r.read_bytes(n)?;
-                Value::PackedInt64Array(
-                    b.chunks_exact(8)
-                        .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes")))
-                        .collect(),
-                )
-            }
-            Kind::PackedFloat32Array => {
-                let (_, n) = self.counted(4, "packed array count")?;
-                let b = self.r.read_bytes(n)?;
-                Value::PackedFloat32Array(
-                    b.chunks_exact(4)
-                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                        .collect(),
-                )
-            }
-            Kind::PackedFloat64Array => {
-                let (_, n) = self.counted(8, "packed array count")?;
-                let b = self.r.read_bytes(n)?;
-                Value::PackedFloat64Array(
-                    b.chunks_exact(8)
-                        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes")))
-                        .collect(),
-                )
-            }
+            Kind::PackedInt32Array => Value::PackedInt32Array(self.packed(i32::from_le_bytes)?),
+            Kind::PackedInt64Array => Value::PackedInt64Array(self.packed(i64::from_le_bytes)?),
+            Kind::PackedFloat32Array => Value::PackedFloat32Array(self.packed(f32::from_le_bytes)?),
+            Kind::PackedFloat64Array => Value::PackedFloat64Array(self.packed(f64::from_le_bytes)?),
             Kind::PackedStringArray => {
                 // Each element takes at least 4 bytes.
                 let (count, _) = self.counted(4, "packed string array count")?;
