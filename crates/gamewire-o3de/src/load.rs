@@ -1874,13 +1874,21 @@ impl<'r, 'j> Loader<'r, 'j> {
         r
     }
 
+    /// `any` (O3DE's `JsonAnySerializer::Load`): an object with `$type` and the value
+    /// in `Value` (or `value` when there is no `Value`). No `$type`, or a `$type` that
+    /// names no type, leaves the any untouched with `DefaultsUsed` (the failed type
+    /// lookup is still reported as `Unknown`).
     fn load_any(&mut self, json: &'j mut Json, out: &mut Value) -> Code {
-        let Some(tv) = json.as_object().and_then(|m| m.get("$type")) else {
+        const EMPTY: &str = "JsonAnySerializer::Load created a default, empty AZStd::any";
+        let Some(m) = json.as_object() else {
             return self.report(
                 T::ReadField,
-                O::Missing,
-                "JsonAnySerializer::Load failed to find the $type member",
+                O::Unsupported,
+                "JsonAnySerializer::Load only supports rapidjson::kObjectType",
             );
+        };
+        let Some(tv) = m.get("$type") else {
+            return self.report(T::ReadField, O::DefaultsUsed, EMPTY);
         };
         let found = match tv {
             Json::String(s) => self.type_from_string(s, None),
@@ -1889,19 +1897,32 @@ impl<'r, 'j> Loader<'r, 'j> {
         let ty = match found {
             TypeFound::Explicit(t) => t,
             TypeFound::Ambiguous => {
-                return self.report(
+                self.report(
                     T::ReadField,
                     O::Unknown,
                     "The provided string points to multiple type ids. Use the uuid of the intended class instead.",
-                )
+                );
+                return self.report(T::ReadField, O::DefaultsUsed, EMPTY);
             }
-            _ => return self.report(T::ReadField, O::Unknown, "Unable to find type id with the provided string."),
+            _ => {
+                self.report(
+                    T::ReadField,
+                    O::Unknown,
+                    "Unable to find type id with the provided string.",
+                );
+                return self.report(T::ReadField, O::DefaultsUsed, EMPTY);
+            }
+        };
+        let field = if m.contains_key("Value") {
+            "Value"
+        } else {
+            "value"
         };
         let mut result = ResultCode::new(T::ReadField, O::Success);
         let mut v = self.reg.zero(&ty);
         let member = json
             .as_object_mut()
-            .and_then(|m| m.iter_mut().find(|(k, _)| k.as_str() == "value"));
+            .and_then(|m| m.iter_mut().find(|(k, _)| k.as_str() == field));
         let r = match member {
             Some((k, val)) => self.with_key(k, |this| this.load(&ty, val, &mut v, false)),
             None => ResultCode::new(T::ReadField, O::DefaultsUsed),

@@ -604,8 +604,9 @@ impl<'r> Storer<'r> {
         default: Option<&Value>,
     ) -> (Json, Code) {
         let Some((ty, v)) = a else {
-            // O3DE cannot name the type of an empty any; gamewire writes the default `{}`.
-            return (empty(), ResultCode::new(T::WriteValue, O::DefaultsUsed));
+            // `JsonAnySerializer::Store`: an empty any is an empty object and a code that
+            // has done no work (it reads as DefaultsUsed, and combines as nothing).
+            return (empty(), ResultCode::empty(T::WriteValue));
         };
         let mut out = Map::new();
         out.insert("$type".into(), Json::String(self.type_name(ty)));
@@ -614,12 +615,12 @@ impl<'r> Storer<'r> {
             Some(Value::Any(Some(d))) if &d.0 == ty => Some(&d.1),
             _ => None,
         };
-        let (j, c) = self.with_seg(Seg::Key("value"), |this| match ty {
+        let (j, c) = self.with_seg(Seg::Key("Value"), |this| match ty {
             TypeExpr::Pointer(inner) => this.store_pointer(inner, v, dv),
             _ => this.store(ty, v, dv),
         });
         if !c.halted() && (self.keep_defaults || c.outcome() != O::DefaultsUsed) {
-            out.insert("value".into(), j);
+            out.insert("Value".into(), j);
         }
         result.combine(c);
         (Json::Object(out), result)

@@ -961,36 +961,134 @@ fn pointers_and_type_ids() {
         let (j, _) = store(&reg, &holder, &v, &StoreOptions::default());
         assert_eq!(&j, stored, "{input}");
     }
-    // An ambiguous name with no base class to narrow it down.
+}
+
+#[test]
+fn any_values() {
+    // AnySerializer.cpp (JsonAnySerializer::Load/Store): a non-object is Unsupported; no
+    // `$type` or a `$type` naming no single type leaves an empty any with DefaultsUsed
+    // (the failed lookup is reported as Unknown); the value is read from "Value", else
+    // "value"; an empty any stores as `{}` with Success; a full one as `$type` + "Value".
+    let reg = registry();
     let any = reg.parse_type("any").unwrap();
-    let (_, rep) = load(
-        &reg,
-        &any,
-        &json!({"$type": "Dup"}),
-        &LoadOptions::default(),
-    );
-    assert_eq!(rep.outcome(), Unknown);
-    let (v, rep) = load(
-        &reg,
-        &any,
-        &json!({"$type": "SimpleClass", "value": {"var1": 1}}),
-        &LoadOptions::default(),
-    );
-    assert_eq!(rep.outcome(), PartialDefaults);
-    let (j, _) = store(&reg, &any, &v, &StoreOptions::default());
-    assert_eq!(j, json!({"$type": "SimpleClass", "value": {"var1": 1}}));
-    let (_, rep) = load(&reg, &any, &json!({"value": 1}), &LoadOptions::default());
-    assert_eq!(rep.outcome(), Missing);
-    let (v, _) = load(
-        &reg,
-        &any,
-        &json!({"$type": "i32", "value": "7"}),
-        &LoadOptions::default(),
-    );
-    assert_eq!(
-        v,
-        Value::Any(Some(Box::new((TypeExpr::I32, Value::Int(7)))))
-    );
+    let simple = |v1: i64| {
+        Value::Any(Some(Box::new((
+            reg.parse_type("SimpleClass").unwrap(),
+            Value::Object(vec![Value::Int(v1), Value::F64(42.0)]),
+        ))))
+    };
+    let ambiguous = "The provided string points to multiple type ids. Use the uuid of the intended class instead.";
+    let unknown = "Unable to find type id with the provided string.";
+    #[allow(clippy::type_complexity)]
+    let cases: &[(Json, Outcome, Value, &[(Outcome, &str)])] = &[
+        (
+            json!(5),
+            Unsupported,
+            Value::Any(None),
+            &[(
+                Unsupported,
+                "JsonAnySerializer::Load only supports rapidjson::kObjectType",
+            )],
+        ),
+        (
+            json!([]),
+            Unsupported,
+            Value::Any(None),
+            &[(
+                Unsupported,
+                "JsonAnySerializer::Load only supports rapidjson::kObjectType",
+            )],
+        ),
+        (json!({}), DefaultsUsed, Value::Any(None), &[]),
+        (json!({"value": 1}), DefaultsUsed, Value::Any(None), &[]),
+        (
+            json!({"$type": "Dup"}),
+            DefaultsUsed,
+            Value::Any(None),
+            &[(Unknown, ambiguous)],
+        ),
+        (
+            json!({"$type": "NoSuchType", "value": 1}),
+            DefaultsUsed,
+            Value::Any(None),
+            &[(Unknown, unknown)],
+        ),
+        (
+            json!({"$type": 5}),
+            DefaultsUsed,
+            Value::Any(None),
+            &[(Unknown, unknown)],
+        ),
+        (
+            json!({"$type": "SimpleClass", "value": {"var1": 1}}),
+            PartialDefaults,
+            simple(1),
+            &[],
+        ),
+        (
+            json!({"$type": "SimpleClass", "Value": {"var1": 1}}),
+            PartialDefaults,
+            simple(1),
+            &[],
+        ),
+        (
+            json!({"$type": "SimpleClass", "value": {"var1": 2}, "Value": {"var1": 1}}),
+            PartialDefaults,
+            simple(1),
+            &[],
+        ),
+        // "VALUE" is neither spelling: the value keeps its defaults (type id Success +
+        // DefaultsUsed = PartialDefaults).
+        (
+            json!({"$type": "SimpleClass", "VALUE": {"var1": 1}}),
+            PartialDefaults,
+            simple(42),
+            &[],
+        ),
+        (
+            json!({"$type": "i32", "value": "7"}),
+            Success,
+            Value::Any(Some(Box::new((TypeExpr::I32, Value::Int(7))))),
+            &[],
+        ),
+    ];
+    for (input, outcome, value, issues) in cases {
+        let (v, rep) = load(&reg, &any, input, &LoadOptions::default());
+        assert_eq!(rep.outcome(), *outcome, "{input}: {rep:?}");
+        assert_eq!(&v, value, "{input}");
+        let got: Vec<(Outcome, &str)> = rep
+            .issues
+            .iter()
+            .map(|i| (i.code.outcome(), i.message.as_str()))
+            .collect();
+        assert_eq!(&got[..], *issues, "{input}");
+    }
+    // An empty any returns a code that has done no work: it reads as DefaultsUsed.
+    let store_cases: &[(Value, Outcome, Json)] = &[
+        (Value::Any(None), DefaultsUsed, json!({})),
+        (
+            simple(1),
+            PartialDefaults,
+            json!({"$type": "SimpleClass", "Value": {"var1": 1}}),
+        ),
+        // A held value that is all defaults is left out (ContinueStoringToJsonObjectField).
+        (simple(42), PartialDefaults, json!({"$type": "SimpleClass"})),
+    ];
+    for (value, outcome, stored) in store_cases {
+        let (j, rep) = store(&reg, &any, value, &StoreOptions::default());
+        assert_eq!(&j, stored, "{value:?}");
+        assert_eq!(rep.outcome(), *outcome, "{value:?}");
+    }
+    // The empty code combines as nothing: [full, empty] is Success, not PartialDefaults,
+    // and an empty any inside a vector is still written as `{}`.
+    let seq = reg.parse_type("vector<any>").unwrap();
+    let v = Value::Seq(vec![
+        Value::Any(Some(Box::new((TypeExpr::I32, Value::Int(3))))),
+        Value::Any(None),
+    ]);
+    let (j, rep) = store(&reg, &seq, &v, &StoreOptions::default());
+    assert_eq!(j, json!([{"$type": "i32", "Value": 3}, {}]));
+    assert_eq!(rep.outcome(), Success);
 }
 
 #[test]
