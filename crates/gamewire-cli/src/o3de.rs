@@ -45,6 +45,36 @@ pub struct Args {
     /// Compact output instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// A file alias for `$import` paths, as `NAME=PATH` (`engroot=/o3de` makes
+    /// `@engroot@/x.json` read `/o3de/x.json`); repeatable. A relative PATH is taken
+    /// from the current folder.
+    #[arg(long = "alias", value_name = "NAME=PATH")]
+    pub aliases: Vec<String>,
+}
+
+/// Resolves the `$import` directives of `json` (read from the input file, or stdin
+/// taken as `./-`), with the `--alias` options.
+fn resolve_imports(args: &Args, json: &mut serde_json::Value) -> CliResult {
+    let mut opts = o3de::import::ImportOptions::default();
+    for a in &args.aliases {
+        let Some((name, path)) = a.split_once('=') else {
+            return Err(format!("--alias expects NAME=PATH, found {a:?}").into());
+        };
+        let path = std::path::absolute(path).map_err(|e| format!("--alias {a}: {e}"))?;
+        opts = opts.alias(name, &path.to_string_lossy());
+    }
+    let doc_path = match &args.input {
+        Some(p) if p != Path::new("-") => p.clone(),
+        _ => PathBuf::from("-"),
+    };
+    let r =
+        o3de::import::resolve_imports_with(json, &doc_path, &mut o3de::import::FileImporter, &opts);
+    if r.report.outcome() == o3de::Outcome::Catastrophic {
+        let rep = serde_json::json!({"import": r.report.to_json()});
+        eprintln!("{}", serde_json::to_string_pretty(&rep)?);
+        return Err("resolving $import failed (see the report above)".into());
+    }
+    Ok(())
 }
 
 fn load_registry(args: &Args) -> CliResult<Registry> {
@@ -66,7 +96,8 @@ fn load_input(
     reg: &Registry,
     bytes: &[u8],
 ) -> CliResult<(Value, TypeExpr, Option<String>, o3de::Report)> {
-    let json = o3de::parse_json(bytes)?;
+    let mut json = o3de::parse_json(bytes)?;
+    resolve_imports(args, &mut json)?;
     let (data, class_name) = match Envelope::from_json(&json)? {
         Some(env) => (env.class_data, Some(env.class_name)),
         None => (json, None),

@@ -68,8 +68,47 @@ pub struct ImportDirective {
     pub path: PathBuf,
 }
 
+/// Options for resolving imports.
+#[derive(Debug, Clone, Default)]
+pub struct ImportOptions {
+    /// File aliases, as O3DE's `FileIOBase::SetAlias` holds them: `@name@` keys (a
+    /// key given without the `@`s gets them) and the paths they stand for.
+    pub aliases: Vec<(String, String)>,
+}
+
+impl ImportOptions {
+    /// Adds alias `name` (`engroot` or `@engroot@`) for `path`.
+    pub fn alias(mut self, name: &str, path: &str) -> Self {
+        let key = if name.len() >= 2 && name.starts_with('@') && name.ends_with('@') {
+            name.to_string()
+        } else {
+            format!("@{}@", name.trim_matches('@'))
+        };
+        self.aliases.push((key, path.to_string()));
+        self
+    }
+
+    /// `LocalFileIO::ReplaceAlias`: when `name` starts with an alias key (compared
+    /// without regard to ASCII case), the key is replaced by the alias's path, by plain
+    /// text concatenation (`@root@/a.json` → `/base` + `/a.json`). Otherwise `name` is
+    /// returned unchanged, so an unknown alias makes the import fail to read.
+    pub fn replace_alias(&self, name: &str) -> String {
+        for (key, path) in &self.aliases {
+            let n = key.len();
+            if name.len() >= n
+                && name.is_char_boundary(n)
+                && name.as_bytes()[..n].eq_ignore_ascii_case(key.as_bytes())
+            {
+                return format!("{path}{}", &name[n..]);
+            }
+        }
+        name.to_string()
+    }
+}
+
 struct Resolver<'i> {
     importer: &'i mut dyn Importer,
+    opts: &'i ImportOptions,
     rep: Reporter<'static>,
     imported: Vec<PathBuf>,
     directives: Vec<ImportDirective>,
@@ -131,6 +170,9 @@ impl Resolver<'_> {
                             )
                         }
                     };
+                    // O3DE replaces an alias in the name before joining it to the folder
+                    // (and records the replaced name as the directive's file name).
+                    let name = self.opts.replace_alias(&name);
                     let base = stack
                         .last()
                         .and_then(|p| p.parent())
@@ -215,8 +257,19 @@ pub fn resolve_imports(
     doc_path: &Path,
     importer: &mut dyn Importer,
 ) -> ImportResult {
+    resolve_imports_with(doc, doc_path, importer, &ImportOptions::default())
+}
+
+/// [`resolve_imports`] with options (file aliases).
+pub fn resolve_imports_with(
+    doc: &mut Json,
+    doc_path: &Path,
+    importer: &mut dyn Importer,
+    opts: &ImportOptions,
+) -> ImportResult {
     let mut r = Resolver {
         importer,
+        opts,
         rep: Reporter::default(),
         imported: Vec::new(),
         directives: Vec::new(),

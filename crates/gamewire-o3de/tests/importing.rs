@@ -126,3 +126,87 @@ fn import_load_store_ports() {
         assert_eq!(doc, input);
     }
 }
+
+#[test]
+fn alias_paths() {
+    // LocalFileIO::ReplaceAlias (called by JsonImportResolver before joining the name to
+    // the importing file's folder): a name starting with an alias key, compared without
+    // regard to case, has the key replaced by the alias path as plain text; an absolute
+    // result replaces the folder; an unknown alias is left as written, so the import
+    // fails to read (Catastrophic, "Failed to import file").
+    use gamewire_o3de::import::{resolve_imports_with, ImportOptions};
+    let opts = ImportOptions::default()
+        .alias("engroot", "/engine")
+        .alias("@projectroot@", "proj");
+    let imp = || {
+        files(&[
+            ("/engine/a.json", json!({"from": "engine"})),
+            ("/engine-x.json", json!({"from": "concat"})),
+            ("dir/proj/b.json", json!({"from": "project"})),
+            (
+                "/engine/nested.json",
+                json!({"inner": {"$import": "a.json"}}),
+            ),
+        ])
+    };
+    let cases: &[(&str, Outcome, serde_json::Value, &str)] = &[
+        (
+            "@engroot@/a.json",
+            Outcome::Success,
+            json!({"from": "engine"}),
+            "/engine/a.json",
+        ),
+        (
+            "@ENGROOT@/a.json",
+            Outcome::Success,
+            json!({"from": "engine"}),
+            "/engine/a.json",
+        ),
+        (
+            "@EngRoot@-x.json",
+            Outcome::Success,
+            json!({"from": "concat"}),
+            "/engine-x.json",
+        ),
+        (
+            "@projectroot@/b.json",
+            Outcome::Success,
+            json!({"from": "project"}),
+            "proj/b.json",
+        ),
+        (
+            "@engroot@/nested.json",
+            Outcome::Success,
+            json!({"inner": {"from": "engine"}}),
+            "/engine/nested.json",
+        ),
+        (
+            "@gemroot@/a.json",
+            Outcome::Catastrophic,
+            json!({"$import": "@gemroot@/a.json"}),
+            "",
+        ),
+        (
+            "engroot/a.json",
+            Outcome::Catastrophic,
+            json!({"$import": "engroot/a.json"}),
+            "",
+        ),
+    ];
+    for (name, outcome, value, filename) in cases {
+        let mut doc = json!({"v": {"$import": name}});
+        let r = resolve_imports_with(&mut doc, "dir/main.json".as_ref(), &mut imp(), &opts);
+        assert_eq!(r.report.outcome(), *outcome, "{name}: {:?}", r.report);
+        assert_eq!(doc["v"], *value, "{name}");
+        if *outcome == Outcome::Catastrophic {
+            let msg = &r.report.issues[0].message;
+            assert!(msg.starts_with("Failed to import file \"dir/"), "{msg}");
+            assert_eq!(r.report.issues[0].path, "/v");
+        } else {
+            // The directive records the name with the alias replaced, as O3DE does.
+            assert_eq!(r.directives[0].filename, *filename, "{name}");
+        }
+    }
+    assert_eq!(opts.replace_alias("@engroot@"), "/engine");
+    assert_eq!(opts.replace_alias("x/@engroot@/a"), "x/@engroot@/a");
+}
