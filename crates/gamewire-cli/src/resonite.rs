@@ -2,7 +2,7 @@
 
 use crate::inspect::{short_str, Tree};
 use crate::{Action, CliResult};
-use gamewire::resonite::tree::DataTree;
+use gamewire::resonite::tree::{DataTree, TreeValue};
 use gamewire::resonite::{
     self as resonite, container, json, Compression, Document, EncodeOptions, Framing, Value,
 };
@@ -148,6 +148,17 @@ fn leaf_text(v: &Value<'_>) -> String {
 fn print_value(tree: &mut Tree, label: &str, v: &Value<'_>, depth: usize) {
     const MAX_DEPTH: usize = 12;
     match v {
+        // a synced member `{"ID", "Data"}` whose Data has a value convention: typed
+        Value::Document(d) if d.len() == 2 && d.get("ID").is_some() => {
+            match d.get("Data").and_then(TreeValue::infer) {
+                Some(tv) => {
+                    let text = tv.to_string();
+                    let shown = text.split_once(' ').map_or("", |(_, r)| r);
+                    tree.leaf(label, &tv.type_name(), &clip(shown.to_string(), 80));
+                }
+                None => print_doc(tree, label, d, depth),
+            }
+        }
         Value::Document(d) => print_doc(tree, label, d, depth),
         Value::Array(a) => {
             if depth >= MAX_DEPTH {
@@ -222,8 +233,43 @@ pub enum ResoniteCmd {
     },
 }
 
-/// Writes the slot hierarchy of `doc`: one line per slot (name and ID), its components'
-/// type names below it.
+/// `s` cut to `max` characters (with `…`).
+fn clip(s: String, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}
+
+/// One `name: type value` line per member of `data` (but its `ID`), typed by `read`;
+/// members without a value convention show their BSON kind and size.
+fn member_lines(
+    out: &mut String,
+    indent: &str,
+    data: &Document<'_>,
+    read: &dyn Fn(&str) -> resonite::Result<Option<TreeValue>>,
+) {
+    use std::fmt::Write as _;
+    for (k, v) in &data.entries {
+        if k == "ID" {
+            continue;
+        }
+        let text = match read(k) {
+            Ok(Some(tv)) => clip(tv.to_string(), 100),
+            Ok(None) => match resonite::tree::member(data, k) {
+                Some(Value::Array(a)) => format!("array ({} items)", a.len()),
+                Some(Value::Document(d)) => format!("document ({} entries)", d.len()),
+                Some(other) => format!("{} {}", other.type_name(), leaf_text(other)),
+                None => leaf_text(v),
+            },
+            Err(e) => format!("error: {e}"),
+        };
+        let _ = writeln!(out, "{indent}{k}: {text}");
+    }
+}
+
+/// Writes the slot hierarchy of `doc`: one line per slot (name and ID), its transform
+/// typed, its components' type names below it, each with its members typed.
 pub fn slot_tree(doc: &Document<'_>) -> String {
     use std::fmt::Write as _;
     let t = DataTree::new(doc);
@@ -244,6 +290,17 @@ pub fn slot_tree(doc: &Document<'_>) -> String {
             ""
         };
         let _ = writeln!(out, "{indent}{name}{active}  <{}>", s.id().unwrap_or("?"));
+        for m in ["Position", "Rotation", "Scale"] {
+            match s.typed(m) {
+                Ok(Some(tv)) => {
+                    let _ = writeln!(out, "{indent}  {m}: {tv}");
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    let _ = writeln!(out, "{indent}  {m}: error: {e}");
+                }
+            }
+        }
         for c in s.components() {
             let ty =
                 t.type_name(&c)
@@ -253,6 +310,11 @@ pub fn slot_tree(doc: &Document<'_>) -> String {
                         None => "(no type)".into(),
                     });
             let _ = writeln!(out, "{indent}  + {ty}");
+            if let Some(data) = c.data {
+                member_lines(&mut out, &format!("{indent}      "), data, &|k| {
+                    t.typed_member(&c, k)
+                });
+            }
         }
     }
     let assets = t.assets();
@@ -264,6 +326,9 @@ pub fn slot_tree(doc: &Document<'_>) -> String {
                 .map(|c| c.into_owned())
                 .unwrap_or_else(|| "(unknown type)".into());
             let _ = writeln!(out, "  + {ty}");
+            if let Some(data) = c.data {
+                member_lines(&mut out, "      ", data, &|k| t.typed_member(&c, k));
+            }
         }
     }
     out
@@ -294,8 +359,11 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "# saved by 2024.8.5.1346");
         assert!(lines[1].starts_with("Root  <"), "{text}");
+        assert!(lines[2].starts_with("  Position: float3 ("), "{text}");
+        assert_eq!(lines[3], "  Rotation: floatQ (0, 0, 0, 1)", "{text}");
+        assert_eq!(lines[4], "  Scale: float3 (1, 1, 1)", "{text}");
         assert!(
-            lines[2].starts_with("  + [FrooxEngine]FrooxEngine."),
+            lines[5].starts_with("  + [FrooxEngine]FrooxEngine."),
             "{text}"
         );
         assert_eq!(
@@ -307,5 +375,19 @@ mod tests {
             text.contains("Assets:\n  + [FrooxEngine]FrooxEngine."),
             "{text}"
         );
+    }
+
+    #[test]
+    fn slot_tree_shows_member_values_typed() {
+        let doc = resonite::synth::data_tree(12, 3, 7);
+        let text = slot_tree(&doc);
+        assert!(
+            text.contains("      AlbedoColor: colorX (1, 1, 1, 1, sRGB)\n"),
+            "{text}"
+        );
+        assert!(text.contains("      URL: Uri resdb:///"), "{text}");
+        assert!(text.contains("      FilterMode: null\n"), "{text}");
+        assert!(text.contains("      Value: float3 ("), "{text}");
+        assert!(text.contains("      Enabled: bool true\n"), "{text}");
     }
 }

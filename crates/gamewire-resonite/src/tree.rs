@@ -16,9 +16,71 @@
 //! string; vectors, quaternions and colors are arrays of numbers; enums are their names;
 //! URIs are strings starting with `@`.
 
+pub mod typed;
+
 use crate::value::{Document, Value};
+use gamewire_core::{Error, Result};
 use std::borrow::Cow;
 use std::collections::HashMap;
+pub use typed::{Prim, Scalar, TreeType, TreeValue};
+
+/// The declared types of a slot's own members (`FrooxEngine.Slot`).
+pub fn slot_member_type(name: &str) -> Option<TreeType> {
+    Some(match name {
+        "Name" | "Tag" => TreeType::String,
+        "Active" | "Persistent" => TreeType::Scalar(Prim::Bool),
+        "Position" | "Scale" => TreeType::Vector(Prim::Float, 3),
+        "Rotation" => TreeType::Quaternion(Prim::Float),
+        "OrderOffset" => TreeType::Scalar(Prim::Long),
+        "ParentReference" => TreeType::RefId,
+        _ => return None,
+    })
+}
+
+/// Reads member `name` of `doc` typed: as `ty` when given, else by its shape. `Ok(None)`
+/// when the member is absent or (without a type) has no value convention; a value that
+/// does not fit `ty` is an error whose path names the member (`name.Data[i]`).
+pub fn typed_member(
+    doc: &Document<'_>,
+    name: &str,
+    ty: Option<&TreeType>,
+) -> Result<Option<TreeValue>> {
+    let Some(raw) = doc.get(name) else {
+        return Ok(None);
+    };
+    let paired = matches!(raw, Value::Document(d) if d.get("ID").is_some());
+    let Some(v) = member(doc, name) else {
+        return Err(Error::msg("expected a Data value beside the member's ID").in_key(name));
+    };
+    let r = match ty {
+        Some(t) => TreeValue::read(v, t).map(Some),
+        None => Ok(TreeValue::infer(v)),
+    };
+    r.map_err(|e| {
+        let e = if paired { e.in_key("Data") } else { e };
+        e.in_key(name)
+    })
+}
+
+/// Writes `value` into member `name` of `doc` as Resonite would: into the `Data` of an
+/// `{"ID", "Data"}` pair when there is one, else as the member itself (added when absent).
+pub fn set_typed_member(doc: &mut Document<'_>, name: &str, value: &TreeValue) {
+    let bson = value.to_bson();
+    if let Some((_, v)) = doc.entries.iter_mut().find(|(k, _)| k == name) {
+        if let Value::Document(d) = v {
+            if d.get("ID").is_some() {
+                match d.entries.iter_mut().find(|(k, _)| k == "Data") {
+                    Some((_, data)) => *data = bson,
+                    None => d.push("Data", bson),
+                }
+                return;
+            }
+        }
+        *v = bson;
+    } else {
+        doc.push(name.to_string(), bson);
+    }
+}
 
 /// A view of a root document as a data tree.
 #[derive(Debug, Clone, Copy)]
@@ -130,6 +192,18 @@ impl<'d, 'a> DataTree<'d, 'a> {
         }
     }
 
+    /// Member `name` of component `c`, typed by the declared type its component type
+    /// names (`ValueField<float3>`'s `Value` is a `float3`), or by shape otherwise.
+    pub fn typed_member(&self, c: &Component<'d, 'a>, name: &str) -> Result<Option<TreeValue>> {
+        let Some(data) = c.data else {
+            return Ok(None);
+        };
+        let ty = self
+            .type_name(c)
+            .and_then(|t| TreeType::of_member(&t, name));
+        typed_member(data, name, ty.as_ref())
+    }
+
     /// Every slot, depth first, with its depth (the root slot is 0). Iterative: any
     /// nesting depth is safe.
     pub fn slots(&self) -> Vec<(usize, Slot<'d, 'a>)> {
@@ -221,6 +295,10 @@ impl<'d, 'a> Slot<'d, 'a> {
             .and_then(Value::as_array)
             .map(|a| a.iter().filter_map(Component::from_value).collect())
             .unwrap_or_default()
+    }
+    /// Member `name` typed by the slot's declared member types (or by shape for others).
+    pub fn typed(&self, name: &str) -> Result<Option<TreeValue>> {
+        typed_member(self.doc, name, slot_member_type(name).as_ref())
     }
     /// The child slots (`Children`).
     pub fn children(&self) -> Vec<Slot<'d, 'a>> {
