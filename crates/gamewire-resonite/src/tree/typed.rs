@@ -264,14 +264,23 @@ impl TreeType {
     /// The declared type of `member` in a component of type `component`, when the type
     /// name says it: `ValueField<T>` and the other single-value generics hold `Value: T`;
     /// `ReferenceField<T>` and `DynamicReferenceVariable<T>` hold `Reference: RefID`.
+    /// Neos files spell generics the .NET way:
+    /// ``FrooxEngine.ValueField`1[[BaseX.float3, BaseX, Version=…]]``.
     pub fn of_member(component: &str, member: &str) -> Option<TreeType> {
-        let open = component.find('<')?;
-        let close = component.rfind('>')?;
-        if close <= open {
-            return None;
-        }
-        let base = strip_namespace(&component[..open]);
-        let arg = &component[open + 1..close];
+        let (base, arg) = if let Some((b, rest)) = component.split_once("`1[[") {
+            let end = rest.find([',', ']']).unwrap_or(rest.len());
+            (strip_namespace(b), &rest[..end])
+        } else {
+            let open = component.find('<')?;
+            let close = component.rfind('>')?;
+            if close <= open {
+                return None;
+            }
+            (
+                strip_namespace(&component[..open]),
+                &component[open + 1..close],
+            )
+        };
         match (base, member) {
             (
                 "ValueField"
