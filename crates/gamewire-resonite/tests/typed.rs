@@ -107,6 +107,20 @@ fn declared_types_parse_like_the_types_table() {
         TreeType::Scalar(Prim::Float)
     );
     assert_eq!(TreeType::parse("colorX"), TreeType::ColorX);
+    let nf3 = TreeType::parse("Nullable<float3>");
+    assert_eq!(
+        nf3,
+        TreeType::Nullable(Box::new(TreeType::Vector(Prim::Float, 3)))
+    );
+    assert_eq!(
+        TreeType::parse("int?"),
+        TreeType::Nullable(Box::new(TreeType::Scalar(Prim::Int)))
+    );
+    assert_eq!(
+        TreeValue::read(&Value::Null, &nf3).unwrap(),
+        TreeValue::Null
+    );
+    assert!(TreeValue::read(&Value::Null, &TreeType::Vector(Prim::Float, 3)).is_err());
     assert_eq!(
         TreeType::parse("[FrooxEngine]FrooxEngine.BlendMode"),
         TreeType::Enum("BlendMode".into())

@@ -224,12 +224,37 @@ pub enum TreeType {
     RefId,
     /// Any other named type: an enum, stored as its name.
     Enum(String),
+    /// `Nullable<T>` (`T?`): null, or the value saved as `T` (`CoderNullable`).
+    Nullable(Box<TreeType>),
 }
 
 impl TreeType {
     /// Parses a type name, with or without `[Assembly]` and namespace prefixes.
     pub fn parse(name: &str) -> TreeType {
-        let n = strip_namespace(name.trim());
+        let t = Self::unqualified(name);
+        if let Some(inner) = t
+            .strip_prefix("Nullable<")
+            .and_then(|r| r.strip_suffix('>'))
+            .or_else(|| t.strip_suffix('?'))
+        {
+            // .NET has no nullable of a nullable: one level, no recursion
+            return TreeType::Nullable(Box::new(Self::parse_plain(Self::unqualified(inner))));
+        }
+        Self::parse_plain(t)
+    }
+
+    /// Without `[Assembly]` and `System.` prefixes.
+    fn unqualified(name: &str) -> &str {
+        let t = name.trim();
+        let t = match t.strip_prefix('[') {
+            Some(rest) => rest.split_once(']').map_or(t, |(_, r)| r),
+            None => t,
+        };
+        t.strip_prefix("System.").unwrap_or(t)
+    }
+
+    fn parse_plain(t: &str) -> TreeType {
+        let n = strip_namespace(t);
         if let Some(p) = Prim::parse(n) {
             return TreeType::Scalar(p);
         }
@@ -313,6 +338,7 @@ impl TreeType {
             TreeType::TimeSpan => "TimeSpan".into(),
             TreeType::RefId => "RefID".into(),
             TreeType::Enum(n) => n.clone(),
+            TreeType::Nullable(t) => format!("Nullable<{}>", t.name()),
         }
     }
 }
@@ -447,6 +473,8 @@ impl TreeValue {
             return Ok(TreeValue::Null);
         }
         Ok(match ty {
+            TreeType::Nullable(_) if matches!(v, Value::Null) => TreeValue::Null,
+            TreeType::Nullable(t) => return TreeValue::read(v, t),
             TreeType::Scalar(p) => TreeValue::Scalar(Scalar::read(v, *p)?),
             TreeType::Vector(p, n) => TreeValue::Vector(scalars(array(v, &ty.name(), &[*n])?, *p)?),
             TreeType::Matrix(p, n) => {
