@@ -57,6 +57,18 @@ fuzz_target!(|data: &[u8]| {
     ]));
     // The bytes as JSON loaded into a rich type, then stored and loaded again.
     let Ok(json) = parse_json(data) else { return };
+    // Again keeping duplicate member names (the parse must agree with parse_json).
+    let Ok((kept, dups)) = gamewire_o3de::parse_json_keeping_duplicates(data) else {
+        panic!("parse_json accepted what parse_json_keeping_duplicates rejected")
+    };
+    assert_eq!(kept, json);
+    let _ = gamewire_o3de::load_with_duplicates(
+        reg,
+        &reg.parse_type("Root").unwrap(),
+        kept,
+        &dups,
+        &LoadOptions::default(),
+    );
     for ty in ["Root", "vector<E>", "map<F, Color>"] {
         let ty = reg.parse_type(ty).unwrap();
         let (v, _) = load(reg, &ty, &json, &LoadOptions::default());

@@ -96,11 +96,16 @@ fn load_input(
     reg: &Registry,
     bytes: &[u8],
 ) -> CliResult<(Value, TypeExpr, Option<String>, o3de::Report)> {
-    let mut json = o3de::parse_json(bytes)?;
+    // Duplicate member names are kept, as O3DE's rapidjson reader keeps them.
+    let (mut json, dups) = o3de::parse_json_keeping_duplicates(bytes)?;
     resolve_imports(args, &mut json)?;
-    let (data, class_name) = match Envelope::from_json(&json)? {
-        Some(env) => (env.class_data, Some(env.class_name)),
-        None => (json, None),
+    let (data, class_name, dups) = match Envelope::from_json(&json)? {
+        Some(env) => (
+            env.class_data,
+            Some(env.class_name),
+            dups.rebase("/ClassData"),
+        ),
+        None => (json, None, dups),
     };
     let type_text = match (&args.type_name, &class_name) {
         (Some(t), _) => t.clone(),
@@ -112,7 +117,7 @@ fn load_input(
         clear_containers: args.clear_containers,
         ..LoadOptions::default()
     };
-    let (v, report) = o3de::load_owned(reg, &ty, data, &opts);
+    let (v, report) = o3de::load_with_duplicates(reg, &ty, data, &dups, &opts);
     Ok((v, ty, class_name, report))
 }
 

@@ -18,6 +18,7 @@
 mod comments;
 pub mod compare;
 pub mod de;
+pub mod duplicates;
 pub mod envelope;
 pub mod import;
 pub mod load;
@@ -32,6 +33,7 @@ pub mod uuid;
 pub mod value;
 
 pub use comments::{parse_json, strip_comments};
+pub use duplicates::{parse_json_keeping_duplicates, Duplicates};
 pub use registry::Registry;
 pub use report::{Issue, Outcome, Processing, Report, ResultCode, Task};
 /// The JSON crate this one reads and writes (re-exported for callers and the fuzz target).
@@ -123,6 +125,34 @@ pub fn load_onto_mut(
     let mut loader = load::Loader::new(reg, opts);
     let r = loader.load(ty, json, out, false);
     loader.finish(r)
+}
+
+/// Loads `json` (parsed by [`parse_json_keeping_duplicates`], which gave `dups`) as a
+/// value of `ty`: objects with duplicate member names are read member by member in
+/// document order, as O3DE (rapidjson) reads them.
+pub fn load_with_duplicates(
+    reg: &Registry,
+    ty: &TypeExpr,
+    mut json: Json,
+    dups: &Duplicates,
+    opts: &LoadOptions,
+) -> (Value, Report) {
+    let mut v = reg.zero(ty);
+    let mut loader = load::Loader::new(reg, opts).with_duplicates(dups);
+    let r = loader.load(ty, &mut json, &mut v, false);
+    (v, loader.finish(r))
+}
+
+/// Parses `bytes` (comments allowed) and loads them as a value of `ty`, seeing duplicate
+/// member names as O3DE does.
+pub fn load_bytes(
+    reg: &Registry,
+    ty: &TypeExpr,
+    bytes: &[u8],
+    opts: &LoadOptions,
+) -> gamewire_core::Result<(Value, Report)> {
+    let (json, dups) = parse_json_keeping_duplicates(bytes)?;
+    Ok(load_with_duplicates(reg, ty, json, &dups, opts))
 }
 
 /// Stores `value` of type `ty` as JSON. Classes and enums are compared against their

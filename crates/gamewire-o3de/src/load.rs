@@ -5,6 +5,7 @@
 //! every step as a [`ResultCode`], and leaves a value untouched when its input is
 //! rejected (`Unsupported` and worse).
 
+use crate::duplicates::Duplicates;
 use crate::math;
 use crate::numbers::{strtod, strtoll, strtoull};
 use crate::registry::{identity, int_range, Registry};
@@ -56,6 +57,7 @@ pub struct Loader<'r, 'j> {
     opts: &'r LoadOptions,
     pub(crate) rep: Reporter<'j>,
     depth: usize,
+    dups: Option<&'r Duplicates>,
 }
 
 impl<'r, 'j> Loader<'r, 'j> {
@@ -66,6 +68,33 @@ impl<'r, 'j> Loader<'r, 'j> {
             opts,
             rep: Reporter::default(),
             depth: 0,
+            dups: None,
+        }
+    }
+
+    /// Reads the objects listed in `dups` member by member, duplicates included.
+    pub fn with_duplicates(mut self, dups: &'r Duplicates) -> Self {
+        self.dups = (!dups.is_empty()).then_some(dups);
+        self
+    }
+
+    /// Every member, in document order, of the object being loaded, when it had
+    /// duplicate names.
+    fn duplicate_members(&self) -> Option<Vec<(String, Json)>> {
+        self.dups?.get(&self.rep.pointer()).cloned()
+    }
+
+    /// A loader at the same path and depth, for members owned by the caller.
+    fn sub_loader<'k>(&self) -> Loader<'r, 'k> {
+        Loader {
+            reg: self.reg,
+            opts: self.opts,
+            rep: Reporter {
+                path: self.rep.path.iter().map(|s| s.to_owned_seg()).collect(),
+                issues: Vec::new(),
+            },
+            depth: self.depth,
+            dups: self.dups,
         }
     }
 
@@ -1179,15 +1208,35 @@ impl<'r, 'j> Loader<'r, 'j> {
         let max;
         match json {
             Json::Object(m) => {
-                max = m.len();
-                for (k, v) in m.iter_mut() {
-                    self.rep.path.push(Seg::Key(k));
-                    let r = self.load_map_entry_from_name(kty, vty, multi, k, v, out);
-                    self.rep.path.pop();
-                    if r.halted() {
+                if let Some(mut members) = self.duplicate_members() {
+                    // rapidjson keeps every member: each one is added, in document order.
+                    max = members.len();
+                    let mut sub = self.sub_loader();
+                    let r = sub.map_members(
+                        kty,
+                        vty,
+                        multi,
+                        members.iter_mut().map(|(k, v)| (&**k, v)),
+                        out,
+                        &mut ret,
+                    );
+                    self.rep.issues.append(&mut sub.rep.issues);
+                    if let Some(r) = r {
                         return r;
                     }
-                    ret.combine(r);
+                } else {
+                    max = m.len();
+                    let r = self.map_members(
+                        kty,
+                        vty,
+                        multi,
+                        m.iter_mut().map(|(k, v)| (&**k, v)),
+                        out,
+                        &mut ret,
+                    );
+                    if let Some(r) = r {
+                        return r;
+                    }
                 }
             }
             Json::Array(a) => {
@@ -1299,6 +1348,29 @@ impl<'r, 'j> Loader<'r, 'j> {
     }
 
     /// An object member of a map: the member name is the key (`"{}"` = default key).
+    /// The members of a map given as an object; `Some` with the halting code when one
+    /// halts.
+    fn map_members(
+        &mut self,
+        kty: &TypeExpr,
+        vty: &TypeExpr,
+        multi: bool,
+        members: impl Iterator<Item = (&'j str, &'j mut Json)>,
+        out: &mut MapBuild,
+        ret: &mut Code,
+    ) -> Option<Code> {
+        for (k, v) in members {
+            self.rep.path.push(Seg::Key(k));
+            let r = self.load_map_entry_from_name(kty, vty, multi, k, v, out);
+            self.rep.path.pop();
+            if r.halted() {
+                return Some(r);
+            }
+            ret.combine(r);
+        }
+        None
+    }
+
     fn load_map_entry_from_name(
         &mut self,
         kty: &TypeExpr,
@@ -1362,6 +1434,8 @@ impl<'r, 'j> Loader<'r, 'j> {
                 issues: Vec::new(),
             },
             depth: self.depth,
+            // The temporary JSON is not part of the document.
+            dups: None,
         };
         let mut json = json;
         let r = sub.load(ty, &mut json, out, true);
@@ -1501,9 +1575,28 @@ impl<'r, 'j> Loader<'r, 'j> {
         if !matches!(out, Value::Object(f) if f.len() == class.fields.len()) {
             *out = class.default.clone();
         }
+        if let Some(mut members) = self.duplicate_members() {
+            // rapidjson keeps every member: each one loads, in document order.
+            let mut sub = self.sub_loader();
+            let r = sub.class_members(cid, members.iter_mut().map(|(k, v)| (&**k, v)), out);
+            self.rep.issues.append(&mut sub.rep.issues);
+            return r;
+        }
+        self.class_members(cid, m.iter_mut().map(|(k, v)| (&**k, v)), out)
+    }
+
+    /// `LoadClass`'s loop over the object's members.
+    fn class_members(
+        &mut self,
+        cid: ClassId,
+        members: impl Iterator<Item = (&'j str, &'j mut Json)>,
+        out: &mut Value,
+    ) -> Code {
+        let reg = self.reg;
+        let class = &reg.classes[cid];
         let mut ret = ResultCode::empty(T::ReadField);
         let mut loads = 0usize;
-        for (name, val) in m {
+        for (name, val) in members {
             if name == "$type" {
                 continue;
             }
@@ -1511,7 +1604,7 @@ impl<'r, 'j> Loader<'r, 'j> {
                 .lookup
                 .iter()
                 .copied()
-                .find(|&i| class.names_unique_ci && class.fields[i].name == *name)
+                .find(|&i| class.names_unique_ci && class.fields[i].name == name)
                 .or_else(|| {
                     class
                         .lookup

@@ -384,6 +384,17 @@ pub(crate) enum Seg<'a> {
     Index(usize),
 }
 
+impl Seg<'_> {
+    /// The same segment, owning its text.
+    pub(crate) fn to_owned_seg<'b>(&self) -> Seg<'b> {
+        match self {
+            Seg::Key(k) => Seg::Owned((*k).to_string()),
+            Seg::Owned(k) => Seg::Owned(k.clone()),
+            Seg::Index(i) => Seg::Index(*i),
+        }
+    }
+}
+
 /// Collects issues and tracks the JSON Pointer path of the value being processed.
 #[derive(Debug, Default)]
 pub(crate) struct Reporter<'a> {

@@ -1564,3 +1564,93 @@ fn matrices_and_quaternion_objects() {
         "{j}"
     );
 }
+
+#[test]
+fn duplicate_members() {
+    // rapidjson keeps every member of an object. JsonDeserializer::LoadClass loads each
+    // member in document order (the last one wins) and counts every load, so a field
+    // given twice can hide a missing one from the PartialDefaults check; an earlier bad
+    // value is still reported. MapSerializer adds each member of an object: a repeated
+    // key keeps its first value and the entry is Unavailable ("Unable to store the
+    // element..."), while a multimap adds both.
+    use gamewire_o3de::load_bytes;
+    let reg = registry();
+    #[allow(clippy::type_complexity)]
+    let cases: &[(&str, &str, Outcome, Processing, Json, &[&str])] = &[
+        // var1 twice, var2 missing: two loads for two fields, so Success.
+        (
+            "SimpleClass",
+            r#"{"var1": 1, "var1": 7}"#,
+            Success,
+            Processing::Completed,
+            json!({"var1": 7}),
+            &[],
+        ),
+        // Without the duplicate the same input is PartialDefaults.
+        (
+            "SimpleClass",
+            r#"{"var1": 7}"#,
+            PartialDefaults,
+            Processing::Completed,
+            json!({"var1": 7}),
+            &[],
+        ),
+        // The first value cannot load; the second does.
+        (
+            "SimpleClass",
+            r#"{"var1": [], "var1": 7, "var2": 1.5}"#,
+            Unsupported,
+            Processing::PartialAlter,
+            json!({"var1": 7, "var2": 1.5}),
+            &["/var1"],
+        ),
+        // Field names match without regard to case, so these are duplicates too
+        // (serde_json alone already sees both).
+        (
+            "SimpleClass",
+            r#"{"VAR1": 3, "var1": 4}"#,
+            Success,
+            Processing::Completed,
+            json!({"var1": 4}),
+            &[],
+        ),
+        (
+            "map<string,i32>",
+            r#"{"a": 1, "b": 2, "a": 5}"#,
+            Unavailable,
+            Processing::PartialAlter,
+            json!({"a": 1, "b": 2}),
+            &["/a", ""],
+        ),
+        (
+            "unordered_multimap<string,i32>",
+            r#"{"a": [1], "a": [2, 3]}"#,
+            Success,
+            Processing::Completed,
+            json!({"a": [1, 2, 3]}),
+            &[],
+        ),
+        // Nested (a class inside a map): var2 twice counts as two loads, so Success.
+        (
+            "map<string,SimpleClass>",
+            r#"{"k": {"var2": 2.0, "var2": 3.0}}"#,
+            Success,
+            Processing::Completed,
+            json!({"k": {"var2": 3.0}}),
+            &[],
+        ),
+    ];
+    for (ty, input, outcome, processing, stored, paths) in cases {
+        let t = reg.parse_type(ty).unwrap();
+        let (v, rep) = load_bytes(&reg, &t, input.as_bytes(), &LoadOptions::default()).unwrap();
+        assert_eq!(
+            (rep.outcome(), rep.processing()),
+            (*outcome, *processing),
+            "{input}: {rep:?}"
+        );
+        let got: Vec<&str> = rep.issues.iter().map(|i| i.path.as_str()).collect();
+        assert_eq!(&got[..], *paths, "{input}: {rep:?}");
+        let (j, _) = store(&reg, &t, &v, &StoreOptions::default());
+        assert_eq!(&j, stored, "{input}");
+    }
+}

@@ -1,0 +1,196 @@
+//! Duplicate member names in input JSON.
+//!
+//! `serde_json::Value` keeps one member per name (the last value, at the first
+//! position), but O3DE reads JSON with rapidjson, which keeps every member, and its
+//! class and map loaders visit every member in document order. [`parse_json_keeping_duplicates`]
+//! parses like [`crate::parse_json`] and also records, for each object that holds a
+//! name more than once, all of its members in document order, keyed by the object's
+//! JSON Pointer. The loader ([`crate::load_bytes`]) then visits those members as O3DE does.
+//!
+//! Limit: duplicates nested inside a member that is itself overridden by a later
+//! duplicate are not recorded (their JSON Pointer is shared with the later member).
+
+use crate::comments::{offset_of, strip_comments};
+use gamewire_core::{Error, ErrorKind, Result};
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value as Json};
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+/// Objects that hold a member name more than once: JSON Pointer of the object → every
+/// member, in document order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Duplicates(pub HashMap<String, Vec<(String, Json)>>);
+
+impl Duplicates {
+    /// True when no object had duplicate names.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The members, in document order, of the object at `pointer` if it had duplicates.
+    pub fn get(&self, pointer: &str) -> Option<&Vec<(String, Json)>> {
+        self.0.get(pointer)
+    }
+
+    /// Moves every pointer under `prefix` to the root (for a value taken out of a
+    /// document, such as an envelope's `/ClassData`); others are dropped.
+    pub fn rebase(self, prefix: &str) -> Duplicates {
+        Duplicates(
+            self.0
+                .into_iter()
+                .filter_map(|(k, v)| {
+                    let rest = k.strip_prefix(prefix)?;
+                    (rest.is_empty() || rest.starts_with('/')).then(|| (rest.to_string(), v))
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Parses JSON that may hold comments (like [`crate::parse_json`]) and records the
+/// objects that hold duplicate member names.
+pub fn parse_json_keeping_duplicates(bytes: &[u8]) -> Result<(Json, Duplicates)> {
+    let clean = strip_comments(bytes)?;
+    let mut state = State::default();
+    let mut de = serde_json::Deserializer::from_slice(&clean);
+    let v = Seed(&mut state)
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|_| v))
+        .map_err(|e| {
+            Error::at(
+                offset_of(&clean, e.line(), e.column()),
+                ErrorKind::Message(format!("invalid JSON: {e}")),
+            )
+        })?;
+    Ok((v, Duplicates(state.dups)))
+}
+
+#[derive(Default)]
+struct State {
+    pointer: String,
+    dups: HashMap<String, Vec<(String, Json)>>,
+}
+
+fn escape_into(out: &mut String, s: &str) {
+    for c in s.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+struct Seed<'s>(&'s mut State);
+
+impl<'de> DeserializeSeed<'de> for Seed<'_> {
+    type Value = Json;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> std::result::Result<Json, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Seed<'_> {
+    type Value = Json;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> std::result::Result<Json, E> {
+        Ok(Json::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> std::result::Result<Json, E> {
+        Ok(Json::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> std::result::Result<Json, E> {
+        Ok(Json::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> std::result::Result<Json, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Json::Null, Json::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> std::result::Result<Json, E> {
+        Ok(Json::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> std::result::Result<Json, E> {
+        Ok(Json::String(v))
+    }
+    fn visit_unit<E>(self) -> std::result::Result<Json, E> {
+        Ok(Json::Null)
+    }
+    fn visit_none<E>(self) -> std::result::Result<Json, E> {
+        Ok(Json::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> std::result::Result<Json, A::Error> {
+        let state = self.0;
+        let mut out = Vec::new();
+        loop {
+            let len = state.pointer.len();
+            state.pointer.push('/');
+            state.pointer.push_str(&out.len().to_string());
+            let item = a.next_element_seed(Seed(state));
+            state.pointer.truncate(len);
+            match item? {
+                Some(v) => out.push(v),
+                None => return Ok(Json::Array(out)),
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> std::result::Result<Json, A::Error> {
+        let state = self.0;
+        let mut members: Vec<(String, Json)> = Vec::new();
+        while let Some(k) = a.next_key::<String>()? {
+            let len = state.pointer.len();
+            state.pointer.push('/');
+            escape_into(&mut state.pointer, &k);
+            let v = a.next_value_seed(Seed(state));
+            state.pointer.truncate(len);
+            members.push((k, v?));
+        }
+        if members.len() > 1 {
+            let mut seen = HashSet::with_capacity(members.len());
+            if members.iter().any(|(k, _)| !seen.insert(k.as_str())) {
+                state.dups.insert(state.pointer.clone(), members.clone());
+            }
+        }
+        // As serde_json: the last value of a name, at the name's first position.
+        let mut map = Map::with_capacity(members.len());
+        for (k, v) in members {
+            map.insert(k, v);
+        }
+        Ok(Json::Object(map))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn records_objects_with_duplicates() {
+        let (v, d) = parse_json_keeping_duplicates(
+            br#"{"a": 1, "b": {"x": 1, "x": 2}, "c~/": [{"k": 0, "k": [1]}], "a": 3} // c"#,
+        )
+        .unwrap();
+        assert_eq!(v, json!({"a": 3, "b": {"x": 2}, "c~/": [{"k": [1]}]}));
+        assert_eq!(d.0.len(), 3);
+        assert_eq!(
+            d.get("/b").unwrap(),
+            &vec![("x".into(), json!(1)), ("x".into(), json!(2))]
+        );
+        assert_eq!(
+            d.get("/c~0~1/0").unwrap(),
+            &vec![("k".into(), json!(0)), ("k".into(), json!([1]))]
+        );
+        assert_eq!(d.get("").unwrap().len(), 4);
+        let r = d.clone().rebase("/b");
+        assert_eq!(r.0.keys().collect::<Vec<_>>(), vec![""]);
+        let (_, none) = parse_json_keeping_duplicates(br#"{"a": {"b": 1}, "A": 2}"#).unwrap();
+        assert!(none.is_empty());
+        let e = parse_json_keeping_duplicates(b"{\n \"a\": x}").unwrap_err();
+        assert_eq!(e.offset(), Some(8));
+    }
+}
