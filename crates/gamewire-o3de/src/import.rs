@@ -296,6 +296,16 @@ pub fn restore_imports(
     directives: &[ImportDirective],
     importer: &mut dyn Importer,
 ) -> Report {
+    restore_imports_with(doc, directives, importer, &ImportOptions::default())
+}
+
+/// [`restore_imports`] with options (the aliases for imports nested in the files).
+pub fn restore_imports_with(
+    doc: &mut Json,
+    directives: &[ImportDirective],
+    importer: &mut dyn Importer,
+    opts: &ImportOptions,
+) -> Report {
     let mut result = ResultCode::empty(T::WriteValue);
     let mut issues = Vec::new();
     // Innermost first, so pointers stay valid.
@@ -322,7 +332,7 @@ pub fn restore_imports(
                 continue;
             }
         };
-        let nested = resolve_imports(&mut original, &d.path, importer);
+        let nested = resolve_imports_with(&mut original, &d.path, importer, opts);
         issues.extend(nested.report.issues);
         let (patch, _) = crate::patch::create_merge_patch(&original, slot);
         let mut directive = serde_json::Map::new();

@@ -145,7 +145,7 @@ fn alias_paths() {
             ("dir/proj/b.json", json!({"from": "project"})),
             (
                 "/engine/nested.json",
-                json!({"inner": {"$import": "a.json"}}),
+                json!({"inner": {"$import": "@engroot@/a.json"}}),
             ),
         ])
     };
@@ -207,6 +207,26 @@ fn alias_paths() {
             assert_eq!(r.directives[0].filename, *filename, "{name}");
         }
     }
+    // Restoring: the nested alias import inside the file resolves with the same options,
+    // and the directive is written back with the replaced name.
+    use gamewire_o3de::import::restore_imports_with;
+    let mut doc = json!({"v": {"$import": "@engroot@/nested.json"}});
+    let mut files = imp();
+    let r = resolve_imports_with(&mut doc, "dir/main.json".as_ref(), &mut files, &opts);
+    let rr = restore_imports_with(&mut doc, &r.directives, &mut files, &opts);
+    assert!(rr.issues.is_empty(), "{rr:?}");
+    let written = &doc["v"]["$import"];
+    let name = written.as_str().or(written["filename"].as_str());
+    assert_eq!(name, Some("/engine/nested.json"), "{doc}");
+    // Without the alias, the nested import inside the file cannot be read.
+    let mut doc2 = json!({"v": {"inner": {"from": "engine"}}});
+    let rr = gamewire_o3de::import::restore_imports(&mut doc2, &r.directives, &mut files);
+    assert!(
+        rr.issues[0]
+            .message
+            .starts_with("Failed to import file \"/engine/@engroot@/a.json\""),
+        "{rr:?}"
+    );
     assert_eq!(opts.replace_alias("@engroot@"), "/engine");
     assert_eq!(opts.replace_alias("x/@engroot@/a"), "x/@engroot@/a");
 }
