@@ -338,6 +338,7 @@ mod tests {
             clear_containers: false,
             envelope: false,
             compact: false,
+            aliases: Vec::new(),
         };
         let reg = load_registry(&args).unwrap();
         let bytes = std::fs::read(args.input.as_ref().unwrap()).unwrap();
