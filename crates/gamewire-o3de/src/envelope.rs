@@ -4,6 +4,7 @@
 //! {"Type": "JsonSerialization", "Version": 1, "ClassName": "MyClass", "ClassData": {...}}
 //! ```
 
+use crate::{LoadOptions, Outcome, Processing, Registry, Report, StoreOptions, TypeExpr, Value};
 use gamewire_core::{Error, Result};
 use serde_json::{Map, Value as Json};
 
@@ -22,28 +23,18 @@ pub struct Envelope {
 }
 
 impl Envelope {
-    /// Unwraps `json` when it carries `"Type": "JsonSerialization"`; `Ok(None)` when it
-    /// is not an envelope; an error when it claims to be one but is malformed.
+    /// Unwraps `json` when it carries `"Type": "JsonSerialization"` (compared without
+    /// regard to ASCII case); `Ok(None)` when it is not an envelope; an error when it
+    /// claims to be one but is malformed. As O3DE's `ValidateJsonClassHeader`, the
+    /// reader does not look at `Version`; `ClassName` must be a string, and `ClassData`,
+    /// when present, an object (absent, it reads as `{}`).
     pub fn from_json(json: &Json) -> Result<Option<Envelope>> {
         let Some(m) = json.as_object() else {
             return Ok(None);
         };
         match m.get("Type") {
-            Some(Json::String(t)) if t == TYPE_TAG => {}
+            Some(Json::String(t)) if t.eq_ignore_ascii_case(TYPE_TAG) => {}
             _ => return Ok(None),
-        }
-        match m.get("Version").and_then(|v| v.as_u64()) {
-            Some(VERSION) => {}
-            Some(v) => {
-                return Err(Error::msg(format!(
-                    "envelope: unsupported Version {v}, expected {VERSION}"
-                )))
-            }
-            None => {
-                return Err(Error::msg(
-                    "envelope: \"Version\" is missing or not an integer",
-                ))
-            }
         }
         let class_name = match m.get("ClassName") {
             Some(Json::String(s)) => s.clone(),
@@ -53,10 +44,11 @@ impl Envelope {
                 ))
             }
         };
-        let class_data = m
-            .get("ClassData")
-            .cloned()
-            .unwrap_or(Json::Object(Map::new()));
+        let class_data = match m.get("ClassData") {
+            None => Json::Object(Map::new()),
+            Some(d @ Json::Object(_)) => d.clone(),
+            Some(_) => return Err(Error::msg("envelope: \"ClassData\" should be an object")),
+        };
         Ok(Some(Envelope {
             class_name,
             class_data,
@@ -74,6 +66,132 @@ impl Envelope {
     }
 }
 
+/// Writes JSON as rapidjson's `PrettyWriter` does for O3DE's `WriteJsonString` and
+/// `SaveObjectToStream`: four spaces of indentation, `"name": value`, no final newline.
+pub fn write_json(json: &Json) -> Vec<u8> {
+    use serde::Serialize;
+    let mut out = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+    // Writing a `serde_json::Value` into a Vec cannot fail.
+    let _ = json.serialize(&mut ser);
+    out
+}
+
+/// The name O3DE writes in `ClassName` for `ty`.
+fn class_name_of(reg: &Registry, ty: &TypeExpr) -> String {
+    match ty {
+        TypeExpr::Class(c) => reg.classes[*c].name.clone(),
+        other => reg.type_to_string(other),
+    }
+}
+
+/// O3DE's `JsonSerializationUtils::SaveObjectToStream`: stores `value` and wraps it in the
+/// envelope, written as [`write_json`] does. Fails when the store did not complete.
+pub fn save_object(
+    reg: &Registry,
+    ty: &TypeExpr,
+    value: &Value,
+    opts: &StoreOptions,
+) -> Result<Vec<u8>> {
+    let (data, report) = crate::store(reg, ty, value, opts);
+    if report.processing() != Processing::Completed {
+        return Err(Error::msg(report.result.describe("")));
+    }
+    let mut m = Map::new();
+    m.insert("Type".into(), Json::String(TYPE_TAG.into()));
+    m.insert("Version".into(), Json::from(VERSION));
+    m.insert("ClassName".into(), Json::String(class_name_of(reg, ty)));
+    m.insert("ClassData".into(), data);
+    Ok(write_json(&Json::Object(m)))
+}
+
+/// `WasLoadSuccess`: the outcomes O3DE's file loader accepts.
+fn load_success(o: Outcome) -> bool {
+    matches!(
+        o,
+        Outcome::Success | Outcome::DefaultsUsed | Outcome::PartialDefaults
+    )
+}
+
+/// Parses `bytes` (comments allowed) and unwraps the envelope, which is required.
+fn read_envelope(bytes: &[u8]) -> Result<(Envelope, crate::Duplicates)> {
+    let (json, dups) = crate::parse_json_keeping_duplicates(bytes)?;
+    match Envelope::from_json(&json)? {
+        Some(env) => Ok((env, dups.rebase("/ClassData"))),
+        None => Err(Error::msg("Not a valid JsonSerialization file")),
+    }
+}
+
+/// Loads the envelope's `ClassData` as `ty` and fails as O3DE's file loader does: on an
+/// outcome other than success or defaults, or on any issue whose outcome is not one of
+/// those (a skipped member, an unsupported value), listing the issues' messages.
+fn load_checked(
+    reg: &Registry,
+    ty: &TypeExpr,
+    env: Envelope,
+    dups: &crate::Duplicates,
+    opts: &LoadOptions,
+) -> Result<(Value, Report)> {
+    let (v, report) = crate::load_with_duplicates(reg, ty, env.class_data, dups, opts);
+    let mut errors = String::new();
+    for i in &report.issues {
+        // O3DE's loader ignores this one message (a work-around in JsonUtils.cpp).
+        if !load_success(i.code.outcome())
+            && i.message != "No part of the string could be interpreted as a uuid."
+        {
+            errors.push_str(&format!("{} '{}' \n", i.message, i.path));
+        }
+    }
+    if !load_success(report.outcome()) || !errors.is_empty() {
+        if errors.is_empty() {
+            errors = report.result.describe("");
+        }
+        return Err(Error::msg(errors));
+    }
+    Ok((v, report))
+}
+
+/// O3DE's `JsonSerializationUtils::LoadObjectFromStream`: `bytes` must hold the envelope,
+/// its `ClassName` must be `ty`'s name (compared without regard to ASCII case), and the
+/// load must succeed with no skipped or altered value.
+pub fn load_object(
+    reg: &Registry,
+    ty: &TypeExpr,
+    bytes: &[u8],
+    opts: &LoadOptions,
+) -> Result<(Value, Report)> {
+    let (env, dups) = read_envelope(bytes)?;
+    let name = class_name_of(reg, ty);
+    if !name.eq_ignore_ascii_case(&env.class_name) {
+        return Err(Error::msg(format!(
+            "Try to load class {name} from class {} data",
+            env.class_name
+        )));
+    }
+    load_checked(reg, ty, env, &dups, opts)
+}
+
+/// O3DE's `JsonSerializationUtils::LoadAnyObjectFromStream`: the type is the first
+/// registered class whose name is exactly the envelope's `ClassName`; the load must
+/// succeed as in [`load_object`].
+pub fn load_any_object(
+    reg: &Registry,
+    bytes: &[u8],
+    opts: &LoadOptions,
+) -> Result<(TypeExpr, Value, Report)> {
+    let (env, dups) = read_envelope(bytes)?;
+    let Some(id) = reg.classes.iter().position(|c| c.name == env.class_name) else {
+        return Err(Error::msg(format!(
+            "Can't find serialize context for class {}",
+            env.class_name
+        )));
+    };
+    let ty = TypeExpr::Class(id);
+    let (v, r) = load_checked(reg, &ty, env, &dups, opts)?;
+    Ok((ty, v, r))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,10 +204,16 @@ mod tests {
         assert_eq!(e.class_name, "A");
         assert_eq!(e.to_json(), j);
         assert_eq!(Envelope::from_json(&json!({"x": 1})).unwrap(), None);
+        // O3DE does not read the version; the class name is required.
         assert!(Envelope::from_json(
             &json!({"Type": "JsonSerialization", "Version": 2, "ClassName": "A"})
         )
-        .is_err());
+        .unwrap()
+        .is_some());
         assert!(Envelope::from_json(&json!({"Type": "JsonSerialization", "Version": 1})).is_err());
+        assert!(Envelope::from_json(
+            &json!({"Type": "JsonSerialization", "ClassName": "A", "ClassData": []})
+        )
+        .is_err());
     }
 }

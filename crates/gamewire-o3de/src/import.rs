@@ -47,7 +47,7 @@ impl Importer for MemoryImporter {
 /// What resolving found: the report and every file imported, in order.
 #[derive(Debug, Clone)]
 pub struct ImportResult {
-    /// The combined result (task `ReadField` for the walk; `Catastrophic` on a cycle or a missing file).
+    /// The combined result (task `Import`, as O3DE reports it; `Catastrophic` on a cycle or a missing file).
     pub report: Report,
     /// Paths of all files imported, nested ones included.
     pub imported: Vec<PathBuf>,
@@ -138,7 +138,7 @@ impl Resolver<'_> {
             self.depth -= 1;
             return self
                 .rep
-                .report(T::ReadField, O::Catastrophic, "Imports nest too deeply.");
+                .report(T::Import, O::Catastrophic, "Imports nest too deeply.");
         }
         let r = self.resolve_inner(doc, stack);
         self.depth -= 1;
@@ -146,7 +146,7 @@ impl Resolver<'_> {
     }
 
     fn resolve_inner(&mut self, doc: &mut Json, stack: &mut Vec<PathBuf>) -> ResultCode {
-        let ok = ResultCode::new(T::ReadField, O::Success);
+        let ok = ResultCode::new(T::Import, O::Success);
         match doc {
             Json::Object(m) => {
                 if let Some(directive) = m.get(IMPORT_DIRECTIVE).cloned() {
@@ -156,7 +156,7 @@ impl Resolver<'_> {
                             Some(Json::String(s)) => s.clone(),
                             _ => {
                                 return self.rep.report(
-                                    T::ReadField,
+                                    T::Import,
                                     O::Catastrophic,
                                     "The $import directive has no \"filename\".",
                                 )
@@ -164,7 +164,7 @@ impl Resolver<'_> {
                         },
                         _ => {
                             return self.rep.report(
-                                T::ReadField,
+                                T::Import,
                                 O::Catastrophic,
                                 "The $import directive must be a string or an object.",
                             )
@@ -183,7 +183,7 @@ impl Resolver<'_> {
                             "'{}' was already imported in this chain. This indicates a cyclic dependency.",
                             path.display()
                         );
-                        return self.rep.report(T::ReadField, O::Catastrophic, &msg);
+                        return self.rep.report(T::Import, O::Catastrophic, &msg);
                     }
                     let mut imported = match self.importer.read(&path) {
                         Ok(j) => j,
@@ -192,7 +192,7 @@ impl Resolver<'_> {
                                 "Failed to import file \"{}\". Reason: \"{e}\"",
                                 path.display()
                             );
-                            return self.rep.report(T::ReadField, O::Catastrophic, &msg);
+                            return self.rep.report(T::Import, O::Catastrophic, &msg);
                         }
                     };
                     self.imported.push(path.clone());
@@ -306,15 +306,15 @@ pub fn restore_imports_with(
     importer: &mut dyn Importer,
     opts: &ImportOptions,
 ) -> Report {
-    let mut result = ResultCode::empty(T::WriteValue);
+    let mut result = ResultCode::empty(T::Import);
     let mut issues = Vec::new();
     // Innermost first, so pointers stay valid.
     for d in directives.iter().rev() {
         let Some(slot) = doc.pointer_mut(&d.pointer) else {
-            result.combine(ResultCode::new(T::WriteValue, O::Invalid));
+            result.combine(ResultCode::new(T::Import, O::Invalid));
             issues.push(crate::report::Issue {
                 path: d.pointer.clone(),
-                code: ResultCode::new(T::WriteValue, O::Invalid),
+                code: ResultCode::new(T::Import, O::Invalid),
                 message: "The imported value is no longer in the document.".into(),
             });
             continue;
@@ -322,7 +322,7 @@ pub fn restore_imports_with(
         let mut original = match importer.read(&d.path) {
             Ok(j) => j,
             Err(e) => {
-                let code = ResultCode::new(T::WriteValue, O::Catastrophic);
+                let code = ResultCode::new(T::Import, O::Catastrophic);
                 issues.push(crate::report::Issue {
                     path: d.pointer.clone(),
                     code,
@@ -336,7 +336,13 @@ pub fn restore_imports_with(
         issues.extend(nested.report.issues);
         let (patch, _) = crate::patch::create_merge_patch(&original, slot);
         let mut directive = serde_json::Map::new();
-        let has_patch = !matches!(&patch, Json::Object(m) if m.is_empty()) && !patch.is_null();
+        // `BaseJsonImporter::RestoreImport`: only a non-empty object or array is kept as
+        // the patch; any other difference leaves the plain file name.
+        let has_patch = match &patch {
+            Json::Object(m) => !m.is_empty(),
+            Json::Array(a) => !a.is_empty(),
+            _ => false,
+        };
         if has_patch {
             let mut inner = serde_json::Map::new();
             inner.insert("filename".into(), Json::String(d.filename.clone()));
@@ -346,7 +352,7 @@ pub fn restore_imports_with(
             directive.insert(IMPORT_DIRECTIVE.into(), Json::String(d.filename.clone()));
         }
         *slot = Json::Object(directive);
-        result.combine(ResultCode::new(T::WriteValue, O::Success));
+        result.combine(ResultCode::new(T::Import, O::Success));
     }
     Report { result, issues }
 }

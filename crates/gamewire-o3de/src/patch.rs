@@ -497,11 +497,15 @@ impl Patcher {
                 let sv = s.get(k).unwrap_or(&Json::Null);
                 let (v, r) = self.create_merge(sv, tv);
                 self.rep.path.pop();
-                if r.outcome() == O::Success {
+                if matches!(r.outcome(), O::Success | O::PartialDefaults) {
                     out.insert(k.clone(), v);
                     result.combine(r);
                 } else if r.processing() != Processing::Completed {
                     return (Json::Object(Map::new()), r);
+                } else {
+                    // Identical members (DefaultsUsed): not written, and an object whose
+                    // members are all identical is left out of its parent's patch.
+                    result.combine(r);
                 }
             }
             for k in s.keys() {
@@ -510,7 +514,10 @@ impl Patcher {
                     result.combine(ResultCode::new(T::CreatePatch, O::Success));
                 }
             }
-            result.combine(ResultCode::new(T::CreatePatch, O::Success));
+            if !source_is_object && t.is_empty() {
+                // "Added empty object to JSON Merge Patch."
+                result.combine(ResultCode::new(T::CreatePatch, O::Success));
+            }
             (Json::Object(out), result)
         } else if source != target {
             if target.is_null() {

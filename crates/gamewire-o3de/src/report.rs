@@ -27,6 +27,8 @@ pub enum Task {
     Merge,
     /// Creating a patch between two JSON documents.
     CreatePatch,
+    /// Importing a JSON document (`$import`).
+    Import,
 }
 
 /// How a task was processed.
@@ -75,7 +77,7 @@ pub enum Outcome {
     Catastrophic,
 }
 
-const TASKS: [Task; 8] = [
+const TASKS: [Task; 9] = [
     Task::RetrieveInfo,
     Task::CreateDefault,
     Task::Convert,
@@ -84,6 +86,7 @@ const TASKS: [Task; 8] = [
     Task::WriteValue,
     Task::Merge,
     Task::CreatePatch,
+    Task::Import,
 ];
 const PROCESSINGS: [Processing; 4] = [
     Processing::Completed,
@@ -165,6 +168,7 @@ impl Task {
             Task::WriteValue => "WriteValue",
             Task::Merge => "Merge",
             Task::CreatePatch => "CreatePatch",
+            Task::Import => "Import",
         }
     }
 }
@@ -275,6 +279,8 @@ impl ResultCode {
             Task::WriteValue => "a write value operation ",
             Task::Merge => "a merge operation ",
             Task::CreatePatch => "a create patch operation ",
+            // O3DE writes this one without a trailing space.
+            Task::Import => "an import operation",
         });
         if !path.is_empty() {
             s.push_str("for '");

@@ -310,7 +310,12 @@ fn create_patches_round_trip() {
     ];
     for (source, target, expected) in cases {
         let (p, r) = create_merge_patch(&j(source), &j(target));
-        assert_eq!(r.outcome(), Outcome::Success, "{source} -> {target}");
+        // O3DE combines identical members (DefaultsUsed) with changed ones (Success):
+        // PartialDefaults, which TestCases_Patching's CheckCreatePatch_Core accepts.
+        assert!(
+            matches!(r.outcome(), Outcome::Success | Outcome::PartialDefaults),
+            "{source} -> {target}: {r:?}"
+        );
         assert_eq!(&p, expected, "{source} -> {target}");
         let mut s = j(source);
         apply_merge_patch(&mut s, &p);
