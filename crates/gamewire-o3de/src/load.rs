@@ -1789,6 +1789,9 @@ impl<'r, 'j> Loader<'r, 'j> {
                 if let Some(e) = self.reg.enum_by_uuid(&u) {
                     return TypeFound::Explicit(TypeExpr::Enum(e));
                 }
+                if let Some(t) = crate::types::o3de_scalar("", Some(&u)) {
+                    return TypeFound::Explicit(t);
+                }
                 return TypeFound::UnknownUuid(u);
             }
         }
@@ -1799,6 +1802,9 @@ impl<'r, 'j> Loader<'r, 'j> {
                 let enums = self.reg.enums_named(name);
                 if enums.len() == 1 {
                     return TypeFound::Explicit(TypeExpr::Enum(enums[0]));
+                }
+                if let Some(t) = crate::types::o3de_scalar(name, None) {
+                    return TypeFound::Explicit(t);
                 }
                 match self.reg.parse_type(name) {
                     Ok(t) => TypeFound::Explicit(t),

@@ -594,7 +594,10 @@ impl<'r> Storer<'r> {
         match ty {
             TypeExpr::Class(c) => self.reg.type_name(*c),
             TypeExpr::Enum(e) => self.reg.enums[*e].name.clone(),
-            other => other.to_string(),
+            other => match crate::types::o3de_scalar_name(other) {
+                Some(n) => n.to_string(),
+                None => other.to_string(),
+            },
         }
     }
 

@@ -251,6 +251,103 @@ impl Parser<'_> {
     }
 }
 
+/// O3DE's names and type ids of the scalar types (`AZ_TYPE_INFO_INTERNAL_SPECIALIZE` in
+/// AzCore's TypeInfo), as `$type` holds them. The first entry for a type is the name
+/// O3DE writes for it.
+const O3DE_SCALARS: [(&str, &str, TypeExpr); 15] = [
+    (
+        "AZ::s8",
+        "{58422C0E-1E47-4854-98E6-34098F6FE12D}",
+        TypeExpr::I8,
+    ),
+    (
+        "char",
+        "{3AB0037F-AF8D-48ce-BCA0-A170D18B2C03}",
+        TypeExpr::I8,
+    ),
+    (
+        "short",
+        "{B8A56D56-A10D-4dce-9F63-405EE243DD3C}",
+        TypeExpr::I16,
+    ),
+    (
+        "int",
+        "{72039442-EB38-4d42-A1AD-CB68F7E0EEF6}",
+        TypeExpr::I32,
+    ),
+    (
+        "AZ::s64",
+        "{70D8A282-A1EA-462d-9D04-51EDE81FAC2F}",
+        TypeExpr::I64,
+    ),
+    (
+        "long",
+        "{8F24B9AD-7C51-46cf-B2F8-277356957325}",
+        TypeExpr::I64,
+    ),
+    (
+        "unsigned char",
+        "{72B9409A-7D1A-4831-9CFE-FCB3FADD3426}",
+        TypeExpr::U8,
+    ),
+    (
+        "unsigned short",
+        "{ECA0B403-C4F8-4b86-95FC-81688D046E40}",
+        TypeExpr::U16,
+    ),
+    (
+        "unsigned int",
+        "{43DA906B-7DEF-4ca8-9790-854106D3F983}",
+        TypeExpr::U32,
+    ),
+    (
+        "AZ::u64",
+        "{D6597933-47CD-4fc8-B911-63F3E2B0993A}",
+        TypeExpr::U64,
+    ),
+    (
+        "unsigned long",
+        "{5EC2D6F7-6859-400f-9215-C106F5B10E53}",
+        TypeExpr::U64,
+    ),
+    (
+        "float",
+        "{EA2C3E90-AFBE-44d4-A90D-FAAF79BAF93D}",
+        TypeExpr::F32,
+    ),
+    (
+        "double",
+        "{110C4B14-11A8-4e9d-8638-5051013A56AC}",
+        TypeExpr::F64,
+    ),
+    (
+        "bool",
+        "{A0CA880C-AFE4-43cb-926C-59AC48496112}",
+        TypeExpr::Bool,
+    ),
+    (
+        "AZ::Uuid",
+        "{E152C105-A133-4d03-BBF8-3D4B2FBA3E2A}",
+        TypeExpr::Uuid,
+    ),
+];
+
+/// The name O3DE writes in `$type` for a scalar type (`int` for `i32`).
+pub(crate) fn o3de_scalar_name(t: &TypeExpr) -> Option<&'static str> {
+    O3DE_SCALARS.iter().find(|e| &e.2 == t).map(|e| e.0)
+}
+
+/// The scalar type O3DE names `name` (`unsigned int`) or gives type id `uuid`.
+pub(crate) fn o3de_scalar(name: &str, uuid: Option<&crate::uuid::Uuid>) -> Option<TypeExpr> {
+    O3DE_SCALARS
+        .iter()
+        .find(|e| match uuid {
+            Some(u) => crate::uuid::Uuid::parse(e.1).as_ref() == Some(u),
+            None => e.0 == name,
+        })
+        .map(|e| e.2.clone())
+}
+
 /// The built-in type for a plain name, with a few O3DE spellings accepted as aliases.
 pub(crate) fn builtin(name: &str) -> Option<TypeExpr> {
     Some(match name {

@@ -749,6 +749,44 @@ fn type_ids() {
     );
 }
 
+#[test]
+fn scalar_type_ids() {
+    // StoreTypeId_CallIsForwarded_ReturnsTypeIdInJson: int's type id is written "int"
+    // (the name AzTypeInfo gives it); seen here through an `any` holding an int.
+    let reg = class_registry();
+    let any = TypeExpr::Any;
+    let held = |t: TypeExpr, v: Value| Value::Any(Some(Box::new((t, v))));
+    let (j, r) = store(&reg, &any, &held(TypeExpr::I32, i(42)), &keep());
+    assert_eq!(r.processing(), Processing::Completed);
+    assert_eq!(j, json!({"$type": "int", "Value": 42}));
+    for (t, name) in [
+        (TypeExpr::I8, "AZ::s8"),
+        (TypeExpr::I16, "short"),
+        (TypeExpr::I64, "AZ::s64"),
+        (TypeExpr::U8, "unsigned char"),
+        (TypeExpr::U16, "unsigned short"),
+        (TypeExpr::U32, "unsigned int"),
+        (TypeExpr::U64, "AZ::u64"),
+        (TypeExpr::F32, "float"),
+        (TypeExpr::F64, "double"),
+        (TypeExpr::Bool, "bool"),
+    ] {
+        let v = reg.zero(&t);
+        let (j, _) = store(&reg, &any, &held(t.clone(), v.clone()), &keep());
+        assert_eq!(j["$type"], json!(name), "{t}");
+        // And back: the name, and the type id, give the type again.
+        let (back, r) = load(&reg, &any, &j, &LoadOptions::default());
+        assert_eq!(back, held(t.clone(), v), "{name}: {r:?}");
+    }
+    let (v, _) = load(
+        &reg,
+        &any,
+        &json!({"$type": "{43DA906B-7DEF-4ca8-9790-854106D3F983}", "Value": 7}),
+        &LoadOptions::default(),
+    );
+    assert_eq!(v, held(TypeExpr::U32, u(7)));
+}
+
 /// A class holding one `int` member named "Value", for the object-field tests.
 fn value_holder(default: i64) -> (Registry, TypeExpr) {
     let reg = Registry::from_json(&json!({"classes": [

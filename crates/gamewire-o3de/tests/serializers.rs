@@ -1087,7 +1087,7 @@ fn any_values() {
         Value::Any(None),
     ]);
     let (j, rep) = store(&reg, &seq, &v, &StoreOptions::default());
-    assert_eq!(j, json!([{"$type": "i32", "Value": 3}, {}]));
+    assert_eq!(j, json!([{"$type": "int", "Value": 3}, {}]));
     assert_eq!(rep.outcome(), Success);
 }
 
