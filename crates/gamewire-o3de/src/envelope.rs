@@ -3,6 +3,10 @@
 //! ```json
 //! {"Type": "JsonSerialization", "Version": 1, "ClassName": "MyClass", "ClassData": {...}}
 //! ```
+//!
+//! [`save_object`], [`load_object`] and [`load_any_object`] follow `SaveObjectToStream`,
+//! `LoadObjectFromStream` and `LoadAnyObjectFromStream`; [`write_json`] writes JSON text
+//! as their `PrettyWriter` does.
 
 use crate::{LoadOptions, Outcome, Processing, Registry, Report, StoreOptions, TypeExpr, Value};
 use gamewire_core::{Error, Result};

@@ -937,6 +937,8 @@ fn write_and_read_json_text() {
     let (line, msg) = line_of(b"\n            {\n                \"a\": 1,\n                \"b\": \"This line is missing a comma\"\n                \"c\": 3\n            }\n            ");
     assert_eq!(line, 5, "{msg}");
     assert!(msg.contains("line 5"), "{msg}");
+    // An empty input is an error ("Failed to parse JSON: input string is empty.").
+    assert!(parse_json(b"").is_err());
     // Comments are allowed (kParseCommentsFlag).
     assert_eq!(
         parse_json(b"{ // one\n \"a\": /* two */ 1 }").unwrap(),
