@@ -212,7 +212,14 @@ impl Resolver<'_> {
                         return r;
                     }
                     if let Json::Object(o) = &directive {
-                        if let Some(patch) = o.get("patch") {
+                        // `BaseJsonImporter::ApplyPatch`: only a non-empty object or array
+                        // is merged in; any other patch value is ignored.
+                        let patch = o.get("patch").filter(|p| match p {
+                            Json::Object(m) => !m.is_empty(),
+                            Json::Array(a) => !a.is_empty(),
+                            _ => false,
+                        });
+                        if let Some(patch) = patch {
                             let pr = apply_merge_patch(&mut imported, patch);
                             self.rep.issues.extend(pr.issues);
                         }

@@ -1190,3 +1190,19 @@ fn import_restore_writes_patches_only_for_objects_and_arrays() {
     restore_imports(&mut doc, &r.directives, &mut files);
     assert_eq!(doc, json!({"a": {"$import": "object.json"}}));
 }
+
+#[test]
+fn import_patch_applies_only_objects_and_arrays() {
+    // BaseJsonImporter::ApplyPatch merges the directive's patch only when it is a
+    // non-empty object or array: a scalar, null or empty patch leaves the import as read.
+    for patch in [json!(5), json!(null), json!([]), json!({}), json!("x")] {
+        let mut doc = json!({"a": {"$import": {"filename": "object.json", "patch": patch}}});
+        let r = resolve_imports(&mut doc, "".as_ref(), &mut import_files());
+        assert_eq!(r.report.outcome(), Success);
+        assert_eq!(
+            doc,
+            json!({"a": {"field_1": "value_1", "field_2": "value_2", "field_3": "value_3"}}),
+            "{patch}"
+        );
+    }
+}
