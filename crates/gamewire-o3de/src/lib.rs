@@ -35,7 +35,7 @@ pub mod value;
 pub use comments::{parse_json, strip_comments};
 pub use duplicates::{parse_json_keeping_duplicates, Duplicates};
 pub use registry::Registry;
-pub use report::{Issue, Outcome, Processing, Report, ResultCode, Task};
+pub use report::{Issue, Outcome, Processing, Report, Reporting, ResultCode, Task};
 /// The JSON crate this one reads and writes (re-exported for callers and the fuzz target).
 pub use serde_json;
 pub use types::TypeExpr;
