@@ -84,6 +84,9 @@ impl Default for StoreOptions {
 /// Loads `json` as a value of `ty`, starting from the type's default instance.
 ///
 /// The JSON is copied first; [`load_owned`] avoids the copy by moving strings out.
+/// A `serde_json::Value` holds one member per name, so duplicate member names in the
+/// source text are already gone here; [`load_bytes`] (or [`load_with_duplicates`])
+/// sees them as O3DE does.
 pub fn load(reg: &Registry, ty: &TypeExpr, json: &Json, opts: &LoadOptions) -> (Value, Report) {
     load_owned(reg, ty, json.clone(), opts)
 }
@@ -184,13 +187,12 @@ pub fn decode(
     bytes: &[u8],
     opts: &LoadOptions,
 ) -> gamewire_core::Result<(Value, Report)> {
-    let json = parse_json(bytes)?;
-    let data = match envelope::Envelope::from_json(&json) {
-        Ok(Some(env)) => env.class_data,
-        Ok(None) => json,
-        Err(e) => return Err(e),
+    let (json, dups) = parse_json_keeping_duplicates(bytes)?;
+    let (data, dups) = match envelope::Envelope::from_json(&json)? {
+        Some(env) => (env.class_data, dups.rebase("/ClassData")),
+        None => (json, dups),
     };
-    Ok(load_owned(reg, ty, data, opts))
+    Ok(load_with_duplicates(reg, ty, data, &dups, opts))
 }
 
 /// True when `data` (and the file name, when known) looks like this format.
