@@ -1,4 +1,5 @@
-//! The `bench` harness: decode and re-encode one input many times, print medians.
+//! The `bench` harness: decode and re-encode one input many times, print medians of
+//! wall time and, where the system tells it, of on-CPU time.
 
 use crate::CliResult;
 use std::time::{Duration, Instant};
@@ -8,23 +9,69 @@ const MIN_TIME: Duration = Duration::from_secs(2);
 const MIN_RUNS: usize = 5;
 const MAX_RUNS: usize = 10_000;
 
-/// Times `f` repeatedly; returns the median duration of one call.
-pub fn median_time<T>(mut f: impl FnMut() -> CliResult<T>) -> CliResult<Duration> {
-    let mut times = Vec::new();
+/// Medians of one call: wall time, and on-CPU time of this thread when known.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    /// Median wall-clock time.
+    pub wall: Duration,
+    /// Median time this thread ran on a CPU (Linux only). On a shared machine wall time
+    /// includes waiting for a core; this does not, so side-by-side comparisons use it.
+    pub cpu: Option<Duration>,
+}
+
+/// Nanoseconds this thread has run on a CPU (Linux `/proc/thread-self/schedstat`).
+pub fn on_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+/// Times `f` repeatedly (at least 5 runs and 2 seconds); returns the medians.
+pub fn median_time<T>(mut f: impl FnMut() -> CliResult<T>) -> CliResult<Timing> {
+    let mut walls = Vec::new();
+    let mut cpus = Vec::new();
+    let has_cpu = on_cpu_ns().is_some();
     let start = Instant::now();
-    while times.len() < MIN_RUNS || (start.elapsed() < MIN_TIME && times.len() < MAX_RUNS) {
+    while walls.len() < MIN_RUNS || (start.elapsed() < MIN_TIME && walls.len() < MAX_RUNS) {
+        let c = if has_cpu { on_cpu_ns() } else { None };
         let t = Instant::now();
         let out = f()?;
-        times.push(t.elapsed());
+        walls.push(t.elapsed());
+        if let (Some(a), Some(b)) = (c, has_cpu.then(on_cpu_ns).flatten()) {
+            cpus.push(Duration::from_nanos(b.saturating_sub(a)));
+        }
         drop(out);
     }
-    times.sort();
-    Ok(times[times.len() / 2])
+    let cpu = (cpus.len() == walls.len()).then(|| median(&mut cpus));
+    Ok(Timing {
+        wall: median(&mut walls),
+        cpu,
+    })
 }
 
 /// Megabytes (10^6 bytes) per second for `bytes` in `time`.
 pub fn mb_per_s(bytes: usize, time: Duration) -> f64 {
     bytes as f64 / 1e6 / time.as_secs_f64().max(1e-12)
+}
+
+fn print_line(what: &str, bytes: usize, t: Timing) {
+    let mut line = format!(
+        "{what}: median {:>10.3} ms  {:>9.1} MB/s",
+        t.wall.as_secs_f64() * 1e3,
+        mb_per_s(bytes, t.wall)
+    );
+    if let Some(cpu) = t.cpu {
+        line.push_str(&format!(
+            "   (on-CPU {:.3} ms, {:.1} MB/s)",
+            cpu.as_secs_f64() * 1e3,
+            mb_per_s(bytes, cpu)
+        ));
+    }
+    println!("{line}");
 }
 
 /// Benchmarks a decoder and an encoder on `input` and prints one line for each:
@@ -49,15 +96,31 @@ pub fn run<T>(
         input.len(),
         encoded.len()
     );
-    println!(
-        "decode: median {:>10.3} ms  {:>9.1} MB/s",
-        d.as_secs_f64() * 1e3,
-        mb_per_s(input.len(), d)
-    );
-    println!(
-        "encode: median {:>10.3} ms  {:>9.1} MB/s",
-        e.as_secs_f64() * 1e3,
-        mb_per_s(encoded.len(), e)
-    );
+    print_line("decode", input.len(), d);
+    print_line("encode", encoded.len(), e);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians_and_cpu_time() {
+        let mut n = 0u64;
+        let t = median_time(|| {
+            n += 1;
+            // Some work that takes measurable CPU time.
+            Ok((0..200_000u64).fold(n, |a, b| a.wrapping_mul(31).wrapping_add(b)))
+        })
+        .unwrap();
+        assert!(n >= MIN_RUNS as u64);
+        assert!(t.wall > Duration::ZERO);
+        if cfg!(target_os = "linux") {
+            let cpu = t.cpu.expect("Linux reports on-CPU time");
+            // On-CPU time can't much exceed wall time for one thread.
+            assert!(cpu <= t.wall * 2 + Duration::from_millis(1), "{t:?}");
+        }
+        assert_eq!(mb_per_s(2_000_000, Duration::from_secs(2)), 1.0);
+    }
 }
