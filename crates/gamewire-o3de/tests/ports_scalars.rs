@@ -852,3 +852,78 @@ fn conformity_uuid() {
         initialize_new_instance: true,
     });
 }
+
+// ---- Behaviour read from O3DE's serializer source (no O3DE test covers it) ----
+
+/// `JsonNumericCast` from a double (`FitsInToType`): above the maximum or below the
+/// lowest, each as a double, is Unsupported and the value is untouched; otherwise the
+/// value is truncated. `strtoll`/`strtoull` base 0 reads hexadecimal and octal.
+#[test]
+fn int_casts_from_source() {
+    let reg = registry();
+    let cases: Vec<(&str, Json, Outcome, i128)> = vec![
+        ("i8", json!(127.5), Unsupported, 0),
+        ("i8", json!(126.9), Success, 126),
+        ("i8", json!(-128.5), Unsupported, 0),
+        ("i8", json!(-127.9), Success, -127),
+        ("u8", json!(255.5), Unsupported, 0),
+        ("u8", json!(-0.5), Unsupported, 0),
+        ("i32", json!(2147483647.5), Unsupported, 0),
+        ("i64", json!(9223372036854775808.0), Unsupported, 0),
+        ("u64", json!(18446744073709551616.0), Unsupported, 0),
+        ("u8", json!("0xFF"), Success, 255),
+        ("u8", json!("0x100"), Unsupported, 0),
+        ("u8", json!("-0x1"), Unsupported, 0),
+        ("i16", json!("-0x10"), Success, -16),
+        ("u16", json!("017"), Success, 15),
+        ("i32", json!("  +42"), Success, 42),
+        ("u32", json!("-0"), Success, 0),
+    ];
+    for (name, input, outcome, value) in cases {
+        let t = ty(&reg, name);
+        check(
+            &reg,
+            &t,
+            int(&t, 0),
+            &input,
+            outcome,
+            None,
+            &int(&t, value),
+            "source",
+        );
+    }
+}
+
+/// `strtod` reads `inf`, which does not fit a double for `JsonNumericCast` (it is above
+/// `DBL_MAX`); `nan` passes (no comparison holds) and is stored as is.
+#[test]
+fn double_infinity_from_source() {
+    let reg = registry();
+    for text in ["inf", "-Infinity", "INF and more"] {
+        for (t, start) in [
+            (TypeExpr::F64, Value::F64(2.5)),
+            (TypeExpr::F32, Value::F32(2.5)),
+        ] {
+            check(
+                &reg,
+                &t,
+                start.clone(),
+                &json!(text),
+                Unsupported,
+                None,
+                &start,
+                text,
+            );
+        }
+    }
+    let mut v = Value::F64(2.5);
+    let rep = load_onto(
+        &reg,
+        &TypeExpr::F64,
+        &json!("nan"),
+        &mut v,
+        &LoadOptions::default(),
+    );
+    assert_eq!(rep.outcome(), Success);
+    assert!(matches!(v, Value::F64(f) if f.is_nan()));
+}
