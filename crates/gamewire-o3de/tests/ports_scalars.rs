@@ -927,3 +927,39 @@ fn double_infinity_from_source() {
     assert_eq!(rep.outcome(), Success);
     assert!(matches!(v, Value::F64(f) if f.is_nan()));
 }
+
+/// `Uuid::CreateString` on the regular expression's match: the dash after the first 8
+/// digits decides whether dashes are read. Without it, later dashes are read as digits
+/// worth 0xFF (a garbage but non-null id, so Success); with it, all must be there.
+#[test]
+fn uuid_dashes_from_source() {
+    let reg = registry();
+    let start = Value::Uuid(Uuid::NULL);
+    let garbage = Uuid::parse("{51CD2896-A963-F4CA-FFAE-90F39AEBDA72}").unwrap();
+    check(
+        &reg,
+        &TypeExpr::Uuid,
+        start.clone(),
+        &json!("{51CD2896A963-4CA1-AE90-39AEBDA72364}"),
+        Success,
+        None,
+        &Value::Uuid(garbage),
+        "first dash missing",
+    );
+    for text in [
+        "{51CD2896-A9634CA1-AE90-39AEBDA72364}",
+        "{51CD2896-A963-4CA1-AE9039AEBDA72364}",
+        "{00000000000000000000000000000000}",
+    ] {
+        check(
+            &reg,
+            &TypeExpr::Uuid,
+            start.clone(),
+            &json!(text),
+            Unsupported,
+            None,
+            &start,
+            text,
+        );
+    }
+}
