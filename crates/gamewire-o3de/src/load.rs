@@ -359,8 +359,12 @@ impl<'r, 'j> Loader<'r, 'j> {
     /// `JsonNumericCast` from a double: range-checked, then truncated.
     fn cast_double_to_int(&mut self, ty: &TypeExpr, v: f64, out: &mut Value) -> Code {
         let (lo, hi) = int_range(ty);
-        if v >= lo as f64 && v < (hi + 1) as f64 {
-            *out = int_value(ty, v as i128);
+        // FitsInToType: not above the maximum nor below the lowest, both as doubles (so
+        // 127.5 does not fit an i8). 2^63 and 2^64 pass that test for i64 and u64 but
+        // are out of range (undefined in C++): rejected.
+        let t = v as i128;
+        if v >= lo as f64 && v <= hi as f64 && t >= lo && t <= hi {
+            *out = int_value(ty, t);
             ResultCode::new(T::Convert, O::Success)
         } else {
             self.report(
@@ -454,6 +458,14 @@ impl<'r, 'j> Loader<'r, 'j> {
             }
             *out = Value::F32(v as f32);
         } else {
+            // JsonNumericCast<double>: infinity (from "inf" text) is above DBL_MAX.
+            if v.is_infinite() {
+                return self.report(
+                    T::Convert,
+                    O::Unsupported,
+                    "Casted value could not be fitted in destination type {double} -> {double}",
+                );
+            }
             *out = Value::F64(v);
         }
         ResultCode::new(T::Convert, O::Success)
