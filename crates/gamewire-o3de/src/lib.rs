@@ -158,6 +158,46 @@ pub fn load_bytes(
     Ok(load_with_duplicates(reg, ty, json, &dups, opts))
 }
 
+/// [`load_with_duplicates`] with a reporting callback, as O3DE's
+/// `JsonDeserializerSettings::m_reporting`: the result of every value loaded (message,
+/// code, JSON Pointer) passes through `reporting`, and loading goes on with the code
+/// it returns; returning a halting code stops the load there.
+pub fn load_with_reporting(
+    reg: &Registry,
+    ty: &TypeExpr,
+    mut json: Json,
+    dups: &Duplicates,
+    opts: &LoadOptions,
+    reporting: &mut Reporting<'_>,
+) -> (Value, Report) {
+    let cell = std::cell::RefCell::new(reporting);
+    let mut v = reg.zero(ty);
+    let mut loader = load::Loader::new(reg, opts)
+        .with_duplicates(dups)
+        .with_reporting(&cell);
+    let r = loader.load(ty, &mut json, &mut v, false);
+    let report = loader.finish(r);
+    (v, report)
+}
+
+/// [`store_with_default`] with a reporting callback, as O3DE's
+/// `JsonSerializerSettings::m_reporting`: the result of every value stored passes
+/// through `reporting`, and storing goes on with the code it returns.
+pub fn store_with_reporting(
+    reg: &Registry,
+    ty: &TypeExpr,
+    value: &Value,
+    default: Option<&Value>,
+    opts: &StoreOptions,
+    reporting: &mut Reporting<'_>,
+) -> (Json, Report) {
+    let cell = std::cell::RefCell::new(reporting);
+    let keep = opts.keep_defaults && default.is_none();
+    let mut s = store::Storer::new(reg, keep, opts.max_depth).with_reporting(&cell);
+    let (j, r) = s.store_root(ty, value, default);
+    (j, s.finish(r))
+}
+
 /// Stores `value` of type `ty` as JSON. Classes and enums are compared against their
 /// default instance; values equal to their defaults are left out unless
 /// `keep_defaults` is set. A value that is all defaults gives `{}`.

@@ -9,7 +9,9 @@ use crate::duplicates::Duplicates;
 use crate::math;
 use crate::numbers::{strtod, strtoll, strtoull};
 use crate::registry::{identity, int_range, Registry};
-use crate::report::{Outcome as O, Processing, Report, Reporter, ResultCode, Seg, Task as T};
+use crate::report::{
+    Outcome as O, Processing, Report, Reporter, ResultCode, Seg, SharedReporting, Task as T,
+};
 use crate::types::{ClassId, TypeExpr};
 use crate::uuid::{Uuid, NULL_UUID_TEXT};
 use crate::value::{AssetRef, KeyIndex, Value};
@@ -58,6 +60,7 @@ pub struct Loader<'r, 'j> {
     pub(crate) rep: Reporter<'j>,
     depth: usize,
     dups: Option<&'r Duplicates>,
+    reporting: Option<&'r SharedReporting<'r>>,
 }
 
 impl<'r, 'j> Loader<'r, 'j> {
@@ -69,7 +72,15 @@ impl<'r, 'j> Loader<'r, 'j> {
             rep: Reporter::default(),
             depth: 0,
             dups: None,
+            reporting: None,
         }
+    }
+
+    /// Passes the result of every value loaded through `reporting` (O3DE's
+    /// `JsonDeserializerSettings::m_reporting`); processing goes on with what it returns.
+    pub(crate) fn with_reporting(mut self, reporting: &'r SharedReporting<'r>) -> Self {
+        self.reporting = Some(reporting);
+        self
     }
 
     /// Reads the objects listed in `dups` member by member, duplicates included.
@@ -95,6 +106,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             },
             depth: self.depth,
             dups: self.dups,
+            reporting: self.reporting,
         }
     }
 
@@ -147,7 +159,13 @@ impl<'r, 'j> Loader<'r, 'j> {
         self.depth += 1;
         let r = self.load_inner(ty, json, out, new_instance);
         self.depth -= 1;
-        r
+        match self.reporting {
+            Some(cb) => {
+                let path = self.rep.pointer();
+                (cb.borrow_mut())(&r.describe(&path), r, &path)
+            }
+            None => r,
+        }
     }
 
     fn load_inner(
@@ -1448,6 +1466,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             depth: self.depth,
             // The temporary JSON is not part of the document.
             dups: None,
+            reporting: self.reporting,
         };
         let mut json = json;
         let r = sub.load(ty, &mut json, out, true);

@@ -382,6 +382,10 @@ impl Report {
 /// into `PartialSkip` and let the rest of a patch apply).
 pub type Reporting<'c> = dyn FnMut(&str, ResultCode, &str) -> ResultCode + 'c;
 
+/// A [`Reporting`] callback shared by a loader or storer and the helpers it makes.
+pub(crate) type SharedReporting<'r> =
+    std::cell::RefCell<dyn FnMut(&str, ResultCode, &str) -> ResultCode + 'r>;
+
 /// One step of the path to the value being processed.
 #[derive(Debug, Clone)]
 pub(crate) enum Seg<'a> {

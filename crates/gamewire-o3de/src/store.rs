@@ -6,7 +6,9 @@
 use crate::compare::compare;
 use crate::math;
 use crate::registry::Registry;
-use crate::report::{Outcome as O, Processing, Report, Reporter, ResultCode, Seg, Task as T};
+use crate::report::{
+    Outcome as O, Processing, Report, Reporter, ResultCode, Seg, SharedReporting, Task as T,
+};
 use crate::types::{ClassId, TypeExpr};
 use crate::value::Value;
 use serde_json::{Map, Value as Json};
@@ -30,6 +32,7 @@ pub struct Storer<'r> {
     max_depth: usize,
     depth: usize,
     pub(crate) rep: Reporter<'static>,
+    reporting: Option<&'r SharedReporting<'r>>,
 }
 
 impl<'r> Storer<'r> {
@@ -41,7 +44,15 @@ impl<'r> Storer<'r> {
             max_depth,
             depth: 0,
             rep: Reporter::default(),
+            reporting: None,
         }
+    }
+
+    /// Passes the result of every value stored through `reporting` (O3DE's
+    /// `JsonSerializerSettings::m_reporting`); processing goes on with what it returns.
+    pub(crate) fn with_reporting(mut self, reporting: &'r SharedReporting<'r>) -> Self {
+        self.reporting = Some(reporting);
+        self
     }
 
     /// The report for `result` with the issues collected so far.
@@ -114,9 +125,16 @@ impl<'r> Storer<'r> {
             }
             _ => default,
         };
-        let r = self.store_inner(ty, v, default);
+        let (j, r) = self.store_inner(ty, v, default);
         self.depth -= 1;
-        r
+        let r = match self.reporting {
+            Some(cb) => {
+                let path = self.rep.pointer();
+                (cb.borrow_mut())(&r.describe(&path), r, &path)
+            }
+            None => r,
+        };
+        (j, r)
     }
 
     fn store_inner(&mut self, ty: &TypeExpr, v: &Value, default: Option<&Value>) -> (Json, Code) {
