@@ -248,6 +248,13 @@ impl<'r, 'j> Loader<'r, 'j> {
             | X::F64
             | X::Uuid
             | X::Color
+            | X::Vector2
+            | X::Vector3
+            | X::Vector4
+            | X::Quaternion
+            | X::Matrix3x3
+            | X::Matrix3x4
+            | X::Matrix4x4
             | X::Transform
             | X::Array(..)
             | X::Pair(..)
@@ -255,15 +262,6 @@ impl<'r, 'j> Loader<'r, 'j> {
                 if new_instance {
                     *out = self.reg.zero(ty);
                 }
-                ResultCode::new(T::ReadField, O::DefaultsUsed)
-            }
-            // Serializers flagged "manual default": always reset.
-            X::Vector2 | X::Vector3 | X::Vector4 => {
-                *out = Value::Math(vec![0.0; ty.math_len().unwrap_or(0)].into());
-                ResultCode::new(T::ReadField, O::DefaultsUsed)
-            }
-            X::Quaternion | X::Matrix3x3 | X::Matrix3x4 | X::Matrix4x4 => {
-                *out = self.reg.zero(ty);
                 ResultCode::new(T::ReadField, O::DefaultsUsed)
             }
             _ => ResultCode::new(T::ReadField, O::DefaultsUsed),
@@ -734,6 +732,8 @@ impl<'r, 'j> Loader<'r, 'j> {
                 ResultCode::new(T::ReadField, O::Success)
             }
             Json::Object(m) => {
+                // O3DE's LoadObject sets the identity before reading anything.
+                *out = Value::Math(identity(rows, cols));
                 let mut result = ResultCode::empty(T::ReadField);
                 let mut get =
                     |this: &mut Self, names: [&'static str; 2], init: f32| -> Result<f32, Code> {

@@ -1510,38 +1510,23 @@ fn matrices_and_quaternion_objects() {
     let close = |a: &Json, b: f64| (a.as_f64().unwrap() - b).abs() < 1e-3;
     // Matrix from an array: row-major elements.
     let ty = reg.parse_type("Matrix3x4").unwrap();
-    let (v, r) = load(
+    let (_, r) = load(
         &reg,
         &ty,
         &json!([1, 0, 0, 5, 0, 1, 0, 6, 0, 0, 1, 7]),
         &LoadOptions::default(),
     );
     assert_eq!(r.outcome(), Success);
-    let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
-    for (k, want) in [
-        ("roll", 0.0),
-        ("pitch", 0.0),
-        ("yaw", 0.0),
-        ("scale", 1.0),
-        ("x", 5.0),
-        ("y", 6.0),
-        ("z", 7.0),
-    ] {
-        assert!(close(&j[k], want), "{k}: {j}");
-    }
-    // Matrix from an object: Euler angles, scale, translation; it round-trips.
-    let (v, r) = load(
+    // (The stores of the Euler/scale form that were checked here are replaced by the
+    // row-by-row array ports in ports_math.rs, as O3DE stores matrices since #10495.)
+    // Matrix from an object: Euler angles, scale, translation.
+    let (_, r) = load(
         &reg,
         &ty,
         &json!({"yaw": 90.0, "scale": 2.0, "X": 1.0}),
         &LoadOptions::default(),
     );
     assert_eq!(r.processing(), Processing::Completed);
-    let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
-    assert!(
-        close(&j["yaw"], 90.0) && close(&j["scale"], 2.0) && close(&j["x"], 1.0),
-        "{j}"
-    );
     let (_, r) = load(&reg, &ty, &json!({"scale": 0.0}), &LoadOptions::default());
     assert_eq!(r.outcome(), Unsupported);
     let (_, r) = load(&reg, &ty, &json!([1, 2, 3]), &LoadOptions::default());
