@@ -27,7 +27,7 @@ K=$(echo "$KAT" | sed -n 's/.*median \([0-9.]*\) s.*/\1/p')
 G=$(echo "$GWB" | sed -n 's/^decode: median *\([0-9.]*\) ms.*/\1/p')
 python3 -c "print(f'decode ratio, wall medians (katsuba / gamewire): {$K / ($G / 1000):.2f}x')"
 KC=$(echo "$KAT" | sed -n 's/.*median CPU \([0-9.]*\) s.*/\1/p')
-GC=$(echo "$GWB" | sed -n 's/^decode: median CPU *\([0-9.]*\) ms.*/\1/p')
+GC=$(echo "$GWB" | sed -n 's/^decode: median .*(mean on-CPU \([0-9.]*\) ms.*/\1/p')
 KF=$(echo "$KAT" | sed -n 's/.*first run .* s wall, \([0-9.]*\) s CPU/\1/p')
 GF=$(echo "$GWB" | sed -n 's/^decode: first run .* ms wall, \([0-9.]*\) ms CPU/\1/p')
 if [ -n "$GF" ]; then

@@ -56,12 +56,20 @@ pub fn run(args: InspectArgs) -> CliResult {
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         match gamewire::detect(&data, name.as_deref()) {
-            None => writeln!(
-                out,
-                "== {}: unknown format ({} bytes)",
-                path.display(),
-                data.len()
-            )?,
+            None => match name.as_deref().and_then(side_file) {
+                Some(what) => writeln!(
+                    out,
+                    "== {}: {what}, read for the files beside it ({} bytes)",
+                    path.display(),
+                    data.len()
+                )?,
+                None => writeln!(
+                    out,
+                    "== {}: unknown format ({} bytes)",
+                    path.display(),
+                    data.len()
+                )?,
+            },
             Some(format) => {
                 writeln!(
                     out,
@@ -83,6 +91,25 @@ pub fn run(args: InspectArgs) -> CliResult {
         return Err(format!("{failures} file(s) failed to decode").into());
     }
     Ok(())
+}
+
+/// What a file that decodes nothing itself is for, by its name: the type lists,
+/// registries and solutions that the formats' `inspect` reads beside their files.
+fn side_file(name: &str) -> Option<&'static str> {
+    #[cfg(feature = "kingsisle")]
+    if name == "types.json" || name == "types.xml" || name.ends_with(".types.json") {
+        return Some("KingsIsle type list");
+    }
+    #[cfg(feature = "o3de")]
+    if name == crate::o3de::REGISTRY_NAME {
+        return Some("O3DE type registry");
+    }
+    #[cfg(feature = "zeze")]
+    if name == crate::zeze::SOLUTION_FILE {
+        return Some("Zeze solution");
+    }
+    let _ = name;
+    None
 }
 
 fn render(format: Format, path: &Path, data: &[u8], max_items: usize) -> CliResult<String> {
@@ -219,5 +246,15 @@ mod tests {
             "  items: Array (4 items)\n    [0]: int = 0\n    [1]: int = 1\n    … 2 more\n"
         );
         assert_eq!(short_str("abcdef", 3), "\"abc\"… (6 chars)");
+    }
+
+    #[test]
+    #[cfg(all(feature = "kingsisle", feature = "o3de", feature = "zeze"))]
+    fn side_files_are_named() {
+        assert_eq!(side_file("types.json"), Some("KingsIsle type list"));
+        assert_eq!(side_file("Wizard.types.json"), Some("KingsIsle type list"));
+        assert_eq!(side_file("o3de-registry.json"), Some("O3DE type registry"));
+        assert_eq!(side_file("zeze-solution.xml"), Some("Zeze solution"));
+        assert_eq!(side_file("other.json"), None);
     }
 }

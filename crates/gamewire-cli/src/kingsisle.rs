@@ -172,11 +172,11 @@ pub fn run(action: Action, args: Args) -> CliResult {
         Action::Bench => {
             // The first decode in a fresh process (no memory reused from earlier runs),
             // as a one-shot conversion meets it.
-            let cpu0 = on_cpu_ns();
+            let cpu0 = crate::bench::on_cpu_ns();
             let t0 = std::time::Instant::now();
             drop(decode_any(&input, &types, &opts)?);
             let wall = t0.elapsed().as_secs_f64();
-            if let (Some(a), Some(b)) = (cpu0, on_cpu_ns()) {
+            if let (Some(a), Some(b)) = (cpu0, crate::bench::on_cpu_ns()) {
                 println!(
                     "decode: first run {:.3} ms wall, {:.3} ms CPU",
                     wall * 1e3,
@@ -189,45 +189,9 @@ pub fn run(action: Action, args: Args) -> CliResult {
                 |d| decode_any(d, &types, &opts),
                 |doc| encode_any(doc, &types, &opts, false),
             )?;
-            // On a shared machine wall time includes waiting: also report on-CPU time
-            // (Linux schedstat), which is what a side-by-side comparison should use.
-            if on_cpu_ns().is_some() {
-                let doc = decode_any(&input, &types, &opts)?;
-                let d = cpu_median(|| decode_any(&input, &types, &opts).map(drop))?;
-                let e = cpu_median(|| encode_any(&doc, &types, &opts, false).map(drop))?;
-                let mb = input.len() as f64 / 1e6;
-                println!(
-                    "decode: median CPU {:>6.3} ms  {:>9.1} MB/s",
-                    d * 1e3,
-                    mb / d
-                );
-                println!(
-                    "encode: median CPU {:>6.3} ms  {:>9.1} MB/s",
-                    e * 1e3,
-                    mb / e
-                );
-            }
             Ok(())
         }
     }
-}
-
-/// Nanoseconds this thread has run on a CPU (Linux `/proc/thread-self/schedstat`).
-fn on_cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
-}
-
-/// Median on-CPU seconds of 7 runs of `f`.
-fn cpu_median(mut f: impl FnMut() -> CliResult) -> CliResult<f64> {
-    let mut times = Vec::new();
-    for _ in 0..7 {
-        let start = on_cpu_ns().unwrap_or(0);
-        f()?;
-        times.push(on_cpu_ns().unwrap_or(0).saturating_sub(start) as f64 / 1e9);
-    }
-    times.sort_by(f64::total_cmp);
-    Ok(times[times.len() / 2])
 }
 
 /// Finds the type list for `path`: `<name>.types.json`, `<stem>.types.json`, then

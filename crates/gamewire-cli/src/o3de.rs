@@ -53,8 +53,12 @@ pub struct Args {
 }
 
 /// Resolves the `$import` directives of `json` (read from the input file, or stdin
-/// taken as `./-`), with the `--alias` options.
-fn resolve_imports(args: &Args, json: &mut serde_json::Value) -> CliResult {
+/// taken as `./-`), with the `--alias` options; `dups` follows the imported content.
+fn resolve_imports(
+    args: &Args,
+    json: &mut serde_json::Value,
+    dups: &mut o3de::Duplicates,
+) -> CliResult {
     let mut opts = o3de::import::ImportOptions::default();
     for a in &args.aliases {
         let Some((name, path)) = a.split_once('=') else {
@@ -67,8 +71,13 @@ fn resolve_imports(args: &Args, json: &mut serde_json::Value) -> CliResult {
         Some(p) if p != Path::new("-") => p.clone(),
         _ => PathBuf::from("-"),
     };
-    let r =
-        o3de::import::resolve_imports_with(json, &doc_path, &mut o3de::import::FileImporter, &opts);
+    let r = o3de::import::resolve_imports_keeping_duplicates(
+        json,
+        dups,
+        &doc_path,
+        &mut o3de::import::FileImporter,
+        &opts,
+    );
     if r.report.outcome() == o3de::Outcome::Catastrophic {
         let rep = serde_json::json!({"import": r.report.to_json()});
         eprintln!("{}", serde_json::to_string_pretty(&rep)?);
@@ -97,8 +106,8 @@ fn load_input(
     bytes: &[u8],
 ) -> CliResult<(Value, TypeExpr, Option<String>, o3de::Report)> {
     // Duplicate member names are kept, as O3DE's rapidjson reader keeps them.
-    let (mut json, dups) = o3de::parse_json_keeping_duplicates(bytes)?;
-    resolve_imports(args, &mut json)?;
+    let (mut json, mut dups) = o3de::parse_json_keeping_duplicates(bytes)?;
+    resolve_imports(args, &mut json, &mut dups)?;
     let (data, class_name, dups) = match Envelope::from_json(&json)? {
         Some(env) => (
             env.class_data,

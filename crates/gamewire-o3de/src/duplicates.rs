@@ -5,7 +5,9 @@
 //! class and map loaders visit every member in document order. [`parse_json_keeping_duplicates`]
 //! parses like [`crate::parse_json`] and also records, for each object that holds a
 //! name more than once, all of its members in document order, keyed by the object's
-//! JSON Pointer. The loader ([`crate::load_bytes`]) then visits those members as O3DE does.
+//! JSON Pointer. The loader ([`crate::load_bytes`]) then visits those members as O3DE does,
+//! and `$import` resolution ([`crate::import::resolve_imports_keeping_duplicates`]) carries
+//! the records of imported files into the document.
 //!
 //! Limit: duplicates nested inside a member that is itself overridden by a later
 //! duplicate are not recorded (their JSON Pointer is shared with the later member).
@@ -31,6 +33,80 @@ impl Duplicates {
     /// The members, in document order, of the object at `pointer` if it had duplicates.
     pub fn get(&self, pointer: &str) -> Option<&Vec<(String, Json)>> {
         self.0.get(pointer)
+    }
+
+    /// Moves every pointer to sit under `prefix` (for a document placed inside another,
+    /// such as an imported file at the place of its `$import`).
+    pub fn nest(self, prefix: &str) -> Duplicates {
+        if prefix.is_empty() {
+            return self;
+        }
+        Duplicates(
+            self.0
+                .into_iter()
+                .map(|(k, v)| (format!("{prefix}{k}"), v))
+                .collect(),
+        )
+    }
+
+    /// Forgets the objects at `pointer` and under it (a value that was replaced).
+    pub fn remove_under(&mut self, pointer: &str) {
+        if self.0.is_empty() {
+            return;
+        }
+        self.0.retain(|k, _| {
+            !(k.len() >= pointer.len()
+                && k.starts_with(pointer)
+                && (k.len() == pointer.len() || k.as_bytes()[pointer.len()] == b'/'))
+        });
+    }
+
+    /// Adds the objects recorded in `other` (pointers already relative to the same root).
+    pub fn extend(&mut self, other: Duplicates) {
+        self.0.extend(other.0);
+    }
+
+    /// Follows a JSON Merge Patch about to be applied to `target` (the value at
+    /// `pointer`, as `serde_json` holds it): in an object with duplicate names the patch
+    /// changes the *first* member of a name, as O3DE's `ApplyMergePatch` (rapidjson's
+    /// `FindMember`) does; values the patch replaces lose their records.
+    pub fn merge_patch(&mut self, pointer: &str, target: &Json, patch: &Json) {
+        let (Json::Object(p), Json::Object(t)) = (patch, target) else {
+            self.remove_under(pointer);
+            return;
+        };
+        for (name, pv) in p {
+            let mut child = String::with_capacity(pointer.len() + name.len() + 1);
+            child.push_str(pointer);
+            child.push('/');
+            escape_into(&mut child, name);
+            // Whether serde_json's member (the last of the name) is the one patched.
+            let mut shared = true;
+            if let Some(list) = self.0.get_mut(pointer) {
+                shared = list.iter().filter(|(k, _)| k == name).count() <= 1;
+                match list.iter().position(|(k, _)| k == name) {
+                    Some(i) if pv.is_null() => {
+                        list.remove(i);
+                    }
+                    Some(i) if pv.is_object() => {
+                        crate::patch::apply_merge_patch(&mut list[i].1, pv);
+                    }
+                    Some(i) => list[i].1 = pv.clone(),
+                    None if pv.is_null() => {}
+                    None => {
+                        let mut v = Json::Null;
+                        crate::patch::apply_merge_patch(&mut v, pv);
+                        list.push((name.clone(), v));
+                    }
+                }
+            }
+            if shared {
+                match (pv, t.get(name)) {
+                    (Json::Object(_), Some(tv)) => self.merge_patch(&child, tv, pv),
+                    _ => self.remove_under(&child),
+                }
+            }
+        }
     }
 
     /// Moves every pointer under `prefix` to the root (for a value taken out of a
@@ -170,6 +246,42 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn merge_patch_changes_the_first_member_of_a_name() {
+        let (v, mut d) = parse_json_keeping_duplicates(
+            br#"{"a": 1, "a": 2, "o": {"k": 1, "k": 2}, "p": {"q": {"z": 0, "z": 1}}}"#,
+        )
+        .unwrap();
+        let patch = json!({"a": null, "o": {"k": 7, "new": 1}, "p": {"q": {"z": 5}}});
+        d.merge_patch("", &v, &patch);
+        assert_eq!(
+            d.get("").unwrap(),
+            &vec![
+                ("a".into(), json!(2)),
+                // Member values hold serde_json's view (last value of a name).
+                ("o".into(), json!({"k": 7, "new": 1})),
+                ("p".into(), json!({"q": {"z": 5}})),
+            ]
+        );
+        assert_eq!(
+            d.get("/o").unwrap(),
+            &vec![
+                ("k".into(), json!(7)),
+                ("k".into(), json!(2)),
+                ("new".into(), json!(1))
+            ]
+        );
+        assert_eq!(
+            d.get("/p/q").unwrap(),
+            &vec![("z".into(), json!(5)), ("z".into(), json!(1))]
+        );
+        // A patch that replaces a value drops what was recorded under it.
+        d.merge_patch("", &v, &json!({"p": 3}));
+        assert!(d.get("/p/q").is_none());
+        d.merge_patch("", &v, &json!([1]));
+        assert!(d.is_empty());
+    }
+
+    #[test]
     fn records_objects_with_duplicates() {
         let (v, d) = parse_json_keeping_duplicates(
             br#"{"a": 1, "b": {"x": 1, "x": 2}, "c~/": [{"k": 0, "k": [1]}], "a": 3} // c"#,
@@ -190,6 +302,12 @@ mod tests {
         assert_eq!(r.0.keys().collect::<Vec<_>>(), vec![""]);
         let (_, none) = parse_json_keeping_duplicates(br#"{"a": {"b": 1}, "A": 2}"#).unwrap();
         assert!(none.is_empty());
+        let mut n = d.clone().nest("/in");
+        assert!(n.get("/in/b").is_some() && n.get("/b").is_none());
+        n.remove_under("/in/c~0~1");
+        assert_eq!(n.0.len(), 2);
+        n.remove_under("/i");
+        assert_eq!(n.0.len(), 2, "a prefix that is not a whole segment");
         let e = parse_json_keeping_duplicates(b"{\n \"a\": x}").unwrap_err();
         assert_eq!(e.offset(), Some(8));
     }

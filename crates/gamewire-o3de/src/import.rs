@@ -6,6 +6,7 @@
 //! A file that imports itself, directly or through others, is a cycle: the chain stops
 //! with `Catastrophic`.
 
+use crate::duplicates::Duplicates;
 use crate::patch::apply_merge_patch;
 use crate::report::{Outcome as O, Report, Reporter, ResultCode, Seg, Task as T};
 use serde_json::Value as Json;
@@ -18,6 +19,12 @@ pub const IMPORT_DIRECTIVE: &str = "$import";
 pub trait Importer {
     /// The JSON of the file at `path` (already joined to the importing file's folder).
     fn read(&mut self, path: &Path) -> Result<Json, String>;
+
+    /// The JSON of the file at `path` and the objects in it that hold duplicate member
+    /// names (see [`crate::parse_json_keeping_duplicates`]). By default none are recorded.
+    fn read_keeping_duplicates(&mut self, path: &Path) -> Result<(Json, Duplicates), String> {
+        Ok((self.read(path)?, Duplicates::default()))
+    }
 }
 
 /// Reads imported files from disk (comments allowed).
@@ -28,6 +35,11 @@ impl Importer for FileImporter {
     fn read(&mut self, path: &Path) -> Result<Json, String> {
         let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
         crate::comments::parse_json(&bytes).map_err(|e| e.to_string())
+    }
+
+    fn read_keeping_duplicates(&mut self, path: &Path) -> Result<(Json, Duplicates), String> {
+        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        crate::duplicates::parse_json_keeping_duplicates(&bytes).map_err(|e| e.to_string())
     }
 }
 
@@ -113,6 +125,8 @@ struct Resolver<'i> {
     imported: Vec<PathBuf>,
     directives: Vec<ImportDirective>,
     depth: usize,
+    /// Objects with duplicate member names in the document being resolved.
+    dups: Duplicates,
 }
 
 fn normalize(p: &Path) -> PathBuf {
@@ -149,7 +163,16 @@ impl Resolver<'_> {
         let ok = ResultCode::new(T::Import, O::Success);
         match doc {
             Json::Object(m) => {
-                if let Some(directive) = m.get(IMPORT_DIRECTIVE).cloned() {
+                if let Some(mut directive) = m.get(IMPORT_DIRECTIVE).cloned() {
+                    if !self.dups.is_empty() {
+                        // With the name given twice, O3DE's FindMember takes the first.
+                        let first = self.dups.get(&self.rep.pointer()).and_then(|members| {
+                            members.iter().find(|(k, _)| k == IMPORT_DIRECTIVE)
+                        });
+                        if let Some((_, v)) = first {
+                            directive = v.clone();
+                        }
+                    }
                     let name = match &directive {
                         Json::String(s) => s.clone(),
                         Json::Object(o) => match o.get("filename") {
@@ -185,16 +208,17 @@ impl Resolver<'_> {
                         );
                         return self.rep.report(T::Import, O::Catastrophic, &msg);
                     }
-                    let mut imported = match self.importer.read(&path) {
-                        Ok(j) => j,
-                        Err(e) => {
-                            let msg = format!(
-                                "Failed to import file \"{}\". Reason: \"{e}\"",
-                                path.display()
-                            );
-                            return self.rep.report(T::Import, O::Catastrophic, &msg);
-                        }
-                    };
+                    let (mut imported, imported_dups) =
+                        match self.importer.read_keeping_duplicates(&path) {
+                            Ok(j) => j,
+                            Err(e) => {
+                                let msg = format!(
+                                    "Failed to import file \"{}\". Reason: \"{e}\"",
+                                    path.display()
+                                );
+                                return self.rep.report(T::Import, O::Catastrophic, &msg);
+                            }
+                        };
                     self.imported.push(path.clone());
                     if stack.len() == 1 {
                         self.directives.push(ImportDirective {
@@ -205,8 +229,10 @@ impl Resolver<'_> {
                     }
                     stack.push(path);
                     let saved = std::mem::take(&mut self.rep.path);
+                    let saved_dups = std::mem::replace(&mut self.dups, imported_dups);
                     let r = self.resolve(&mut imported, stack);
                     self.rep.path = saved;
+                    let mut inner = std::mem::replace(&mut self.dups, saved_dups);
                     stack.pop();
                     if r.outcome() == O::Catastrophic {
                         return r;
@@ -220,11 +246,17 @@ impl Resolver<'_> {
                             _ => false,
                         });
                         if let Some(patch) = patch {
+                            inner.merge_patch("", &imported, patch);
                             let pr = apply_merge_patch(&mut imported, patch);
                             self.rep.issues.extend(pr.issues);
                         }
                     }
                     *doc = imported;
+                    if !(self.dups.is_empty() && inner.is_empty()) {
+                        let here = self.rep.pointer();
+                        self.dups.remove_under(&here);
+                        self.dups.extend(inner.nest(&here));
+                    }
                     return ok;
                 }
                 for (k, v) in m.iter_mut() {
@@ -274,6 +306,22 @@ pub fn resolve_imports_with(
     importer: &mut dyn Importer,
     opts: &ImportOptions,
 ) -> ImportResult {
+    let mut dups = Duplicates::default();
+    resolve_imports_keeping_duplicates(doc, &mut dups, doc_path, importer, opts)
+}
+
+/// [`resolve_imports_with`] for a document parsed by
+/// [`crate::parse_json_keeping_duplicates`]: `dups` (the document's objects with
+/// duplicate member names) is updated to the resolved document, taking in the
+/// duplicates of imported files (read with [`Importer::read_keeping_duplicates`]) and
+/// following their patches, so the loader still sees every member as O3DE does.
+pub fn resolve_imports_keeping_duplicates(
+    doc: &mut Json,
+    dups: &mut Duplicates,
+    doc_path: &Path,
+    importer: &mut dyn Importer,
+    opts: &ImportOptions,
+) -> ImportResult {
     let mut r = Resolver {
         importer,
         opts,
@@ -281,9 +329,11 @@ pub fn resolve_imports_with(
         imported: Vec::new(),
         directives: Vec::new(),
         depth: 0,
+        dups: std::mem::take(dups),
     };
     let mut stack = vec![normalize(doc_path)];
     let code = r.resolve(doc, &mut stack);
+    *dups = std::mem::take(&mut r.dups);
     ImportResult {
         report: Report {
             result: code,

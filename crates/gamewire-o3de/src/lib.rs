@@ -35,7 +35,7 @@ pub mod value;
 pub use comments::{parse_json, strip_comments};
 pub use duplicates::{parse_json_keeping_duplicates, Duplicates};
 pub use registry::Registry;
-pub use report::{Issue, Outcome, Processing, Report, ResultCode, Task};
+pub use report::{Issue, Outcome, Processing, Report, Reporting, ResultCode, Task};
 /// The JSON crate this one reads and writes (re-exported for callers and the fuzz target).
 pub use serde_json;
 pub use types::TypeExpr;
@@ -84,6 +84,9 @@ impl Default for StoreOptions {
 /// Loads `json` as a value of `ty`, starting from the type's default instance.
 ///
 /// The JSON is copied first; [`load_owned`] avoids the copy by moving strings out.
+/// A `serde_json::Value` holds one member per name, so duplicate member names in the
+/// source text are already gone here; [`load_bytes`] (or [`load_with_duplicates`])
+/// sees them as O3DE does.
 pub fn load(reg: &Registry, ty: &TypeExpr, json: &Json, opts: &LoadOptions) -> (Value, Report) {
     load_owned(reg, ty, json.clone(), opts)
 }
@@ -155,6 +158,46 @@ pub fn load_bytes(
     Ok(load_with_duplicates(reg, ty, json, &dups, opts))
 }
 
+/// [`load_with_duplicates`] with a reporting callback, as O3DE's
+/// `JsonDeserializerSettings::m_reporting`: the result of every value loaded (message,
+/// code, JSON Pointer) passes through `reporting`, and loading goes on with the code
+/// it returns; returning a halting code stops the load there.
+pub fn load_with_reporting(
+    reg: &Registry,
+    ty: &TypeExpr,
+    mut json: Json,
+    dups: &Duplicates,
+    opts: &LoadOptions,
+    reporting: &mut Reporting<'_>,
+) -> (Value, Report) {
+    let cell = std::cell::RefCell::new(reporting);
+    let mut v = reg.zero(ty);
+    let mut loader = load::Loader::new(reg, opts)
+        .with_duplicates(dups)
+        .with_reporting(&cell);
+    let r = loader.load(ty, &mut json, &mut v, false);
+    let report = loader.finish(r);
+    (v, report)
+}
+
+/// [`store_with_default`] with a reporting callback, as O3DE's
+/// `JsonSerializerSettings::m_reporting`: the result of every value stored passes
+/// through `reporting`, and storing goes on with the code it returns.
+pub fn store_with_reporting(
+    reg: &Registry,
+    ty: &TypeExpr,
+    value: &Value,
+    default: Option<&Value>,
+    opts: &StoreOptions,
+    reporting: &mut Reporting<'_>,
+) -> (Json, Report) {
+    let cell = std::cell::RefCell::new(reporting);
+    let keep = opts.keep_defaults && default.is_none();
+    let mut s = store::Storer::new(reg, keep, opts.max_depth).with_reporting(&cell);
+    let (j, r) = s.store_root(ty, value, default);
+    (j, s.finish(r))
+}
+
 /// Stores `value` of type `ty` as JSON. Classes and enums are compared against their
 /// default instance; values equal to their defaults are left out unless
 /// `keep_defaults` is set. A value that is all defaults gives `{}`.
@@ -184,13 +227,12 @@ pub fn decode(
     bytes: &[u8],
     opts: &LoadOptions,
 ) -> gamewire_core::Result<(Value, Report)> {
-    let json = parse_json(bytes)?;
-    let data = match envelope::Envelope::from_json(&json) {
-        Ok(Some(env)) => env.class_data,
-        Ok(None) => json,
-        Err(e) => return Err(e),
+    let (json, dups) = parse_json_keeping_duplicates(bytes)?;
+    let (data, dups) = match envelope::Envelope::from_json(&json)? {
+        Some(env) => (env.class_data, dups.rebase("/ClassData")),
+        None => (json, dups),
     };
-    Ok(load_owned(reg, ty, data, opts))
+    Ok(load_with_duplicates(reg, ty, data, &dups, opts))
 }
 
 /// True when `data` (and the file name, when known) looks like this format.

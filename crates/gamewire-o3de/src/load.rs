@@ -9,7 +9,9 @@ use crate::duplicates::Duplicates;
 use crate::math;
 use crate::numbers::{strtod, strtoll, strtoull};
 use crate::registry::{identity, int_range, Registry};
-use crate::report::{Outcome as O, Processing, Report, Reporter, ResultCode, Seg, Task as T};
+use crate::report::{
+    Outcome as O, Processing, Report, Reporter, ResultCode, Seg, SharedReporting, Task as T,
+};
 use crate::types::{ClassId, TypeExpr};
 use crate::uuid::{Uuid, NULL_UUID_TEXT};
 use crate::value::{AssetRef, KeyIndex, Value};
@@ -58,6 +60,7 @@ pub struct Loader<'r, 'j> {
     pub(crate) rep: Reporter<'j>,
     depth: usize,
     dups: Option<&'r Duplicates>,
+    reporting: Option<&'r SharedReporting<'r>>,
 }
 
 impl<'r, 'j> Loader<'r, 'j> {
@@ -69,7 +72,15 @@ impl<'r, 'j> Loader<'r, 'j> {
             rep: Reporter::default(),
             depth: 0,
             dups: None,
+            reporting: None,
         }
+    }
+
+    /// Passes the result of every value loaded through `reporting` (O3DE's
+    /// `JsonDeserializerSettings::m_reporting`); processing goes on with what it returns.
+    pub(crate) fn with_reporting(mut self, reporting: &'r SharedReporting<'r>) -> Self {
+        self.reporting = Some(reporting);
+        self
     }
 
     /// Reads the objects listed in `dups` member by member, duplicates included.
@@ -95,6 +106,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             },
             depth: self.depth,
             dups: self.dups,
+            reporting: self.reporting,
         }
     }
 
@@ -147,7 +159,13 @@ impl<'r, 'j> Loader<'r, 'j> {
         self.depth += 1;
         let r = self.load_inner(ty, json, out, new_instance);
         self.depth -= 1;
-        r
+        match self.reporting {
+            Some(cb) => {
+                let path = self.rep.pointer();
+                (cb.borrow_mut())(&r.describe(&path), r, &path)
+            }
+            None => r,
+        }
     }
 
     fn load_inner(
@@ -230,6 +248,13 @@ impl<'r, 'j> Loader<'r, 'j> {
             | X::F64
             | X::Uuid
             | X::Color
+            | X::Vector2
+            | X::Vector3
+            | X::Vector4
+            | X::Quaternion
+            | X::Matrix3x3
+            | X::Matrix3x4
+            | X::Matrix4x4
             | X::Transform
             | X::Array(..)
             | X::Pair(..)
@@ -237,15 +262,6 @@ impl<'r, 'j> Loader<'r, 'j> {
                 if new_instance {
                     *out = self.reg.zero(ty);
                 }
-                ResultCode::new(T::ReadField, O::DefaultsUsed)
-            }
-            // Serializers flagged "manual default": always reset.
-            X::Vector2 | X::Vector3 | X::Vector4 => {
-                *out = Value::Math(vec![0.0; ty.math_len().unwrap_or(0)].into());
-                ResultCode::new(T::ReadField, O::DefaultsUsed)
-            }
-            X::Quaternion | X::Matrix3x3 | X::Matrix3x4 | X::Matrix4x4 => {
-                *out = self.reg.zero(ty);
                 ResultCode::new(T::ReadField, O::DefaultsUsed)
             }
             _ => ResultCode::new(T::ReadField, O::DefaultsUsed),
@@ -359,8 +375,12 @@ impl<'r, 'j> Loader<'r, 'j> {
     /// `JsonNumericCast` from a double: range-checked, then truncated.
     fn cast_double_to_int(&mut self, ty: &TypeExpr, v: f64, out: &mut Value) -> Code {
         let (lo, hi) = int_range(ty);
-        if v >= lo as f64 && v < (hi + 1) as f64 {
-            *out = int_value(ty, v as i128);
+        // FitsInToType: not above the maximum nor below the lowest, both as doubles (so
+        // 127.5 does not fit an i8). 2^63 and 2^64 pass that test for i64 and u64 but
+        // are out of range (undefined in C++): rejected.
+        let t = v as i128;
+        if v >= lo as f64 && v <= hi as f64 && t >= lo && t <= hi {
+            *out = int_value(ty, t);
             ResultCode::new(T::Convert, O::Success)
         } else {
             self.report(
@@ -454,6 +474,14 @@ impl<'r, 'j> Loader<'r, 'j> {
             }
             *out = Value::F32(v as f32);
         } else {
+            // JsonNumericCast<double>: infinity (from "inf" text) is above DBL_MAX.
+            if v.is_infinite() {
+                return self.report(
+                    T::Convert,
+                    O::Unsupported,
+                    "Casted value could not be fitted in destination type {double} -> {double}",
+                );
+            }
             *out = Value::F64(v);
         }
         ResultCode::new(T::Convert, O::Success)
@@ -704,6 +732,8 @@ impl<'r, 'j> Loader<'r, 'j> {
                 ResultCode::new(T::ReadField, O::Success)
             }
             Json::Object(m) => {
+                // O3DE's LoadObject sets the identity before reading anything.
+                *out = Value::Math(identity(rows, cols));
                 let mut result = ResultCode::empty(T::ReadField);
                 let mut get =
                     |this: &mut Self, names: [&'static str; 2], init: f32| -> Result<f32, Code> {
@@ -1436,6 +1466,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             depth: self.depth,
             // The temporary JSON is not part of the document.
             dups: None,
+            reporting: self.reporting,
         };
         let mut json = json;
         let r = sub.load(ty, &mut json, out, true);

@@ -28,7 +28,9 @@ pub fn quat_to_matrix(q: [f32; 4]) -> [[f32; 3]; 3] {
 }
 
 /// Euler angles in degrees (x, y, z) of a row-major rotation matrix, in the
-/// X * Y * Z convention that [`quat_from_euler_degrees`] uses.
+/// X * Y * Z convention that [`quat_from_euler_degrees`] uses (matrices are stored as
+/// arrays now, so only the tests use it).
+#[cfg(test)]
 pub fn matrix_to_euler_degrees(m: [[f32; 3]; 3]) -> [f32; 3] {
     let sy = m[0][2].clamp(-1.0, 1.0);
     let y = sy.asin();

@@ -9,7 +9,9 @@
 //!   reports `Unsupported`.
 
 use crate::compare::compare;
-use crate::report::{Outcome as O, Processing, Report, Reporter, ResultCode, Seg, Task as T};
+use crate::report::{
+    Outcome as O, Processing, Report, Reporter, Reporting, ResultCode, Seg, Task as T,
+};
 use serde_json::{Map, Value as Json};
 
 type Code = ResultCode;
@@ -88,13 +90,24 @@ fn pointer_text(tokens: &[Token]) -> String {
     s
 }
 
-struct Patcher {
+struct Patcher<'c> {
     rep: Reporter<'static>,
+    callback: Option<&'c mut Reporting<'c>>,
 }
 
-impl Patcher {
+impl Patcher<'_> {
     fn fail(&mut self, outcome: O, msg: &str) -> Code {
-        self.rep.report(T::Merge, outcome, msg)
+        self.issue(T::Merge, outcome, msg)
+    }
+
+    /// Reports an issue, through the caller's callback when there is one.
+    fn issue(&mut self, task: T, outcome: O, msg: &str) -> Code {
+        let code = ResultCode::new(task, outcome);
+        let code = match self.callback.as_mut() {
+            Some(cb) => cb(msg, code, &self.rep.pointer()),
+            None => code,
+        };
+        self.rep.code(code, msg)
     }
 
     fn at<R>(&mut self, seg: Seg<'static>, f: impl FnOnce(&mut Self) -> R) -> R {
@@ -486,7 +499,7 @@ impl Patcher {
             for (k, tv) in t {
                 self.rep.path.push(Seg::Owned(k.clone()));
                 if !source_is_object && tv.is_null() {
-                    let c = self.rep.report(
+                    let c = self.issue(
                         T::CreatePatch,
                         O::Unsupported,
                         "JSON Merge Patch can't be used to write nulls.",
@@ -521,7 +534,7 @@ impl Patcher {
             (Json::Object(out), result)
         } else if source != target {
             if target.is_null() {
-                let c = self.rep.report(
+                let c = self.issue(
                     T::CreatePatch,
                     O::Unsupported,
                     "JSON Merge Patch can't be used to write nulls.",
@@ -535,13 +548,14 @@ impl Patcher {
     }
 }
 
-fn patcher() -> Patcher {
+fn patcher<'c>(callback: Option<&'c mut Reporting<'c>>) -> Patcher<'c> {
     Patcher {
         rep: Reporter::default(),
+        callback,
     }
 }
 
-fn report(p: Patcher, result: Code) -> Report {
+fn report(p: Patcher<'_>, result: Code) -> Report {
     Report {
         result,
         issues: p.rep.issues,
@@ -550,7 +564,15 @@ fn report(p: Patcher, result: Code) -> Report {
 
 /// Applies a JSON Patch to `target` in place. Operations before a halting one stay applied.
 pub fn apply_patch(target: &mut Json, patch: &Json) -> Report {
-    let mut p = patcher();
+    let mut p = patcher(None);
+    let r = p.apply(target, patch);
+    report(p, r)
+}
+
+/// [`apply_patch`] with a reporting callback (O3DE's `JsonApplyPatchSettings::m_reporting`),
+/// which sees every issue and chooses the code processing goes on with.
+pub fn apply_patch_with(target: &mut Json, patch: &Json, reporting: &mut Reporting<'_>) -> Report {
+    let mut p = patcher(Some(reporting));
     let r = p.apply(target, patch);
     report(p, r)
 }
@@ -568,14 +590,14 @@ pub fn apply_patch_to_copy(source: &Json, patch: &Json) -> (Json, Report) {
 
 /// Applies a JSON Merge Patch to `target` in place.
 pub fn apply_merge_patch(target: &mut Json, patch: &Json) -> Report {
-    let mut p = patcher();
+    let mut p = patcher(None);
     let r = p.merge(target, patch);
     report(p, r)
 }
 
 /// Creates the JSON Patch that turns `source` into `target`.
 pub fn create_patch(source: &Json, target: &Json) -> (Json, Report) {
-    let mut p = patcher();
+    let mut p = patcher(None);
     let mut ops = Vec::new();
     let r = p.create(&mut ops, source, target, &mut Vec::new());
     (Json::Array(ops), report(p, r))
@@ -583,7 +605,7 @@ pub fn create_patch(source: &Json, target: &Json) -> (Json, Report) {
 
 /// Creates the JSON Merge Patch that turns `source` into `target`.
 pub fn create_merge_patch(source: &Json, target: &Json) -> (Json, Report) {
-    let mut p = patcher();
+    let mut p = patcher(None);
     let (j, r) = p.create_merge(source, target);
     (j, report(p, r))
 }

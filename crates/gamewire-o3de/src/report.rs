@@ -382,6 +382,16 @@ impl Report {
     }
 }
 
+/// A reporting callback, as O3DE's `m_reporting` setting: called with the message,
+/// the code and the JSON Pointer of each issue; the code it returns is the one
+/// processing goes on with (so a callback can, for example, turn a halting error
+/// into `PartialSkip` and let the rest of a patch apply).
+pub type Reporting<'c> = dyn FnMut(&str, ResultCode, &str) -> ResultCode + 'c;
+
+/// A [`Reporting`] callback shared by a loader or storer and the helpers it makes.
+pub(crate) type SharedReporting<'r> =
+    std::cell::RefCell<dyn FnMut(&str, ResultCode, &str) -> ResultCode + 'r>;
+
 /// One step of the path to the value being processed.
 #[derive(Debug, Clone)]
 pub(crate) enum Seg<'a> {

@@ -4,9 +4,10 @@
 //! is asked; a value that is all defaults is written as `{}`.
 
 use crate::compare::compare;
-use crate::math;
 use crate::registry::Registry;
-use crate::report::{Outcome as O, Processing, Report, Reporter, ResultCode, Seg, Task as T};
+use crate::report::{
+    Outcome as O, Processing, Report, Reporter, ResultCode, Seg, SharedReporting, Task as T,
+};
 use crate::types::{ClassId, TypeExpr};
 use crate::value::Value;
 use serde_json::{Map, Value as Json};
@@ -30,6 +31,7 @@ pub struct Storer<'r> {
     max_depth: usize,
     depth: usize,
     pub(crate) rep: Reporter<'static>,
+    reporting: Option<&'r SharedReporting<'r>>,
 }
 
 impl<'r> Storer<'r> {
@@ -41,7 +43,15 @@ impl<'r> Storer<'r> {
             max_depth,
             depth: 0,
             rep: Reporter::default(),
+            reporting: None,
         }
+    }
+
+    /// Passes the result of every value stored through `reporting` (O3DE's
+    /// `JsonSerializerSettings::m_reporting`); processing goes on with what it returns.
+    pub(crate) fn with_reporting(mut self, reporting: &'r SharedReporting<'r>) -> Self {
+        self.reporting = Some(reporting);
+        self
     }
 
     /// The report for `result` with the issues collected so far.
@@ -114,9 +124,16 @@ impl<'r> Storer<'r> {
             }
             _ => default,
         };
-        let r = self.store_inner(ty, v, default);
+        let (j, r) = self.store_inner(ty, v, default);
         self.depth -= 1;
-        r
+        let r = match self.reporting {
+            Some(cb) => {
+                let path = self.rep.pointer();
+                (cb.borrow_mut())(&r.describe(&path), r, &path)
+            }
+            None => r,
+        };
+        (j, r)
     }
 
     fn store_inner(&mut self, ty: &TypeExpr, v: &Value, default: Option<&Value>) -> (Json, Code) {
@@ -136,21 +153,21 @@ impl<'r> Storer<'r> {
             }
             (X::String, Value::String(s)) => self.plain(differs, Json::String(s.clone())),
             (X::Uuid, Value::Uuid(u)) => self.plain(differs, Json::String(u.to_string())),
-            (X::Vector2 | X::Vector3 | X::Vector4 | X::Quaternion, Value::Math(m)) => self.plain(
+            // Matrices too are written as their elements row by row (o3de/o3de#10495).
+            (
+                X::Vector2
+                | X::Vector3
+                | X::Vector4
+                | X::Quaternion
+                | X::Matrix3x3
+                | X::Matrix3x4
+                | X::Matrix4x4,
+                Value::Math(m),
+            ) => self.plain(
                 differs,
                 Json::Array(m.iter().map(|f| f64_json(*f as f64)).collect()),
             ),
             (X::Color, Value::Math(m)) => self.store_color(m, default),
-            (X::Matrix3x3 | X::Matrix3x4 | X::Matrix4x4, Value::Math(m)) => {
-                if !differs && !self.keep_defaults {
-                    return (empty(), ResultCode::new(T::WriteValue, O::DefaultsUsed));
-                }
-                let cols = if matches!(ty, X::Matrix3x3) { 3 } else { 4 };
-                (
-                    matrix_json(m, cols),
-                    ResultCode::new(T::WriteValue, O::Success),
-                )
-            }
             (X::Transform, Value::Transform { .. }) => self.store_transform(v, default),
             (
                 X::Vector(e) | X::List(e) | X::FixedVector(e, _) | X::Set(e) | X::Array(e, _),
@@ -744,40 +761,6 @@ impl<'r> Storer<'r> {
         }
         (Json::Array(arr), ResultCode::new(T::WriteValue, O::Success))
     }
-}
-
-/// Matrices as O3DE writes them: Euler angles in degrees, a uniform scale and
-/// (for 3x4 and 4x4) the translation.
-fn matrix_json(m: &[f32], cols: usize) -> Json {
-    let mut r = [[0.0f32; 3]; 3];
-    let mut scale = [0.0f32; 3];
-    for (j, s) in scale.iter_mut().enumerate() {
-        *s = (0..3)
-            .map(|i| m[i * cols + j] * m[i * cols + j])
-            .sum::<f32>()
-            .sqrt();
-    }
-    for i in 0..3 {
-        for j in 0..3 {
-            r[i][j] = if scale[j] != 0.0 {
-                m[i * cols + j] / scale[j]
-            } else {
-                0.0
-            };
-        }
-    }
-    let e = math::matrix_to_euler_degrees(r);
-    let mut o = Map::new();
-    o.insert("roll".into(), f64_json(e[0] as f64));
-    o.insert("pitch".into(), f64_json(e[1] as f64));
-    o.insert("yaw".into(), f64_json(e[2] as f64));
-    o.insert("scale".into(), f64_json(scale[0] as f64));
-    if cols == 4 {
-        o.insert("x".into(), f64_json(m[3] as f64));
-        o.insert("y".into(), f64_json(m[cols + 3] as f64));
-        o.insert("z".into(), f64_json(m[2 * cols + 3] as f64));
-    }
-    Json::Object(o)
 }
 
 /// True when the processing of `c` did not halt.

@@ -49,24 +49,56 @@ impl Uuid {
         // b[0] == '{'
         let groups = [8usize, 4, 4, 4, 12];
         let mut i = 1;
-        let mut out = [0u8; 16];
-        let mut nib = 0usize;
-        let mut dashes = 0;
         for (g, &len) in groups.iter().enumerate() {
             if g > 0 && b.get(i) == Some(&b'-') {
                 i += 1;
-                dashes += 1;
             }
             for _ in 0..len {
-                let v = hex(*b.get(i)?)?;
-                out[nib / 2] |= if nib % 2 == 0 { v << 4 } else { v };
-                nib += 1;
+                hex(*b.get(i)?)?;
                 i += 1;
             }
         }
-        // The regular expression allows any dash to be missing, but `Uuid::CreateString`
-        // then fails (null): the dashes must be all there or all absent.
-        (b.get(i) == Some(&b'}')).then_some((dashes == 0 || dashes == 4).then_some(Uuid(out)))
+        // The regular expression allows any dash to be missing; the match then goes
+        // through `Uuid::CreateString`.
+        (b.get(i) == Some(&b'}')).then(|| Self::create_string(&b[..=i]))
+    }
+
+    /// `Uuid::CreateString` on a matched `{...}`: whether dashes are used is decided by
+    /// the one after the first 8 digits. With it, the other three must be there (else
+    /// null); without it, any later dash is read as a digit worth 0xFF, as O3DE does.
+    fn create_string(s: &[u8]) -> Option<Uuid> {
+        let mut p = 0;
+        let mut next = || {
+            let c = s.get(p).copied().unwrap_or(0);
+            p += 1;
+            c
+        };
+        let value = |c: u8| hex(c).unwrap_or(0xFF);
+        let mut c = next();
+        if c == b'{' {
+            c = next();
+        }
+        let mut dashes = false;
+        let mut out = [0u8; 16];
+        for (i, byte) in out.iter_mut().enumerate() {
+            if i == 4 {
+                dashes = c == b'-';
+                if dashes {
+                    c = next();
+                }
+            }
+            if dashes && matches!(i, 6 | 8 | 10) {
+                if c != b'-' {
+                    return None;
+                }
+                c = next();
+            }
+            let high = value(c) << 4;
+            c = next();
+            *byte = high | value(c);
+            c = next();
+        }
+        Some(Uuid(out))
     }
 
     /// Parses a UUID written with or without braces and dashes (32 hex digits).

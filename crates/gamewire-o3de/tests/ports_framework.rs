@@ -1206,3 +1206,31 @@ fn import_patch_applies_only_objects_and_arrays() {
         );
     }
 }
+
+#[test]
+fn merge_patch_leaves_out_unchanged_objects() {
+    // JsonMerger::CreateMergePatchInternal (current O3DE, which RestoreImports uses): an
+    // identical member is DefaultsUsed and not written, an object member whose members
+    // are all identical is left out too, a member that is PartialDefaults is written;
+    // an empty object is written only where the source had no object ("Added empty
+    // object to JSON Merge Patch."). Older O3DE ended every object with a Success and
+    // wrote unchanged objects as `{}`. (Replaces patching.rs's
+    // create_merge_patch_keeps_unchanged_nested_objects, which followed the older code.)
+    use gamewire_o3de::patch::create_merge_patch;
+    let (p, r) = create_merge_patch(
+        &json!({"a": {"x": 1}, "b": 2}),
+        &json!({"a": {"x": 1}, "b": 3}),
+    );
+    assert_eq!((p, r.outcome()), (json!({"b": 3}), PartialDefaults));
+    let (p, r) = create_merge_patch(
+        &json!({"a": {"x": 1, "y": 2}}),
+        &json!({"a": {"x": 1, "y": 3}}),
+    );
+    assert_eq!((p, r.outcome()), (json!({"a": {"y": 3}}), PartialDefaults));
+    let (p, r) = create_merge_patch(&json!({"a": 1}), &json!({"a": 1}));
+    assert_eq!((p, r.outcome()), (json!({}), DefaultsUsed));
+    let (p, r) = create_merge_patch(&json!({"a": {}}), &json!({"a": {}}));
+    assert_eq!((p, r.outcome()), (json!({}), DefaultsUsed));
+    let (p, r) = create_merge_patch(&json!({}), &json!({"a": {"bb": {}}}));
+    assert_eq!((p, r.outcome()), (json!({"a": {"bb": {}}}), Success));
+}

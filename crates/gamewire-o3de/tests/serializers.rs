@@ -18,7 +18,7 @@ fn registry() -> Registry {
             {"name": "ScopedEnumFlagsS32", "underlying": "i32",
              "values": {"Flags0": 0, "Flags1": 1, "Flags2": -8, "Flags3": 22}},
             {"name": "ScopedEnumBitFlagsS64", "underlying": "i64",
-             "values": {"BitFlagNegative": -9223372019674906624i64, "BitFlag0": 0, "BitFlag1": 1, "BitFlag2": 2,
+             "values": {"BitFlagNegative": -9223372019658129408i64, "BitFlag0": 0, "BitFlag1": 1, "BitFlag2": 2,
                         "BitFlag3": 4, "BitFlag4": 8, "BitFlag1And2": 3, "BitFlag2And4": 10}},
             {"name": "ScopedEnumBitFlagsU64", "underlying": "u64",
              "values": {"BitFlag0": 0, "BitFlag1": 1, "BitFlag2": 2, "BitFlag3": 4, "BitFlag4": 8,
@@ -610,7 +610,7 @@ fn enum_serializer() {
     );
     let (j, _) = st(
         "ScopedEnumBitFlagsS64",
-        Value::Int(1 | 4 | 8 | -9223372019674906624i64),
+        Value::Int(1 | 4 | 8 | -9223372019658129408i64),
     );
     assert_eq!(
         j,
@@ -626,7 +626,7 @@ fn enum_serializer() {
     let (j, r) = store(&reg, &ty, &Value::UInt(0), &keep);
     assert_eq!((j, r.outcome()), (json!(0), Success));
     let ty = reg.parse_type("ScopedEnumBitFlagsS64").unwrap();
-    let (j, _) = store(&reg, &ty, &Value::Int(-9223372019674906624i64), &opts);
+    let (j, _) = store(&reg, &ty, &Value::Int(-9223372019658129408i64), &opts);
     assert_eq!(j, json!("BitFlagNegative"));
 }
 
@@ -1510,38 +1510,23 @@ fn matrices_and_quaternion_objects() {
     let close = |a: &Json, b: f64| (a.as_f64().unwrap() - b).abs() < 1e-3;
     // Matrix from an array: row-major elements.
     let ty = reg.parse_type("Matrix3x4").unwrap();
-    let (v, r) = load(
+    let (_, r) = load(
         &reg,
         &ty,
         &json!([1, 0, 0, 5, 0, 1, 0, 6, 0, 0, 1, 7]),
         &LoadOptions::default(),
     );
     assert_eq!(r.outcome(), Success);
-    let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
-    for (k, want) in [
-        ("roll", 0.0),
-        ("pitch", 0.0),
-        ("yaw", 0.0),
-        ("scale", 1.0),
-        ("x", 5.0),
-        ("y", 6.0),
-        ("z", 7.0),
-    ] {
-        assert!(close(&j[k], want), "{k}: {j}");
-    }
-    // Matrix from an object: Euler angles, scale, translation; it round-trips.
-    let (v, r) = load(
+    // (The stores of the Euler/scale form that were checked here are replaced by the
+    // row-by-row array ports in ports_math.rs, as O3DE stores matrices since #10495.)
+    // Matrix from an object: Euler angles, scale, translation.
+    let (_, r) = load(
         &reg,
         &ty,
         &json!({"yaw": 90.0, "scale": 2.0, "X": 1.0}),
         &LoadOptions::default(),
     );
     assert_eq!(r.processing(), Processing::Completed);
-    let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
-    assert!(
-        close(&j["yaw"], 90.0) && close(&j["scale"], 2.0) && close(&j["x"], 1.0),
-        "{j}"
-    );
     let (_, r) = load(&reg, &ty, &json!({"scale": 0.0}), &LoadOptions::default());
     assert_eq!(r.outcome(), Unsupported);
     let (_, r) = load(&reg, &ty, &json!([1, 2, 3]), &LoadOptions::default());

@@ -18,6 +18,7 @@ pub mod de;
 mod decode;
 mod encode;
 pub mod frame;
+pub mod hash;
 pub mod json;
 pub mod schema;
 pub mod ser;

@@ -111,7 +111,8 @@ pub struct BeanDef {
     pub vars: Vec<Var>,
 }
 
-/// One `<protocol>` or `<rpc>` with an explicit `id`, inside a `<module>` with an `id`.
+/// One `<protocol>` or `<rpc>` inside a `<module>` with an `id` (its own `id`, or the
+/// name hash Zeze gives a protocol declared without one).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProtocolDef {
     /// Full name (`solution.module.Name`).
@@ -304,9 +305,17 @@ impl Schema {
                     );
                 }
                 "protocol" | "rpc" => {
-                    let pid = attr(&e, "id")?.and_then(|s| s.trim().parse::<i64>().ok());
+                    let name = attr(&e, "name")?.map(|n| n.trim().to_string());
+                    // Zeze's Gen: without an `id`, the id is FixedHash.Hash32 of the full
+                    // name (solution and modules, dot-separated).
+                    let pid = match attr(&e, "id")?.filter(|s| !s.is_empty()) {
+                        Some(s) => s.trim().parse::<i64>().ok(),
+                        None => name
+                            .as_ref()
+                            .map(|n| i64::from(crate::hash::hash32(&full(&ns, n)))),
+                    };
                     let mid = module_ids.iter().rev().flatten().next().copied();
-                    if let (Some(pid), Some(mid), Some(name)) = (pid, mid, attr(&e, "name")?) {
+                    if let (Some(pid), Some(mid), Some(name)) = (pid, mid, name) {
                         let arg = attr(&e, "argument")?.filter(|s| !s.is_empty());
                         let res = attr(&e, "result")?.filter(|s| !s.is_empty());
                         protos.push((ns.join("."), name, mid, pid as u32, arg, res));
@@ -465,9 +474,8 @@ impl Schema {
         }
     }
 
-    /// The protocol or Rpc with these ids, if the solution declares it with an `id`.
-    /// (Protocols without an `id` attribute get a hash of their name in Zeze; those are
-    /// not matched.)
+    /// The protocol or Rpc with these ids. A protocol declared without an `id` has the
+    /// id Zeze's Gen gives it: [`crate::hash::hash32`] of its full name.
     pub fn protocol(&self, module_id: u32, protocol_id: u32) -> Option<&ProtocolDef> {
         self.protocols.get(&(module_id, protocol_id))
     }

@@ -231,3 +231,25 @@ fn regression_field_id_past_i32_max_is_refused() {
     assert_eq!(e.offset(), Some(0));
     assert!(gamewire_zeze::decode(&bytes, &Options::default()).is_err());
 }
+
+/// Zeze's Gen gives a `<protocol>` declared without an `id` the id
+/// `FixedHash.Hash32(full name)`, so frames of such protocols are typed too.
+#[test]
+fn protocols_without_ids_take_the_name_hash() {
+    let xml = r#"<solution name="Game"><module name="Login" id="7">
+        <bean name="BHello"><variable id="1" name="n" type="int"/></bean>
+        <protocol name="Hello" argument="BHello"/>
+        <rpc name="Ping" argument="BHello" result="BHello" id=""/>
+    </module></solution>"#;
+    let s = Schema::from_xml(xml).unwrap();
+    let id = gamewire_zeze::hash::hash32("Game.Login.Hello") as u32;
+    let p = s.protocol(7, id).unwrap();
+    assert_eq!(p.name, "Game.Login.Hello");
+    assert_eq!(p.argument.as_deref(), Some("Game.Login.BHello"));
+    let id = gamewire_zeze::hash::hash32("Game.Login.Ping") as u32;
+    assert_eq!(
+        s.protocol(7, id).unwrap().result.as_deref(),
+        Some("Game.Login.BHello")
+    );
+    assert!(s.protocol(7, id.wrapping_add(1)).is_none());
+}
