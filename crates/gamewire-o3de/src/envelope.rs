@@ -8,7 +8,9 @@
 //! `LoadObjectFromStream` and `LoadAnyObjectFromStream`; [`write_json`] writes JSON text
 //! as their `PrettyWriter` does.
 
-use crate::{LoadOptions, Outcome, Processing, Registry, Report, StoreOptions, TypeExpr, Value};
+use crate::{
+    LoadOptions, Outcome, Processing, Registry, Report, Reporting, StoreOptions, TypeExpr, Value,
+};
 use gamewire_core::{Error, Result};
 use serde_json::{Map, Value as Json};
 
@@ -127,17 +129,23 @@ fn read_envelope(bytes: &[u8]) -> Result<(Envelope, crate::Duplicates)> {
     }
 }
 
-/// Loads the envelope's `ClassData` as `ty` and fails as O3DE's file loader does: on an
-/// outcome other than success or defaults, or on any issue whose outcome is not one of
-/// those (a skipped member, an unsupported value), listing the issues' messages.
+/// Loads the envelope's `ClassData` as `ty` and fails as O3DE's file loader does
+/// (`PrepareDeserializerSettings`): on an overall outcome other than success or
+/// defaults, or on any issue reported with such an outcome (a skipped member, an
+/// unsupported value), listing the issues' messages. The caller's callback, if any,
+/// sees the result of every value loaded.
 fn load_checked(
     reg: &Registry,
     ty: &TypeExpr,
     env: Envelope,
     dups: &crate::Duplicates,
     opts: &LoadOptions,
+    user: Option<&mut Reporting<'_>>,
 ) -> Result<(Value, Report)> {
-    let (v, report) = crate::load_with_duplicates(reg, ty, env.class_data, dups, opts);
+    let (v, report) = match user {
+        Some(cb) => crate::load_with_reporting(reg, ty, env.class_data, dups, opts, cb),
+        None => crate::load_with_duplicates(reg, ty, env.class_data, dups, opts),
+    };
     let mut errors = String::new();
     for i in &report.issues {
         // O3DE's loader ignores this one message (a work-around in JsonUtils.cpp).
@@ -165,6 +173,28 @@ pub fn load_object(
     bytes: &[u8],
     opts: &LoadOptions,
 ) -> Result<(Value, Report)> {
+    load_object_inner(reg, ty, bytes, opts, None)
+}
+
+/// [`load_object`] with the caller's reporting callback (O3DE's `m_reporting` in the
+/// deserializer settings): every report passes through it after the loader's own check.
+pub fn load_object_with_reporting(
+    reg: &Registry,
+    ty: &TypeExpr,
+    bytes: &[u8],
+    opts: &LoadOptions,
+    reporting: &mut Reporting<'_>,
+) -> Result<(Value, Report)> {
+    load_object_inner(reg, ty, bytes, opts, Some(reporting))
+}
+
+fn load_object_inner(
+    reg: &Registry,
+    ty: &TypeExpr,
+    bytes: &[u8],
+    opts: &LoadOptions,
+    reporting: Option<&mut Reporting<'_>>,
+) -> Result<(Value, Report)> {
     let (env, dups) = read_envelope(bytes)?;
     let name = class_name_of(reg, ty);
     if !name.eq_ignore_ascii_case(&env.class_name) {
@@ -173,7 +203,7 @@ pub fn load_object(
             env.class_name
         )));
     }
-    load_checked(reg, ty, env, &dups, opts)
+    load_checked(reg, ty, env, &dups, opts, reporting)
 }
 
 /// O3DE's `JsonSerializationUtils::LoadAnyObjectFromStream`: the type is the first
@@ -192,7 +222,7 @@ pub fn load_any_object(
         )));
     };
     let ty = TypeExpr::Class(id);
-    let (v, r) = load_checked(reg, &ty, env, &dups, opts)?;
+    let (v, r) = load_checked(reg, &ty, env, &dups, opts, None)?;
     Ok((ty, v, r))
 }
 

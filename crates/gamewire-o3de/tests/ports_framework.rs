@@ -1234,3 +1234,58 @@ fn merge_patch_leaves_out_unchanged_objects() {
     let (p, r) = create_merge_patch(&json!({}), &json!({"a": {"bb": {}}}));
     assert_eq!((p, r.outcome()), (json!({"a": {"bb": {}}}), Success));
 }
+
+#[test]
+fn load_object_with_custom_callback() {
+    // LoadObjectFromStream_Success_CustomizeCallback: the caller's callback sees the
+    // reports, and the load still succeeds.
+    let reg = utils_registry();
+    let ty = test1(&reg);
+    let mut calls = 0;
+    let mut cb = |_: &str, code: ResultCode, _: &str| {
+        calls += 1;
+        code
+    };
+    let (v, _) = envelope::load_object_with_reporting(
+        &reg,
+        &ty,
+        br#"{ "Type": "JsonSerialization", "ClassName": "TestClass", "ClassData" : { "int":"10"} }"#,
+        &LoadOptions::default(),
+        &mut cb,
+    )
+    .unwrap();
+    assert_eq!(v.as_object().unwrap()[0], i(10));
+    assert!(calls > 0);
+}
+
+#[test]
+fn reporter_given_to_one_call_only() {
+    // JsonScopedContextReporterTests PushPop_PushCustomReportThenPop (adapted: a callback
+    // is given to one load; a report reaches it there, and a later load without it
+    // reports nothing to it).
+    let reg = class_registry();
+    let ty = reg.parse_type("SimpleClass").unwrap();
+    let mut reported = false;
+    {
+        let mut cb = |_: &str, code: ResultCode, _: &str| {
+            reported = true;
+            code
+        };
+        gamewire_o3de::load_with_reporting(
+            &reg,
+            &ty,
+            json!({"var1": "message"}),
+            &Default::default(),
+            &LoadOptions::default(),
+            &mut cb,
+        );
+    }
+    assert!(reported);
+    let (_, r) = load(
+        &reg,
+        &ty,
+        &json!({"var1": "message"}),
+        &LoadOptions::default(),
+    );
+    assert_eq!(r.outcome(), Unsupported);
+}
