@@ -208,13 +208,26 @@ fn load_object_inner(
 
 /// O3DE's `JsonSerializationUtils::LoadAnyObjectFromStream`: the type is the first
 /// registered class whose name is exactly the envelope's `ClassName`; the load must
-/// succeed as in [`load_object`].
+/// succeed as in [`load_object`]. As in O3DE (which checks the parse result where it
+/// means to check the header), `Type` is not looked at here: only a string `ClassName`
+/// is needed.
 pub fn load_any_object(
     reg: &Registry,
     bytes: &[u8],
     opts: &LoadOptions,
 ) -> Result<(TypeExpr, Value, Report)> {
-    let (env, dups) = read_envelope(bytes)?;
+    let (json, dups) = crate::parse_json_keeping_duplicates(bytes)?;
+    let Some(Json::String(class_name)) = json.get("ClassName") else {
+        return Err(Error::msg("File should contain ClassName"));
+    };
+    let env = Envelope {
+        class_name: class_name.clone(),
+        class_data: json
+            .get("ClassData")
+            .cloned()
+            .unwrap_or(Json::Object(Map::new())),
+    };
+    let dups = dups.rebase("/ClassData");
     let Some(id) = reg.classes.iter().position(|c| c.name == env.class_name) else {
         return Err(Error::msg(format!(
             "Can't find serialize context for class {}",

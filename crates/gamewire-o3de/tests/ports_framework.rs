@@ -1012,6 +1012,16 @@ fn load_any_object_from_stream() {
         &lo,
     )
     .is_err());
+    // The header is not validated here (O3DE checks the parse result a second time
+    // instead): a document without "Type" loads all the same.
+    let (ty, _, _) = envelope::load_any_object(
+        &reg,
+        br#"{ "ClassName": "TestClass", "ClassData" : { "int": 3 } }"#,
+        &lo,
+    )
+    .unwrap();
+    assert_eq!(ty, test1(&reg));
+    assert!(envelope::load_any_object(&reg, br#"{ "Type": "JsonSerialization" }"#, &lo).is_err());
     // No class of that name.
     assert!(envelope::load_any_object(
         &reg,
