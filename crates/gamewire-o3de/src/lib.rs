@@ -170,7 +170,7 @@ pub fn store_with_default(
     default: Option<&Value>,
     opts: &StoreOptions,
 ) -> (Json, Report) {
-    let keep = opts.keep_defaults && default.is_none();
+    let keep = opts.keep_defaults;
     let mut s = store::Storer::new(reg, keep, opts.max_depth);
     let (j, r) = s.store_root(ty, value, default);
     (j, s.finish(r))

@@ -1,0 +1,845 @@
+//! Ports of O3DE's container, tuple, pointer and `any` serializer tests, with the
+//! conformity-suite cases these files instantiate
+//! (`Code/Framework/AzCore/Tests/Serialization/Json/` in o3de/o3de):
+//!
+//! - `MapSerializerTests.cpp` (`MapArray`/`MapObject`/`MapPointer` descriptions for map,
+//!   unordered_map, unordered_multimap, and every `JsonMapSerializerTests` case),
+//! - `TupleSerializerTests.cpp` (pair, tuple, complex and nested tuples),
+//! - `UnorderedSetSerializerTests.cpp`,
+//! - `BasicContainerSerializerTests.cpp` (list, forward_list, set, vector, fixed_vector of
+//!   ints, int pointers and `SimpleClass`; the vector, fixed_vector and set cases),
+//! - `ArraySerializerTests.cpp`,
+//! - `SmartPointerSerializerTests.cpp` (unique_ptr, shared_ptr, intrusive_ptr descriptions
+//!   and the `JsonSmartPointerSerializerTests` cases),
+//! - `AnySerializerTests.cpp` (the `any` transparency descriptions),
+//! - `TestCases_Pointers.cpp`/`.h` (the typed class tests of `JsonSerializationTests.cpp`
+//!   over the pointer test cases),
+//! - `TestCases_TypeId.cpp` (through `$type` on pointers),
+//! - `TestCases_Compare.cpp` (`compare::compare`),
+//! - `JsonSerializerConformityTests.h` (the generated cases, driven by `Desc` below).
+//!
+//! Each conformity description gives the same inputs (default, partial, fully set and
+//! single-default instances and their JSON) and each generated case checks the same
+//! outcome and processing as O3DE, and the loaded value or stored JSON.
+
+use gamewire_o3de::{
+    compare::compare, load, load_onto, store_with_default, LoadOptions, Outcome, Processing,
+    Registry, Report, StoreOptions, Task, TypeExpr, Value,
+};
+use serde_json::{json, Value as Json};
+use std::cmp::Ordering;
+use std::sync::OnceLock;
+
+use Outcome::*;
+
+// ---------------------------------------------------------------------------------------
+// The reflected test types (TestCases_Base.h, TestCases_Classes.h/.cpp,
+// TestCases_Pointers.h/.cpp, TupleSerializerTests.cpp, SmartPointerSerializerTests.cpp).
+
+const CLASSES: &str = r#"{
+ "enums": [
+  {"name": "SimpleEnumClass", "uuid": "{AF6F1964-5B20-4689-BF23-F36B9C9AAE6A}", "underlying": "i32",
+   "values": {"Option1": 1, "Option2": 2}},
+  {"name": "SimpleRawEnum", "uuid": "{EB24207F-B48F-4D8B-940D-3CD06A371739}", "underlying": "i32",
+   "values": {"Option1": 1, "Option2": 2}},
+  {"name": "TestBitFlags", "uuid": "{9859EDCD-1F5A-4893-8188-E691569DF2DA}", "underlying": "i64",
+   "values": {"BitFlag0": 1, "BitFlag1": 2, "BitFlag2": 4, "BitFlag3": 8}}
+ ],
+ "classes": [
+  {"name": "SimpleClass", "uuid": "{5A40E851-A748-40F3-97BA-5BB3A98CDD61}",
+   "fields": [{"name": "var1", "type": "i32", "default": 42}, {"name": "var2", "type": "f32", "default": 42.0}]},
+  {"name": "BaseClass", "uuid": "{E0A66EB6-1AC5-4C73-B1A7-6367A47EC026}",
+   "fields": [{"name": "base_var", "type": "f32", "default": -42.0}]},
+  {"name": "BaseClass2", "uuid": "{F9D704C1-04AF-463C-B47A-02C28805AAEE}",
+   "fields": [{"name": "base2_var1", "type": "f64", "default": -133.0},
+              {"name": "base2_var2", "type": "f64", "default": -233.0},
+              {"name": "base2_var3", "type": "f64", "default": -333.0}]},
+  {"name": "SimpleInheritence", "uuid": "{CD2A6797-63B4-4B4D-B3D2-9044781C1E42}", "bases": ["BaseClass"],
+   "fields": [{"name": "var1", "type": "i32", "default": 42}, {"name": "var2", "type": "f32", "default": 42.0}]},
+  {"name": "MultipleInheritence", "uuid": "{44E30C38-CE6B-4DC6-9CBF-85B10C148B11}", "bases": ["BaseClass", "BaseClass2"],
+   "fields": [{"name": "var1", "type": "i32", "default": 42}, {"name": "var2", "type": "f32", "default": 42.0}]},
+  {"name": "SimpleInheritenceAlt", "uuid": "{5513DF52-E3C2-4849-BBFF-13E00F3E3EDA}", "bases": ["BaseClass"],
+   "fields": [{"name": "var1", "type": "i32", "default": 42}, {"name": "var2", "type": "f32", "default": 42.0}]},
+  {"name": "AbstractClass", "uuid": "{D065A72E-E49B-4E23-9E4E-A4E08D344FC2}", "bases": ["BaseClass"], "abstract": true},
+  {"name": "SimpleNested", "uuid": "{6BB50CDB-BD78-4CB6-94F3-A586E785D95C}",
+   "fields": [{"name": "nested", "type": "SimpleClass"}, {"name": "var_additional", "type": "i32", "default": 42}]},
+  {"name": "SimpleEnumWrapper", "uuid": "{CC95FF00-8D04-437A-9849-80D5AD7AD5DC}",
+   "fields": [{"name": "enumClass", "type": "SimpleEnumClass"}, {"name": "rawEnum", "type": "SimpleRawEnum"}]},
+  {"name": "NonReflectedEnumWrapper", "uuid": "{A80D5B6B-2FD1-46E9-A7A9-44C5E2650526}",
+   "fields": [{"name": "enumClass", "type": "i32"}, {"name": "rawEnum", "type": "i32"}]},
+
+  {"name": "SimpleNullPointer", "uuid": "{81087FE6-2C52-4FD4-8706-D1F4CB757937}",
+   "fields": [{"name": "pointer1", "type": "i32*"}, {"name": "pointer2", "type": "i32*"}]},
+  {"name": "SimpleAssignedPointer", "uuid": "{33EB4300-88C7-4006-8650-9C3AA25F17E5}",
+   "fields": [{"name": "pointer1", "type": "i32*", "default": 13}, {"name": "pointer2", "type": "i32*", "default": 42}]},
+  {"name": "ComplexAssignedPointer", "uuid": "{CB62638C-5B49-4953-89E5-F65A19E1163C}",
+   "fields": [{"name": "pointer", "type": "SimpleClass*", "default": {}}]},
+  {"name": "ComplexNullInheritedPointer", "uuid": "{F21CFB49-3F7C-4849-8E1F-EA337CD7D8EF}",
+   "fields": [{"name": "pointer", "type": "BaseClass*"}]},
+  {"name": "ComplexAssignedDifferentInheritedPointer", "uuid": "{DCFFEDFB-300B-40FE-A787-159D627DD7DA}",
+   "fields": [{"name": "pointer", "type": "BaseClass*", "default": {}}]},
+  {"name": "ComplexAssignedSameInheritedPointer", "uuid": "{6D633C34-584C-42CD-BF6E-4FCB0C398F34}",
+   "fields": [{"name": "pointer", "type": "BaseClass*", "default": {"$type": "SimpleInheritence", "var1": 142}}]},
+  {"name": "PrimitivePointerInContainer", "uuid": "{8CB57BE0-371B-4712-88FD-64CA47AE81B4}",
+   "fields": [{"name": "array", "type": "vector<i32*>"}]},
+  {"name": "SimplePointerInContainer", "uuid": "{46263461-112C-4E12-A056-63148C085B35}",
+   "fields": [{"name": "array", "type": "vector<SimpleClass*>"}]},
+  {"name": "InheritedPointerInContainer", "uuid": "{ADADFF87-B541-4BD6-A3DB-B54A1277F2A7}",
+   "fields": [{"name": "array", "type": "vector<BaseClass*>"}]},
+
+  {"name": "TupleClass", "uuid": "{DF7BDAFC-34D5-48EE-85CB-845856971D9E}",
+   "fields": [{"name": "var1", "type": "i32", "default": 142}, {"name": "var2", "type": "f64", "default": 242.0}]},
+  {"name": "TupleBaseClass", "uuid": "{1073A9F8-6D99-4FBB-958D-E29D2A66C6E7}",
+   "fields": [{"name": "var1", "type": "i32", "default": 142}]},
+  {"name": "TupleDefaultDerivedClass", "uuid": "{979B6935-5779-461C-A537-A03472315D8D}", "bases": ["TupleBaseClass"],
+   "fields": [{"name": "var_alternative", "type": "f64", "default": -444.0}]},
+  {"name": "TupleDerivedClass", "uuid": "{8D2515EC-F85F-4D61-9024-7E1C184E135E}", "bases": ["TupleBaseClass"],
+   "fields": [{"name": "var2", "type": "f64", "default": 242.0}]},
+
+  {"name": "A::Inherited", "uuid": "{E7829F37-C577-4F2B-A85B-6F331548354C}", "bases": ["BaseClass"]},
+  {"name": "B::Inherited", "uuid": "{0DF033C4-3EEC-4F61-8B79-59FE31BAE164}", "bases": ["BaseClass"]},
+  {"name": "C::Inherited", "uuid": "{BB5F3E3C-4C0A-4C5B-9E9B-5A4D1A7C9E21}"}
+ ]
+}"#;
+
+/// The registry of the test types.
+fn reg() -> &'static Registry {
+    static REG: OnceLock<Registry> = OnceLock::new();
+    REG.get_or_init(|| Registry::from_json(&serde_json::from_str(CLASSES).unwrap()).unwrap())
+}
+
+fn ty(s: &str) -> TypeExpr {
+    reg().parse_type(s).unwrap()
+}
+
+fn i(v: i64) -> Value {
+    Value::Int(v)
+}
+
+fn f64v(v: f64) -> Value {
+    Value::F64(v)
+}
+
+fn s(v: &str) -> Value {
+    Value::String(v.into())
+}
+
+/// `SimpleClass(var1, var2)`.
+fn sc(var1: i64, var2: f32) -> Value {
+    Value::Object(vec![i(var1), Value::F32(var2)])
+}
+
+fn sc0() -> Value {
+    sc(42, 42.0)
+}
+
+/// A pointer holding an instance of the class `class`.
+fn ptr(class: &str, v: Value) -> Value {
+    Value::Ptr(Some(Box::new((ty(class), v))))
+}
+
+fn null() -> Value {
+    Value::Ptr(None)
+}
+
+/// `SimpleInheritence`: base_var, var1, var2.
+fn si(base_var: f32, var1: i64, var2: f32) -> Value {
+    Value::Object(vec![Value::F32(base_var), i(var1), Value::F32(var2)])
+}
+
+/// `MultipleInheritence`: base_var, base2_var1..3, var1, var2.
+fn mi(base_var: f32, b2: [f64; 3], var1: i64, var2: f32) -> Value {
+    Value::Object(vec![
+        Value::F32(base_var),
+        f64v(b2[0]),
+        f64v(b2[1]),
+        f64v(b2[2]),
+        i(var1),
+        Value::F32(var2),
+    ])
+}
+
+fn mi0() -> Value {
+    mi(-42.0, [-133.0, -233.0, -333.0], 42, 42.0)
+}
+
+fn map(entries: Vec<(Value, Value)>) -> Value {
+    Value::Map(entries)
+}
+
+fn seq(items: Vec<Value>) -> Value {
+    Value::Seq(items)
+}
+
+fn tuple(items: Vec<Value>) -> Value {
+    Value::Tuple(items)
+}
+
+fn load_opts(clear: bool) -> LoadOptions {
+    LoadOptions {
+        clear_containers: clear,
+        ..Default::default()
+    }
+}
+
+fn store_opts(keep: bool) -> StoreOptions {
+    StoreOptions {
+        keep_defaults: keep,
+        ..Default::default()
+    }
+}
+
+/// Compares JSON as O3DE's `Expect_DocStrEq` does: the written text, so member order counts.
+fn assert_same(got: &Json, want: &Json, what: &str) {
+    let (g, w) = (got.to_string(), want.to_string());
+    assert_eq!(g, w, "{what}");
+}
+
+fn parse(text: &str) -> Json {
+    serde_json::from_str(text).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------
+// The conformity suite (JsonSerializerConformityTests.h).
+
+/// How the description's `AreEqual` compares two instances.
+#[derive(Clone, Copy, PartialEq)]
+enum Eq {
+    /// Element for element.
+    Exact,
+    /// As unordered collections (unordered sets and maps).
+    Unordered,
+}
+
+fn sorted(v: &Value) -> Value {
+    let mut v = v.clone();
+    match &mut v {
+        Value::Map(m) => m.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.total_cmp(&b.1))),
+        Value::Seq(s) => s.sort_by(|a, b| a.total_cmp(b)),
+        _ => {}
+    }
+    v
+}
+
+/// A conformity test description (`JsonSerializerConformityTestDescriptor` and its
+/// `JsonSerializerConformityTestDescriptorFeatures`).
+#[derive(Clone)]
+struct Desc {
+    name: &'static str,
+    ty: &'static str,
+    /// JSON types the serializer supports (`EnableJsonType`).
+    json_types: &'static [&'static str],
+    fixed_size_array: bool,
+    supports_partial: bool,
+    partial_strict: bool,
+    supports_injection: bool,
+    /// `TypeToInjectionValue(m_typeToInject)`.
+    inject: Json,
+    default_is_empty: bool,
+    new_instance_tests: bool,
+    /// The serializer has `OperationFlags::InitializeNewInstance`.
+    initialize_new_instance: bool,
+    eq: Eq,
+    default: Value,
+    constructed: Option<Value>,
+    full: Value,
+    full_json: Json,
+    partial: Option<(Value, Json)>,
+    single: Option<(Value, Json)>,
+    corrupted: Option<Json>,
+    /// `GetJsonFor_Store_SerializeFullySetInstance` / `GetJSON` overrides.
+    store_full_json: Option<Json>,
+    store_without_default_json: Option<Json>,
+}
+
+impl Desc {
+    fn new(
+        name: &'static str,
+        ty: &'static str,
+        default: Value,
+        full: Value,
+        full_json: &str,
+    ) -> Desc {
+        Desc {
+            name,
+            ty,
+            json_types: &["array"],
+            fixed_size_array: false,
+            supports_partial: true,
+            partial_strict: true,
+            supports_injection: true,
+            inject: json!("Added to object for testing purposes"),
+            default_is_empty: true,
+            new_instance_tests: true,
+            initialize_new_instance: false,
+            eq: Eq::Exact,
+            default,
+            constructed: None,
+            full,
+            full_json: parse(full_json),
+            partial: None,
+            single: None,
+            corrupted: None,
+            store_full_json: None,
+            store_without_default_json: None,
+        }
+    }
+
+    fn supports(&self, t: &str) -> bool {
+        self.json_types.contains(&t)
+    }
+
+    fn equal(&self, a: &Value, b: &Value) -> bool {
+        match self.eq {
+            Eq::Exact => a == b,
+            Eq::Unordered => sorted(a) == sorted(b),
+        }
+    }
+
+    fn constructed(&self) -> Value {
+        self.constructed
+            .clone()
+            .unwrap_or_else(|| self.default.clone())
+    }
+
+    fn check_eq(&self, test: &str, got: &Value, want: &Value) {
+        assert!(
+            self.equal(got, want),
+            "{}::{test}: value\n  got  {got:?}\n  want {want:?}",
+            self.name
+        );
+    }
+
+    fn check_code(&self, test: &str, r: &Report, outcome: Outcome, processing: Processing) {
+        assert_eq!(
+            (r.outcome(), r.processing()),
+            (outcome, processing),
+            "{}::{test}: {r:?}",
+            self.name
+        );
+    }
+
+    /// Serializer-level load (`serializer->Load(instance, ...)`).
+    fn load_onto(&self, json: &Json, inst: &mut Value, clear: bool) -> Report {
+        load_onto(reg(), &ty(self.ty), json, inst, &load_opts(clear))
+    }
+
+    fn store(&self, v: &Value, default: Option<&Value>, keep: bool) -> (Json, Report) {
+        store_with_default(reg(), &ty(self.ty), v, default, &store_opts(keep))
+    }
+
+    /// Runs every conformity case that applies to gamewire.
+    fn run(&self) {
+        self.load_invalid_types();
+        self.load_empty_object();
+        self.load_empty_array();
+        self.load_array_with_default_value();
+        self.load_fully_set();
+        self.load_partial();
+        self.load_full_on_top_of_partial();
+        self.load_initialize_new_instance();
+        self.load_injected();
+        self.load_corrupted();
+        self.store_default_instance();
+        self.store_fully_set();
+        self.store_partial();
+        self.store_arrays();
+        self.round_trips();
+    }
+
+    /// Load_InvalidTypeOf{Null,False,True,Object,Array,String,Number}Type_ReturnsUnsupported.
+    fn load_invalid_types(&self) {
+        let samples = [
+            ("null", json!(null)),
+            ("false", json!(false)),
+            ("true", json!(true)),
+            ("object", json!({"A": 42})),
+            ("array", json!([])),
+            ("string", json!("")),
+            ("number", json!(0)),
+        ];
+        for (t, j) in samples {
+            if self.supports(t) {
+                continue;
+            }
+            let mut inst = self.default.clone();
+            let r = self.load_onto(&j, &mut inst, false);
+            self.check_code(
+                &format!("Load_InvalidTypeOf_{t}"),
+                &r,
+                Unsupported,
+                Processing::Altered,
+            );
+            self.check_eq(&format!("Load_InvalidTypeOf_{t}"), &inst, &self.default);
+        }
+    }
+
+    /// Load_DeserializeEmptyObject(ThroughMainLoad)_SucceedsAndObjectMatchesDefaults.
+    fn load_empty_object(&self) {
+        if !self.supports("object") {
+            return;
+        }
+        let mut inst = self.constructed();
+        let r = self.load_onto(&json!({}), &mut inst, false);
+        self.check_code(
+            "Load_DeserializeEmptyObject",
+            &r,
+            DefaultsUsed,
+            Processing::Completed,
+        );
+        self.check_eq("Load_DeserializeEmptyObject", &inst, &self.default);
+    }
+
+    /// Load_DeserializeEmptyArray, ...WithClearEnabled, ...WithClearedTarget.
+    fn load_empty_array(&self) {
+        if !self.supports("array") {
+            return;
+        }
+        for clear in [false, true] {
+            let test = format!("Load_DeserializeEmptyArray(clear={clear})");
+            let mut inst = self.constructed();
+            let r = self.load_onto(&json!([]), &mut inst, clear);
+            if self.fixed_size_array {
+                self.check_code(&test, &r, Unsupported, Processing::Altered);
+            } else {
+                self.check_code(&test, &r, Success, Processing::Completed);
+            }
+            assert_eq!(r.result.task(), Task::ReadField, "{}::{test}", self.name);
+            self.check_eq(&test, &inst, &self.default);
+        }
+        let test = "Load_DeserializeEmptyArrayWithClearedTarget";
+        let mut inst = self.full.clone();
+        let r = self.load_onto(&json!([]), &mut inst, true);
+        if self.fixed_size_array {
+            self.check_code(test, &r, Unsupported, Processing::Altered);
+            assert_eq!(r.result.task(), Task::ReadField, "{}::{test}", self.name);
+            assert!(!self.equal(&inst, &self.default), "{}::{test}", self.name);
+        } else {
+            self.check_code(test, &r, Success, Processing::Completed);
+            assert_eq!(r.result.task(), Task::Clear, "{}::{test}", self.name);
+            self.check_eq(test, &inst, &self.default);
+        }
+    }
+
+    /// Load_DeserializeArrayWithDefaultValue_SucceedsAndReportPartialDefaults.
+    fn load_array_with_default_value(&self) {
+        if !self.supports("array") {
+            return;
+        }
+        let test = "Load_DeserializeArrayWithDefaultValue";
+        let single_json = self
+            .single
+            .as_ref()
+            .map(|s| s.1.clone())
+            .unwrap_or_else(|| json!([{}]));
+        let mut inst = self.default.clone();
+        let r = self.load_onto(&single_json, &mut inst, false);
+        if self.fixed_size_array {
+            self.check_code(test, &r, Unsupported, Processing::Altered);
+        } else {
+            self.check_code(test, &r, PartialDefaults, Processing::Completed);
+            self.check_eq(test, &inst, &self.single.as_ref().unwrap().0);
+        }
+    }
+
+    /// Load_DeserializeFullySetInstance(ThroughMainLoad)_SucceedsAndObjectMatchesFullySetInstance.
+    fn load_fully_set(&self) {
+        let test = "Load_DeserializeFullySetInstance";
+        let mut inst = self.constructed();
+        let r = self.load_onto(&self.full_json, &mut inst, false);
+        self.check_code(test, &r, Success, Processing::Completed);
+        self.check_eq(test, &inst, &self.full);
+        // Through the main load (a fresh instance of the type).
+        let (v, r) = load(
+            reg(),
+            &ty(self.ty),
+            &self.full_json,
+            &LoadOptions::default(),
+        );
+        if self.constructed.is_none() && self.default == reg().zero(&ty(self.ty)) {
+            self.check_code(test, &r, Success, Processing::Completed);
+            self.check_eq(test, &v, &self.full);
+        }
+    }
+
+    /// Load_DeserializePartialInstance_SucceedsAndObjectMatchesParialInstance.
+    fn load_partial(&self) {
+        let (Some((want, j)), true) = (&self.partial, self.supports_partial) else {
+            return;
+        };
+        let test = "Load_DeserializePartialInstance";
+        let mut inst = self.constructed();
+        let r = self.load_onto(j, &mut inst, false);
+        if self.partial_strict {
+            assert_eq!(r.outcome(), PartialDefaults, "{}::{test}: {r:?}", self.name);
+        }
+        assert_eq!(
+            r.processing(),
+            Processing::Completed,
+            "{}::{test}: {r:?}",
+            self.name
+        );
+        self.check_eq(test, &inst, want);
+    }
+
+    /// Load_DeserializeFullInstanceOnTopOfPartialDefaulted_SucceedsAndObjectMatchesParialInstance.
+    fn load_full_on_top_of_partial(&self) {
+        let (Some((partial, _)), true) = (&self.partial, self.supports_partial) else {
+            return;
+        };
+        let test = "Load_DeserializeFullInstanceOnTopOfPartialDefaulted";
+        let mut inst = partial.clone();
+        let r = self.load_onto(&self.full_json, &mut inst, true);
+        self.check_code(test, &r, Success, Processing::Completed);
+        self.check_eq(test, &inst, &self.full);
+    }
+
+    /// Load_InitializeNewInstance_SucceedsAndValueIsInitialized.
+    fn load_initialize_new_instance(&self) {
+        if !(self.new_instance_tests && self.initialize_new_instance) {
+            return;
+        }
+        let test = "Load_InitializeNewInstance";
+        let mut inst = self.constructed();
+        let r = self.load_onto(&json!({}), &mut inst, false);
+        self.check_code(test, &r, DefaultsUsed, Processing::Completed);
+        self.check_eq(test, &inst, &self.default);
+    }
+
+    /// Load_InsertAdditionalData_SucceedsAndObjectMatchesFullySetInstance.
+    fn load_injected(&self) {
+        if !self.supports_injection {
+            return;
+        }
+        let test = "Load_InsertAdditionalData";
+        let mut j = self.full_json.clone();
+        inject_additional_fields(&mut j, &self.inject);
+        let mut inst = self.constructed();
+        let r = self.load_onto(&j, &mut inst, false);
+        assert!(r.outcome() >= Skipped, "{}::{test}: {r:?}", self.name);
+        self.check_eq(test, &inst, &self.full);
+    }
+
+    /// Load_CorruptedValue_SucceedsWithDefaultValuesUsed.
+    fn load_corrupted(&self) {
+        if !self.supports_injection {
+            return;
+        }
+        let test = "Load_CorruptedValue";
+        let j = self.corrupted.clone().unwrap_or_else(|| {
+            let mut j = self.full_json.clone();
+            corrupt_fields(&mut j, &self.inject);
+            j
+        });
+        let mut inst = self.constructed();
+        let r = self.load_onto(&j, &mut inst, false);
+        assert!(r.outcome() >= Unavailable, "{}::{test}: {r:?}", self.name);
+        assert!(
+            r.processing() >= Processing::PartialAlter,
+            "{}::{test}: {r:?}",
+            self.name
+        );
+    }
+
+    /// Store_SerializeDefaultInstance(ThroughMainStore)_EmptyJsonReturned.
+    fn store_default_instance(&self) {
+        if !self.default_is_empty {
+            return;
+        }
+        let test = "Store_SerializeDefaultInstance";
+        let (j, r) = self.store(&self.default, Some(&self.default), false);
+        self.check_code(test, &r, DefaultsUsed, Processing::Completed);
+        assert_same(&j, &json!({}), &format!("{}::{test}", self.name));
+    }
+
+    /// Store_SerializeWithDefaultsKept, Store_SerializeFullySetInstance,
+    /// Store_SerializeWithoutDefault, Store_SerializeWithoutDefaultAndDefaultsKept.
+    fn store_fully_set(&self) {
+        let cases = [
+            (
+                "Store_SerializeWithDefaultsKept",
+                Some(&self.full),
+                true,
+                &self.full_json,
+            ),
+            (
+                "Store_SerializeFullySetInstance",
+                Some(&self.default),
+                false,
+                self.store_full_json.as_ref().unwrap_or(&self.full_json),
+            ),
+            (
+                "Store_SerializeWithoutDefault",
+                None,
+                false,
+                self.store_without_default_json
+                    .as_ref()
+                    .unwrap_or(&self.full_json),
+            ),
+            (
+                "Store_SerializeWithoutDefaultAndDefaultsKept",
+                None,
+                true,
+                &self.full_json,
+            ),
+        ];
+        for (test, default, keep, want) in cases {
+            let (j, r) = self.store(&self.full, default, keep);
+            self.check_code(test, &r, Success, Processing::Completed);
+            assert_same(&j, want, &format!("{}::{test}", self.name));
+        }
+    }
+
+    /// Store_SerializePartialInstance_StoredSuccessfullyAndJsonMatches.
+    fn store_partial(&self) {
+        let (Some((v, want)), true) = (&self.partial, self.supports_partial) else {
+            return;
+        };
+        let test = "Store_SerializePartialInstance";
+        let (j, r) = self.store(v, Some(&self.default), false);
+        self.check_code(test, &r, PartialDefaults, Processing::Completed);
+        assert_same(&j, want, &format!("{}::{test}", self.name));
+    }
+
+    /// Store_SerializeEmptyArray, Store_SerializeArrayWithSingleDefaultValue.
+    fn store_arrays(&self) {
+        if !self.supports("array") || self.fixed_size_array {
+            return;
+        }
+        let test = "Store_SerializeEmptyArray";
+        let (j, r) = self.store(&self.default, Some(&self.default), true);
+        self.check_code(test, &r, Success, Processing::Completed);
+        assert_same(&j, &json!([]), &format!("{}::{test}", self.name));
+        let test = "Store_SerializeArrayWithSingleDefaultValue";
+        let (v, want) = self.single.as_ref().unwrap();
+        let (j, r) = self.store(v, Some(v), false);
+        self.check_code(test, &r, PartialDefaults, Processing::Completed);
+        assert_same(&j, want, &format!("{}::{test}", self.name));
+    }
+
+    /// StoreLoad_RoundTripWith{PartialDefault,FullSet,DefaultsKept}_IdenticalInstances.
+    fn round_trips(&self) {
+        if !self.supports_partial {
+            return;
+        }
+        let mut cases = vec![("StoreLoad_RoundTripWithFullSet", &self.full, false)];
+        if let Some((p, _)) = &self.partial {
+            cases.push(("StoreLoad_RoundTripWithPartialDefault", p, false));
+        }
+        cases.push(("StoreLoad_RoundTripWithDefaultsKept", &self.full, true));
+        for (test, v, keep) in cases {
+            let default = if keep { v } else { &self.default };
+            let (j, r) = self.store(v, Some(default), keep);
+            assert_eq!(
+                r.processing(),
+                Processing::Completed,
+                "{}::{test}",
+                self.name
+            );
+            let mut inst = self.default.clone();
+            let r = self.load_onto(&j, &mut inst, false);
+            assert_eq!(
+                r.processing(),
+                Processing::Completed,
+                "{}::{test}: {j}",
+                self.name
+            );
+            self.check_eq(test, &inst, v);
+        }
+    }
+}
+
+/// `BaseJsonSerializerFixture::InjectAdditionalFields`: a "Comment N" member before every
+/// member of every object, and an extra value before every array element.
+fn inject_additional_fields(v: &mut Json, inject: &Json) {
+    match v {
+        Json::Object(m) => {
+            let old = std::mem::take(m);
+            for (n, (k, mut val)) in old.into_iter().enumerate() {
+                m.insert(format!("Comment {n}"), inject.clone());
+                inject_additional_fields(&mut val, inject);
+                m.insert(k, val);
+            }
+        }
+        Json::Array(a) => {
+            let old = std::mem::take(a);
+            for mut val in old {
+                a.push(inject.clone());
+                inject_additional_fields(&mut val, inject);
+                a.push(val);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `BaseJsonSerializerFixture::CorruptFields`: walks to the middle member or element and
+/// replaces the first scalar found there with the injection value.
+fn corrupt_fields(v: &mut Json, inject: &Json) {
+    match v {
+        Json::Object(m) => {
+            let n = m.len();
+            if n > 0 {
+                let (_, val) = m.iter_mut().nth(n / 2).unwrap();
+                corrupt_fields(val, inject);
+            }
+        }
+        Json::Array(a) => {
+            let n = a.len();
+            if n > 0 {
+                corrupt_fields(&mut a[n / 2], inject);
+            }
+        }
+        _ => *v = inject.clone(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// MapSerializerTests.cpp: conformity descriptions.
+
+const MAP_KINDS: [(&str, bool); 3] = [
+    ("map", false),
+    ("unordered_map", false),
+    ("unordered_multimap", true),
+];
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+fn map_desc(
+    kind: &str,
+    key: &str,
+    value: &str,
+    default: Value,
+    full: Value,
+    full_json: &str,
+) -> Desc {
+    let mut d = Desc::new(
+        leak(format!("Map<{kind},{key},{value}>")),
+        leak(format!("{kind}<{key},{value}>")),
+        default,
+        full,
+        full_json,
+    );
+    d.json_types = &["array", "object"];
+    d.supports_partial = false;
+    d.eq = Eq::Unordered;
+    d
+}
+
+/// MapArrayTestDescription: `T<int, double>`.
+fn map_array_descs() -> Vec<Desc> {
+    MAP_KINDS
+        .iter()
+        .map(|&(kind, multi)| {
+            let full = map(vec![
+                (i(142), f64v(142.0)),
+                (i(242), f64v(242.0)),
+                (i(342), f64v(342.0)),
+            ]);
+            let full_json = if multi {
+                r#"[{ "Key": 142, "Value": [ 142.0 ] }, { "Key": 242, "Value": [ 242.0 ] },
+                    { "Key": 342, "Value": [ 342.0 ] }]"#
+            } else {
+                r#"[{ "Key": 142, "Value": 142.0 }, { "Key": 242, "Value": 242.0 },
+                    { "Key": 342, "Value": 342.0 }]"#
+            };
+            let mut d = map_desc(kind, "i32", "f64", map(vec![]), full, full_json);
+            d.single = Some((map(vec![(i(0), f64v(0.0))]), json!({"{}": {}})));
+            d
+        })
+        .collect()
+}
+
+/// MapObjectTestDescription: `T<AZStd::string, double>`.
+fn map_object_descs() -> Vec<Desc> {
+    MAP_KINDS
+        .iter()
+        .map(|&(kind, multi)| {
+            let full = map(vec![
+                (s("a"), f64v(142.0)),
+                (s("b"), f64v(242.0)),
+                (s("c"), f64v(342.0)),
+            ]);
+            let full_json = if multi {
+                r#"{ "a": [ 142.0 ], "b": [ 242.0 ], "c": [ 342.0 ] }"#
+            } else {
+                r#"{ "a": 142.0, "b": 242.0, "c": 342.0 }"#
+            };
+            let mut d = map_desc(kind, "string", "f64", map(vec![]), full, full_json);
+            d.single = Some((map(vec![(s(""), f64v(0.0))]), json!({"{}": {}})));
+            d
+        })
+        .collect()
+}
+
+fn scp(var1: i64, var2: f32) -> Value {
+    ptr("SimpleClass", sc(var1, var2))
+}
+
+/// MapPointerTestDescription: `T<SimpleClass*, SimpleClass*>`.
+fn map_pointer_descs() -> Vec<Desc> {
+    MAP_KINDS
+        .iter()
+        .map(|&(kind, multi)| {
+            let full = map(vec![
+                (scp(142, 142.0), scp(188, 188.0)),
+                (scp(242, 242.0), scp(288, 288.0)),
+                (scp(342, 342.0), scp(388, 388.0)),
+            ]);
+            let (full_json, partial_json) = if multi {
+                (
+                    r#"[{ "Key": { "var1": 142, "var2": 142.0 }, "Value": [ { "var1": 188, "var2": 188.0 } ] },
+                        { "Key": { "var1": 242, "var2": 242.0 }, "Value": [ { "var1": 288, "var2": 288.0 } ] },
+                        { "Key": { "var1": 342, "var2": 342.0 }, "Value": [ { "var1": 388, "var2": 388.0 } ] }]"#,
+                    r#"[{ "Key": {}, "Value": [ { "var1": 188, "var2": 188.0 } ] },
+                        { "Key": { "var1": 242, "var2": 242.0 }, "Value": [ {} ] },
+                        { "Key": { "var1": 342, "var2": 342.0 }, "Value": [ { "var1": 388, "var2": 388.0 } ] }]"#,
+                )
+            } else {
+                (
+                    r#"[{ "Key": { "var1": 142, "var2": 142.0 }, "Value": { "var1": 188, "var2": 188.0 } },
+                        { "Key": { "var1": 242, "var2": 242.0 }, "Value": { "var1": 288, "var2": 288.0 } },
+                        { "Key": { "var1": 342, "var2": 342.0 }, "Value": { "var1": 388, "var2": 388.0 } }]"#,
+                    r#"[{ "Key": {}, "Value": { "var1": 188, "var2": 188.0 } },
+                        { "Key": { "var1": 242, "var2": 242.0 }, "Value": {} },
+                        { "Key": { "var1": 342, "var2": 342.0 }, "Value": { "var1": 388, "var2": 388.0 } }]"#,
+                )
+            };
+            let mut d = map_desc(kind, "SimpleClass*", "SimpleClass*", map(vec![]), full, full_json);
+            d.supports_partial = true;
+            d.partial = Some((
+                map(vec![
+                    (scp(42, 42.0), scp(188, 188.0)),
+                    (scp(242, 242.0), scp(42, 42.0)),
+                    (scp(342, 342.0), scp(388, 388.0)),
+                ]),
+                parse(partial_json),
+            ));
+            d.single = Some((map(vec![(scp(42, 42.0), scp(42, 42.0))]), json!({"{}": {}})));
+            d
+        })
+        .collect()
+}
+
+#[test]
+fn conformity_map_array() {
+    for d in map_array_descs() {
+        d.run();
+    }
+}
+
+#[test]
+fn conformity_map_object() {
+    for d in map_object_descs() {
+        d.run();
+    }
+}
+
+#[test]
+fn conformity_map_pointer() {
+    for d in map_pointer_descs() {
+        d.run();
+    }
+}
