@@ -843,3 +843,277 @@ fn conformity_map_pointer() {
         d.run();
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// TupleSerializerTests.cpp: conformity descriptions.
+
+fn tuple_desc(
+    name: &'static str,
+    t: &'static str,
+    default: Value,
+    full: Value,
+    full_json: &str,
+) -> Desc {
+    let mut d = Desc::new(name, t, default, full, full_json);
+    d.fixed_size_array = true;
+    d.initialize_new_instance = true;
+    d
+}
+
+/// `TupleClass(var1, var2)`.
+fn tc(var1: i64, var2: f64) -> Value {
+    Value::Object(vec![i(var1), f64v(var2)])
+}
+
+/// `TupleDerivedClass(var1, var2)` behind a pointer.
+fn tdc(var1: i64, var2: f64) -> Value {
+    ptr(
+        "TupleDerivedClass",
+        Value::Object(vec![i(var1), f64v(var2)]),
+    )
+}
+
+fn tuple_descs() -> Vec<Desc> {
+    let mut pair = tuple_desc(
+        "Pair",
+        "pair<i32,f64>",
+        tuple(vec![i(0), f64v(0.0)]),
+        tuple(vec![i(188), f64v(288.0)]),
+        "[188, 288.0]",
+    );
+    pair.partial = Some((tuple(vec![i(0), f64v(288.0)]), json!([{}, 288.0])));
+
+    let mut tup = tuple_desc(
+        "Tuple",
+        "tuple<i32,f64,f32>",
+        tuple(vec![i(0), f64v(0.0), Value::F32(0.0)]),
+        tuple(vec![i(188), f64v(288.0), Value::F32(388.0)]),
+        "[188, 288.0, 388.0]",
+    );
+    tup.partial = Some((
+        tuple(vec![i(0), f64v(288.0), Value::F32(0.0)]),
+        json!([{}, 288.0, {}]),
+    ));
+
+    let mut complex = tuple_desc(
+        "ComplexTuple",
+        "tuple<TupleClass, TupleClass*, TupleBaseClass*, TupleClass*, TupleBaseClass*>",
+        tuple(vec![
+            tc(142, 242.0),
+            ptr("TupleClass", tc(142, 242.0)),
+            ptr(
+                "TupleDefaultDerivedClass",
+                Value::Object(vec![i(142), f64v(-444.0)]),
+            ),
+            null(),
+            null(),
+        ]),
+        tuple(vec![
+            tc(188, 288.0),
+            ptr("TupleClass", tc(188, 288.0)),
+            tdc(188, 288.0),
+            ptr("TupleClass", tc(188, 288.0)),
+            tdc(188, 288.0),
+        ]),
+        r#"[{ "var1": 188, "var2": 288.0 }, { "var1": 188, "var2": 288.0 },
+            { "$type": "TupleDerivedClass", "var1": 188, "var2": 288.0 },
+            { "var1": 188, "var2": 288.0 },
+            { "$type": "TupleDerivedClass", "var1": 188, "var2": 288.0 }]"#,
+    );
+    complex.partial = Some((
+        tuple(vec![
+            tc(142, 288.0),
+            ptr("TupleClass", tc(142, 288.0)),
+            tdc(142, 288.0),
+            ptr("TupleClass", tc(142, 288.0)),
+            tdc(142, 288.0),
+        ]),
+        parse(
+            r#"[{ "var2": 288.0 }, { "var2": 288.0 }, { "$type": "TupleDerivedClass", "var2": 288.0 },
+                { "var2": 288.0 }, { "$type": "TupleDerivedClass", "var2": 288.0 }]"#,
+        ),
+    ));
+    complex.corrupted = Some(parse(
+        r#"[null, { "var1": 188, "var2": 288.0 },
+            { "$type": "NonExistingClass", "var1": 188, "var2": 288.0 },
+            { "var1": 188, "var2": 288.0 },
+            { "$type": "TupleDerivedClass", "var1": 188, "var2": 288.0 }]"#,
+    ));
+    complex.new_instance_tests = false;
+
+    let mut nested = tuple_desc(
+        "NestedTuple",
+        "tuple<vector<i32>, pair<i32, string>>",
+        tuple(vec![seq(vec![]), tuple(vec![i(0), s("")])]),
+        tuple(vec![
+            seq(vec![i(188), i(288), i(388)]),
+            tuple(vec![i(488), s("hello")]),
+        ]),
+        r#"[[188, 288, 388], [488, "hello"]]"#,
+    );
+    nested.partial = Some((
+        tuple(vec![seq(vec![]), tuple(vec![i(0), s("hello")])]),
+        json!([{}, [{}, "hello"]]),
+    ));
+    nested.inject = json!(null);
+    vec![pair, tup, complex, nested]
+}
+
+#[test]
+fn conformity_tuples() {
+    for d in tuple_descs() {
+        d.run();
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// UnorderedSetSerializerTests.cpp, BasicContainerSerializerTests.cpp,
+// ArraySerializerTests.cpp: conformity descriptions.
+
+fn iptr(v: i64) -> Value {
+    Value::Ptr(Some(Box::new((TypeExpr::I32, i(v)))))
+}
+
+fn container_desc(name: &'static str, t: &'static str, full: Value, full_json: &str) -> Desc {
+    let mut d = Desc::new(name, t, seq(vec![]), full, full_json);
+    d.supports_partial = false;
+    d
+}
+
+fn container_descs() -> Vec<Desc> {
+    let mut out = Vec::new();
+    // UnorderedSetTestDescription.
+    let mut d = container_desc(
+        "UnorderedSet",
+        "unordered_set<i32>",
+        seq(vec![i(42), i(-88), i(342)]),
+        "[-88, 42, 342]",
+    );
+    d.single = Some((seq(vec![i(0)]), json!([{}])));
+    d.eq = Eq::Unordered;
+    out.push(d);
+    // SimpleTestDescription<list, set, vector, fixed_vector<int, 256>>.
+    for t in [
+        "list<i32>",
+        "set<i32>",
+        "vector<i32>",
+        "fixed_vector<i32,256>",
+    ] {
+        let mut d = container_desc(
+            leak(format!("Simple {t}")),
+            t,
+            seq(vec![i(188), i(288), i(388)]),
+            "[188, 288, 388]",
+        );
+        d.single = Some((seq(vec![i(0)]), json!([{}])));
+        out.push(d);
+    }
+    // SimplePointerTestDescription<forward_list, list, set, vector, fixed_vector of int*>.
+    for t in [
+        "forward_list<i32*>",
+        "list<i32*>",
+        "set<i32*>",
+        "vector<i32*>",
+        "fixed_vector<i32*,256>",
+    ] {
+        let mut d = container_desc(
+            leak(format!("SimplePointer {t}")),
+            t,
+            seq(vec![iptr(188), iptr(288), iptr(388)]),
+            "[188, 288, 388]",
+        );
+        d.single = Some((seq(vec![iptr(0)]), json!([{}])));
+        out.push(d);
+    }
+    // ComplextTestDescription<forward_list, list, set, vector, fixed_vector of SimpleClass>.
+    for t in [
+        "forward_list<SimpleClass>",
+        "list<SimpleClass>",
+        "set<SimpleClass>",
+        "vector<SimpleClass>",
+        "fixed_vector<SimpleClass,256>",
+    ] {
+        let mut d = container_desc(
+            leak(format!("Complex {t}")),
+            t,
+            seq(vec![sc(188, 288.0), sc(388, 488.0), sc(588, 688.0)]),
+            r#"[{ "var1": 188, "var2": 288.0 }, { "var1": 388, "var2": 488.0 },
+                { "var1": 588, "var2": 688.0 }]"#,
+        );
+        d.single = Some((seq(vec![sc0()]), json!([{}])));
+        d.supports_partial = true;
+        d.partial = Some((
+            seq(vec![sc(10, 42.0), sc0(), sc(42, 688.0)]),
+            json!([{"var1": 10}, {}, {"var2": 688.0}]),
+        ));
+        out.push(d);
+    }
+    // SimpleArraySerializerTestDescription.
+    let mut d = Desc::new(
+        "SimpleArray",
+        "array<i32,4>",
+        seq(vec![i(0), i(0), i(0), i(0)]),
+        seq(vec![i(10), i(20), i(30), i(40)]),
+        "[10, 20, 30, 40]",
+    );
+    d.fixed_size_array = true;
+    d.supports_injection = false;
+    d.initialize_new_instance = true;
+    d.partial = Some((seq(vec![i(10), i(0), i(30), i(0)]), json!([10, {}, 30, {}])));
+    out.push(d);
+    // ComplexArraySerializerTestDescription: array<BaseClass2*, 4> of MultipleInheritence.
+    let mip = |n: f64| {
+        ptr(
+            "MultipleInheritence",
+            mi(
+                (n + 142.0) as f32,
+                [n + 242.0, n + 342.0, n + 442.0],
+                n as i64 + 542,
+                (n + 642.0) as f32,
+            ),
+        )
+    };
+    let mut d = Desc::new(
+        "ComplexArray",
+        "array<BaseClass2*,4>",
+        seq(vec![null(), null(), null(), null()]),
+        seq(vec![mip(1000.0), mip(2000.0), mip(3000.0), mip(4000.0)]),
+        r#"[
+            { "$type": "MultipleInheritence", "base_var": 1142.0, "base2_var1": 1242.0,
+              "base2_var2": 1342.0, "base2_var3": 1442.0, "var1": 1542, "var2": 1642.0 },
+            { "$type": "MultipleInheritence", "base_var": 2142.0, "base2_var1": 2242.0,
+              "base2_var2": 2342.0, "base2_var3": 2442.0, "var1": 2542, "var2": 2642.0 },
+            { "$type": "MultipleInheritence", "base_var": 3142.0, "base2_var1": 3242.0,
+              "base2_var2": 3342.0, "base2_var3": 3442.0, "var1": 3542, "var2": 3642.0 },
+            { "$type": "MultipleInheritence", "base_var": 4142.0, "base2_var1": 4242.0,
+              "base2_var2": 4342.0, "base2_var3": 4442.0, "var1": 4542, "var2": 4642.0 }]"#,
+    );
+    d.fixed_size_array = true;
+    d.supports_injection = false;
+    d.initialize_new_instance = true;
+    d.new_instance_tests = false;
+    d.partial = Some((
+        seq(vec![
+            ptr("MultipleInheritence", mi0()),
+            null(),
+            null(),
+            ptr(
+                "MultipleInheritence",
+                mi(242.0, [-133.0, -233.0, -333.0], 142, 42.0),
+            ),
+        ]),
+        parse(
+            r#"[{ "$type": "MultipleInheritence" }, null, null,
+                { "$type": "MultipleInheritence", "base_var": 242.0, "var1": 142 }]"#,
+        ),
+    ));
+    out.push(d);
+    out
+}
+
+#[test]
+fn conformity_containers() {
+    for d in container_descs() {
+        d.run();
+    }
+}
