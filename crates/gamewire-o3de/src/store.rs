@@ -152,10 +152,9 @@ impl<'r> Storer<'r> {
                 )
             }
             (X::Transform, Value::Transform { .. }) => self.store_transform(v, default),
-            (
-                X::Vector(e) | X::List(e) | X::FixedVector(e, _) | X::Set(e),
-                Value::Seq(s),
-            ) => self.store_seq(e, s, false),
+            (X::Vector(e) | X::List(e) | X::FixedVector(e, _) | X::Set(e), Value::Seq(s)) => {
+                self.store_seq(e, s, false)
+            }
             (X::Array(e, _), Value::Seq(s)) => self.store_array(e, s, default),
             (X::UnorderedSet(e), Value::Seq(s)) => self.store_seq(e, s, true),
             (X::Map(k, val), Value::Map(m)) => self.store_map(k, val, m, false, false),
