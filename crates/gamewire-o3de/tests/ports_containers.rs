@@ -1117,3 +1117,111 @@ fn conformity_containers() {
         d.run();
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// SmartPointerSerializerTests.cpp: conformity descriptions.
+
+fn base(base_var: f32) -> Value {
+    Value::Object(vec![Value::F32(base_var)])
+}
+
+fn base2() -> Value {
+    Value::Object(vec![f64v(-133.0), f64v(-233.0), f64v(-333.0)])
+}
+
+fn smart_pointer_descs() -> Vec<Desc> {
+    let mut out = Vec::new();
+    for kind in ["unique_ptr", "shared_ptr", "intrusive_ptr"] {
+        // The default-constructed smart pointer is null unless the description overrides
+        // CreateDefaultConstructedInstance (the *WithDerivedInstance ones).
+        let prep = |mut d: Desc, null_constructed: bool| {
+            d.json_types = &["null", "object"];
+            if null_constructed {
+                d.constructed = Some(null());
+            }
+            d
+        };
+        // SmartPointerSimpleClassTestDescription.
+        let mut d = Desc::new(
+            leak(format!("SmartPointerSimpleClass<{kind}>")),
+            leak(format!("{kind}<SimpleClass>")),
+            scp(42, 42.0),
+            scp(88, 88.0),
+            r#"{ "var1": 88, "var2": 88.0 }"#,
+        );
+        d.partial = Some((scp(88, 42.0), json!({"var1": 88})));
+        out.push(prep(d, true));
+
+        // SmartPointerSimpleDerivedClass(WithBaseInstance|WithDerivedInstance)TestDescription.
+        let simple_derived = |name: &str| {
+            let mut d = Desc::new(
+                leak(format!("{name}<{kind}>")),
+                leak(format!("{kind}<BaseClass>")),
+                ptr("BaseClass", base(-42.0)),
+                ptr("SimpleInheritence", si(-188.0, 88, 88.0)),
+                r#"{ "$type": "SimpleInheritence", "base_var": -188.0, "var1": 88, "var2": 88.0 }"#,
+            );
+            d.partial = Some((
+                ptr("SimpleInheritence", si(-188.0, 88, 42.0)),
+                json!({"$type": "SimpleInheritence", "base_var": -188.0, "var1": 88}),
+            ));
+            d
+        };
+        out.push(prep(simple_derived("SmartPointerSimpleDerivedClass"), true));
+        out.push(prep(
+            simple_derived("SmartPointerSimpleDerivedClassWithBaseInstance"),
+            true,
+        ));
+        let mut d = simple_derived("SmartPointerSimpleDerivedClassWithDerivedInstance");
+        d.default = ptr("SimpleInheritence", si(-42.0, 42, 42.0));
+        d.partial.as_mut().unwrap().1 = json!({"base_var": -188.0, "var1": 88});
+        d.store_full_json = Some(json!({"base_var": -188.0, "var1": 88, "var2": 88.0}));
+        out.push(prep(d, false));
+
+        // SmartPointerComplexDerivedClass(WithBaseInstance|WithDerivedInstance)TestDescription.
+        let complex_derived = |name: &str| {
+            let mut d = Desc::new(
+                leak(format!("{name}<{kind}>")),
+                leak(format!("{kind}<BaseClass2>")),
+                ptr("BaseClass2", base2()),
+                ptr(
+                    "MultipleInheritence",
+                    mi(-188.0, [-2188.0, -2288.0, -2388.0], 88, 88.0),
+                ),
+                r#"{ "$type": "MultipleInheritence", "base_var": -188.0, "base2_var1": -2188.0,
+                     "base2_var2": -2288.0, "base2_var3": -2388.0, "var1": 88, "var2": 88.0 }"#,
+            );
+            d.partial = Some((
+                ptr(
+                    "MultipleInheritence",
+                    mi(-188.0, [-133.0, -2288.0, -333.0], 88, 42.0),
+                ),
+                json!({"$type": "MultipleInheritence", "base_var": -188.0, "base2_var2": -2288.0, "var1": 88}),
+            ));
+            d
+        };
+        out.push(prep(
+            complex_derived("SmartPointerComplexDerivedClass"),
+            true,
+        ));
+        out.push(prep(
+            complex_derived("SmartPointerComplexDerivedClassWithBaseInstance"),
+            true,
+        ));
+        let mut d = complex_derived("SmartPointerComplexDerivedClassWithDerivedInstance");
+        d.default = ptr("MultipleInheritence", mi0());
+        d.partial.as_mut().unwrap().1 =
+            json!({"base_var": -188.0, "base2_var2": -2288.0, "var1": 88});
+        d.store_full_json = Some(json!({"base_var": -188.0, "base2_var1": -2188.0,
+            "base2_var2": -2288.0, "base2_var3": -2388.0, "var1": 88, "var2": 88.0}));
+        out.push(prep(d, false));
+    }
+    out
+}
+
+#[test]
+fn conformity_smart_pointers() {
+    for d in smart_pointer_descs() {
+        d.run();
+    }
+}
