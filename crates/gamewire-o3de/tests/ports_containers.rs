@@ -1225,3 +1225,289 @@ fn conformity_smart_pointers() {
         d.run();
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// The class test cases (TestCases_Classes.cpp, TestCases_Pointers.cpp): an instance with
+// some defaults and one without defaults, with their JSON.
+
+struct ClassCase {
+    name: &'static str,
+    /// `GetInstanceWithoutDefaults`: the value, its JSON (defaults stripped) and, where it
+    /// differs, its JSON with defaults kept.
+    full: Value,
+    full_json: Json,
+    full_kept: Option<Json>,
+    /// `GetInstanceWithSomeDefaults`: the value and its JSON stripped and kept.
+    partial: Value,
+    stripped: Json,
+    kept: Json,
+    /// `PartialDefaultReportingIsStrict`.
+    strict: bool,
+}
+
+fn obj(fields: Vec<Value>) -> Value {
+    Value::Object(fields)
+}
+
+fn sip(base_var: f32, var1: i64, var2: f32) -> Value {
+    ptr("SimpleInheritence", si(base_var, var1, var2))
+}
+
+fn class_cases() -> Vec<ClassCase> {
+    let c = |name, full, full_json: Json, partial, stripped: Json, kept: Json| ClassCase {
+        name,
+        full,
+        full_json,
+        full_kept: None,
+        partial,
+        stripped,
+        kept,
+        strict: true,
+    };
+    let si_full_json =
+        json!({"$type": "SimpleInheritence", "base_var": -88.0, "var1": 88, "var2": 88.0});
+    vec![
+        c(
+            "SimpleClass",
+            sc(88, 88.0),
+            json!({"var1": 88, "var2": 88.0}),
+            sc(88, 42.0),
+            json!({"var1": 88}),
+            json!({"var1": 88, "var2": 42.0}),
+        ),
+        c(
+            "SimpleInheritence",
+            si(-88.0, 88, 88.0),
+            json!({"base_var": -88.0, "var1": 88, "var2": 88.0}),
+            si(-42.0, 88, 42.0),
+            json!({"var1": 88}),
+            json!({"base_var": -42.0, "var1": 88, "var2": 42.0}),
+        ),
+        c(
+            "MultipleInheritence",
+            mi(-88.0, [-190.0, -290.0, -390.0], 88, 88.0),
+            json!({"base_var": -88.0, "base2_var1": -190.0, "base2_var2": -290.0,
+                   "base2_var3": -390.0, "var1": 88, "var2": 88.0}),
+            mi(-42.0, [-88.0, -233.0, -333.0], 88, 42.0),
+            json!({"base2_var1": -88.0, "var1": 88}),
+            json!({"base_var": -42.0, "base2_var1": -88.0, "base2_var2": -233.0,
+                   "base2_var3": -333.0, "var1": 88, "var2": 42.0}),
+        ),
+        c(
+            "SimpleNested",
+            obj(vec![sc(88, 88.0), i(-88)]),
+            json!({"nested": {"var1": 88, "var2": 88.0}, "var_additional": -88}),
+            obj(vec![sc(88, 42.0), i(42)]),
+            json!({"nested": {"var1": 88}}),
+            json!({"nested": {"var1": 88, "var2": 42.0}, "var_additional": 42}),
+        ),
+        c(
+            "SimpleEnumWrapper",
+            obj(vec![i(2), i(1)]),
+            json!({"enumClass": "Option2", "rawEnum": "Option1"}),
+            obj(vec![i(2), i(0)]),
+            json!({"enumClass": "Option2"}),
+            json!({"enumClass": "Option2", "rawEnum": 0}),
+        ),
+        c(
+            "NonReflectedEnumWrapper",
+            obj(vec![i(2), i(1)]),
+            json!({"enumClass": 2, "rawEnum": 1}),
+            obj(vec![i(2), i(0)]),
+            json!({"enumClass": 2}),
+            json!({"enumClass": 2, "rawEnum": 0}),
+        ),
+        // TestCases_Pointers.cpp.
+        c(
+            "SimpleNullPointer",
+            obj(vec![iptr(42), iptr(88)]),
+            json!({"pointer1": 42, "pointer2": 88}),
+            obj(vec![null(), iptr(88)]),
+            json!({"pointer2": 88}),
+            json!({"pointer1": null, "pointer2": 88}),
+        ),
+        c(
+            "SimpleAssignedPointer",
+            obj(vec![iptr(42), iptr(88)]),
+            json!({"pointer1": 42, "pointer2": 88}),
+            obj(vec![iptr(13), iptr(88)]),
+            json!({"pointer2": 88}),
+            json!({"pointer1": 13, "pointer2": 88}),
+        ),
+        c(
+            "ComplexAssignedPointer",
+            obj(vec![scp(88, 88.0)]),
+            json!({"pointer": {"var1": 88, "var2": 88.0}}),
+            obj(vec![scp(42, 88.0)]),
+            json!({"pointer": {"var2": 88.0}}),
+            json!({"pointer": {"var1": 42, "var2": 88.0}}),
+        ),
+        c(
+            "ComplexNullInheritedPointer",
+            obj(vec![sip(-88.0, 88, 88.0)]),
+            json!({"pointer": si_full_json}),
+            obj(vec![sip(-42.0, 42, 88.0)]),
+            json!({"pointer": {"$type": "SimpleInheritence", "var2": 88.0}}),
+            json!({"pointer": {"$type": "SimpleInheritence", "base_var": -42.0, "var1": 42, "var2": 88.0}}),
+        ),
+        c(
+            "ComplexAssignedDifferentInheritedPointer",
+            obj(vec![sip(-88.0, 88, 88.0)]),
+            json!({"pointer": si_full_json}),
+            obj(vec![sip(-42.0, 42, 88.0)]),
+            json!({"pointer": {"$type": "SimpleInheritence", "var2": 88.0}}),
+            json!({"pointer": {"$type": "SimpleInheritence", "base_var": -42.0, "var1": 42, "var2": 88.0}}),
+        ),
+        ClassCase {
+            // The default pointer already holds a SimpleInheritence, so `$type` is only
+            // written when defaults are kept.
+            full_kept: Some(json!({"pointer": si_full_json})),
+            ..c(
+                "ComplexAssignedSameInheritedPointer",
+                obj(vec![sip(-88.0, 88, 88.0)]),
+                json!({"pointer": {"base_var": -88.0, "var1": 88, "var2": 88.0}}),
+                obj(vec![sip(-42.0, 142, 88.0)]),
+                json!({"pointer": {"var2": 88.0}}),
+                json!({"pointer": {"$type": "SimpleInheritence", "base_var": -42.0, "var1": 142, "var2": 88.0}}),
+            )
+        },
+        ClassCase {
+            strict: false,
+            ..c(
+                "PrimitivePointerInContainer",
+                obj(vec![seq(vec![iptr(42), iptr(88), iptr(13)])]),
+                json!({"array": [42, 88, 13]}),
+                obj(vec![seq(vec![iptr(42), null()])]),
+                json!({"array": [42, null]}),
+                json!({"array": [42, null]}),
+            )
+        },
+        c(
+            "SimplePointerInContainer",
+            obj(vec![seq(vec![scp(88, 88.0)])]),
+            json!({"array": [{"var1": 88, "var2": 88.0}]}),
+            obj(vec![seq(vec![scp(42, 88.0), scp(42, 42.0), null()])]),
+            json!({"array": [{"var2": 88.0}, {}, null]}),
+            json!({"array": [{"var1": 42, "var2": 88.0}, {"var1": 42, "var2": 42.0}, null]}),
+        ),
+        c(
+            "InheritedPointerInContainer",
+            obj(vec![seq(vec![sip(-88.0, 88, 88.0)])]),
+            json!({"array": [si_full_json]}),
+            obj(vec![seq(vec![
+                sip(-42.0, 42, 88.0),
+                sip(-42.0, 42, 42.0),
+                null(),
+            ])]),
+            json!({"array": [{"$type": "SimpleInheritence", "var2": 88.0}, {"$type": "SimpleInheritence"}, null]}),
+            json!({"array": [
+                {"$type": "SimpleInheritence", "base_var": -42.0, "var1": 42, "var2": 88.0},
+                {"$type": "SimpleInheritence", "base_var": -42.0, "var1": 42, "var2": 42.0},
+                null]}),
+        ),
+    ]
+    out
+}
+
+/// The typed tests of JsonSerializationTests.cpp over the pointer test cases
+/// (TestCases_Pointers.cpp): defaults stored as `{}`, `{}` loaded as defaults, both
+/// instances stored stripped and kept, and loaded back, with injected fields too.
+#[test]
+fn typed_class_tests_over_pointer_cases() {
+    let keep = store_opts(true);
+    let strip = store_opts(false);
+    for c in class_cases().into_iter().skip(6) {
+        let t = ty(c.name);
+        let n = c.name;
+        let zero = reg().zero(&t);
+        // Store_SerializedDefaultInstance_EmptyJsonReturned.
+        let (j, r) = gamewire_o3de::store(reg(), &t, &zero, &strip);
+        assert_eq!(r.outcome(), DefaultsUsed, "{n}");
+        assert_same(&j, &json!({}), n);
+        // Load_EmptyJson_SucceedsAndObjectMatchesDefaults.
+        let (v, r) = load(reg(), &t, &json!({}), &LoadOptions::default());
+        assert_eq!(r.outcome(), DefaultsUsed, "{n}");
+        assert_eq!(v, zero, "{n}");
+        // Store_SerializeWithoutDefaults_StoredSuccessfullyAndJsonMatches.
+        let (j, r) = gamewire_o3de::store(reg(), &t, &c.full, &strip);
+        assert_eq!(
+            (r.outcome(), r.processing()),
+            (Success, Processing::Completed),
+            "{n}"
+        );
+        assert_same(&j, &c.full_json, n);
+        // Load_JsonWithoutDefaults_SucceedsAndObjectMatches.
+        let (v, r) = load(reg(), &t, &c.full_json, &LoadOptions::default());
+        assert_eq!(r.outcome(), Success, "{n}: {r:?}");
+        assert_eq!(v, c.full, "{n}");
+        // Store_SerializeWithSomeDefaults_StoredSuccessfullyAndJsonMatches.
+        let (j, r) = gamewire_o3de::store(reg(), &t, &c.partial, &strip);
+        assert_eq!(r.outcome(), PartialDefaults, "{n}");
+        assert_same(&j, &c.stripped, n);
+        // Load_JsonWithSomeDefaults_SucceedsAndObjectMatches.
+        let (v, r) = load(reg(), &t, &c.stripped, &LoadOptions::default());
+        assert!(
+            matches!(r.outcome(), Success | DefaultsUsed | PartialDefaults),
+            "{n}: {r:?}"
+        );
+        assert_eq!(v, c.partial, "{n}");
+        // Store_SerializeWithSomeDefaultsKept_StoredSuccessfullyAndJsonMatches.
+        let (j, r) = gamewire_o3de::store(reg(), &t, &c.partial, &keep);
+        assert_eq!(r.outcome(), Success, "{n}");
+        assert_same(&j, &c.kept, n);
+        // Load_JsonWithSomeDefaultsKept_SucceedsAndObjectMatches.
+        let (v, r) = load(reg(), &t, &c.kept, &LoadOptions::default());
+        assert_eq!(r.outcome(), Success, "{n}: {r:?}");
+        assert_eq!(v, c.partial, "{n}");
+        // LoadAndStore_RoundTrip_StoredObjectCanBeLoadedAgain.
+        let (j, r) = gamewire_o3de::store(reg(), &t, &c.full, &keep);
+        assert_ne!(r.processing(), Processing::Halted, "{n}");
+        assert_same(&j, c.full_kept.as_ref().unwrap_or(&c.full_json), n);
+        let (v, r) = load(reg(), &t, &j, &LoadOptions::default());
+        assert_ne!(r.processing(), Processing::Halted, "{n}");
+        assert_eq!(v, c.full, "{n}");
+        // Load_JsonAdditionalFields_SucceedsAndObjectMatches.
+        let mut j = c.full_json.clone();
+        inject_additional_fields(&mut j, &json!("Added to object for testing purposes"));
+        let (v, r) = load(reg(), &t, &j, &LoadOptions::default());
+        assert_ne!(r.processing(), Processing::Halted, "{n}");
+        assert_eq!(v, c.full, "{n}: {j}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// AnySerializerTests.cpp: `any` conformity descriptions over the class test cases.
+
+fn any_of(class: &str, v: Value) -> Value {
+    Value::Any(Some(Box::new((ty(class), v))))
+}
+
+fn any_descs() -> Vec<Desc> {
+    class_cases()
+        .into_iter()
+        .map(|c| {
+            let wrap = |j: &Json| json!({"$type": c.name, "Value": j});
+            let mut d = Desc::new(
+                c.name,
+                "any",
+                any_of(c.name, reg().zero(&ty(c.name))),
+                any_of(c.name, c.full.clone()),
+                &wrap(c.full_kept.as_ref().unwrap_or(&c.full_json)).to_string(),
+            );
+            d.json_types = &["object"];
+            d.default_is_empty = false;
+            d.partial_strict = c.strict;
+            d.partial = Some((any_of(c.name, c.partial.clone()), wrap(&c.stripped)));
+            d.store_full_json = Some(wrap(&c.full_json));
+            d.store_without_default_json = Some(wrap(&c.full_json));
+            d
+        })
+        .collect()
+}
+
+#[test]
+fn conformity_any() {
+    for d in any_descs() {
+        d.run();
+    }
+}
