@@ -1406,7 +1406,6 @@ fn class_cases() -> Vec<ClassCase> {
                 null]}),
         ),
     ]
-    out
 }
 
 /// The typed tests of JsonSerializationTests.cpp over the pointer test cases
