@@ -1510,3 +1510,285 @@ fn conformity_any() {
         d.run();
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// MapSerializerTests.cpp: JsonMapSerializerTests.
+//
+// O3DE's `TestString` is a string with its own serializer whose default is "Hello"; the
+// ports use `string`, whose default is "", so "the default key/value" is "" here.
+
+fn load_bytes_as(t: &str, text: &str, inst: Option<Value>) -> (Value, Report) {
+    let (json, dups) = gamewire_o3de::parse_json_keeping_duplicates(text.as_bytes()).unwrap();
+    match inst {
+        None => {
+            gamewire_o3de::load_with_duplicates(reg(), &ty(t), json, &dups, &LoadOptions::default())
+        }
+        Some(mut v) => {
+            let r = load_onto(reg(), &ty(t), &json, &mut v, &LoadOptions::default());
+            (v, r)
+        }
+    }
+}
+
+fn code(r: &Report) -> (Outcome, Processing) {
+    (r.outcome(), r.processing())
+}
+
+#[test]
+fn map_load_tests() {
+    use Processing::*;
+    let ss = |k: &str, v: &str| (s(k), s(v));
+    // Load_DefaultForStringKey_LoadedBackWithDefaults.
+    let (v, r) = load_bytes_as("unordered_map<string,string>", r#"{ "{}": {} }"#, None);
+    assert_eq!(code(&r), (PartialDefaults, Completed));
+    assert_eq!(v, map(vec![ss("", "")]));
+    // Load_DefaultForStringKeyAndAdditionalValue_LoadedBackWithDefaults.
+    let (v, r) = load_bytes_as(
+        "unordered_map<string,string>",
+        r#"{ "{}": {}, "World": "value_42" }"#,
+        None,
+    );
+    assert_eq!(code(&r), (PartialDefaults, Completed));
+    assert_eq!(
+        sorted(&v),
+        sorted(&map(vec![ss("", ""), ss("World", "value_42")]))
+    );
+    // Load_DuplicateKey_EntryIgnored.
+    let (v, r) = load_bytes_as(
+        "map<string,string>",
+        r#"{ "Hello": "World", "Hello": "Other" }"#,
+        None,
+    );
+    assert_eq!(code(&r), (Unavailable, PartialAlter));
+    assert_eq!(v, map(vec![ss("Hello", "World")]));
+    // Load_DuplicateMultiKey_LoadEverything.
+    let (v, r) = load_bytes_as(
+        "unordered_multimap<string,string>",
+        r#"{ "Hello": [ "Other" ], "Hello": [ "World" ] }"#,
+        None,
+    );
+    assert_eq!(code(&r), (Success, Completed));
+    assert_eq!(
+        sorted(&v),
+        map(vec![ss("Hello", "Other"), ss("Hello", "World")])
+    );
+    // Load_KeyAlreadyInContainer_EntryIgnored.
+    let (v, r) = load_bytes_as(
+        "map<string,string>",
+        r#"{ "Hello": "World" }"#,
+        Some(map(vec![ss("Hello", "World")])),
+    );
+    assert_eq!(code(&r), (Unavailable, Altered));
+    assert_eq!(v, map(vec![ss("Hello", "World")]));
+    // Load_KeyAlreadyInMultiContainer_DuplicateAdded.
+    let (v, r) = load_bytes_as(
+        "unordered_multimap<string,string>",
+        r#"{ "Hello": [ "World" ] }"#,
+        Some(map(vec![ss("Hello", "World")])),
+    );
+    assert_eq!(code(&r), (Success, Completed));
+    assert_eq!(v, map(vec![ss("Hello", "World"), ss("Hello", "World")]));
+    // Load_DefaultObjectInMultiMap_DefaultUsed.
+    let (v, r) = load_bytes_as(
+        "unordered_multimap<string,string>",
+        r#"{ "World": {} }"#,
+        None,
+    );
+    assert_eq!(code(&r), (PartialDefaults, Completed));
+    assert_eq!(v, map(vec![ss("World", "")]));
+    // Load_FullDefaultObjectInMultiMap_DefaultUsed.
+    let (v, r) = load_bytes_as("unordered_multimap<string,string>", r#"{ "{}": {} }"#, None);
+    assert_eq!(code(&r), (PartialDefaults, Completed));
+    assert_eq!(v, map(vec![ss("", "")]));
+    // Load_DefaultObjectValueInMultiMap_DefaultUsed.
+    let (v, r) = load_bytes_as(
+        "unordered_multimap<string,string>",
+        r#"{ "World": [{}] }"#,
+        None,
+    );
+    assert_eq!(code(&r), (PartialDefaults, Completed));
+    assert_eq!(v, map(vec![ss("World", "")]));
+}
+
+#[test]
+fn map_store_tests() {
+    use Processing::*;
+    let strip = store_opts(false);
+    let st = |t: &str, v: &Value| store_with_default(reg(), &ty(t), v, None, &strip);
+    let check = |t: &str, v: Value, outcome: Outcome, want: &str| {
+        let (j, r) = st(t, &v);
+        assert_eq!(code(&r), (outcome, Completed), "{t}: {want}");
+        assert_same(&j, &parse(want), t);
+    };
+    // Store_DefaultsWithStringKey_InitializedAsDefault.
+    check(
+        "unordered_map<string,string>",
+        map(vec![(s(""), s("World"))]),
+        PartialDefaults,
+        r#"{ "{}": "World" }"#,
+    );
+    // Store_DefaultsWithStringKeyAndValue_InitializedAsDefault.
+    check(
+        "unordered_map<string,string>",
+        map(vec![(s(""), s(""))]),
+        PartialDefaults,
+        r#"{ "{}": {} }"#,
+    );
+    // Store_DefaultsWithMultiStringKeyAndValue_InitializedAsDefault.
+    check(
+        "unordered_multimap<string,string>",
+        map(vec![(s(""), s(""))]),
+        PartialDefaults,
+        r#"{ "{}": {} }"#,
+    );
+    // Store_SingleAllDefaulValue_InitializedWithDefaults.
+    check(
+        "unordered_map<SimpleClass,SimpleClass>",
+        map(vec![(sc0(), sc0())]),
+        PartialDefaults,
+        r#"{ "{}": {} }"#,
+    );
+    // Store_DefaultsWithObjectKey_InitializedWithDefaults.
+    check(
+        "unordered_map<SimpleClass,SimpleClass>",
+        map(vec![
+            (sc0(), sc0()),
+            (sc(142, 42.0), sc(188, 42.0)),
+            (sc(242, 342.0), sc(288, 388.0)),
+        ]),
+        PartialDefaults,
+        r#"[
+            { "Key": {}, "Value": {} },
+            { "Key": {"var1": 142}, "Value": {"var1": 188} },
+            { "Key": {"var1": 242, "var2": 342.0}, "Value": {"var1": 288, "var2": 388.0} }
+        ]"#,
+    );
+    // Store_DefaultsWithObjectMultiKey_InitializedWithDefaults.
+    let mut entries = Vec::new();
+    for k in [sc0(), sc(142, 42.0), sc(242, 342.0)] {
+        for v in [sc0(), sc(188, 42.0), sc(288, 388.0)] {
+            entries.push((k.clone(), v));
+        }
+    }
+    let values = r#"[ {}, { "var1": 188 }, { "var1": 288, "var2": 388.0 } ]"#;
+    check(
+        "unordered_multimap<SimpleClass,SimpleClass>",
+        map(entries),
+        PartialDefaults,
+        &format!(
+            r#"[ {{ "Key": {{}}, "Value": {values} }},
+                 {{ "Key": {{"var1": 142}}, "Value": {values} }},
+                 {{ "Key": {{"var1": 242, "var2": 342.0}}, "Value": {values} }} ]"#
+        ),
+    );
+    // Store_MultiStringKeyValuesAreCombined_SingleFieldWithMultipleValuesInArray.
+    check(
+        "unordered_multimap<string,string>",
+        map(vec![
+            (s("Hello"), s("Big")),
+            (s("Hello"), s("Another")),
+            (s("Hello"), s("Compiler")),
+        ]),
+        Success,
+        r#"{ "Hello": [ "Another", "Big", "Compiler" ] }"#,
+    );
+    // Store_MultiKeyDefaultValue_NoArrayUsed.
+    check(
+        "unordered_multimap<SimpleClass,SimpleClass>",
+        map(vec![(sc(142, 242.0), sc0())]),
+        PartialDefaults,
+        r#"[ { "Key": {"var1": 142, "var2": 242.0}, "Value": {} } ]"#,
+    );
+    // Store_MultiStringKeyDefaultValue_NoArrayUsed.
+    check(
+        "unordered_multimap<string,string>",
+        map(vec![(s("World"), s(""))]),
+        PartialDefaults,
+        r#"{ "World": {} }"#,
+    );
+    // Store_MixOfStringAndOtherKeys_ArrayIsNotConvertedToObject.
+    check(
+        "unordered_map<TestBitFlags,i32>",
+        map(vec![(i(1), i(1)), (i(6), i(6)), (i(32), i(32))]),
+        Success,
+        r#"[
+            { "Key": ["BitFlag2", "BitFlag1"], "Value": 6 },
+            { "Key": "BitFlag0", "Value": 1 },
+            { "Key": 32, "Value": 32 }
+        ]"#,
+    );
+}
+
+// ---------------------------------------------------------------------------------------
+// BasicContainerSerializerTests.cpp, UnorderedSetSerializerTests.cpp,
+// ArraySerializerTests.cpp: the non-conformity tests.
+
+#[test]
+fn basic_container_tests() {
+    use Processing::*;
+    let strip = store_opts(false);
+    // JsonVectorSerializerTests: Store_SingleObjectWithAllDefaults_ReturnsDefaultsUsed.
+    let v = seq(vec![sc0()]);
+    let (j, r) = store_with_default(reg(), &ty("vector<SimpleClass>"), &v, Some(&v), &strip);
+    assert_eq!(code(&r), (PartialDefaults, Completed));
+    assert_same(&j, &json!([{}]), "vector<SimpleClass>");
+    // Store_NonEmptyVectorWhoseElementsHaveAllDefaults_ReturnsDefaultsUsed.
+    let t = ty("vector<shared_ptr<BaseClass>>");
+    let v = seq(vec![
+        ptr("BaseClass", base(-42.0)),
+        ptr("BaseClass", base(-42.0)),
+    ]);
+    let (j, r) = store_with_default(reg(), &t, &v, None, &strip);
+    assert_eq!(code(&r), (PartialDefaults, Completed));
+    assert_same(&j, &json!([{}, {}]), "vector<shared_ptr<BaseClass>>");
+    // Store_VectorValuesAreInheritedClassWithAllDefaults_DoesNotReturnDefaultsUsed.
+    let v = seq(vec![sip(-42.0, 42, 42.0), sip(-42.0, 42, 42.0)]);
+    let (j, r) = store_with_default(reg(), &t, &v, None, &strip);
+    assert_eq!(code(&r), (PartialDefaults, Completed));
+    assert_same(
+        &j,
+        &json!([{"$type": "SimpleInheritence"}, {"$type": "SimpleInheritence"}]),
+        "vector<shared_ptr<BaseClass>>",
+    );
+    // JsonFixedVectorSerializerTests: Load_MoreEntriesThanFit_LoadEntriesThatFitAndRestIsSkipped.
+    let (v, r) = load(
+        reg(),
+        &ty("fixed_vector<i32,4>"),
+        &json!([1, 2, 3, 4, 5]),
+        &LoadOptions::default(),
+    );
+    assert_eq!(r.outcome(), PartialSkip);
+    assert_eq!(v, seq(vec![i(1), i(2), i(3), i(4)]));
+    // JsonSetSerializerTests: Load_DuplicateEntry_CompletesWithDataLeft, and the same for
+    // JsonUnorderedSetSerializerTests: Load_DuplicateEntryInSet_CompletesWithDataLeft.
+    for t in ["set<i32>", "unordered_set<i32>"] {
+        let (v, r) = load(
+            reg(),
+            &ty(t),
+            &json!([188, 288, 288, 388]),
+            &LoadOptions::default(),
+        );
+        assert_eq!(code(&r), (Unavailable, PartialAlter), "{t}");
+        assert_eq!(sorted(&v), seq(vec![i(188), i(288), i(388)]), "{t}");
+    }
+    // JsonSetSerializerTests: Load_EntryAlreadyInContainer_EntryIgnored.
+    let mut v = seq(vec![i(188)]);
+    let r = load_onto(
+        reg(),
+        &ty("set<i32>"),
+        &json!([188]),
+        &mut v,
+        &LoadOptions::default(),
+    );
+    assert_eq!(code(&r), (Unavailable, Altered));
+    assert_eq!(v, seq(vec![i(188)]));
+    // JsonArraySerializerTests: Load_MoreValuesThanFitInArray_ReturnsSkippedAndArrayIsLoaded.
+    let (v, r) = load(
+        reg(),
+        &ty("array<i32,4>"),
+        &json!([10, 20, 30, 40, 50, 60]),
+        &LoadOptions::default(),
+    );
+    assert_eq!(r.outcome(), PartialSkip);
+    assert_eq!(v, seq(vec![i(10), i(20), i(30), i(40)]));
+}
