@@ -94,11 +94,7 @@ const CLASSES: &str = r#"{
   {"name": "TupleDefaultDerivedClass", "uuid": "{979B6935-5779-461C-A537-A03472315D8D}", "bases": ["TupleBaseClass"],
    "fields": [{"name": "var_alternative", "type": "f64", "default": -444.0}]},
   {"name": "TupleDerivedClass", "uuid": "{8D2515EC-F85F-4D61-9024-7E1C184E135E}", "bases": ["TupleBaseClass"],
-   "fields": [{"name": "var2", "type": "f64", "default": 242.0}]},
-
-  {"name": "A::Inherited", "uuid": "{E7829F37-C577-4F2B-A85B-6F331548354C}", "bases": ["BaseClass"]},
-  {"name": "B::Inherited", "uuid": "{0DF033C4-3EEC-4F61-8B79-59FE31BAE164}", "bases": ["BaseClass"]},
-  {"name": "C::Inherited", "uuid": "{BB5F3E3C-4C0A-4C5B-9E9B-5A4D1A7C9E21}"}
+   "fields": [{"name": "var2", "type": "f64", "default": 242.0}]}
  ]
 }"#;
 
@@ -1791,4 +1787,94 @@ fn basic_container_tests() {
     );
     assert_eq!(r.outcome(), PartialSkip);
     assert_eq!(v, seq(vec![i(10), i(20), i(30), i(40)]));
+}
+
+// ---------------------------------------------------------------------------------------
+// SmartPointerSerializerTests.cpp: JsonSmartPointerSerializerTests (the description is
+// SmartPointerSimpleDerivedClassTestDescription<shared_ptr>).
+
+#[test]
+fn smart_pointer_tests() {
+    use Processing::*;
+    let t = ty("shared_ptr<BaseClass>");
+    let full = || sip(-188.0, 88, 88.0);
+    let default = || ptr("BaseClass", base(-42.0));
+    let full_json =
+        json!({"$type": "SimpleInheritence", "base_var": -188.0, "var1": 88, "var2": 88.0});
+    let opts = LoadOptions::default();
+    let load_on = |json: &Json, mut v: Value| {
+        let r = load_onto(reg(), &t, json, &mut v, &opts);
+        (v, r)
+    };
+    // Load_InstanceBeingReplacedWithNullptr_ReturnsSuccess.
+    let (v, r) = load_on(&json!(null), full());
+    assert_eq!(r.processing(), Completed);
+    assert_eq!(v, null());
+    // Load_DefaultInstanceToNullptr_ReturnsSuccess.
+    let (v, r) = load_on(&json!({}), null());
+    assert_eq!(r.processing(), Completed);
+    assert_eq!(v, default());
+    // Load_DefaultObjectDoesNotUpdateInstance_ReturnsSuccess.
+    let (v, r) = load_on(&json!({}), full());
+    assert_eq!(r.processing(), Completed);
+    assert_eq!(v, full());
+    // Load_InstanceBeingReplacedWithDifferentType_ReturnsSuccess.
+    let alt = ptr("SimpleInheritenceAlt", si(142.0, 242, 343.0));
+    let (v, r) = load_on(&full_json, alt);
+    assert_eq!(r.processing(), Completed);
+    assert_eq!(v, full());
+    // Load_TargetNonExistingTypeName_*, Load_TargetNonExistingTypeId_*,
+    // Load_TargetUnrelatedType_*, Load_TargetAbstractClass_*: nothing changes.
+    for (json, outcome) in [
+        (json!({"$type": "NonExisting"}), Unknown),
+        (
+            json!({"$type": "{9A4415E7-D744-42D6-82BF-B3408B54D7BD}"}),
+            Unknown,
+        ),
+        (json!({"$type": "int"}), TypeMismatch),
+    ] {
+        let (v, r) = load_on(&json, null());
+        assert_eq!(r.outcome(), outcome, "{json}");
+        assert_eq!(v, null(), "{json}");
+        let (v, r) = load_on(&json, full());
+        assert_eq!(r.outcome(), outcome, "{json}");
+        assert_eq!(v, full(), "{json}");
+    }
+    let (v, r) = load_on(&json!({"$type": "AbstractClass"}), full());
+    assert_eq!(r.outcome(), Catastrophic);
+    assert_eq!(v, full());
+
+    let strip = store_opts(false);
+    let st = |v: &Value, d: Option<&Value>| store_with_default(reg(), &t, v, d, &strip);
+    // Store_DefaultPointerIsNullPtr_ReturnsSuccess.
+    let (j, r) = st(&full(), Some(&null()));
+    assert_eq!(r.outcome(), Success);
+    assert_same(&j, &full_json, "full against null");
+    // Store_ValuePointerIsNullPtr_ReturnsSuccessAndStoresNull.
+    let (j, r) = st(&null(), Some(&full()));
+    assert_eq!(r.outcome(), Success);
+    assert_eq!(j, json!(null));
+    // Store_ValueAndDefaultPointersAreNullPtr_ReturnsSuccessAndStoresNull.
+    let (j, r) = st(&null(), Some(&null()));
+    assert_eq!(r.outcome(), DefaultsUsed);
+    assert_eq!(j, json!(null));
+    // Store_ValueAndDefaultPointersAreBothDefault_ReturnsSuccess.
+    let (j, r) = st(&default(), Some(&default()));
+    assert_eq!(r.outcome(), DefaultsUsed);
+    assert_same(&j, &json!({}), "default against default");
+    // Store_ValueHasDefaultValuesAndDefaultHasNullPointer_ReturnsSuccess.
+    let (j, r) = st(&default(), Some(&null()));
+    assert_eq!(r.outcome(), DefaultsUsed);
+    assert_same(&j, &json!({}), "default against null");
+    // Store_DefaultPointerIsOtherClass_CompletesButDoesNotReturnDefaults.
+    let (_, r) = store_with_default(
+        reg(),
+        &ty("shared_ptr<SimpleInheritence>"),
+        &sip(142.0, 242, 343.0),
+        Some(&ptr("SimpleInheritenceAlt", si(142.0, 242, 343.0))),
+        &strip,
+    );
+    assert_ne!(r.outcome(), DefaultsUsed);
+    assert_ne!(r.outcome(), PartialDefaults);
+    assert_eq!(r.processing(), Completed);
 }
