@@ -1878,3 +1878,288 @@ fn smart_pointer_tests() {
     assert_ne!(r.outcome(), PartialDefaults);
     assert_eq!(r.processing(), Completed);
 }
+
+// ---------------------------------------------------------------------------------------
+// TestCases_TypeId.cpp: `LoadTypeId`/`StoreTypeId` through `$type` on pointers and anys.
+
+fn pointer_of(v: &Value) -> &Value {
+    let Value::Object(f) = v else { panic!("{v:?}") };
+    &f[0]
+}
+
+#[test]
+fn type_id_tests() {
+    use Processing::*;
+    let opts = LoadOptions::default();
+    let t = ty("ComplexNullInheritedPointer");
+    let load_ptr = |id: Json| load(reg(), &t, &json!({"pointer": {"$type": id}}), &opts);
+    // Load_TypeWithWhitespace_SucceedsAndObjectMatches.
+    let (v, r) = load_ptr(json!("    SimpleInheritence    "));
+    assert_eq!(r.outcome(), DefaultsUsed);
+    assert_eq!(pointer_of(&v), &sip(-42.0, 42, 42.0));
+    // LoadTypeId_FromUuidString_Success, LoadTypeId_FromUuidStringWithNoise_Success (with
+    // the UUID of a registered class: gamewire resolves `$type` against the registry).
+    for id in [
+        "{CD2A6797-63B4-4B4D-B3D2-9044781C1E42}",
+        "Some comments {CD2A6797-63B4-4B4D-B3D2-9044781C1E42} Vector3",
+    ] {
+        let (v, r) = load_ptr(json!(id));
+        assert_eq!(r.processing(), Completed, "{id}");
+        assert_eq!(pointer_of(&v), &sip(-42.0, 42, 42.0), "{id}");
+    }
+    // LoadTypeId_UnknownName_FailToLoad, LoadTypeId_InvalidJsonTypeForTypeId_FailToLoad,
+    // LoadTypeId_InputIsNotAString_FailToLoad.
+    for id in [json!("Unknown"), json!(42), json!(true)] {
+        let (v, r) = load_ptr(id.clone());
+        assert_eq!(code(&r), (Unknown, Halted), "{id}");
+        assert_eq!(pointer_of(&v), &null(), "{id}");
+    }
+    // LoadTypeId_LoadFromNameString_Success, LoadTypeId_FromNameStringWithExtraWhitespace_Success,
+    // LoadTypeId_FromNameString_UuidSerializerDoesNotReportUnsupported.
+    for id in ["Vector3", "    Vector3      "] {
+        let (v, r) = load(
+            reg(),
+            &ty("any"),
+            &json!({"$type": id, "Value": [1.0, 2.0, 3.0]}),
+            &opts,
+        );
+        assert_eq!(code(&r), (Success, Completed), "{id}");
+        let Value::Any(Some(b)) = &v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(b.0, TypeExpr::Vector3, "{id}");
+        assert!(
+            r.issues.iter().all(|i| i.code.outcome() != Unsupported),
+            "{r:?}"
+        );
+    }
+    // StoreTypeId_SingleInstanceType_StoresName.
+    let v = Value::Any(Some(Box::new((
+        TypeExpr::Vector3,
+        Value::Math(vec![1.0, 2.0, 3.0].into()),
+    ))));
+    let (j, r) = store_with_default(reg(), &ty("any"), &v, None, &store_opts(false));
+    assert_eq!(r.processing(), Completed);
+    assert_eq!(j["$type"], json!("Vector3"));
+}
+
+/// The registry of TestCases_TypeId's name-conflict tests: `BaseClass` and the classes
+/// named `Inherited` in namespaces A, B (both derived from `BaseClass`) or A and C (C not
+/// derived).
+fn inherited_registry(second: &str) -> Registry {
+    let (uuid, bases) = match second {
+        "B" => (
+            "{0DF033C4-3EEC-4F61-8B79-59FE31545029}",
+            json!(["BaseClass"]),
+        ),
+        _ => ("{682089DB-9794-4590-87A4-9AF70BD1C202}", json!([])),
+    };
+    Registry::from_json(&json!({"classes": [
+        {"name": "BaseClass", "uuid": "{E0A66EB6-1AC5-4C73-B1A7-6367A47EC026}",
+         "fields": [{"name": "base_var", "type": "f32", "default": -42.0}]},
+        {"name": "Inherited", "uuid": "{E7829F37-C577-4F2B-A85B-6F331548354C}", "bases": ["BaseClass"]},
+        {"name": "Inherited", "uuid": uuid, "bases": bases},
+        {"name": "Holder", "fields": [{"name": "pointer", "type": "BaseClass*"}]}
+    ]}))
+    .unwrap()
+}
+
+#[test]
+fn type_id_name_conflicts() {
+    use Processing::*;
+    let opts = LoadOptions::default();
+    let a_uuid = "{E7829F37-C577-4F2B-A85B-6F331548354C}";
+    // LoadTypeId_AmbigiousName_FailToLoad (no base type to pick with: an `any`).
+    let reg_ab = inherited_registry("B");
+    let (v, r) = load(
+        &reg_ab,
+        &reg_ab.parse_type("any").unwrap(),
+        &json!({"$type": "Inherited"}),
+        &opts,
+    );
+    assert_eq!(v, Value::Any(None));
+    assert!(
+        r.issues
+            .iter()
+            .any(|i| i.code.outcome() == Unknown && i.code.processing() == Halted),
+        "{r:?}"
+    );
+    // LoadTypeId_UnresolvedAmbigiousName_FailToLoad.
+    let holder = reg_ab.parse_type("Holder").unwrap();
+    let (v, r) = load(
+        &reg_ab,
+        &holder,
+        &json!({"pointer": {"$type": "Inherited"}}),
+        &opts,
+    );
+    assert_eq!(code(&r), (Unknown, Halted));
+    assert_eq!(pointer_of(&v), &null());
+    // StoreTypeId_DuplicateInstanceType_StoresUuidWithName.
+    let a = reg_ab.parse_type(a_uuid).unwrap();
+    let v = Value::Object(vec![Value::Ptr(Some(Box::new((a.clone(), base(-42.0)))))]);
+    let (j, r) = store_with_default(&reg_ab, &holder, &v, None, &store_opts(false));
+    assert_eq!(r.processing(), Completed);
+    assert_eq!(
+        j.to_string(),
+        r#"{"pointer":{"$type":"{E7829F37-C577-4F2B-A85B-6F331548354C} Inherited"}}"#
+    );
+    // LoadTypeId_ResolvedAmbigiousName_SuccessAndBaseClassPicked.
+    let reg_ac = inherited_registry("C");
+    let holder = reg_ac.parse_type("Holder").unwrap();
+    let (v, r) = load(
+        &reg_ac,
+        &holder,
+        &json!({"pointer": {"$type": "Inherited"}}),
+        &opts,
+    );
+    assert_eq!(r.processing(), Completed);
+    let Value::Ptr(Some(b)) = pointer_of(&v) else {
+        panic!("{v:?}")
+    };
+    assert_eq!(b.0, reg_ac.parse_type(a_uuid).unwrap());
+}
+
+// ---------------------------------------------------------------------------------------
+// TestCases_Compare.cpp: JsonSerialization::Compare.
+
+#[test]
+fn compare_tests() {
+    let cases: &[(&str, Json, Json, Ordering)] = &[
+        (
+            "Compare_DifferentTypes_StringTypeLessThanNumberType",
+            json!(""),
+            json!(0),
+            Ordering::Less,
+        ),
+        (
+            "Compare_NullType_ReturnEqual",
+            json!(null),
+            json!(null),
+            Ordering::Equal,
+        ),
+        (
+            "Compare_TrueType_ReturnEqual",
+            json!(true),
+            json!(true),
+            Ordering::Equal,
+        ),
+        (
+            "Compare_FalseType_ReturnEqual",
+            json!(false),
+            json!(false),
+            Ordering::Equal,
+        ),
+        (
+            "Compare_IdenticalStrings_ReturnEqual",
+            json!("Hello"),
+            json!("Hello"),
+            Ordering::Equal,
+        ),
+        (
+            "Compare_DifferentStrings_HelloLessThanWorld",
+            json!("Hello"),
+            json!("World"),
+            Ordering::Less,
+        ),
+        (
+            "Compare_IdenticalIntegers_ReturnEqual",
+            json!(42u64),
+            json!(42u64),
+            Ordering::Equal,
+        ),
+        (
+            "Compare_DifferentIntegers_LessForSmallestNumber",
+            json!(42u64),
+            json!(88u64),
+            Ordering::Less,
+        ),
+        (
+            "Compare_IdenticalDoubles_ReturnEqual",
+            json!(42.0),
+            json!(42.0),
+            Ordering::Equal,
+        ),
+        (
+            "Compare_DifferentDoubles_LessForSmallestNumber",
+            json!(42.0),
+            json!(88.0),
+            Ordering::Less,
+        ),
+        (
+            "Compare_IdenticalMixedNumbers_ReturnEqual",
+            json!(42u64),
+            json!(42.0),
+            Ordering::Equal,
+        ),
+        (
+            "Compare_DifferentMixedNumbers_LessForSmallestNumber",
+            json!(42u64),
+            json!(88.0),
+            Ordering::Less,
+        ),
+        (
+            "Compare_IdenticalObjects_ReturnEqual",
+            json!({"a": 42, "b": "Hello", "c": true}),
+            json!({"a": 42, "b": "Hello", "c": true}),
+            Ordering::Equal,
+        ),
+        (
+            "Compare_IdenticalObjectsWithDifferentOrder_ReturnEqual",
+            json!({"a": 42, "b": "Hello", "c": true}),
+            json!({"c": true, "a": 42, "b": "Hello"}),
+            Ordering::Equal,
+        ),
+        (
+            "Compare_DifferentSizedObjects_LessForSmallestObject",
+            json!({"a": 42, "c": true}),
+            json!({"a": 42, "b": "Hello", "c": true}),
+            Ordering::Less,
+        ),
+        (
+            "Compare_DifferentMembersInObjects_AlphabeticallyLessBasedOnFieldNames",
+            json!({"a": 42, "x": "Hello", "c": true}),
+            json!({"b": 42, "y": "Hello", "z": true}),
+            Ordering::Less,
+        ),
+        (
+            "Compare_DifferentMemberTypesObjects_LessBasedOnTheMemberType",
+            json!({"a": false, "b": 88.0, "c": true}),
+            json!({"c": 88, "a": 42.0, "b": "Hello"}),
+            Ordering::Less,
+        ),
+        (
+            "Compare_DifferentValuesInObjectMembers_LessBasedOnMemberValue",
+            json!({"a": 42, "b": "Hello", "c": true}),
+            json!({"c": false, "a": 88, "b": "World"}),
+            Ordering::Less,
+        ),
+        (
+            "Compare_IdenticalArray_ReturnEqual",
+            json!([42, "Hello", true]),
+            json!([42, "Hello", true]),
+            Ordering::Equal,
+        ),
+        (
+            "Compare_DifferentSizedArrays_LessForSmallestArray",
+            json!([42, true]),
+            json!([42, "Hello", true]),
+            Ordering::Less,
+        ),
+        (
+            "Compare_DifferentTypesInArrays_LessBasedOnType",
+            json!([false, "Hello", 42]),
+            json!([88.0, false, "World"]),
+            Ordering::Less,
+        ),
+        (
+            "Compare_DifferentValuesInArrays_LessBasedOnTheValue",
+            json!([42, "Hello", 42.0]),
+            json!([42, "World", 88.0]),
+            Ordering::Less,
+        ),
+    ];
+    for (name, lhs, rhs, want) in cases {
+        assert_eq!(compare(lhs, rhs), *want, "{name}");
+        assert_eq!(compare(rhs, lhs), want.reverse(), "{name} (reversed)");
+    }
+}
