@@ -156,7 +156,9 @@ impl<'r> Storer<'r> {
                 self.store_seq(e, s, false)
             }
             (X::Array(e, _), Value::Seq(s)) => self.store_array(e, s, default),
-            (X::UnorderedSet(e), Value::Seq(s)) => self.store_seq(e, s, true),
+            (X::UnorderedSet(e) | X::UnorderedMultiset(e), Value::Seq(s)) => {
+                self.store_seq(e, s, true)
+            }
             (X::Map(k, val), Value::Map(m)) => self.store_map(k, val, m, false, false),
             (X::UnorderedMap(k, val), Value::Map(m)) => self.store_map(k, val, m, true, false),
             (X::UnorderedMultimap(k, val), Value::Map(m)) => self.store_map(k, val, m, true, true),

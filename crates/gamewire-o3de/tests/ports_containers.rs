@@ -988,6 +988,16 @@ fn container_descs() -> Vec<Desc> {
     d.single = Some((seq(vec![i(0)]), json!([{}])));
     d.eq = Eq::Unordered;
     out.push(d);
+    // UnorderedMultiSetTestDescription.
+    let mut d = container_desc(
+        "UnorderedMultiSet",
+        "unordered_multiset<i32>",
+        seq(vec![i(42), i(-88), i(42), i(342)]),
+        "[-88, 42, 42, 342]",
+    );
+    d.single = Some((seq(vec![i(0)]), json!([{}])));
+    d.eq = Eq::Unordered;
+    out.push(d);
     // SimpleTestDescription<list, set, vector, fixed_vector<int, 256>>.
     for t in [
         "list<i32>",
