@@ -2173,3 +2173,30 @@ fn compare_tests() {
         assert_eq!(compare(rhs, lhs), want.reverse(), "{name} (reversed)");
     }
 }
+
+/// AnySerializerTests.cpp: Any2JSON_StoreAndLoad_Bool, Any2JSON_StoreAndLoad_Vector3
+/// (`CompareStoredAgainstLoaded`: store an any through the main store, load it back).
+#[test]
+fn any_store_and_load() {
+    let any = ty("any");
+    let values = [
+        (TypeExpr::Bool, Value::Bool(true)),
+        (TypeExpr::Bool, Value::Bool(false)),
+        (
+            TypeExpr::Vector3,
+            Value::Math(vec![1.23, 5.711, 13.17].into()),
+        ),
+        (
+            TypeExpr::Vector3,
+            Value::Math(vec![9.0, -9.0, -81.0].into()),
+        ),
+    ];
+    for (t, v) in values {
+        let stored = Value::Any(Some(Box::new((t, v))));
+        let (j, r) = gamewire_o3de::store(reg(), &any, &stored, &store_opts(false));
+        assert_ne!(r.processing(), Processing::Halted, "{stored:?}");
+        let (loaded, r) = load(reg(), &any, &j, &LoadOptions::default());
+        assert_eq!(r.outcome(), Success, "{j}");
+        assert_eq!(loaded, stored, "{j}");
+    }
+}
