@@ -163,6 +163,9 @@ pub fn store(reg: &Registry, ty: &TypeExpr, value: &Value, opts: &StoreOptions) 
 }
 
 /// Stores `value` against an explicit `default` value (O3DE's `defaultObject`).
+///
+/// With `keep_defaults` every value is written even where it equals the default, as
+/// O3DE's serializers do when `ShouldKeepDefaults()` is set.
 pub fn store_with_default(
     reg: &Registry,
     ty: &TypeExpr,
