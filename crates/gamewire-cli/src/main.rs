@@ -14,6 +14,8 @@ mod godot;
 mod kingsisle;
 #[cfg(feature = "o3de")]
 mod o3de;
+#[cfg(feature = "o3de")]
+mod o3de_tools;
 #[cfg(feature = "resonite")]
 mod resonite;
 #[cfg(feature = "zeze")]
@@ -57,6 +59,10 @@ enum Command {
     #[cfg(feature = "resonite")]
     #[command(subcommand)]
     Resonite(resonite::ResoniteCmd),
+    /// O3DE-specific tools (JSON Patch and Merge Patch: apply and create).
+    #[cfg(feature = "o3de")]
+    #[command(subcommand)]
+    O3de(o3de_tools::O3deCmd),
 }
 
 /// One subcommand per format; `decode`, `encode` and `bench` each take one.
@@ -145,5 +151,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Hash(a) => kingsisle::hash(a),
         #[cfg(feature = "resonite")]
         Command::Resonite(c) => resonite::tool(c),
+        #[cfg(feature = "o3de")]
+        Command::O3de(c) => o3de_tools::tool(c),
     }
 }

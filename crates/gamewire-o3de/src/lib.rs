@@ -206,6 +206,9 @@ pub fn store(reg: &Registry, ty: &TypeExpr, value: &Value, opts: &StoreOptions) 
 }
 
 /// Stores `value` against an explicit `default` value (O3DE's `defaultObject`).
+///
+/// With `keep_defaults` every value is written even where it equals the default, as
+/// O3DE's serializers do when `ShouldKeepDefaults()` is set.
 pub fn store_with_default(
     reg: &Registry,
     ty: &TypeExpr,
@@ -213,7 +216,7 @@ pub fn store_with_default(
     default: Option<&Value>,
     opts: &StoreOptions,
 ) -> (Json, Report) {
-    let keep = opts.keep_defaults && default.is_none();
+    let keep = opts.keep_defaults;
     let mut s = store::Storer::new(reg, keep, opts.max_depth);
     let (j, r) = s.store_root(ty, value, default);
     (j, s.finish(r))

@@ -211,7 +211,9 @@ impl<'r, 'j> Loader<'r, 'j> {
             X::Matrix3x4 => self.load_matrix(3, 4, json, out),
             X::Matrix4x4 => self.load_matrix(4, 4, json, out),
             X::Transform => self.load_transform(json, out),
-            X::Vector(e) | X::List(e) => self.load_seq(e, None, false, json, out),
+            X::Vector(e) | X::List(e) | X::UnorderedMultiset(e) => {
+                self.load_seq(e, None, false, json, out)
+            }
             X::FixedVector(e, n) => self.load_seq(e, Some(*n), false, json, out),
             X::Set(e) | X::UnorderedSet(e) => self.load_seq(e, None, true, json, out),
             X::Array(e, n) => self.load_array(e, *n, json, out),

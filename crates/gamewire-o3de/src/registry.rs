@@ -521,6 +521,10 @@ impl Registry {
                         arity(1)?;
                         TypeExpr::UnorderedSet(b(ty(0)?))
                     }
+                    "unordered_multiset" => {
+                        arity(1)?;
+                        TypeExpr::UnorderedMultiset(b(ty(0)?))
+                    }
                     "map" => {
                         arity(2)?;
                         TypeExpr::Map(b(ty(0)?), b(ty(1)?))
@@ -658,6 +662,7 @@ impl Registry {
             X::Array(t, k) => format!("array<{},{k}>", n(t)),
             X::Set(t) => format!("set<{}>", n(t)),
             X::UnorderedSet(t) => format!("unordered_set<{}>", n(t)),
+            X::UnorderedMultiset(t) => format!("unordered_multiset<{}>", n(t)),
             X::Map(k, v) => format!("map<{},{}>", n(k), n(v)),
             X::UnorderedMap(k, v) => format!("unordered_map<{},{}>", n(k), n(v)),
             X::UnorderedMultimap(k, v) => format!("unordered_multimap<{},{}>", n(k), n(v)),
@@ -729,9 +734,12 @@ fn zero_value(ty: &TypeExpr, reg: Option<&Registry>) -> Value {
         T::Matrix3x4 => Value::Math(identity(3, 4)),
         T::Matrix4x4 => Value::Math(identity(4, 4)),
         T::Array(e, n) => Value::Seq((0..*n).map(|_| zero_value(e, reg)).collect()),
-        T::Vector(_) | T::List(_) | T::FixedVector(..) | T::Set(_) | T::UnorderedSet(_) => {
-            Value::Seq(Vec::new())
-        }
+        T::Vector(_)
+        | T::List(_)
+        | T::FixedVector(..)
+        | T::Set(_)
+        | T::UnorderedSet(_)
+        | T::UnorderedMultiset(_) => Value::Seq(Vec::new()),
         T::Map(..) | T::UnorderedMap(..) | T::UnorderedMultimap(..) => Value::Map(Vec::new()),
         T::Pair(a, b) => Value::Tuple(vec![zero_value(a, reg), zero_value(b, reg)]),
         T::Tuple(ts) => Value::Tuple(ts.iter().map(|t| zero_value(t, reg)).collect()),

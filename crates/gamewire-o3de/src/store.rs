@@ -169,11 +169,13 @@ impl<'r> Storer<'r> {
             ),
             (X::Color, Value::Math(m)) => self.store_color(m, default),
             (X::Transform, Value::Transform { .. }) => self.store_transform(v, default),
-            (
-                X::Vector(e) | X::List(e) | X::FixedVector(e, _) | X::Set(e) | X::Array(e, _),
-                Value::Seq(s),
-            ) => self.store_seq(e, s, false),
-            (X::UnorderedSet(e), Value::Seq(s)) => self.store_seq(e, s, true),
+            (X::Vector(e) | X::List(e) | X::FixedVector(e, _) | X::Set(e), Value::Seq(s)) => {
+                self.store_seq(e, s, false)
+            }
+            (X::Array(e, _), Value::Seq(s)) => self.store_array(e, s, default),
+            (X::UnorderedSet(e) | X::UnorderedMultiset(e), Value::Seq(s)) => {
+                self.store_seq(e, s, true)
+            }
             (X::Map(k, val), Value::Map(m)) => self.store_map(k, val, m, false, false),
             (X::UnorderedMap(k, val), Value::Map(m)) => self.store_map(k, val, m, true, false),
             (X::UnorderedMultimap(k, val), Value::Map(m)) => self.store_map(k, val, m, true, true),
@@ -327,6 +329,44 @@ impl<'r> Storer<'r> {
                 let d = self.reg.zero(ty);
                 self.store(ty, v, Some(&d))
             }
+        }
+    }
+
+    /// `JsonArraySerializer::Store`: each element is compared with the default array's
+    /// element at the same index (none when keeping defaults or without a default), and
+    /// nothing is written when every element is a default.
+    fn store_array(
+        &mut self,
+        elem: &TypeExpr,
+        items: &[Value],
+        default: Option<&Value>,
+    ) -> (Json, Code) {
+        let defaults = match default {
+            Some(Value::Seq(d)) if !self.keep_defaults => Some(d),
+            _ => None,
+        };
+        let mut arr = Vec::with_capacity(items.len());
+        let mut ret = ResultCode::empty(T::WriteValue);
+        for (i, item) in items.iter().enumerate() {
+            let d = defaults.and_then(|d| d.get(i));
+            let (j, c) = self.with_seg(Seg::Index(i), |this| match elem {
+                TypeExpr::Pointer(inner) => this.store_pointer(inner, item, d),
+                _ => this.store(elem, item, d),
+            });
+            if c.halted() {
+                return (
+                    empty(),
+                    self.rep
+                        .code(c, "Failed to store data for element from AZStd::array."),
+                );
+            }
+            arr.push(j);
+            ret.combine(c);
+        }
+        if ret.outcome() != O::DefaultsUsed {
+            (Json::Array(arr), ret)
+        } else {
+            (empty(), ResultCode::new(T::WriteValue, O::DefaultsUsed))
         }
     }
 

@@ -66,6 +66,8 @@ pub enum TypeExpr {
     Set(Box<TypeExpr>),
     /// `unordered_set<T>`
     UnorderedSet(Box<TypeExpr>),
+    /// `unordered_multiset<T>`: like `unordered_set` but keeps duplicates.
+    UnorderedMultiset(Box<TypeExpr>),
     /// `map<K,V>`
     Map(Box<TypeExpr>, Box<TypeExpr>),
     /// `unordered_map<K,V>`
@@ -101,7 +103,8 @@ impl TypeExpr {
             | TypeExpr::FixedVector(t, _)
             | TypeExpr::Array(t, _)
             | TypeExpr::Set(t)
-            | TypeExpr::UnorderedSet(t) => Some(t),
+            | TypeExpr::UnorderedSet(t)
+            | TypeExpr::UnorderedMultiset(t) => Some(t),
             _ => None,
         }
     }
@@ -410,6 +413,7 @@ impl fmt::Display for TypeExpr {
             T::Array(t, n) => write!(f, "array<{t},{n}>"),
             T::Set(t) => write!(f, "set<{t}>"),
             T::UnorderedSet(t) => write!(f, "unordered_set<{t}>"),
+            T::UnorderedMultiset(t) => write!(f, "unordered_multiset<{t}>"),
             T::Map(k, v) => write!(f, "map<{k},{v}>"),
             T::UnorderedMap(k, v) => write!(f, "unordered_map<{k},{v}>"),
             T::UnorderedMultimap(k, v) => write!(f, "unordered_multimap<{k},{v}>"),
