@@ -1500,9 +1500,30 @@ impl<'r, 'j> Loader<'r, 'j> {
             Some(v) => this.load(vty, v, target, true),
             None => this.load_from_temp(vty, Json::Object(serde_json::Map::new()), target),
         };
-        // The value is read into a new element; a key already in the map (O3DE's tests:
-        // Load_DuplicateKey_EntryIgnored, Load_KeyAlreadyInContainer_EntryIgnored) keeps
-        // its first value and the entry is reported as Unavailable.
+        // A key already in the map (from the container's earlier content or an earlier
+        // member) has the value loaded onto its existing value, as O3DE's MapSerializer
+        // does since o3de PR #6832 (older O3DE kept the first value and reported the
+        // entry Unavailable, as the tests Load_DuplicateKey_EntryIgnored and
+        // Load_KeyAlreadyInContainer_EntryIgnored of that time expect).
+        if let Some(i) = existing {
+            let mut target = std::mem::replace(&mut map.entries[i].1, Value::Bool(false));
+            let vr = load_value(self, &mut target);
+            map.entries[i].1 = target;
+            if vr.halted() {
+                return self.code(vr, "Failed to read value for associative container.");
+            }
+            if kr.processing() == Processing::Altered || vr.processing() == Processing::Altered {
+                return self.report(
+                    T::ReadField,
+                    O::Unavailable,
+                    "Unable to fully process an element for the associative container.",
+                );
+            }
+            return self.code(
+                ResultCode::combined(kr, vr),
+                "Partially loaded an entry into the associative container.",
+            );
+        }
         let mut nv = self.reg.zero(vty);
         let vr = load_value(self, &mut nv);
         if vr.halted() {
@@ -1513,13 +1534,6 @@ impl<'r, 'j> Loader<'r, 'j> {
                 T::ReadField,
                 O::Unavailable,
                 "Unable to fully process an element for the associative container.",
-            );
-        }
-        if existing.is_some() {
-            return self.report(
-                T::ReadField,
-                O::Unavailable,
-                "Unable to store the element that was read to the associative container.",
             );
         }
         if !multi {

@@ -770,7 +770,8 @@ fn containers() {
     let (v, _) = load(&reg, &ty, &Json::Array(arr), &LoadOptions::default());
     let (j, _) = store(&reg, &ty, &v, &StoreOptions::default());
     assert_eq!(j.as_object().unwrap().len(), 20);
-    assert_eq!(j["k05"], json!(5));
+    // A repeated key has the later value loaded onto it (MapSerializer since PR #6832).
+    assert_eq!(j["k05"], json!(25));
     // Elements equal to their type's default are written as {} unless keep-defaults.
     let ty = reg.parse_type("vector<i32>").unwrap();
     let (v, _) = load(&reg, &ty, &json!([0, 1]), &LoadOptions::default());
@@ -817,13 +818,13 @@ fn maps() {
             Some(json!([])),
         ),
         case("map<string,i32>", json!("x"), Unsupported, None),
-        // A duplicate key: the first entry stays, the second is Unavailable
-        // (MapSerializerTests: Load_DuplicateKey_EntryIgnored).
+        // A duplicate key: the later value is loaded onto the entry (MapSerializer since
+        // o3de PR #6832; older O3DE kept the first, Unavailable).
         case(
             "map<i32,i32>",
             json!([{"Key": 1, "Value": 1}, {"Key": 1, "Value": 5}]),
-            Unavailable,
-            Some(json!([{"Key": 1, "Value": 1}])),
+            Success,
+            Some(json!([{"Key": 1, "Value": 5}])),
         ),
         case(
             "unordered_multimap<string,i32>",
@@ -1143,16 +1144,17 @@ fn map_load_ports() {
         Value::String("Hello".into()),
         Value::String("World".into()),
     )]);
+    // A key already in the container has its value loaded over (since o3de PR #6832).
     let r = gamewire_o3de::load_onto(&reg, &ty, &json!({"Hello": "Other"}), &mut existing, &opts);
     assert_eq!(
         (r.outcome(), r.processing()),
-        (Unavailable, Processing::Altered)
+        (Success, Processing::Completed)
     );
     assert_eq!(
         existing,
         Value::Map(vec![(
             Value::String("Hello".into()),
-            Value::String("World".into())
+            Value::String("Other".into())
         )])
     );
 
@@ -1354,10 +1356,20 @@ fn duplicate_members() {
         (
             "map<string,i32>",
             r#"{"a": 1, "b": 2, "a": 5}"#,
-            Unavailable,
-            Processing::PartialAlter,
-            json!({"a": 1, "b": 2}),
-            &["/a", ""],
+            Success,
+            Processing::Completed,
+            json!({"a": 5, "b": 2}),
+            &[],
+        ),
+        // The repeat loads onto the entry: a class value is patched, not replaced.
+        (
+            "map<string,SimpleClass>",
+            r#"{"k": {"var1": 1}, "k": {"var2": 3.0}}"#,
+            // Each of the two loads leaves a field out.
+            PartialDefaults,
+            Processing::Completed,
+            json!({"k": {"var1": 1, "var2": 3.0}}),
+            &[],
         ),
         (
             "unordered_multimap<string,i32>",
