@@ -62,6 +62,57 @@ fuzz_target!(|data: &[u8]| {
         panic!("parse_json accepted what parse_json_keeping_duplicates rejected")
     };
     assert_eq!(kept, json);
+    // Duplicate records follow merge patches and imports.
+    let mut patched_dups = dups.clone();
+    patched_dups.merge_patch("", &kept, &json);
+    let mut doc = kept.clone();
+    let mut doc_dups = dups.clone();
+    let mut files = std::collections::HashMap::new();
+    files.insert(std::path::PathBuf::from("d/a.json"), json.clone());
+    files.insert(
+        std::path::PathBuf::from("d/b.json"),
+        serde_json::json!({"x": {"$import": "a.json"}, "y": [1, {"$import": {"filename": "b.json"}}]}),
+    );
+    let _ = gamewire_o3de::import::resolve_imports_keeping_duplicates(
+        &mut doc,
+        &mut doc_dups,
+        "d/main.json".as_ref(),
+        &mut gamewire_o3de::import::MemoryImporter(files),
+        &Default::default(),
+    );
+    let _ = gamewire_o3de::load_with_duplicates(
+        reg,
+        &reg.parse_type("Root").unwrap(),
+        doc,
+        &doc_dups,
+        &LoadOptions::default(),
+    );
+    // A reporting callback that halts now and then.
+    let mut calls = 0u32;
+    let mut halt_some = |_: &str, code: gamewire_o3de::ResultCode, _: &str| {
+        calls += 1;
+        if calls % 7 == 0 {
+            gamewire_o3de::ResultCode::new(code.task(), gamewire_o3de::Outcome::Catastrophic)
+        } else {
+            code
+        }
+    };
+    let (rv, _) = gamewire_o3de::load_with_reporting(
+        reg,
+        &reg.parse_type("Root").unwrap(),
+        kept.clone(),
+        &dups,
+        &LoadOptions::default(),
+        &mut halt_some,
+    );
+    let _ = gamewire_o3de::store_with_reporting(
+        reg,
+        &reg.parse_type("Root").unwrap(),
+        &rv,
+        None,
+        &StoreOptions::default(),
+        &mut halt_some,
+    );
     let _ = gamewire_o3de::load_with_duplicates(
         reg,
         &reg.parse_type("Root").unwrap(),

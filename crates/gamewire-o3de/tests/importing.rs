@@ -245,12 +245,20 @@ fn duplicate_names_in_imported_files() {
     let dir = std::env::temp_dir().join(format!("gamewire-o3de-dups-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     std::fs::write(dir.join("sub/m.json"), br#"{"a": [1], "b": [2], "a": [5]}"#).unwrap();
-    std::fs::write(dir.join("sub/outer.json"), br#"{"x": {"$import": "m.json"}}"#).unwrap();
+    std::fs::write(
+        dir.join("sub/outer.json"),
+        br#"{"x": {"$import": "m.json"}}"#,
+    )
+    .unwrap();
     let reg = Registry::from_json(&json!({})).unwrap();
     let mm = "unordered_multimap<string,i32>";
     let nested = "map<string,unordered_multimap<string,i32>>";
     let cases: &[(&str, &str, serde_json::Value)] = &[
-        (mm, r#"{"$import": "sub/m.json"}"#, json!({"a": [1, 5], "b": [2]})),
+        (
+            mm,
+            r#"{"$import": "sub/m.json"}"#,
+            json!({"a": [1, 5], "b": [2]}),
+        ),
         // Nested: the imported file imports another; pointers follow.
         (
             nested,
@@ -291,10 +299,19 @@ fn duplicate_names_in_imported_files() {
             &mut FileImporter,
             &ImportOptions::default(),
         );
-        assert_eq!(r.report.outcome(), Outcome::Success, "{text}: {:?}", r.report);
+        assert_eq!(
+            r.report.outcome(),
+            Outcome::Success,
+            "{text}: {:?}",
+            r.report
+        );
         let (v, rep) = load_with_duplicates(&reg, &ty, doc, &dups, &LoadOptions::default());
         assert_eq!(rep.outcome(), Outcome::Success, "{text}: {rep:?}");
-        assert_eq!(&store(&reg, &ty, &v, &StoreOptions::default()).0, stored, "{text}");
+        assert_eq!(
+            &store(&reg, &ty, &v, &StoreOptions::default()).0,
+            stored,
+            "{text}"
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
