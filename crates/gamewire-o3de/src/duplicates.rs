@@ -149,6 +149,11 @@ struct State {
 }
 
 fn escape_into(out: &mut String, s: &str) {
+    // Most member names need no escaping: copy them whole.
+    if !s.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(s);
+        return;
+    }
     for c in s.chars() {
         match c {
             '~' => out.push_str("~0"),
@@ -156,6 +161,20 @@ fn escape_into(out: &mut String, s: &str) {
             c => out.push(c),
         }
     }
+}
+
+/// True when two members share a name: pairwise for small objects (the common case,
+/// no hashing), through a set for large ones.
+fn has_repeated_name(members: &[(String, Json)]) -> bool {
+    let n = members.len();
+    if n < 2 {
+        return false;
+    }
+    if n <= 16 {
+        return (1..n).any(|i| members[..i].iter().any(|(k, _)| *k == members[i].0));
+    }
+    let mut seen = HashSet::with_capacity(n);
+    members.iter().any(|(k, _)| !seen.insert(k.as_str()))
 }
 
 struct Seed<'s>(&'s mut State);
@@ -204,7 +223,7 @@ impl<'de> Visitor<'de> for Seed<'_> {
         loop {
             let len = state.pointer.len();
             state.pointer.push('/');
-            state.pointer.push_str(&out.len().to_string());
+            let _ = fmt::Write::write_fmt(&mut state.pointer, format_args!("{}", out.len()));
             let item = a.next_element_seed(Seed(state));
             state.pointer.truncate(len);
             match item? {
@@ -225,11 +244,8 @@ impl<'de> Visitor<'de> for Seed<'_> {
             state.pointer.truncate(len);
             members.push((k, v?));
         }
-        if members.len() > 1 {
-            let mut seen = HashSet::with_capacity(members.len());
-            if members.iter().any(|(k, _)| !seen.insert(k.as_str())) {
-                state.dups.insert(state.pointer.clone(), members.clone());
-            }
+        if has_repeated_name(&members) {
+            state.dups.insert(state.pointer.clone(), members.clone());
         }
         // As serde_json: the last value of a name, at the name's first position.
         let mut map = Map::with_capacity(members.len());
@@ -244,6 +260,23 @@ impl<'de> Visitor<'de> for Seed<'_> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn repeated_names_in_small_and_large_objects() {
+        let m = |names: &[String]| -> Vec<(String, Json)> {
+            names.iter().map(|n| (n.clone(), Json::Null)).collect()
+        };
+        let mut names: Vec<String> = (0..40).map(|i| format!("k{i}")).collect();
+        for n in [0, 1, 2, 16, 17, 40] {
+            assert!(!has_repeated_name(&m(&names[..n])), "{n}");
+        }
+        names[15] = "k3".into();
+        assert!(has_repeated_name(&m(&names[..16])));
+        assert!(has_repeated_name(&m(&names)));
+        names[15] = "k15".into();
+        names[39] = "k38".into();
+        assert!(has_repeated_name(&m(&names)));
+    }
 
     #[test]
     fn merge_patch_changes_the_first_member_of_a_name() {
