@@ -1504,28 +1504,20 @@ impl<'r, 'j> Loader<'r, 'j> {
         // member) has the value loaded onto its existing value, as O3DE's MapSerializer
         // does since o3de PR #6832 (older O3DE kept the first value and reported the
         // entry Unavailable, as the tests Load_DuplicateKey_EntryIgnored and
-        // Load_KeyAlreadyInContainer_EntryIgnored of that time expect).
-        if let Some(i) = existing {
-            let mut target = std::mem::replace(&mut map.entries[i].1, Value::Bool(false));
-            let vr = load_value(self, &mut target);
-            map.entries[i].1 = target;
-            if vr.halted() {
-                return self.code(vr, "Failed to read value for associative container.");
+        // Load_KeyAlreadyInContainer_EntryIgnored of that time expect). A new key's
+        // value is read into a new element, stored only when it loaded.
+        let (vr, new_value) = match existing {
+            Some(i) => {
+                let mut target = std::mem::replace(&mut map.entries[i].1, Value::Bool(false));
+                let vr = load_value(self, &mut target);
+                map.entries[i].1 = target;
+                (vr, None)
             }
-            if kr.processing() == Processing::Altered || vr.processing() == Processing::Altered {
-                return self.report(
-                    T::ReadField,
-                    O::Unavailable,
-                    "Unable to fully process an element for the associative container.",
-                );
+            None => {
+                let mut nv = self.reg.zero(vty);
+                (load_value(self, &mut nv), Some(nv))
             }
-            return self.code(
-                ResultCode::combined(kr, vr),
-                "Partially loaded an entry into the associative container.",
-            );
-        }
-        let mut nv = self.reg.zero(vty);
-        let vr = load_value(self, &mut nv);
+        };
         if vr.halted() {
             return self.code(vr, "Failed to read value for associative container.");
         }
@@ -1536,13 +1528,14 @@ impl<'r, 'j> Loader<'r, 'j> {
                 "Unable to fully process an element for the associative container.",
             );
         }
-        if !multi {
-            map.index.insert(&key, map.entries.len());
+        if let Some(nv) = new_value {
+            if !multi {
+                map.index.insert(&key, map.entries.len());
+            }
+            map.entries.push((key, nv));
         }
-        map.entries.push((key, nv));
-        let r = ResultCode::combined(kr, vr);
         self.code(
-            r,
+            ResultCode::combined(kr, vr),
             "Partially loaded an entry into the associative container.",
         )
     }
