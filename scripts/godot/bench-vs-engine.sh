@@ -14,8 +14,8 @@ printf '%-8s %-7s %12s %12s %8s\n' payload op engine_MB/s gamewire_MB/s ratio
 for payload in mixed packed; do
   read -r _ _ _ bytes _ dec_us _ enc_us < <(grep "ENGINE $payload " "$work/engine.txt")
   out="$(./target/release/gamewire bench godot3 "$work/$payload.godot3")"
-  g_dec="$(echo "$out" | awk '/^decode:/ { print $(NF-1) }')"
-  g_enc="$(echo "$out" | awk '/^encode:/ { print $(NF-1) }')"
+  g_dec="$(echo "$out" | awk '/^decode: median/ { print $5 }')"
+  g_enc="$(echo "$out" | awk '/^encode: median/ { print $5 }')"
   e_dec="$(mbps "$bytes" "$dec_us")"
   e_enc="$(mbps "$bytes" "$enc_us")"
   printf '%-8s %-7s %12s %12s %7.1fx\n' "$payload" decode "$e_dec" "$g_dec" "$(awk -v a="$g_dec" -v b="$e_dec" 'BEGIN { print a / b }')"
