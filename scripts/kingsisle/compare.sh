@@ -12,7 +12,7 @@ N=${1:-1000000}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${TMPDIR:-/tmp}/gamewire-kingsisle-bench
 mkdir -p "$WORK"
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/work/targets/kingsisle}
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target/kingsisle-bench}
 (cd "$ROOT" && cargo build -q --release -p gamewire-cli --no-default-features --features kingsisle)
 GW="$CARGO_TARGET_DIR/release/gamewire"
 python3 "$ROOT/scripts/kingsisle/make_bind.py" "$WORK/bench.bin" "$WORK/bench.types.json" "$N"
@@ -27,7 +27,7 @@ K=$(echo "$KAT" | sed -n 's/.*median \([0-9.]*\) s.*/\1/p')
 G=$(echo "$GWB" | sed -n 's/^decode: median *\([0-9.]*\) ms.*/\1/p')
 python3 -c "print(f'decode ratio, wall medians (katsuba / gamewire): {$K / ($G / 1000):.2f}x')"
 KC=$(echo "$KAT" | sed -n 's/.*median CPU \([0-9.]*\) s.*/\1/p')
-GC=$(echo "$GWB" | sed -n 's/^decode: median .*(mean on-CPU \([0-9.]*\) ms.*/\1/p')
+GC=$(echo "$GWB" | sed -n 's/^decode: median .*(on-CPU median \([0-9.]*\) ms.*/\1/p')
 KF=$(echo "$KAT" | sed -n 's/.*first run .* s wall, \([0-9.]*\) s CPU/\1/p')
 GF=$(echo "$GWB" | sed -n 's/^decode: first run .* ms wall, \([0-9.]*\) ms CPU/\1/p')
 if [ -n "$GF" ]; then

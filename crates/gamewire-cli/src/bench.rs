@@ -9,16 +9,16 @@ const MIN_TIME: Duration = Duration::from_secs(2);
 const MIN_RUNS: usize = 5;
 const MAX_RUNS: usize = 10_000;
 
-/// Times of one call: the median wall time, and the mean on-CPU time of this thread
+/// Times of one call: the median wall time, and the median on-CPU time of this thread
 /// when the system tells it.
 #[derive(Debug, Clone, Copy)]
 pub struct Timing {
     /// Median wall-clock time.
     pub wall: Duration,
-    /// Mean time this thread ran on a CPU per call (Linux only), over all runs: the
-    /// kernel updates the count at scheduler ticks, so single short runs can't be
-    /// timed this way. On a shared machine wall time includes waiting for a core; this
-    /// does not, so side-by-side comparisons use it. `None` when under 0.2 s in all.
+    /// Median time this thread ran on a CPU per call (Linux only). On a shared machine
+    /// wall time includes waiting for a core; this does not, so side-by-side
+    /// comparisons use it. The kernel moves the count at scheduler ticks (a few ms), so
+    /// it is `None` for calls under 20 ms.
     pub cpu: Option<Duration>,
 }
 
@@ -36,24 +36,25 @@ fn median(times: &mut [Duration]) -> Duration {
 /// Times `f` repeatedly (at least 5 runs and 2 seconds).
 pub fn median_time<T>(mut f: impl FnMut() -> CliResult<T>) -> CliResult<Timing> {
     let mut walls = Vec::new();
-    let cpu_start = on_cpu_ns();
+    let mut cpus = Vec::new();
+    let has_cpu = on_cpu_ns().is_some();
     let start = Instant::now();
     while walls.len() < MIN_RUNS || (start.elapsed() < MIN_TIME && walls.len() < MAX_RUNS) {
+        let c0 = if has_cpu { on_cpu_ns() } else { None };
         let t = Instant::now();
         let out = f()?;
         walls.push(t.elapsed());
+        // Read before the result is dropped: like the wall time, the CPU time is the
+        // call's alone.
+        if let (Some(a), Some(b)) = (c0, has_cpu.then(on_cpu_ns).flatten()) {
+            cpus.push(Duration::from_nanos(b.saturating_sub(a)));
+        }
         drop(out);
     }
-    let cpu = match (cpu_start, on_cpu_ns()) {
-        (Some(a), Some(b)) if b.saturating_sub(a) >= 200_000_000 => {
-            Some(Duration::from_nanos((b - a) / walls.len() as u64))
-        }
-        _ => None,
-    };
-    Ok(Timing {
-        wall: median(&mut walls),
-        cpu,
-    })
+    let wall = median(&mut walls);
+    let cpu =
+        (cpus.len() == walls.len() && wall >= Duration::from_millis(20)).then(|| median(&mut cpus));
+    Ok(Timing { wall, cpu })
 }
 
 /// Megabytes (10^6 bytes) per second for `bytes` in `time`.
@@ -69,7 +70,7 @@ fn print_line(what: &str, bytes: usize, t: Timing) {
     );
     if let Some(cpu) = t.cpu {
         line.push_str(&format!(
-            "   (mean on-CPU {:.3} ms, {:.1} MB/s)",
+            "   (on-CPU median {:.3} ms, {:.1} MB/s)",
             cpu.as_secs_f64() * 1e3,
             mb_per_s(bytes, cpu)
         ));
