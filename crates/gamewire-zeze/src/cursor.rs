@@ -82,6 +82,17 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// Consumes the next byte when it is `0x00` (the usual end of a bean); true if it did.
+    #[inline(always)]
+    pub fn eat_zero(&mut self) -> bool {
+        if self.data.get(self.pos) == Some(&0) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
     /// Reads `n` bytes.
     #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
@@ -199,6 +210,20 @@ impl<'a> Cursor<'a> {
     /// Reads a length-prefixed byte string (`ReadBytes`), checking the length first.
     #[inline]
     pub fn len_bytes(&mut self) -> Result<&'a [u8]> {
+        if let Some(&b) = self.data.get(self.pos) {
+            // One-byte length (under 128), the whole string present: the common case.
+            if let Some(s) = self.data.get(self.pos + 1..self.pos + 1 + b as usize) {
+                if b < 0x80 {
+                    self.pos += 1 + b as usize;
+                    return Ok(s);
+                }
+            }
+        }
+        self.len_bytes_slow()
+    }
+
+    #[inline(never)]
+    fn len_bytes_slow(&mut self) -> Result<&'a [u8]> {
         let at = self.offset();
         let n = self.ulong()?;
         if n > self.remaining() as u64 {

@@ -263,3 +263,36 @@ fn default_fields_are_left_out() {
     let d = (Dyn::One(BInner::default()), Dyn::Pair(0, 0));
     assert_eq!(to_bytes(&d).unwrap(), [0x17, 1, 0, 0x17, 2, 0, 0]);
 }
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct IntLists {
+    a: Vec<i32>,
+    b: Vec<u64>,
+    c: Vec<bool>,
+    d: Vec<Option<i64>>,
+}
+
+/// Lists of integers (read by the list-of-integers path) into several Rust item types,
+/// and an error inside one naming the item.
+#[test]
+fn integer_lists() {
+    let v = IntLists {
+        a: vec![0, -1, 64, -65, i32::MAX, i32::MIN],
+        b: vec![u64::MAX, 1 << 40],
+        c: vec![true, false],
+        d: vec![Some(5), Some(i64::MIN)],
+    };
+    let bytes = to_bytes(&v).unwrap();
+    assert_eq!(from_bytes::<IntLists>(&bytes).unwrap(), v);
+    // The same integers read as floats (Zeze converts).
+    #[derive(Deserialize)]
+    struct AsFloats {
+        a: Vec<f64>,
+    }
+    let f: AsFloats = from_bytes(&bytes).unwrap();
+    assert_eq!(f.a[3], -65.0);
+    // Field 1 = list of 2 integers, the second cut short.
+    let e = from_bytes::<IntLists>(&[0x14, 0x20, 1, 0x40]).unwrap_err();
+    assert_eq!(e.path_string(), "$[\"1\"][1]");
+    assert_eq!(e.offset(), Some(3));
+}
