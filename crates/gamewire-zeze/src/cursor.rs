@@ -82,6 +82,12 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// The next byte, not consumed.
+    #[inline(always)]
+    pub fn peek(&self) -> Option<u8> {
+        self.data.get(self.pos).copied()
+    }
+
     /// Consumes the next byte when it is `0x00` (the usual end of a bean); true if it did.
     #[inline(always)]
     pub fn eat_zero(&mut self) -> bool {
@@ -160,6 +166,22 @@ impl<'a> Cursor<'a> {
             }
         }
         self.long_slow()
+    }
+
+    /// Steps over a compact signed integer (validating its length) without decoding it.
+    #[inline(always)]
+    pub fn skip_long(&mut self) -> Result<()> {
+        if let Some(&b) = self.data.get(self.pos) {
+            // Complemented when negative; then the 1 bits after the leading 0 give the
+            // length minus one.
+            let c = b ^ ((b as i8) >> 7) as u8;
+            let k = (c << 1).leading_ones() as usize;
+            if k < 7 && self.pos + k < self.data.len() {
+                self.pos += k + 1;
+                return Ok(());
+            }
+        }
+        self.long_slow().map(|_| ())
     }
 
     #[inline(never)]

@@ -220,9 +220,7 @@ pub fn skip_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize
         ));
     }
     match ty {
-        WireType::Integer => {
-            c.long()?;
-        }
+        WireType::Integer => c.skip_long()?,
         WireType::Float => {
             c.bytes(4)?;
         }
@@ -256,7 +254,23 @@ pub fn skip_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize
             match elem {
                 WireType::Integer => {
                     for _ in 0..n {
-                        c.long()?;
+                        c.skip_long()?;
+                    }
+                }
+                WireType::Bean if n > 0 => {
+                    // The depth check `skip_value` makes for each item, made once (at
+                    // the first item, as it would fail).
+                    if depth + 1 >= opts.max_depth {
+                        return Err(Error::at(
+                            c.offset(),
+                            ErrorKind::DepthLimit {
+                                limit: opts.max_depth,
+                            },
+                        )
+                        .in_index(0));
+                    }
+                    for i in 0..n {
+                        skip_bean(c, opts, depth + 1).map_err(|e| e.in_index(i))?;
                     }
                 }
                 _ => {
@@ -290,8 +304,34 @@ pub fn skip_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize
 /// Skips the rest of a bean up to and including its final `0x00` (all levels).
 pub fn skip_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<()> {
     loop {
-        let at = c.offset();
         let t = c.u8()?;
+        // The common tags first: a one-byte tag of an integer or a byte string.
+        if (0x10..0xf0).contains(&t) {
+            let ty = t & 0x0f;
+            if ty == 0 {
+                c.skip_long()?;
+                continue;
+            }
+            if ty == 3 {
+                c.len_bytes()?;
+                continue;
+            }
+            if ty == 4 && depth + 1 < opts.max_depth {
+                // A list of integers with a one-byte header, as `skip_value` would.
+                if let Some(h) = c.peek() {
+                    if h < 0xf0 && h & 0x0f == 0 {
+                        let at = c.offset();
+                        c.u8()?;
+                        let n = c.check_count(at, (h >> 4) as u64, 1, "list count")?;
+                        for _ in 0..n {
+                            c.skip_long()?;
+                        }
+                        continue;
+                    }
+                }
+            }
+        }
+        let at = c.offset() - 1;
         match t {
             0 => return Ok(()),
             1 => continue,
@@ -308,9 +348,7 @@ pub fn skip_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<()>
             read_tag_delta(c, t)?;
         }
         match t & 0x0f {
-            0 => {
-                c.long()?;
-            }
+            0 => c.skip_long()?,
             3 => {
                 c.len_bytes()?;
             }
