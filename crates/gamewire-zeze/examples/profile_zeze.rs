@@ -1,7 +1,8 @@
 //! Callgrind driver: `profile_zeze MODE [N]` runs one codec path over N records (the
 //! bench's record shape) so instruction counts can be compared before and after a
 //! change. MODE: decode, decode_ref, encode, walk, tree, tree_encode, postcard_decode,
-//! postcard_encode, none (setup only, to subtract).
+//! postcard_decode_ref, postcard_encode, none (setup only, to subtract). A third argument repeats the work
+//! (for `perf record`).
 
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
@@ -71,7 +72,10 @@ fn main() {
     let zeze = gamewire_zeze::to_bytes(&batch).unwrap();
     let post = postcard::to_allocvec(&batch).unwrap();
     let tree = gamewire_zeze::decode(&zeze, &Default::default()).unwrap();
-    run(mode, n, &batch, &zeze, &post, &tree);
+    let repeat: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
+    for _ in 0..repeat {
+        run(mode, n, &batch, &zeze, &post, &tree);
+    }
 }
 
 /// The measured work (callgrind: `--toggle-collect='*profile_zeze::run*'`).
@@ -105,6 +109,10 @@ fn run(mode: &str, n: usize, batch: &Batch, zeze: &[u8], post: &[u8], tree: &gam
         }
         "postcard_decode" => {
             let b: Batch = postcard::from_bytes(black_box(post)).unwrap();
+            assert_eq!(b.recs.len(), n);
+        }
+        "postcard_decode_ref" => {
+            let b: BatchRef = postcard::from_bytes(black_box(post)).unwrap();
             assert_eq!(b.recs.len(), n);
         }
         "postcard_encode" => {

@@ -36,6 +36,17 @@ pub fn decode(data: &[u8], opts: &Options) -> Result<Bean> {
 
 /// Decodes one bean from the cursor (bytes after it are left unread).
 pub fn read_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Bean> {
+    read_bean_in(c, opts, depth, &mut Vec::new())
+}
+
+/// [`read_bean`] collecting fields on `scratch` (shared by all nested beans), so each
+/// bean's field vector is allocated once at its exact size.
+fn read_bean_in(
+    c: &mut Cursor<'_>,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Bean> {
     if depth >= opts.max_depth {
         return Err(Error::at(
             c.offset(),
@@ -44,8 +55,8 @@ pub fn read_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Bea
             },
         ));
     }
+    let start = scratch.len();
     let mut levels: Vec<Vec<Field>> = Vec::new();
-    let mut fields: Vec<Field> = Vec::new();
     let mut id: u32 = 0;
     loop {
         let at = c.offset();
@@ -53,7 +64,7 @@ pub fn read_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Bea
         match t {
             0 => break,
             1 => {
-                levels.push(std::mem::take(&mut fields));
+                levels.push(scratch.drain(start..).collect());
                 id = 0;
                 continue;
             }
@@ -76,10 +87,15 @@ pub fn read_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Bea
             ));
         }
         id = new_id as u32;
-        let ty = wire_type(at, t & 0x0f)?;
-        let value = read_value(c, ty, opts, depth + 1).map_err(|e| e.in_key(id.to_string()))?;
-        fields.push(Field { id, value });
+        let value = if t & 0x0f == 0 {
+            Value::Integer(c.long().map_err(|e| e.in_key(id.to_string()))?)
+        } else {
+            let ty = wire_type(at, t & 0x0f)?;
+            read_value_in(c, ty, opts, depth + 1, scratch).map_err(|e| e.in_key(id.to_string()))?
+        };
+        scratch.push(Field { id, value });
     }
+    let fields = scratch.drain(start..).collect();
     // Levels run from the most derived to the base; chain them.
     let mut bean = Bean { fields, base: None };
     while let Some(f) = levels.pop() {
@@ -119,21 +135,36 @@ pub fn wire_type(at: usize, n: u8) -> Result<WireType> {
 
 /// Reads one value of wire type `ty`.
 pub fn read_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize) -> Result<Value> {
+    read_value_in(c, ty, opts, depth, &mut Vec::new())
+}
+
+fn read_value_in(
+    c: &mut Cursor<'_>,
+    ty: WireType,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Value> {
     match ty {
-        WireType::List => read_list(c, opts, depth),
-        WireType::Map => read_map(c, opts, depth),
-        WireType::Bean => Ok(Value::Bean(read_bean(c, opts, depth)?)),
-        WireType::Dynamic => read_dynamic(c, opts, depth),
+        WireType::List => read_list(c, opts, depth, scratch),
+        WireType::Map => read_map(c, opts, depth, scratch),
+        WireType::Bean => Ok(Value::Bean(read_bean_in(c, opts, depth, scratch)?)),
+        WireType::Dynamic => read_dynamic(c, opts, depth, scratch),
         _ => read_scalar(c, ty),
     }
 }
 
 #[inline(never)]
-fn read_dynamic(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+fn read_dynamic(
+    c: &mut Cursor<'_>,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Value> {
     let type_id = c.long()?;
     Ok(Value::Dynamic {
         type_id,
-        bean: read_bean(c, opts, depth)?,
+        bean: read_bean_in(c, opts, depth, scratch)?,
     })
 }
 
@@ -153,7 +184,12 @@ fn read_scalar(c: &mut Cursor<'_>, ty: WireType) -> Result<Value> {
 }
 
 #[inline(never)]
-fn read_list(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+fn read_list(
+    c: &mut Cursor<'_>,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Value> {
     if depth >= opts.max_depth {
         return Err(Error::at(
             c.offset(),
@@ -169,13 +205,18 @@ fn read_list(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> 
     let n = c.check_count(at, count as u64, elem.min_size(), "list count")?;
     let mut items = Vec::with_capacity(n);
     for i in 0..n {
-        items.push(read_value(c, elem, opts, depth + 1).map_err(|e| e.in_index(i))?);
+        items.push(read_value_in(c, elem, opts, depth + 1, scratch).map_err(|e| e.in_index(i))?);
     }
     Ok(Value::List { elem, items })
 }
 
 #[inline(never)]
-fn read_map(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+fn read_map(
+    c: &mut Cursor<'_>,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Value> {
     if depth >= opts.max_depth {
         return Err(Error::at(
             c.offset(),
@@ -198,8 +239,8 @@ fn read_map(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
     )?;
     let mut entries = Vec::with_capacity(n);
     for i in 0..n {
-        let k = read_value(c, key, opts, depth + 1).map_err(|e| e.in_index(i))?;
-        let v = read_value(c, value, opts, depth + 1).map_err(|e| e.in_index(i))?;
+        let k = read_value_in(c, key, opts, depth + 1, scratch).map_err(|e| e.in_index(i))?;
+        let v = read_value_in(c, value, opts, depth + 1, scratch).map_err(|e| e.in_index(i))?;
         entries.push((k, v));
     }
     Ok(Value::Map {
