@@ -378,6 +378,25 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
     }
 }
 
+/// [`TupleAccess`] handed to the visitor by reference: its own `SeqAccess` (not serde's
+/// blanket one for `&mut A`, which was not inlined) so a derived visitor's per-field
+/// calls inline.
+struct TupleSeq<'b, 'a, 'de>(&'b mut TupleAccess<'a, 'de>);
+
+impl<'de> de::SeqAccess<'de> for TupleSeq<'_, '_, 'de> {
+    type Error = SerdeError;
+
+    #[inline(always)]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
+        self.0.next_element_seed(seed)
+    }
+
+    #[inline(always)]
+    fn next_element<T: Deserialize<'de>>(&mut self) -> R<Option<T>> {
+        self.0.next_element_seed(std::marker::PhantomData)
+    }
+}
+
 impl TupleAccess<'_, '_> {
     #[inline(always)]
     fn finish(self) -> R<()> {
@@ -759,7 +778,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
             wire: WireType::Integer,
             done: false,
         };
-        let v = visitor.visit_seq(&mut acc)?;
+        let v = visitor.visit_seq(TupleSeq(&mut acc))?;
         acc.finish()?;
         self.depth -= 1;
         Ok(v)
@@ -822,7 +841,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 wire: WireType::Integer,
                 done: false,
             };
-            let v = visitor.visit_seq(&mut acc)?;
+            let v = visitor.visit_seq(TupleSeq(&mut acc))?;
             acc.finish()?;
             self.depth -= 1;
             return Ok(v);
