@@ -145,11 +145,17 @@ impl<'a> Cursor<'a> {
 
     /// Reads a compact signed integer (`ReadLong`).
     ///
-    /// With 8 bytes readable, values of 1 to 7 bytes decode from one big-endian load
-    /// without a branch on their length; longer ones and the input's last bytes take
-    /// [`varint::read_long`].
+    /// One-byte values (-64..63) first; then, with 8 bytes readable, values of 2 to 7
+    /// bytes decode from one big-endian load without a branch on their length; longer
+    /// ones and the input's last bytes take [`varint::read_long`].
     #[inline(always)]
     pub fn long(&mut self) -> Result<i64> {
+        if let Some(&b) = self.data.get(self.pos) {
+            if !(0x40..0xc0).contains(&b) {
+                self.pos += 1;
+                return Ok(b as i8 as i64);
+            }
+        }
         if let Some(w) = self.data.get(self.pos..self.pos.wrapping_add(8)) {
             let word = u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
             // All ones for a negative value (first bit set): its encoding is complemented.
