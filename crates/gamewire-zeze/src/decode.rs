@@ -36,7 +36,19 @@ pub fn decode(data: &[u8], opts: &Options) -> Result<Bean> {
 
 /// Decodes one bean from the cursor (bytes after it are left unread).
 pub fn read_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Bean> {
-    read_bean_in(c, opts, depth, &mut Vec::new())
+    read_bean_in(c, opts, depth, &mut scratch())
+}
+
+/// A field stack for [`read_bean_in`]. It starts with one placeholder so that no bean's
+/// fields start at index 0: `split_off(0)` would hand over the whole stack's buffer
+/// (its spare capacity included) instead of copying the fields to an exact-size one.
+fn scratch() -> Vec<Field> {
+    let mut v = Vec::with_capacity(16);
+    v.push(Field {
+        id: 0,
+        value: Value::Integer(0),
+    });
+    v
 }
 
 /// [`read_bean`] collecting fields on `scratch` (shared by all nested beans), so each
@@ -64,7 +76,7 @@ fn read_bean_in(
         match t {
             0 => break,
             1 => {
-                levels.push(scratch.drain(start..).collect());
+                levels.push(scratch.split_off(start));
                 id = 0;
                 continue;
             }
@@ -95,7 +107,8 @@ fn read_bean_in(
         };
         scratch.push(Field { id, value });
     }
-    let fields = scratch.drain(start..).collect();
+    // `split_off` (at 1 or more) allocates exactly the fields' length and copies them.
+    let fields = scratch.split_off(start);
     // Levels run from the most derived to the base; chain them.
     let mut bean = Bean { fields, base: None };
     while let Some(f) = levels.pop() {
@@ -135,7 +148,7 @@ pub fn wire_type(at: usize, n: u8) -> Result<WireType> {
 
 /// Reads one value of wire type `ty`.
 pub fn read_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize) -> Result<Value> {
-    read_value_in(c, ty, opts, depth, &mut Vec::new())
+    read_value_in(c, ty, opts, depth, &mut scratch())
 }
 
 fn read_value_in(
@@ -204,6 +217,12 @@ fn read_list(
     let count = read_tag_delta(c, t)?;
     let n = c.check_count(at, count as u64, elem.min_size(), "list count")?;
     let mut items = Vec::with_capacity(n);
+    if elem == WireType::Integer {
+        for i in 0..n {
+            items.push(Value::Integer(c.long().map_err(|e| e.in_index(i))?));
+        }
+        return Ok(Value::List { elem, items });
+    }
     for i in 0..n {
         items.push(read_value_in(c, elem, opts, depth + 1, scratch).map_err(|e| e.in_index(i))?);
     }
