@@ -295,4 +295,8 @@ fn integer_lists() {
     let e = from_bytes::<IntLists>(&[0x14, 0x20, 1, 0x40]).unwrap_err();
     assert_eq!(e.path_string(), "$[\"1\"][1]");
     assert_eq!(e.offset(), Some(3));
+    // The tree decoder and the walk name the same place.
+    let e = gamewire_zeze::decode(&[0x14, 0x20, 1, 0x40], &Default::default()).unwrap_err();
+    assert_eq!(e.path_string(), "$[\"1\"][1]");
+    assert_eq!(e.offset(), Some(3));
 }
