@@ -148,7 +148,7 @@ impl<'a> BeanSer<'a> {
         name.and_then(explicit_id).unwrap_or(self.auto + 1)
     }
 
-    #[inline]
+    #[inline(always)]
     fn end(self) -> R<Option<WireType>> {
         if let Some((mark, body)) = self.drop {
             if self.out.len() == body {
@@ -777,6 +777,7 @@ impl ser::SerializeStruct for BeanSer<'_> {
         let id = self.next_id(Some(key));
         self.field(id, v)
     }
+    #[inline(always)]
     fn end(self) -> R<Self::Ok> {
         BeanSer::end(self)
     }
