@@ -82,6 +82,23 @@ impl<'a> Cursor<'a> {
         }
     }
 
+    /// The next byte, not consumed.
+    #[inline(always)]
+    pub fn peek(&self) -> Option<u8> {
+        self.data.get(self.pos).copied()
+    }
+
+    /// Consumes the next byte when it is `0x00` (the usual end of a bean); true if it did.
+    #[inline(always)]
+    pub fn eat_zero(&mut self) -> bool {
+        if self.data.get(self.pos) == Some(&0) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
     /// Reads `n` bytes.
     #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
@@ -127,6 +144,10 @@ impl<'a> Cursor<'a> {
     }
 
     /// Reads a compact signed integer (`ReadLong`).
+    ///
+    /// One-byte values (-64..63) first; then, with 8 bytes readable, values of 2 to 7
+    /// bytes decode from one big-endian load without a branch on their length; longer
+    /// ones and the input's last bytes take [`varint::read_long`].
     #[inline(always)]
     pub fn long(&mut self) -> Result<i64> {
         if let Some(&b) = self.data.get(self.pos) {
@@ -135,7 +156,38 @@ impl<'a> Cursor<'a> {
                 return Ok(b as i8 as i64);
             }
         }
+        if let Some(w) = self.data.get(self.pos..self.pos.wrapping_add(8)) {
+            let word = u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            // All ones for a negative value (first bit set): its encoding is complemented.
+            let flip = ((word as i64) >> 63) as u64;
+            let x = word ^ flip;
+            // After the leading 0 bit, the count of 1 bits is the length minus one.
+            let k = (x << 1).leading_ones();
+            if k < 7 {
+                let n = k + 1;
+                // Drop the n + 1 prefix bits, then keep the 7n - 1 value bits.
+                let v = (x << (n + 1)) >> (65 - 7 * n);
+                self.pos += n as usize;
+                return Ok((v ^ flip) as i64);
+            }
+        }
         self.long_slow()
+    }
+
+    /// Steps over a compact signed integer (validating its length) without decoding it.
+    #[inline(always)]
+    pub fn skip_long(&mut self) -> Result<()> {
+        if let Some(&b) = self.data.get(self.pos) {
+            // Complemented when negative; then the 1 bits after the leading 0 give the
+            // length minus one.
+            let c = b ^ ((b as i8) >> 7) as u8;
+            let k = (c << 1).leading_ones() as usize;
+            if k < 7 && self.pos + k < self.data.len() {
+                self.pos += k + 1;
+                return Ok(());
+            }
+        }
+        self.long_slow().map(|_| ())
     }
 
     #[inline(never)]
@@ -186,6 +238,20 @@ impl<'a> Cursor<'a> {
     /// Reads a length-prefixed byte string (`ReadBytes`), checking the length first.
     #[inline]
     pub fn len_bytes(&mut self) -> Result<&'a [u8]> {
+        if let Some(&b) = self.data.get(self.pos) {
+            // One-byte length (under 128), the whole string present: the common case.
+            if let Some(s) = self.data.get(self.pos + 1..self.pos + 1 + b as usize) {
+                if b < 0x80 {
+                    self.pos += 1 + b as usize;
+                    return Ok(s);
+                }
+            }
+        }
+        self.len_bytes_slow()
+    }
+
+    #[inline(never)]
+    fn len_bytes_slow(&mut self) -> Result<&'a [u8]> {
         let at = self.offset();
         let n = self.ulong()?;
         if n > self.remaining() as u64 {
@@ -221,6 +287,41 @@ impl<'a> Cursor<'a> {
                     remaining: self.remaining(),
                 },
             )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one-load path of `long` agrees with `varint::read_long` for every length and
+    /// sign, with and without bytes after the integer.
+    #[test]
+    fn long_fast_path_matches_read_long() {
+        let mut xs: Vec<i64> = vec![0, 1, -1, 63, 64, -64, -65, i64::MAX, i64::MIN];
+        for i in 0..64 {
+            let p = 1i64.wrapping_shl(i);
+            xs.extend([
+                p,
+                p.wrapping_sub(1),
+                p.wrapping_neg(),
+                1i64.wrapping_sub(p),
+                p ^ 0x5555_5555_5555_5555,
+            ]);
+        }
+        for v in xs {
+            let mut b = Vec::new();
+            varint::write_long(&mut b, v);
+            let n = b.len();
+            for pad in [0usize, 1, 8] {
+                let mut d = b.clone();
+                d.extend(std::iter::repeat_n(0xa5, pad));
+                let mut c = Cursor::new(&d);
+                assert_eq!(c.long().unwrap(), v, "{v:#x} pad {pad}");
+                assert_eq!(c.pos(), n);
+            }
+            assert!(Cursor::new(&b[..n - 1]).long().is_err() || n == 1);
         }
     }
 }

@@ -130,18 +130,18 @@ impl<'de> De<'de> {
     /// After a `0x01` (base level) the rest is skipped.
     #[inline(always)]
     fn tag(&mut self) -> R<Option<(u32, WireType)>> {
-        let at = self.c.offset();
         let t = self.c.u8()?;
         if (0x10..0xf0).contains(&t) {
             if let Some(w) = WireType::from_u8(t & 15) {
                 return Ok(Some(((t >> 4) as u32, w)));
             }
         }
-        self.tag_slow(at, t)
+        self.tag_slow(t)
     }
 
     #[inline(never)]
-    fn tag_slow(&mut self, at: usize, t: u8) -> R<Option<(u32, WireType)>> {
+    fn tag_slow(&mut self, t: u8) -> R<Option<(u32, WireType)>> {
+        let at = self.c.offset() - 1;
         if t >= 0x10 {
             let d = read_tag_delta(&mut self.c, t)?;
             return Ok(Some((d, wire_type(at, t & 15)?)));
@@ -322,8 +322,11 @@ struct TupleAccess<'a, 'de> {
     index: u32,
     len: u32,
     ids: Ids,
+    /// Id of the last tag read.
     id: u32,
-    pending: Option<WireType>,
+    /// True when a tag was read and its value not yet (its type is `wire`).
+    pending: bool,
+    wire: WireType,
     done: bool,
 }
 
@@ -341,40 +344,67 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
         };
         self.index += 1;
         loop {
-            if self.pending.is_none() && !self.done {
+            if !self.pending {
+                if self.done {
+                    return seed.deserialize(Zero).map(Some);
+                }
                 match self.de.tag()? {
-                    None => self.done = true,
+                    None => {
+                        self.done = true;
+                        return seed.deserialize(Zero).map(Some);
+                    }
                     Some((d, w)) => {
                         self.id = self.id.saturating_add(d);
-                        self.pending = Some(w);
+                        self.wire = w;
+                        self.pending = true;
                     }
                 }
             }
-            match self.pending {
-                Some(w) if self.id == want => {
-                    self.pending = None;
-                    self.de.wire = w;
-                    return seed
-                        .deserialize(&mut *self.de)
-                        .map(Some)
-                        .map_err(|e| SerdeError(e.0.in_key(want.to_string())));
-                }
-                Some(w) if self.id < want => {
-                    self.pending = None;
-                    self.de.skip(w)?;
-                }
-                _ => return seed.deserialize(Zero).map(Some),
+            if self.id == want {
+                self.pending = false;
+                self.de.wire = self.wire;
+                return seed
+                    .deserialize(&mut *self.de)
+                    .map(Some)
+                    .map_err(|e| SerdeError(e.0.in_key(want.to_string())));
             }
+            if self.id > want {
+                return seed.deserialize(Zero).map(Some);
+            }
+            self.pending = false;
+            let w = self.wire;
+            self.de.skip(w)?;
         }
     }
 }
 
+/// [`TupleAccess`] handed to the visitor by reference: its own `SeqAccess` (not serde's
+/// blanket one for `&mut A`, which was not inlined) so a derived visitor's per-field
+/// calls inline.
+struct TupleSeq<'b, 'a, 'de>(&'b mut TupleAccess<'a, 'de>);
+
+impl<'de> de::SeqAccess<'de> for TupleSeq<'_, '_, 'de> {
+    type Error = SerdeError;
+
+    #[inline(always)]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
+        self.0.next_element_seed(seed)
+    }
+
+    #[inline(always)]
+    fn next_element<T: Deserialize<'de>>(&mut self) -> R<Option<T>> {
+        self.0.next_element_seed(std::marker::PhantomData)
+    }
+}
+
 impl TupleAccess<'_, '_> {
-    fn finish(mut self) -> R<()> {
-        if let Some(w) = self.pending.take() {
+    #[inline(always)]
+    fn finish(self) -> R<()> {
+        if self.pending {
+            let w = self.wire;
             self.de.skip(w)?;
         }
-        if !self.done {
+        if !self.done && !self.de.c.eat_zero() {
             skip_bean(&mut self.de.c, &self.de.opts, self.de.depth)?;
         }
         Ok(())
@@ -407,6 +437,93 @@ impl<'de> de::SeqAccess<'de> for ListAccess<'_, 'de> {
     fn size_hint(&self) -> Option<usize> {
         Some(self.left)
     }
+}
+
+/// A list whose items are integers (`Vec<i32>`, `Vec<i64>`, ...): each item is read by
+/// [`IntItem`], without the per-item wire-type dispatch.
+struct IntListAccess<'a, 'de> {
+    de: &'a mut De<'de>,
+    left: usize,
+    index: usize,
+}
+
+impl<'de> de::SeqAccess<'de> for IntListAccess<'_, 'de> {
+    type Error = SerdeError;
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let i = self.index;
+        self.index += 1;
+        seed.deserialize(IntItem(&mut *self.de))
+            .map(Some)
+            .map_err(|e| SerdeError(e.0.in_index(i)))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// One item of a list of integers (the deserializer's wire type is already
+/// [`WireType::Integer`]): Rust integers and `bool` read the compact integer directly,
+/// any other type goes through the general deserializer.
+struct IntItem<'a, 'de>(&'a mut De<'de>);
+
+macro_rules! int_items {
+    ($($m:ident => $v:ident $t:ty),*) => {$(
+        #[inline(always)]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+            let x = self.0.c.long()?;
+            visitor.$v(x as $t)
+        }
+    )*};
+}
+
+macro_rules! forward {
+    ($($m:ident ($($a:ident : $t:ty),*)),*) => {$(
+        fn $m<V: Visitor<'de>>(self, $($a: $t,)* visitor: V) -> R<V::Value> {
+            self.0.$m($($a,)* visitor)
+        }
+    )*};
+}
+
+impl<'de> de::Deserializer<'de> for IntItem<'_, 'de> {
+    type Error = SerdeError;
+
+    int_items!(deserialize_i8 => visit_i8 i8, deserialize_i16 => visit_i16 i16, deserialize_i32 => visit_i32 i32,
+          deserialize_i64 => visit_i64 i64, deserialize_u8 => visit_u8 u8, deserialize_u16 => visit_u16 u16,
+          deserialize_u32 => visit_u32 u32, deserialize_u64 => visit_u64 u64);
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+        let x = self.0.c.long()?;
+        visitor.visit_bool(x != 0)
+    }
+
+    forward!(
+        deserialize_any(),
+        deserialize_f32(),
+        deserialize_f64(),
+        deserialize_char(),
+        deserialize_str(),
+        deserialize_string(),
+        deserialize_bytes(),
+        deserialize_byte_buf(),
+        deserialize_option(),
+        deserialize_unit(),
+        deserialize_unit_struct(name: &'static str),
+        deserialize_newtype_struct(name: &'static str),
+        deserialize_seq(),
+        deserialize_tuple(len: usize),
+        deserialize_tuple_struct(name: &'static str, len: usize),
+        deserialize_map(),
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]),
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]),
+        deserialize_identifier(),
+        deserialize_ignored_any()
+    );
 }
 
 impl<'de> de::MapAccess<'de> for ListAccess<'_, 'de> {
@@ -619,11 +736,25 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         let at = self.c.offset();
         let t = self.c.u8()?;
         let elem = wire_type(at, t & 15)?;
-        let n = read_tag_delta(&mut self.c, t)?;
+        let n = if t < 0xf0 {
+            (t >> 4) as u32
+        } else {
+            read_tag_delta(&mut self.c, t)?
+        };
         let n = self
             .c
             .check_count(at, n as u64, elem.min_size(), "list count")?;
         self.enter()?;
+        if elem == WireType::Integer {
+            self.wire = WireType::Integer;
+            let v = visitor.visit_seq(IntListAccess {
+                de: &mut *self,
+                left: n,
+                index: 0,
+            })?;
+            self.depth -= 1;
+            return Ok(v);
+        }
         let v = visitor.visit_seq(ListAccess {
             de: &mut *self,
             left: n,
@@ -643,10 +774,11 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
             len: len as u32,
             ids: Ids::Auto(len),
             id: 0,
-            pending: None,
+            pending: false,
+            wire: WireType::Integer,
             done: false,
         };
-        let v = visitor.visit_seq(&mut acc)?;
+        let v = visitor.visit_seq(TupleSeq(&mut acc))?;
         acc.finish()?;
         self.depth -= 1;
         Ok(v)
@@ -705,10 +837,11 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 len: n as u32,
                 ids,
                 id: 0,
-                pending: None,
+                pending: false,
+                wire: WireType::Integer,
                 done: false,
             };
-            let v = visitor.visit_seq(&mut acc)?;
+            let v = visitor.visit_seq(TupleSeq(&mut acc))?;
             acc.finish()?;
             self.depth -= 1;
             return Ok(v);

@@ -36,6 +36,29 @@ pub fn decode(data: &[u8], opts: &Options) -> Result<Bean> {
 
 /// Decodes one bean from the cursor (bytes after it are left unread).
 pub fn read_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Bean> {
+    read_bean_in(c, opts, depth, &mut scratch())
+}
+
+/// A field stack for [`read_bean_in`]. It starts with one placeholder so that no bean's
+/// fields start at index 0: `split_off(0)` would hand over the whole stack's buffer
+/// (its spare capacity included) instead of copying the fields to an exact-size one.
+fn scratch() -> Vec<Field> {
+    let mut v = Vec::with_capacity(16);
+    v.push(Field {
+        id: 0,
+        value: Value::Integer(0),
+    });
+    v
+}
+
+/// [`read_bean`] collecting fields on `scratch` (shared by all nested beans), so each
+/// bean's field vector is allocated once at its exact size.
+fn read_bean_in(
+    c: &mut Cursor<'_>,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Bean> {
     if depth >= opts.max_depth {
         return Err(Error::at(
             c.offset(),
@@ -44,8 +67,8 @@ pub fn read_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Bea
             },
         ));
     }
+    let start = scratch.len();
     let mut levels: Vec<Vec<Field>> = Vec::new();
-    let mut fields: Vec<Field> = Vec::new();
     let mut id: u32 = 0;
     loop {
         let at = c.offset();
@@ -53,7 +76,7 @@ pub fn read_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Bea
         match t {
             0 => break,
             1 => {
-                levels.push(std::mem::take(&mut fields));
+                levels.push(scratch.split_off(start));
                 id = 0;
                 continue;
             }
@@ -76,10 +99,16 @@ pub fn read_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Bea
             ));
         }
         id = new_id as u32;
-        let ty = wire_type(at, t & 0x0f)?;
-        let value = read_value(c, ty, opts, depth + 1).map_err(|e| e.in_key(id.to_string()))?;
-        fields.push(Field { id, value });
+        let value = if t & 0x0f == 0 {
+            Value::Integer(c.long().map_err(|e| e.in_key(id.to_string()))?)
+        } else {
+            let ty = wire_type(at, t & 0x0f)?;
+            read_value_in(c, ty, opts, depth + 1, scratch).map_err(|e| e.in_key(id.to_string()))?
+        };
+        scratch.push(Field { id, value });
     }
+    // `split_off` (at 1 or more) allocates exactly the fields' length and copies them.
+    let fields = scratch.split_off(start);
     // Levels run from the most derived to the base; chain them.
     let mut bean = Bean { fields, base: None };
     while let Some(f) = levels.pop() {
@@ -119,21 +148,36 @@ pub fn wire_type(at: usize, n: u8) -> Result<WireType> {
 
 /// Reads one value of wire type `ty`.
 pub fn read_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize) -> Result<Value> {
+    read_value_in(c, ty, opts, depth, &mut scratch())
+}
+
+fn read_value_in(
+    c: &mut Cursor<'_>,
+    ty: WireType,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Value> {
     match ty {
-        WireType::List => read_list(c, opts, depth),
-        WireType::Map => read_map(c, opts, depth),
-        WireType::Bean => Ok(Value::Bean(read_bean(c, opts, depth)?)),
-        WireType::Dynamic => read_dynamic(c, opts, depth),
+        WireType::List => read_list(c, opts, depth, scratch),
+        WireType::Map => read_map(c, opts, depth, scratch),
+        WireType::Bean => Ok(Value::Bean(read_bean_in(c, opts, depth, scratch)?)),
+        WireType::Dynamic => read_dynamic(c, opts, depth, scratch),
         _ => read_scalar(c, ty),
     }
 }
 
 #[inline(never)]
-fn read_dynamic(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+fn read_dynamic(
+    c: &mut Cursor<'_>,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Value> {
     let type_id = c.long()?;
     Ok(Value::Dynamic {
         type_id,
-        bean: read_bean(c, opts, depth)?,
+        bean: read_bean_in(c, opts, depth, scratch)?,
     })
 }
 
@@ -153,7 +197,12 @@ fn read_scalar(c: &mut Cursor<'_>, ty: WireType) -> Result<Value> {
 }
 
 #[inline(never)]
-fn read_list(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+fn read_list(
+    c: &mut Cursor<'_>,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Value> {
     if depth >= opts.max_depth {
         return Err(Error::at(
             c.offset(),
@@ -168,14 +217,25 @@ fn read_list(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> 
     let count = read_tag_delta(c, t)?;
     let n = c.check_count(at, count as u64, elem.min_size(), "list count")?;
     let mut items = Vec::with_capacity(n);
+    if elem == WireType::Integer {
+        for i in 0..n {
+            items.push(Value::Integer(c.long().map_err(|e| e.in_index(i))?));
+        }
+        return Ok(Value::List { elem, items });
+    }
     for i in 0..n {
-        items.push(read_value(c, elem, opts, depth + 1).map_err(|e| e.in_index(i))?);
+        items.push(read_value_in(c, elem, opts, depth + 1, scratch).map_err(|e| e.in_index(i))?);
     }
     Ok(Value::List { elem, items })
 }
 
 #[inline(never)]
-fn read_map(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
+fn read_map(
+    c: &mut Cursor<'_>,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Value> {
     if depth >= opts.max_depth {
         return Err(Error::at(
             c.offset(),
@@ -198,8 +258,8 @@ fn read_map(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<Value> {
     )?;
     let mut entries = Vec::with_capacity(n);
     for i in 0..n {
-        let k = read_value(c, key, opts, depth + 1).map_err(|e| e.in_index(i))?;
-        let v = read_value(c, value, opts, depth + 1).map_err(|e| e.in_index(i))?;
+        let k = read_value_in(c, key, opts, depth + 1, scratch).map_err(|e| e.in_index(i))?;
+        let v = read_value_in(c, value, opts, depth + 1, scratch).map_err(|e| e.in_index(i))?;
         entries.push((k, v));
     }
     Ok(Value::Map {
@@ -220,9 +280,7 @@ pub fn skip_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize
         ));
     }
     match ty {
-        WireType::Integer => {
-            c.long()?;
-        }
+        WireType::Integer => c.skip_long()?,
         WireType::Float => {
             c.bytes(4)?;
         }
@@ -256,7 +314,23 @@ pub fn skip_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize
             match elem {
                 WireType::Integer => {
                     for _ in 0..n {
-                        c.long()?;
+                        c.skip_long()?;
+                    }
+                }
+                WireType::Bean if n > 0 => {
+                    // The depth check `skip_value` makes for each item, made once (at
+                    // the first item, as it would fail).
+                    if depth + 1 >= opts.max_depth {
+                        return Err(Error::at(
+                            c.offset(),
+                            ErrorKind::DepthLimit {
+                                limit: opts.max_depth,
+                            },
+                        )
+                        .in_index(0));
+                    }
+                    for i in 0..n {
+                        skip_bean(c, opts, depth + 1).map_err(|e| e.in_index(i))?;
                     }
                 }
                 _ => {
@@ -290,8 +364,34 @@ pub fn skip_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize
 /// Skips the rest of a bean up to and including its final `0x00` (all levels).
 pub fn skip_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<()> {
     loop {
-        let at = c.offset();
         let t = c.u8()?;
+        // The common tags first: a one-byte tag of an integer or a byte string.
+        if (0x10..0xf0).contains(&t) {
+            let ty = t & 0x0f;
+            if ty == 0 {
+                c.skip_long()?;
+                continue;
+            }
+            if ty == 3 {
+                c.len_bytes()?;
+                continue;
+            }
+            if ty == 4 && depth + 1 < opts.max_depth {
+                // A list of integers with a one-byte header, as `skip_value` would.
+                if let Some(h) = c.peek() {
+                    if h < 0xf0 && h & 0x0f == 0 {
+                        let at = c.offset();
+                        c.u8()?;
+                        let n = c.check_count(at, (h >> 4) as u64, 1, "list count")?;
+                        for _ in 0..n {
+                            c.skip_long()?;
+                        }
+                        continue;
+                    }
+                }
+            }
+        }
+        let at = c.offset() - 1;
         match t {
             0 => return Ok(()),
             1 => continue,
@@ -308,9 +408,7 @@ pub fn skip_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<()>
             read_tag_delta(c, t)?;
         }
         match t & 0x0f {
-            0 => {
-                c.long()?;
-            }
+            0 => c.skip_long()?,
             3 => {
                 c.len_bytes()?;
             }

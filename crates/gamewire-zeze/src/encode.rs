@@ -26,9 +26,24 @@ pub fn encode_into(bean: &Bean, out: &mut Vec<u8>) -> Result<()> {
             if f.id > i32::MAX as u32 {
                 return Err(Error::msg(format!("field id {} is past 2147483647", f.id)));
             }
-            write_tag(out, f.id - last, f.value.wire_type() as u8);
+            let delta = f.id - last;
             last = f.id;
-            write_value(&f.value, out).map_err(|e| e.in_key(f.id.to_string()))?;
+            // Integers and byte strings (most fields) are written here, the rest by
+            // `write_value`.
+            match &f.value {
+                Value::Integer(i) => {
+                    write_tag(out, delta, WireType::Integer as u8);
+                    write_long(out, *i);
+                }
+                Value::Bytes(b) => {
+                    write_tag(out, delta, WireType::Bytes as u8);
+                    write_bytes(b, out).map_err(|e| e.in_key(f.id.to_string()))?;
+                }
+                v => {
+                    write_tag(out, delta, v.wire_type() as u8);
+                    write_value(v, out).map_err(|e| e.in_key(f.id.to_string()))?;
+                }
+            }
         }
         match &level.base {
             Some(b) => {
@@ -47,6 +62,13 @@ fn count_u32(n: usize) -> Result<u32> {
     u32::try_from(n).map_err(|_| Error::msg(format!("{n} items do not fit a Zeze count")))
 }
 
+#[inline]
+fn write_bytes(b: &[u8], out: &mut Vec<u8>) -> Result<()> {
+    write_uint(out, count_u32(b.len())?);
+    out.extend_from_slice(b);
+    Ok(())
+}
+
 fn check_type(v: &Value, want: WireType) -> Result<()> {
     if v.wire_type() != want {
         return Err(Error::msg(format!(
@@ -63,12 +85,18 @@ pub fn write_value(v: &Value, out: &mut Vec<u8>) -> Result<()> {
         Value::Integer(i) => write_long(out, *i),
         Value::Float(f) => out.extend_from_slice(&f.to_le_bytes()),
         Value::Double(d) => out.extend_from_slice(&d.to_le_bytes()),
-        Value::Bytes(b) => {
-            write_uint(out, count_u32(b.len())?);
-            out.extend_from_slice(b);
-        }
+        Value::Bytes(b) => write_bytes(b, out)?,
         Value::List { elem, items } => {
             write_list_header(out, count_u32(items.len())?, *elem as u8);
+            if *elem == WireType::Integer {
+                for (i, it) in items.iter().enumerate() {
+                    match it {
+                        Value::Integer(x) => write_long(out, *x),
+                        _ => check_type(it, *elem).map_err(|e| e.in_index(i))?,
+                    }
+                }
+                return Ok(());
+            }
             for (i, it) in items.iter().enumerate() {
                 check_type(it, *elem).map_err(|e| e.in_index(i))?;
                 write_value(it, out).map_err(|e| e.in_index(i))?;

@@ -101,6 +101,9 @@ pub struct BeanSer<'a> {
     last: u32,
     auto: u32,
     wire: WireType,
+    /// For a bean that is a field's value: where its tag starts and its body, so an
+    /// empty bean (a default) can be taken back out.
+    drop: Option<(usize, usize)>,
 }
 
 /// List or map under construction.
@@ -113,6 +116,9 @@ pub struct SeqSer<'a> {
     elem: Option<WireType>,
     key: Option<WireType>,
     is_map: bool,
+    /// For an empty list or map that is a field's value: where its tag starts (it is
+    /// taken back out at the end, as Zeze leaves empty collections out).
+    drop: Option<usize>,
 }
 
 impl<'a> BeanSer<'a> {
@@ -124,23 +130,14 @@ impl<'a> BeanSer<'a> {
                 self.last
             ));
         }
-        let mark = self.out.len();
-        write_tag(self.out, id - self.last, 0);
-        let body = self.out.len();
         let w = value
-            .serialize(Ser { out: self.out })
+            .serialize(FieldSer {
+                out: self.out,
+                delta: id - self.last,
+            })
             .map_err(|e| SerdeError(e.0.in_key(id.to_string())))?;
-        let keep = match w {
-            None => false,
-            Some(w) => {
-                self.out[mark] |= w as u8;
-                !is_default(w, &self.out[body..])
-            }
-        };
-        if keep {
+        if w.is_some() {
             self.last = id;
-        } else {
-            self.out.truncate(mark);
         }
         self.auto = id;
         Ok(())
@@ -151,7 +148,14 @@ impl<'a> BeanSer<'a> {
         name.and_then(explicit_id).unwrap_or(self.auto + 1)
     }
 
+    #[inline(always)]
     fn end(self) -> R<Option<WireType>> {
+        if let Some((mark, body)) = self.drop {
+            if self.out.len() == body {
+                self.out.truncate(mark);
+                return Ok(None);
+            }
+        }
         self.out.push(0);
         Ok(Some(self.wire))
     }
@@ -384,6 +388,7 @@ impl<'a> ser::Serializer for Ser<'a> {
             elem: None,
             key: None,
             is_map: false,
+            drop: None,
         })
     }
     fn serialize_tuple(self, _len: usize) -> R<Self::SerializeTuple> {
@@ -392,6 +397,7 @@ impl<'a> ser::Serializer for Ser<'a> {
             last: 0,
             auto: 0,
             wire: WireType::Bean,
+            drop: None,
         })
     }
     fn serialize_tuple_struct(
@@ -414,6 +420,7 @@ impl<'a> ser::Serializer for Ser<'a> {
             last: 0,
             auto: 0,
             wire: WireType::Dynamic,
+            drop: None,
         })
     }
     fn serialize_map(self, len: Option<usize>) -> R<Self::SerializeMap> {
@@ -429,6 +436,7 @@ impl<'a> ser::Serializer for Ser<'a> {
             elem: None,
             key: None,
             is_map: true,
+            drop: None,
         })
     }
     fn serialize_struct(self, _name: &'static str, len: usize) -> R<Self::SerializeStruct> {
@@ -445,6 +453,268 @@ impl<'a> ser::Serializer for Ser<'a> {
     }
 }
 
+/// Serializer of one bean field's value: writes the tag (id delta and wire type) then
+/// the value, or nothing at all when the value is one Zeze's generated encode leaves out
+/// (0, 0.0, false, "", an empty list or map, a bean with no fields, `None`). Scalars,
+/// strings, lists and maps are tested before anything is written; beans are taken back
+/// out at their end when empty; vectors and enum newtype variants (rare) are written and
+/// then checked.
+struct FieldSer<'a> {
+    out: &'a mut Vec<u8>,
+    delta: u32,
+}
+
+impl<'a> FieldSer<'a> {
+    #[inline(always)]
+    fn tag(&mut self, w: WireType) {
+        write_tag(self.out, self.delta, w as u8);
+    }
+
+    /// The general path: tag, value, then the value taken back out if it is a default.
+    #[inline(never)]
+    fn checked(self, f: impl FnOnce(Ser<'_>) -> R<Option<WireType>>) -> R<Option<WireType>> {
+        let mark = self.out.len();
+        write_tag(self.out, self.delta, 0);
+        let body = self.out.len();
+        match f(Ser { out: self.out })? {
+            Some(w) if !is_default(w, &self.out[body..]) => {
+                self.out[mark] |= w as u8;
+                Ok(Some(w))
+            }
+            _ => {
+                self.out.truncate(mark);
+                Ok(None)
+            }
+        }
+    }
+
+    #[inline]
+    fn bean(mut self, wire: WireType, type_id: Option<i64>) -> BeanSer<'a> {
+        let mark = self.out.len();
+        self.tag(wire);
+        if let Some(t) = type_id {
+            write_long(self.out, t);
+        }
+        let body = self.out.len();
+        BeanSer {
+            out: self.out,
+            last: 0,
+            auto: 0,
+            wire,
+            // A dynamic bean is a default only with type id 0 and no fields.
+            drop: (type_id.unwrap_or(0) == 0).then_some((mark, body)),
+        }
+    }
+}
+
+impl<'a> ser::Serializer for FieldSer<'a> {
+    type Ok = Option<WireType>;
+    type Error = SerdeError;
+    type SerializeSeq = SeqSer<'a>;
+    type SerializeTuple = BeanSer<'a>;
+    type SerializeTupleStruct = BeanSer<'a>;
+    type SerializeTupleVariant = BeanSer<'a>;
+    type SerializeMap = SeqSer<'a>;
+    type SerializeStruct = BeanSer<'a>;
+    type SerializeStructVariant = BeanSer<'a>;
+
+    #[inline(always)]
+    fn serialize_bool(mut self, v: bool) -> R<Self::Ok> {
+        if !v {
+            return Ok(None);
+        }
+        self.tag(WireType::Integer);
+        self.out.push(1);
+        Ok(Some(WireType::Integer))
+    }
+    #[inline(always)]
+    fn serialize_i64(mut self, v: i64) -> R<Self::Ok> {
+        if v == 0 {
+            return Ok(None);
+        }
+        self.tag(WireType::Integer);
+        write_long(self.out, v);
+        Ok(Some(WireType::Integer))
+    }
+    #[inline(always)]
+    fn serialize_i8(self, v: i8) -> R<Self::Ok> {
+        self.serialize_i64(v as i64)
+    }
+    #[inline(always)]
+    fn serialize_i16(self, v: i16) -> R<Self::Ok> {
+        self.serialize_i64(v as i64)
+    }
+    #[inline(always)]
+    fn serialize_i32(self, v: i32) -> R<Self::Ok> {
+        self.serialize_i64(v as i64)
+    }
+    #[inline(always)]
+    fn serialize_u8(self, v: u8) -> R<Self::Ok> {
+        self.serialize_i64(v as i64)
+    }
+    #[inline(always)]
+    fn serialize_u16(self, v: u16) -> R<Self::Ok> {
+        self.serialize_i64(v as i64)
+    }
+    #[inline(always)]
+    fn serialize_u32(self, v: u32) -> R<Self::Ok> {
+        self.serialize_i64(v as i64)
+    }
+    #[inline(always)]
+    fn serialize_u64(self, v: u64) -> R<Self::Ok> {
+        self.serialize_i64(v as i64)
+    }
+    fn serialize_f32(mut self, v: f32) -> R<Self::Ok> {
+        if v == 0.0 {
+            return Ok(None);
+        }
+        self.tag(WireType::Float);
+        self.out.extend_from_slice(&v.to_le_bytes());
+        Ok(Some(WireType::Float))
+    }
+    fn serialize_f64(mut self, v: f64) -> R<Self::Ok> {
+        if v == 0.0 {
+            return Ok(None);
+        }
+        self.tag(WireType::Double);
+        self.out.extend_from_slice(&v.to_le_bytes());
+        Ok(Some(WireType::Double))
+    }
+    fn serialize_char(self, v: char) -> R<Self::Ok> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
+    }
+    #[inline(always)]
+    fn serialize_str(self, v: &str) -> R<Self::Ok> {
+        self.serialize_bytes(v.as_bytes())
+    }
+    #[inline(always)]
+    fn serialize_bytes(mut self, v: &[u8]) -> R<Self::Ok> {
+        if v.is_empty() {
+            return Ok(None);
+        }
+        let n = u32::try_from(v.len())
+            .map_err(|_| SerdeError(gamewire_core::Error::msg("bytes past 4 GiB")))?;
+        self.tag(WireType::Bytes);
+        write_uint(self.out, n);
+        self.out.extend_from_slice(v);
+        Ok(Some(WireType::Bytes))
+    }
+    fn serialize_none(self) -> R<Self::Ok> {
+        Ok(None)
+    }
+    #[inline(always)]
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> R<Self::Ok> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> R<Self::Ok> {
+        Ok(None)
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> R<Self::Ok> {
+        // An empty bean: a default.
+        Ok(None)
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+    ) -> R<Self::Ok> {
+        self.serialize_i64(explicit_id(variant).unwrap_or(index) as i64)
+    }
+    #[inline(always)]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        value: &T,
+    ) -> R<Self::Ok> {
+        if crate::types::marker(name).is_some() {
+            return self.checked(|s| s.serialize_newtype_struct(name, value));
+        }
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> R<Self::Ok> {
+        self.checked(|s| s.serialize_newtype_variant(name, index, variant, value))
+    }
+    #[inline(always)]
+    fn serialize_seq(mut self, len: Option<usize>) -> R<Self::SerializeSeq> {
+        let n = len.ok_or_else(|| {
+            SerdeError(gamewire_core::Error::msg("sequences need a known length"))
+        })?;
+        let mark = self.out.len();
+        self.tag(WireType::List);
+        let header = self.out.len();
+        write_list_header(self.out, n as u32, 0);
+        Ok(SeqSer {
+            out: self.out,
+            header,
+            count: 0,
+            first: true,
+            elem: None,
+            key: None,
+            is_map: false,
+            drop: (n == 0).then_some(mark),
+        })
+    }
+    fn serialize_tuple(self, _len: usize) -> R<Self::SerializeTuple> {
+        Ok(self.bean(WireType::Bean, None))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> R<Self::SerializeTupleStruct> {
+        Ok(self.bean(WireType::Bean, None))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> R<Self::SerializeTupleVariant> {
+        let id = explicit_id(variant).unwrap_or(index) as i64;
+        Ok(self.bean(WireType::Dynamic, Some(id)))
+    }
+    fn serialize_map(mut self, len: Option<usize>) -> R<Self::SerializeMap> {
+        let n =
+            len.ok_or_else(|| SerdeError(gamewire_core::Error::msg("maps need a known length")))?;
+        let mark = self.out.len();
+        self.tag(WireType::Map);
+        let header = self.out.len();
+        write_map_header(self.out, n as u32, 0, 0);
+        Ok(SeqSer {
+            out: self.out,
+            header,
+            count: 0,
+            first: true,
+            elem: None,
+            key: None,
+            is_map: true,
+            drop: (n == 0).then_some(mark),
+        })
+    }
+    #[inline(always)]
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> R<Self::SerializeStruct> {
+        Ok(self.bean(WireType::Bean, None))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> R<Self::SerializeStructVariant> {
+        let id = explicit_id(variant).unwrap_or(index) as i64;
+        Ok(self.bean(WireType::Dynamic, Some(id)))
+    }
+}
+
 impl ser::SerializeSeq for SeqSer<'_> {
     type Ok = Option<WireType>;
     type Error = SerdeError;
@@ -452,6 +722,10 @@ impl ser::SerializeSeq for SeqSer<'_> {
         self.item(v, false)
     }
     fn end(self) -> R<Self::Ok> {
+        if let Some(mark) = self.drop {
+            self.out.truncate(mark);
+            return Ok(None);
+        }
         Ok(Some(WireType::List))
     }
 }
@@ -466,6 +740,10 @@ impl ser::SerializeMap for SeqSer<'_> {
         self.item(v, false)
     }
     fn end(self) -> R<Self::Ok> {
+        if let Some(mark) = self.drop {
+            self.out.truncate(mark);
+            return Ok(None);
+        }
         Ok(Some(WireType::Map))
     }
 }
@@ -494,11 +772,12 @@ bean_impls!(
 impl ser::SerializeStruct for BeanSer<'_> {
     type Ok = Option<WireType>;
     type Error = SerdeError;
-    #[inline]
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> R<()> {
         let id = self.next_id(Some(key));
         self.field(id, v)
     }
+    #[inline(always)]
     fn end(self) -> R<Self::Ok> {
         BeanSer::end(self)
     }

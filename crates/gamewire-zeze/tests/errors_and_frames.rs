@@ -204,3 +204,28 @@ fn deep_but_allowed_nesting_decodes_encodes_and_converts() {
     let bean = decode(&l, &Options::default()).unwrap();
     assert_eq!(encode(&bean).unwrap(), l);
 }
+
+/// A list item whose type differs from the list's element type is refused, naming the
+/// item (for integer lists, written by their own loop, and for others).
+#[test]
+fn encode_refuses_list_items_of_another_type() {
+    use gamewire_zeze::{encode, Bean, Field, Value, WireType};
+    for (elem, items) in [
+        (
+            WireType::Integer,
+            vec![Value::Integer(1), Value::Bytes(vec![1])],
+        ),
+        (
+            WireType::Bytes,
+            vec![Value::Bytes(vec![]), Value::Integer(1)],
+        ),
+    ] {
+        let bean = Bean::new(vec![Field {
+            id: 1,
+            value: Value::List { elem, items },
+        }]);
+        let e = encode(&bean).unwrap_err();
+        assert_eq!(e.path_string(), "$[\"1\"][1]");
+        assert!(e.to_string().contains("header says"), "{e}");
+    }
+}

@@ -170,3 +170,133 @@ fn conversions_and_errors() {
     // Trailing bytes.
     assert!(from_bytes::<BSimple>(&[0, 0]).is_err());
 }
+
+#[derive(Serialize, Debug, Default)]
+struct Unit;
+
+#[derive(Serialize, Debug)]
+enum Dyn {
+    Zero(BInner),
+    #[allow(dead_code)]
+    One(BInner),
+    #[allow(dead_code)]
+    Pair(i32, i32),
+}
+
+#[derive(Serialize, Debug)]
+struct AllDefaults {
+    b: bool,
+    i: i32,
+    f: f32,
+    d: f64,
+    s: String,
+    v: Vec<i32>,
+    m: BTreeMap<i32, i32>,
+    inner: BInner,
+    o: Option<i32>,
+    o0: Option<i32>,
+    unit: Unit,
+    pos: Vector2,
+    cell: Vector3Int,
+    dynamic: Dyn,
+    tuple: (i32, String),
+    last: i32,
+}
+
+/// Every kind of default a field can hold is left out (as Zeze's generated encode does),
+/// including `-0.0`, `Some(0)`, an empty nested bean, a zero vector, a dynamic bean with
+/// type id 0 and no fields, and a tuple of defaults; the same kinds holding a value are
+/// written.
+#[test]
+fn default_fields_are_left_out() {
+    let v = AllDefaults {
+        b: false,
+        i: 0,
+        f: -0.0,
+        d: 0.0,
+        s: String::new(),
+        v: vec![],
+        m: BTreeMap::new(),
+        inner: BInner::default(),
+        o: None,
+        o0: Some(0),
+        unit: Unit,
+        pos: Vector2([0.0, 0.0]),
+        cell: Vector3Int([0, 0, 0]),
+        dynamic: Dyn::Zero(BInner::default()),
+        tuple: (0, String::new()),
+        last: 7,
+    };
+    assert_eq!(to_bytes(&v).unwrap(), [0xf0, 1, 7, 0]);
+
+    let v = AllDefaults {
+        b: true,
+        i: -1,
+        f: 0.5,
+        d: f64::NAN,
+        s: "a".into(),
+        v: vec![0],
+        m: BTreeMap::from([(0, 0)]),
+        inner: BInner {
+            x: 0,
+            name: "n".into(),
+        },
+        o: Some(2),
+        o0: Some(0),
+        unit: Unit,
+        pos: Vector2([0.0, 1.0]),
+        cell: Vector3Int([0, 0, -1]),
+        dynamic: Dyn::Zero(BInner {
+            x: 1,
+            name: String::new(),
+        }),
+        tuple: (0, "t".into()),
+        last: 0,
+    };
+    let bytes = to_bytes(&v).unwrap();
+    let tree = gamewire_zeze::decode(&bytes, &Default::default()).unwrap();
+    let ids: Vec<u32> = tree.fields.iter().map(|f| f.id).collect();
+    assert_eq!(ids, [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15]);
+    assert_eq!(gamewire_zeze::encode(&tree).unwrap(), bytes);
+
+    // A dynamic bean with a non-zero type id is kept even with no fields.
+    let d = (Dyn::One(BInner::default()), Dyn::Pair(0, 0));
+    assert_eq!(to_bytes(&d).unwrap(), [0x17, 1, 0, 0x17, 2, 0, 0]);
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct IntLists {
+    a: Vec<i32>,
+    b: Vec<u64>,
+    c: Vec<bool>,
+    d: Vec<Option<i64>>,
+}
+
+/// Lists of integers (read by the list-of-integers path) into several Rust item types,
+/// and an error inside one naming the item.
+#[test]
+fn integer_lists() {
+    let v = IntLists {
+        a: vec![0, -1, 64, -65, i32::MAX, i32::MIN],
+        b: vec![u64::MAX, 1 << 40],
+        c: vec![true, false],
+        d: vec![Some(5), Some(i64::MIN)],
+    };
+    let bytes = to_bytes(&v).unwrap();
+    assert_eq!(from_bytes::<IntLists>(&bytes).unwrap(), v);
+    // The same integers read as floats (Zeze converts).
+    #[derive(Deserialize)]
+    struct AsFloats {
+        a: Vec<f64>,
+    }
+    let f: AsFloats = from_bytes(&bytes).unwrap();
+    assert_eq!(f.a[3], -65.0);
+    // Field 1 = list of 2 integers, the second cut short.
+    let e = from_bytes::<IntLists>(&[0x14, 0x20, 1, 0x40]).unwrap_err();
+    assert_eq!(e.path_string(), "$[\"1\"][1]");
+    assert_eq!(e.offset(), Some(3));
+    // The tree decoder and the walk name the same place.
+    let e = gamewire_zeze::decode(&[0x14, 0x20, 1, 0x40], &Default::default()).unwrap_err();
+    assert_eq!(e.path_string(), "$[\"1\"][1]");
+    assert_eq!(e.offset(), Some(3));
+}
