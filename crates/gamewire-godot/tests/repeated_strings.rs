@@ -1,0 +1,72 @@
+//! Repeated short strings (Dictionary keys, tags) are decoded through a small cache of
+//! recent wire forms: these check that the cache never changes what is decoded.
+
+use gamewire_core::ErrorKind;
+use gamewire_godot::*;
+
+/// Appends a String value: header, length, bytes, then `pad` as padding.
+fn string(out: &mut Vec<u8>, text: &[u8], pad: u8) {
+    out.extend_from_slice(&[4, 0, 0, 0]);
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(text);
+    for _ in 0..(4 - text.len() % 4) % 4 {
+        out.push(pad);
+    }
+}
+
+fn array(items: &[(&[u8], u8)]) -> Vec<u8> {
+    let mut out = vec![0x1c, 0, 0, 0];
+    out.extend_from_slice(&(items.len() as u32).to_le_bytes());
+    for (text, pad) in items {
+        string(&mut out, text, *pad);
+    }
+    out
+}
+
+#[test]
+fn many_repeated_short_strings_decode_to_their_own_text() {
+    // Every length from 0 to 14 (past the cached 12), several of each, interleaved so
+    // that slots collide and entries move, each repeated with the same and with
+    // different padding bytes.
+    let texts: Vec<Vec<u8>> = (0..200u32)
+        .map(|i| {
+            let len = (i % 15) as usize;
+            (0..len)
+                .map(|j| b'a' + ((i / 15 + j as u32) % 26) as u8)
+                .collect()
+        })
+        .collect();
+    let mut items: Vec<(&[u8], u8)> = Vec::new();
+    for round in 0..3u8 {
+        for (i, t) in texts.iter().enumerate() {
+            items.push((t, if i % 7 == 0 { round } else { 0 }));
+            items.push((&texts[(i * 31) % texts.len()], 0));
+        }
+    }
+    let bytes = array(&items);
+    let Value::Array(a) = decode(&bytes, &DecodeOptions::new(Version::V4)).unwrap() else {
+        panic!("not an array")
+    };
+    assert_eq!(a.items.len(), items.len());
+    for (v, (t, _)) in a.items.iter().zip(&items) {
+        assert_eq!(v.as_str().unwrap().as_bytes(), *t);
+    }
+}
+
+#[test]
+fn a_cached_string_then_invalid_utf8_of_the_same_length_is_an_error() {
+    let bytes = array(&[(b"ab", 0), (b"ab", 0), (b"a\xff", 0)]);
+    let e = decode(&bytes, &DecodeOptions::new(Version::V4)).unwrap_err();
+    assert!(matches!(e.kind(), ErrorKind::InvalidText { .. }));
+    assert_eq!(e.offset(), Some(8 + 12 + 12 + 8 + 1));
+    assert_eq!(e.path_string(), "$[2]");
+}
+
+#[test]
+fn a_cached_string_cut_short_at_the_end_is_an_error() {
+    let mut bytes = array(&[(b"abcdefgh", 0), (b"abcdefgh", 0)]);
+    bytes.truncate(bytes.len() - 1);
+    let e = decode(&bytes, &DecodeOptions::new(Version::V4)).unwrap_err();
+    assert_eq!(e.path_string(), "$[1]");
+    assert!(matches!(e.kind(), ErrorKind::LengthPastEnd { .. }));
+}
