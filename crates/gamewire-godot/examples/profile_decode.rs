@@ -6,6 +6,22 @@ use gamewire_godot::*;
 #[allow(dead_code)]
 mod codec;
 fn main() {
+    // `profile_decode file PATH 3|4`: decode the Variant in PATH instead, 5 times.
+    if std::env::args().nth(1).as_deref() == Some("file") {
+        let path = std::env::args().nth(2).expect("a file");
+        let version = match std::env::args().nth(3).as_deref() {
+            Some("3") => Version::V3,
+            _ => Version::V4,
+        };
+        let bytes = std::fs::read(path).unwrap();
+        for _ in 0..5 {
+            let t = std::time::Instant::now();
+            let d = decode(&bytes, &DecodeOptions::new(version)).unwrap();
+            eprintln!("decode {:?}", t.elapsed());
+            drop(d);
+        }
+        return;
+    }
     let encode_mode = std::env::args().nth(1).as_deref() == Some("encode");
     let v = codec::mixed_payload();
     let bytes = encode(&v, &EncodeOptions::new(Version::V4)).unwrap();

@@ -133,6 +133,15 @@ struct StrCache {
 }
 
 impl StrCache {
+    /// The string in slot `i` (which [`Decoder::cached_string`] found).
+    #[inline(always)]
+    fn get(&self, i: usize) -> &GString {
+        match &self.slots {
+            Some(slots) => &slots[i].1,
+            None => unreachable!("a slot was found"),
+        }
+    }
+
     #[inline]
     fn slot(key: u128) -> usize {
         let x = key as u64 ^ (key >> 64) as u64;
@@ -284,30 +293,33 @@ impl<'a> Decoder<'a> {
     /// [`STR_CACHE_MAX_LEN`] bytes go through [`StrCache`].
     #[inline(always)]
     fn gstring(&mut self) -> Result<GString> {
-        match self.cached_string() {
-            Some(s) => Ok(s),
+        match self.cached_string(0) {
+            Some((i, total)) => {
+                let s = self.strings.get(i).clone();
+                self.r.skip(total)?;
+                Ok(s)
+            }
             None => self.gstring_uncached(),
         }
     }
 
-    /// The next string, when it is short and in [`StrCache`] (then it is read).
+    /// Where the string `skip` bytes ahead is in [`StrCache`], if it is short and there:
+    /// its slot, and the bytes its wire form takes. Reads nothing.
     #[inline(always)]
-    fn cached_string(&mut self) -> Option<GString> {
-        let head = self.r.rest().first_chunk::<16>()?;
+    fn cached_string(&self, skip: usize) -> Option<(usize, usize)> {
+        let head = self.r.rest().get(skip..)?.first_chunk::<16>()?;
         let wire = u128::from_le_bytes(*head);
         let &(mask, total) = STR_CACHE_WIRE.get(wire as u32 as usize)?;
         let key = wire & mask;
         let slots = self.strings.slots.as_deref()?;
         let i = StrCache::slot(key);
-        let s = if slots[i].0 == key {
-            slots[i].1.clone()
+        if slots[i].0 == key {
+            Some((i, total))
         } else if slots[i ^ 1].0 == key {
-            slots[i ^ 1].1.clone()
+            Some((i ^ 1, total))
         } else {
-            return None;
-        };
-        self.r.skip(total).ok()?;
-        Some(s)
+            None
+        }
     }
 
     /// [`Decoder::gstring`] for a string not in the cache: decodes it, and puts it in
@@ -414,40 +426,62 @@ impl<'a> Decoder<'a> {
         };
         let header = u32::from_le_bytes(*head);
         let body = &rest[4..];
-        // Type ids 1 to 4 are the same in both versions.
-        let (v, len) = match header {
-            1 => match body.first_chunk::<4>() {
-                Some(b) => (Value::Bool(u32::from_le_bytes(*b) != 0), 4),
-                None => return self.value_general(depth),
-            },
-            2 => match body.first_chunk::<4>() {
-                Some(b) => (Value::Int(i32::from_le_bytes(*b) as i64), 4),
-                None => return self.value_general(depth),
-            },
-            3 => match body.first_chunk::<4>() {
-                Some(b) => (Value::Float(f32::from_le_bytes(*b) as f64), 4),
-                None => return self.value_general(depth),
-            },
-            4 => {
-                self.r.skip(4)?;
-                return self.gstring().map(Value::String);
+        // Type ids 1 to 4 are the same in both versions. Each arm moves the reader
+        // before it builds the value, so the value is built where it is returned.
+        match header {
+            1 => {
+                if let Some(b) = body.first_chunk::<4>() {
+                    let x = u32::from_le_bytes(*b);
+                    self.r.skip(8)?;
+                    return Ok(Value::Bool(x != 0));
+                }
             }
-            0x1_0002 => match body.first_chunk::<8>() {
-                Some(b) => (Value::Int(i64::from_le_bytes(*b)), 8),
-                None => return self.value_general(depth),
-            },
-            0x1_0003 => match body.first_chunk::<8>() {
-                Some(b) => (Value::Float(f64::from_le_bytes(*b)), 8),
-                None => return self.value_general(depth),
-            },
-            h if h == self.vector3_header => match body.first_chunk::<12>() {
-                Some(b) => (Value::Vector3(Real::F32(array_f32(b))), 12),
-                None => return self.value_general(depth),
-            },
-            _ => return self.value_general(depth),
-        };
-        self.r.skip(4 + len)?;
-        Ok(v)
+            2 => {
+                if let Some(b) = body.first_chunk::<4>() {
+                    let x = i32::from_le_bytes(*b);
+                    self.r.skip(8)?;
+                    return Ok(Value::Int(x as i64));
+                }
+            }
+            3 => {
+                if let Some(b) = body.first_chunk::<4>() {
+                    let x = f32::from_le_bytes(*b);
+                    self.r.skip(8)?;
+                    return Ok(Value::Float(x as f64));
+                }
+            }
+            4 => {
+                if let Some((i, total)) = self.cached_string(4) {
+                    self.r.skip(4 + total)?;
+                    return Ok(Value::String(self.strings.get(i).clone()));
+                }
+                self.r.skip(4)?;
+                return self.gstring_uncached().map(Value::String);
+            }
+            0x1_0002 => {
+                if let Some(b) = body.first_chunk::<8>() {
+                    let x = i64::from_le_bytes(*b);
+                    self.r.skip(12)?;
+                    return Ok(Value::Int(x));
+                }
+            }
+            0x1_0003 => {
+                if let Some(b) = body.first_chunk::<8>() {
+                    let x = f64::from_le_bytes(*b);
+                    self.r.skip(12)?;
+                    return Ok(Value::Float(x));
+                }
+            }
+            h if h == self.vector3_header => {
+                if let Some(b) = body.first_chunk::<12>() {
+                    let a = array_f32(b);
+                    self.r.skip(16)?;
+                    return Ok(Value::Vector3(Real::F32(a)));
+                }
+            }
+            _ => {}
+        }
+        self.value_general(depth)
     }
 
     #[cold]
