@@ -51,6 +51,27 @@ struct Encoder<'a> {
     vector3_header: u32,
 }
 
+/// Copies `src` (at most 32 bytes) to the start of `dst` (at least 32 bytes) with two
+/// fixed-size, possibly overlapping copies instead of a call to `memcpy`.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if n >= 16 {
+        dst[..16].copy_from_slice(&src[..16]);
+        dst[n - 16..n].copy_from_slice(&src[n - 16..]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..n].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..n].copy_from_slice(&src[n - 4..]);
+    } else if n > 0 {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    }
+}
+
 /// A header and a 4-byte payload as one array (one append instead of two).
 #[inline(always)]
 fn head4(header: u32, payload: [u8; 4]) -> [u8; 8] {
@@ -109,23 +130,40 @@ impl Encoder<'_> {
         self.text_padded(b);
     }
 
-    /// A String value: header, length, text, zero padding to 4 bytes.
+    /// A String value: header, length, text, zero padding to 4 bytes. A short one is
+    /// put together in a 32-byte block, appended whole and cut to length (one append),
+    /// when the output has room for the whole block: a caller that sized the output
+    /// exactly must not see it grow.
     #[inline(always)]
     fn string_value(&mut self, s: &str) {
         let b = s.as_bytes();
-        self.out
-            .extend_from_slice(&head4(4, (b.len() as u32).to_le_bytes()));
-        self.text_padded(b);
+        let head = head4(4, (b.len() as u32).to_le_bytes());
+        if b.len() <= 24 && self.out.capacity() - self.out.len() >= 32 {
+            let end = self.out.len() + 8 + ((b.len() + 3) & !3);
+            let mut block = [0u8; 32];
+            block[..8].copy_from_slice(&head);
+            copy_short(&mut block[8..], b);
+            self.out.extend_from_slice(&block);
+            self.out.truncate(end);
+        } else {
+            self.out.extend_from_slice(&head);
+            self.text_padded(b);
+        }
     }
 
     /// `b` and zeros up to a multiple of 4 bytes: four zeros are appended and the
-    /// excess cut, which is cheaper than a variable-length fill.
+    /// excess cut, which is cheaper than a variable-length fill, when the output has
+    /// room for them (so an output sized exactly never grows).
     #[inline(always)]
     fn text_padded(&mut self, b: &[u8]) {
-        let end = self.out.len() + ((b.len() + 3) & !3);
         self.out.extend_from_slice(b);
-        self.out.extend_from_slice(&[0; 4]);
-        self.out.truncate(end);
+        if self.out.capacity() - self.out.len() >= 4 {
+            let end = self.out.len() + (4 - b.len() % 4) % 4;
+            self.out.extend_from_slice(&[0; 4]);
+            self.out.truncate(end);
+        } else {
+            self.pad(b.len());
+        }
     }
 
     #[inline]

@@ -70,3 +70,26 @@ fn a_cached_string_cut_short_at_the_end_is_an_error() {
     assert_eq!(e.path_string(), "$[1]");
     assert!(matches!(e.kind(), ErrorKind::LengthPastEnd { .. }));
 }
+
+#[test]
+fn strings_of_every_length_encode_exactly_and_never_grow_an_exact_output() {
+    for len in 0..40usize {
+        let text: String = (0..len).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+        // The string last, so its block would run past an exactly sized output.
+        let v = Value::from(vec![Value::Int(1), Value::from(text.as_str())]);
+        let mut expected = vec![0x1c, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0];
+        string(&mut expected, text.as_bytes(), 0);
+        for version in [Version::V3, Version::V4] {
+            let mut expected = expected.clone();
+            if version == Version::V3 {
+                expected[0] = 19;
+            }
+            let mut out = Vec::with_capacity(expected.len());
+            let cap = out.capacity();
+            encode_into(&v, &EncodeOptions::new(version), &mut out).unwrap();
+            assert_eq!(out, expected, "length {len}");
+            assert_eq!(out.capacity(), cap, "length {len}: the output grew");
+            assert_eq!(encode(&v, &EncodeOptions::new(version)).unwrap(), expected);
+        }
+    }
+}
