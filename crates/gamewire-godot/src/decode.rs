@@ -124,13 +124,19 @@ const STR_CACHE_WIRE: [(u128, usize); STR_CACHE_MAX_LEN + 1] = {
 /// Recently decoded short strings, keyed by their whole wire form (length, text and
 /// padding read as one `u128`), so a repeated Dictionary key or tag is copied from here
 /// instead of being validated as UTF-8 and built again. Two-way: a string lives in its
-/// slot or the slot's pair (`i ^ 1`), newest in its own slot; made on the first short
-/// string. An empty slot holds the key 0 with the text "", which is exactly the
-/// wire form of the empty string, so it needs no separate "empty" mark.
+/// slot or the slot's pair (`i ^ 1`), newest in its own slot. Made only once
+/// [`STR_CACHE_AFTER`] strings have been read, so a small Variant does not pay for it. An empty slot holds the key 0 with the text "", which is exactly the wire
+/// form of the empty string, so it needs no separate "empty" mark.
 #[derive(Default)]
 struct StrCache {
     slots: Option<Box<[(u128, GString); STR_CACHE_SLOTS]>>,
+    /// Strings read while there was no cache.
+    uncached: u32,
 }
+
+/// How many strings are read before [`StrCache`] is made: making it costs about as much
+/// as decoding 20 short strings, and a hit saves most of one.
+const STR_CACHE_AFTER: u32 = 32;
 
 impl StrCache {
     /// The string in slot `i` (which [`Decoder::cached_string`] found).
@@ -323,10 +329,17 @@ impl<'a> Decoder<'a> {
     }
 
     /// [`Decoder::gstring`] for a string not in the cache: decodes it, and puts it in
-    /// the cache when it is short (newest in its own slot, the old entry moved to the
-    /// pair slot).
+    /// the cache when it is short and the cache is made (newest in its own slot, the
+    /// old entry moved to the pair slot).
     #[inline(never)]
     fn gstring_uncached(&mut self) -> Result<GString> {
+        let cache = &mut self.strings;
+        if cache.slots.is_none() {
+            cache.uncached += 1;
+            if cache.uncached < STR_CACHE_AFTER {
+                return self.str_slice().map(GString::from);
+            }
+        }
         let key = self.r.rest().first_chunk::<16>().and_then(|head| {
             let wire = u128::from_le_bytes(*head);
             let &(mask, _) = STR_CACHE_WIRE.get(wire as u32 as usize)?;

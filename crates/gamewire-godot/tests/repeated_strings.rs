@@ -53,22 +53,44 @@ fn many_repeated_short_strings_decode_to_their_own_text() {
     }
 }
 
+/// Enough distinct strings ("f0" to "f39", 12 bytes each on the wire) that the cache
+/// is made before what follows them.
+fn filler() -> Vec<Vec<u8>> {
+    (0..40).map(|i| format!("f{i}").into_bytes()).collect()
+}
+
 #[test]
 fn a_cached_string_then_invalid_utf8_of_the_same_length_is_an_error() {
-    let bytes = array(&[(b"ab", 0), (b"ab", 0), (b"a\xff", 0)]);
+    let filler = filler();
+    let mut items: Vec<(&[u8], u8)> = filler.iter().map(|f| (&f[..], 0)).collect();
+    items.extend([(&b"ab"[..], 0), (b"ab", 0), (b"a\xff", 0)]);
+    let bytes = array(&items);
     let e = decode(&bytes, &DecodeOptions::new(Version::V4)).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::InvalidText { .. }));
-    assert_eq!(e.offset(), Some(8 + 12 + 12 + 8 + 1));
-    assert_eq!(e.path_string(), "$[2]");
+    assert_eq!(e.offset(), Some(8 + 40 * 12 + 12 + 12 + 8 + 1));
+    assert_eq!(e.path_string(), "$[42]");
 }
 
 #[test]
 fn a_cached_string_cut_short_at_the_end_is_an_error() {
-    let mut bytes = array(&[(b"abcdefgh", 0), (b"abcdefgh", 0)]);
+    let filler = filler();
+    let mut items: Vec<(&[u8], u8)> = filler.iter().map(|f| (&f[..], 0)).collect();
+    items.extend([(&b"abcdefgh"[..], 0), (b"abcdefgh", 0)]);
+    let mut bytes = array(&items);
     bytes.truncate(bytes.len() - 1);
     let e = decode(&bytes, &DecodeOptions::new(Version::V4)).unwrap_err();
-    assert_eq!(e.path_string(), "$[1]");
+    assert_eq!(e.path_string(), "$[41]");
     assert!(matches!(e.kind(), ErrorKind::LengthPastEnd { .. }));
+}
+
+#[test]
+fn a_small_variant_decodes_the_same_without_the_cache() {
+    // Fewer strings than it takes to make the cache, repeated.
+    let bytes = array(&[(b"ok", 0), (b"ok", 0), (b"ok", 7)]);
+    let Value::Array(a) = decode(&bytes, &DecodeOptions::new(Version::V4)).unwrap() else {
+        panic!("not an array")
+    };
+    assert!(a.items.iter().all(|v| v.as_str() == Some("ok")));
 }
 
 #[test]
