@@ -84,9 +84,9 @@ struct Decoder<'a> {
 impl<'a> Decoder<'a> {
     fn new(r: Reader<'a>, opts: &DecodeOptions) -> Self {
         Decoder {
+            strings: StrCache::for_input(r.remaining()),
             r,
             opts: *opts,
-            strings: StrCache::default(),
             vector3_header: Kind::Vector3
                 .id(opts.version)
                 .expect("Vector3 exists in every version"),
@@ -124,19 +124,26 @@ const STR_CACHE_WIRE: [(u128, usize); STR_CACHE_MAX_LEN + 1] = {
 /// Recently decoded short strings, keyed by their whole wire form (length, text and
 /// padding read as one `u128`), so a repeated Dictionary key or tag is copied from here
 /// instead of being validated as UTF-8 and built again. Two-way: a string lives in its
-/// slot or the slot's pair (`i ^ 1`), newest in its own slot. Made only once
-/// [`STR_CACHE_AFTER`] strings have been read, so a small Variant does not pay for it. An empty slot holds the key 0 with the text "", which is exactly the wire
+/// slot or the slot's pair (`i ^ 1`), newest in its own slot. Made only for inputs of
+/// [`STR_CACHE_MIN_INPUT`] bytes or more, so a small Variant does not pay for it. An empty slot holds the key 0 with the text "", which is exactly the wire
 /// form of the empty string, so it needs no separate "empty" mark.
-#[derive(Default)]
 struct StrCache {
     slots: Option<Box<[(u128, GString); STR_CACHE_SLOTS]>>,
-    /// Strings read while there was no cache.
-    uncached: u32,
 }
 
-/// How many strings are read before [`StrCache`] is made: making it costs about as much
-/// as decoding 20 short strings, and a hit saves most of one.
-const STR_CACHE_AFTER: u32 = 32;
+/// The smallest input for which [`StrCache`] is made: making it costs about as much as
+/// decoding 20 short strings (a few hundred bytes of input), and a hit saves most of one.
+const STR_CACHE_MIN_INPUT: usize = 2048;
+
+impl StrCache {
+    /// A cache for an input of `len` bytes (none for a small input).
+    fn for_input(len: usize) -> Self {
+        StrCache {
+            slots: (len >= STR_CACHE_MIN_INPUT)
+                .then(|| Box::new(std::array::from_fn(|_| (0, GString::const_new(""))))),
+        }
+    }
+}
 
 impl StrCache {
     /// The string in slot `i` (which [`Decoder::cached_string`] found).
@@ -329,16 +336,12 @@ impl<'a> Decoder<'a> {
     }
 
     /// [`Decoder::gstring`] for a string not in the cache: decodes it, and puts it in
-    /// the cache when it is short and the cache is made (newest in its own slot, the
+    /// the cache when it is short and there is a cache (newest in its own slot, the
     /// old entry moved to the pair slot).
     #[inline(never)]
     fn gstring_uncached(&mut self) -> Result<GString> {
-        let cache = &mut self.strings;
-        if cache.slots.is_none() {
-            cache.uncached += 1;
-            if cache.uncached < STR_CACHE_AFTER {
-                return self.str_slice().map(GString::from);
-            }
+        if self.strings.slots.is_none() {
+            return self.str_slice().map(GString::from);
         }
         let key = self.r.rest().first_chunk::<16>().and_then(|head| {
             let wire = u128::from_le_bytes(*head);
@@ -346,11 +349,8 @@ impl<'a> Decoder<'a> {
             Some(wire & mask)
         });
         let s = GString::from(self.str_slice()?);
-        if let Some(key) = key {
+        if let (Some(key), Some(slots)) = (key, self.strings.slots.as_deref_mut()) {
             let i = StrCache::slot(key);
-            let slots = self.strings.slots.get_or_insert_with(|| {
-                Box::new(std::array::from_fn(|_| (0, GString::const_new(""))))
-            });
             let old = std::mem::replace(&mut slots[i], (key, s.clone()));
             slots[i ^ 1] = old;
         }

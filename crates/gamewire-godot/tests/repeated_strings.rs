@@ -53,10 +53,10 @@ fn many_repeated_short_strings_decode_to_their_own_text() {
     }
 }
 
-/// Enough distinct strings ("f0" to "f39", 12 bytes each on the wire) that the cache
-/// is made before what follows them.
+/// Enough distinct strings ("f0" to "f199", 12 bytes each on the wire) that the input
+/// is large enough for the cache.
 fn filler() -> Vec<Vec<u8>> {
-    (0..40).map(|i| format!("f{i}").into_bytes()).collect()
+    (0..200).map(|i| format!("f{i}").into_bytes()).collect()
 }
 
 #[test]
@@ -67,8 +67,8 @@ fn a_cached_string_then_invalid_utf8_of_the_same_length_is_an_error() {
     let bytes = array(&items);
     let e = decode(&bytes, &DecodeOptions::new(Version::V4)).unwrap_err();
     assert!(matches!(e.kind(), ErrorKind::InvalidText { .. }));
-    assert_eq!(e.offset(), Some(8 + 40 * 12 + 12 + 12 + 8 + 1));
-    assert_eq!(e.path_string(), "$[42]");
+    assert_eq!(e.offset(), Some(8 + 200 * 12 + 12 + 12 + 8 + 1));
+    assert_eq!(e.path_string(), "$[202]");
 }
 
 #[test]
@@ -79,13 +79,13 @@ fn a_cached_string_cut_short_at_the_end_is_an_error() {
     let mut bytes = array(&items);
     bytes.truncate(bytes.len() - 1);
     let e = decode(&bytes, &DecodeOptions::new(Version::V4)).unwrap_err();
-    assert_eq!(e.path_string(), "$[41]");
+    assert_eq!(e.path_string(), "$[201]");
     assert!(matches!(e.kind(), ErrorKind::LengthPastEnd { .. }));
 }
 
 #[test]
 fn a_small_variant_decodes_the_same_without_the_cache() {
-    // Fewer strings than it takes to make the cache, repeated.
+    // An input too small for the cache, with a repeated string.
     let bytes = array(&[(b"ok", 0), (b"ok", 0), (b"ok", 7)]);
     let Value::Array(a) = decode(&bytes, &DecodeOptions::new(Version::V4)).unwrap() else {
         panic!("not an array")
