@@ -57,10 +57,7 @@ pub fn decode(data: &[u8], opts: &DecodeOptions) -> Result<Value> {
 /// Decodes one Variant from the start of `data`; returns it and the bytes it used
 /// (the engine's `bytes_to_var`, which ignores what follows).
 pub fn decode_prefix(data: &[u8], opts: &DecodeOptions) -> Result<(Value, usize)> {
-    let mut d = Decoder {
-        r: Reader::new(data),
-        opts: *opts,
-    };
+    let mut d = Decoder::new(Reader::new(data), opts);
     let v = d.value(0)?;
     Ok((v, d.r.pos()))
 }
@@ -71,10 +68,7 @@ pub(crate) fn decode_prefix_at(
     base: usize,
     opts: &DecodeOptions,
 ) -> Result<(Value, usize)> {
-    let mut d = Decoder {
-        r: Reader::with_base(data, base),
-        opts: *opts,
-    };
+    let mut d = Decoder::new(Reader::with_base(data, base), opts);
     let v = d.value(0)?;
     Ok((v, d.r.pos()))
 }
@@ -82,6 +76,91 @@ pub(crate) fn decode_prefix_at(
 struct Decoder<'a> {
     r: Reader<'a>,
     opts: DecodeOptions,
+    strings: StrCache,
+    /// The header of a 32-bit Vector3 in this version.
+    vector3_header: u32,
+}
+
+impl<'a> Decoder<'a> {
+    fn new(r: Reader<'a>, opts: &DecodeOptions) -> Self {
+        Decoder {
+            strings: StrCache::for_input(r.remaining()),
+            r,
+            opts: *opts,
+            vector3_header: Kind::Vector3
+                .id(opts.version)
+                .expect("Vector3 exists in every version"),
+        }
+    }
+}
+
+/// Slots in [`StrCache`] (a power of two).
+const STR_CACHE_SLOTS: usize = 64;
+
+/// The longest string [`StrCache`] holds: its whole wire form (length, text, padding)
+/// fits in 16 bytes.
+const STR_CACHE_MAX_LEN: usize = 12;
+
+/// For each string length up to [`STR_CACHE_MAX_LEN`]: the mask that keeps its wire
+/// form out of 16 bytes read as a little-endian `u128`, and that form's length.
+const STR_CACHE_WIRE: [(u128, usize); STR_CACHE_MAX_LEN + 1] = {
+    let mut t = [(0u128, 0usize); STR_CACHE_MAX_LEN + 1];
+    let mut len = 0;
+    while len <= STR_CACHE_MAX_LEN {
+        let total = 4 + ((len + 3) & !3);
+        t[len] = (
+            if total == 16 {
+                u128::MAX
+            } else {
+                (1u128 << (total * 8)) - 1
+            },
+            total,
+        );
+        len += 1;
+    }
+    t
+};
+
+/// Recently decoded short strings, keyed by their whole wire form (length, text and
+/// padding read as one `u128`), so a repeated Dictionary key or tag is copied from here
+/// instead of being validated as UTF-8 and built again. Two-way: a string lives in its
+/// slot or the slot's pair (`i ^ 1`), newest in its own slot. Made only for inputs of
+/// [`STR_CACHE_MIN_INPUT`] bytes or more, so a small Variant does not pay for it. An empty slot holds the key 0 with the text "", which is exactly the wire
+/// form of the empty string, so it needs no separate "empty" mark.
+struct StrCache {
+    slots: Option<Box<[(u128, GString); STR_CACHE_SLOTS]>>,
+}
+
+/// The smallest input for which [`StrCache`] is made: making it costs about as much as
+/// decoding 20 short strings (a few hundred bytes of input), and a hit saves most of one.
+const STR_CACHE_MIN_INPUT: usize = 2048;
+
+impl StrCache {
+    /// A cache for an input of `len` bytes (none for a small input).
+    fn for_input(len: usize) -> Self {
+        StrCache {
+            slots: (len >= STR_CACHE_MIN_INPUT)
+                .then(|| Box::new(std::array::from_fn(|_| (0, GString::const_new(""))))),
+        }
+    }
+}
+
+impl StrCache {
+    /// The string in slot `i` (which [`Decoder::cached_string`] found).
+    #[inline(always)]
+    fn get(&self, i: usize) -> &GString {
+        match &self.slots {
+            Some(slots) => &slots[i].1,
+            None => unreachable!("a slot was found"),
+        }
+    }
+
+    #[inline]
+    fn slot(key: u128) -> usize {
+        let x = key as u64 ^ (key >> 64) as u64;
+        let h = (x ^ (x >> 32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> (64 - STR_CACHE_SLOTS.trailing_zeros())) as usize
+    }
 }
 
 macro_rules! reals {
@@ -223,10 +302,59 @@ impl<'a> Decoder<'a> {
         Ok(text)
     }
 
-    /// A string as a [`GString`] (inline when short).
-    #[inline]
+    /// A string as a [`GString`] (inline when short). Strings of up to
+    /// [`STR_CACHE_MAX_LEN`] bytes go through [`StrCache`].
+    #[inline(always)]
     fn gstring(&mut self) -> Result<GString> {
-        self.str_slice().map(GString::from)
+        match self.cached_string(0) {
+            Some((i, total)) => {
+                let s = self.strings.get(i).clone();
+                self.r.skip(total)?;
+                Ok(s)
+            }
+            None => self.gstring_uncached(),
+        }
+    }
+
+    /// Where the string `skip` bytes ahead is in [`StrCache`], if it is short and there:
+    /// its slot, and the bytes its wire form takes. Reads nothing.
+    #[inline(always)]
+    fn cached_string(&self, skip: usize) -> Option<(usize, usize)> {
+        let head = self.r.rest().get(skip..)?.first_chunk::<16>()?;
+        let wire = u128::from_le_bytes(*head);
+        let &(mask, total) = STR_CACHE_WIRE.get(wire as u32 as usize)?;
+        let key = wire & mask;
+        let slots = self.strings.slots.as_deref()?;
+        let i = StrCache::slot(key);
+        if slots[i].0 == key {
+            Some((i, total))
+        } else if slots[i ^ 1].0 == key {
+            Some((i ^ 1, total))
+        } else {
+            None
+        }
+    }
+
+    /// [`Decoder::gstring`] for a string not in the cache: decodes it, and puts it in
+    /// the cache when it is short and there is a cache (newest in its own slot, the
+    /// old entry moved to the pair slot).
+    #[inline(never)]
+    fn gstring_uncached(&mut self) -> Result<GString> {
+        if self.strings.slots.is_none() {
+            return self.str_slice().map(GString::from);
+        }
+        let key = self.r.rest().first_chunk::<16>().and_then(|head| {
+            let wire = u128::from_le_bytes(*head);
+            let &(mask, _) = STR_CACHE_WIRE.get(wire as u32 as usize)?;
+            Some(wire & mask)
+        });
+        let s = GString::from(self.str_slice()?);
+        if let (Some(key), Some(slots)) = (key, self.strings.slots.as_deref_mut()) {
+            let i = StrCache::slot(key);
+            let old = std::mem::replace(&mut slots[i], (key, s.clone()));
+            slots[i ^ 1] = old;
+        }
+        Ok(s)
     }
 
     /// A string as a `String`.
@@ -296,12 +424,88 @@ impl<'a> Decoder<'a> {
         })
     }
 
+    /// One Variant. The commonest plain types (Bool, Int, Float, String and Vector3
+    /// with no other header bits) are read here, inline in the container loops;
+    /// everything else, and any of these cut short by the end of the input, in
+    /// [`Decoder::value_general`], which reports the error.
+    #[inline(always)]
     fn value(&mut self, depth: usize) -> Result<Value> {
         if depth > self.opts.max_depth {
-            return Err(self.r.error(ErrorKind::DepthLimit {
-                limit: self.opts.max_depth,
-            }));
+            return Err(self.depth_error());
         }
+        let rest = self.r.rest();
+        let Some(head) = rest.first_chunk::<4>() else {
+            return self.value_general(depth);
+        };
+        let header = u32::from_le_bytes(*head);
+        let body = &rest[4..];
+        // Type ids 1 to 4 are the same in both versions. Each arm moves the reader
+        // before it builds the value, so the value is built where it is returned.
+        match header {
+            1 => {
+                if let Some(b) = body.first_chunk::<4>() {
+                    let x = u32::from_le_bytes(*b);
+                    self.r.skip(8)?;
+                    return Ok(Value::Bool(x != 0));
+                }
+            }
+            2 => {
+                if let Some(b) = body.first_chunk::<4>() {
+                    let x = i32::from_le_bytes(*b);
+                    self.r.skip(8)?;
+                    return Ok(Value::Int(x as i64));
+                }
+            }
+            3 => {
+                if let Some(b) = body.first_chunk::<4>() {
+                    let x = f32::from_le_bytes(*b);
+                    self.r.skip(8)?;
+                    return Ok(Value::Float(x as f64));
+                }
+            }
+            4 => {
+                if let Some((i, total)) = self.cached_string(4) {
+                    self.r.skip(4 + total)?;
+                    return Ok(Value::String(self.strings.get(i).clone()));
+                }
+                self.r.skip(4)?;
+                return self.gstring_uncached().map(Value::String);
+            }
+            0x1_0002 => {
+                if let Some(b) = body.first_chunk::<8>() {
+                    let x = i64::from_le_bytes(*b);
+                    self.r.skip(12)?;
+                    return Ok(Value::Int(x));
+                }
+            }
+            0x1_0003 => {
+                if let Some(b) = body.first_chunk::<8>() {
+                    let x = f64::from_le_bytes(*b);
+                    self.r.skip(12)?;
+                    return Ok(Value::Float(x));
+                }
+            }
+            h if h == self.vector3_header => {
+                if let Some(b) = body.first_chunk::<12>() {
+                    let a = array_f32(b);
+                    self.r.skip(16)?;
+                    return Ok(Value::Vector3(Real::F32(a)));
+                }
+            }
+            _ => {}
+        }
+        self.value_general(depth)
+    }
+
+    #[cold]
+    fn depth_error(&self) -> Error {
+        self.r.error(ErrorKind::DepthLimit {
+            limit: self.opts.max_depth,
+        })
+    }
+
+    #[inline(never)]
+    fn value_general(&mut self, depth: usize) -> Result<Value> {
         let start = self.r.pos();
         let header = self.r.read_u32()?;
         let id = header & TYPE_MASK;
@@ -525,8 +729,14 @@ impl<'a> Decoder<'a> {
     }
 
     fn dictionary(&mut self, header: u32, depth: usize) -> Result<Dictionary> {
-        let key_type = self.container_type((header & DICT_KEY_MASK) >> DICT_KEY_SHIFT)?;
-        let value_type = self.container_type((header & DICT_VALUE_MASK) >> DICT_VALUE_SHIFT)?;
+        let types = if header & (DICT_KEY_MASK | DICT_VALUE_MASK) == 0 {
+            None
+        } else {
+            Some((
+                self.container_type((header & DICT_KEY_MASK) >> DICT_KEY_SHIFT)?,
+                self.container_type((header & DICT_VALUE_MASK) >> DICT_VALUE_SHIFT)?,
+            ))
+        };
         let at = self.r.pos();
         let count = self.r.read_u32()? & 0x7FFF_FFFF;
         // Each entry takes at least 8 bytes (two headers).
@@ -534,16 +744,9 @@ impl<'a> Decoder<'a> {
             .check_len_from(at, count as u64, 8, "dictionary entry count")?;
         let mut entries = Vec::with_capacity(count as usize);
         for i in 0..count as usize {
-            // Most keys are Strings (type id 4 in both versions, no flags): take them
-            // without the general dispatch.
-            let key = match self.r.rest().get(..4) {
-                Some([4, 0, 0, 0]) => {
-                    self.r.skip(4)?;
-                    self.gstring().map(Value::String)
-                }
-                _ => self.value(depth + 1),
-            }
-            .map_err(|e| e.in_key(format!("<key {i}>")))?;
+            let key = self
+                .value(depth + 1)
+                .map_err(|e| e.in_key(format!("<key {i}>")))?;
             let value = match self.value(depth + 1) {
                 Ok(v) => v,
                 Err(e) => {
@@ -555,11 +758,18 @@ impl<'a> Decoder<'a> {
             };
             entries.push((key, value));
         }
-        Ok(Dictionary::typed(entries, key_type, value_type))
+        Ok(match types {
+            None => Dictionary::new(entries),
+            Some((key_type, value_type)) => Dictionary::typed(entries, key_type, value_type),
+        })
     }
 
     fn array(&mut self, header: u32, depth: usize) -> Result<Array> {
-        let element_type = self.container_type((header & ARRAY_TYPE_MASK) >> ARRAY_TYPE_SHIFT)?;
+        let element_type = if header & ARRAY_TYPE_MASK == 0 {
+            None
+        } else {
+            Some(self.container_type((header & ARRAY_TYPE_MASK) >> ARRAY_TYPE_SHIFT)?)
+        };
         let at = self.r.pos();
         let count = self.r.read_u32()? & 0x7FFF_FFFF;
         // Each element takes at least 4 bytes (its header).
@@ -568,6 +778,9 @@ impl<'a> Decoder<'a> {
         for i in 0..count as usize {
             items.push(self.value(depth + 1).map_err(|e| e.in_index(i))?);
         }
-        Ok(Array::typed(items, element_type))
+        Ok(match element_type {
+            None => Array::new(items),
+            Some(t) => Array::typed(items, t),
+        })
     }
 }

@@ -34,12 +34,60 @@ pub fn encode(value: &Value, opts: &EncodeOptions) -> Result<Vec<u8>> {
 /// Appends the encoding of `value` to `out`. On error, `out` holds a partial encoding
 /// after its original contents.
 pub fn encode_into(value: &Value, opts: &EncodeOptions, out: &mut Vec<u8>) -> Result<()> {
-    Encoder { out, opts: *opts }.value(value, 0)
+    Encoder {
+        out,
+        opts: *opts,
+        vector3_header: Kind::Vector3
+            .id(opts.version)
+            .expect("Vector3 exists in every version"),
+    }
+    .value(value, 0)
 }
 
 struct Encoder<'a> {
     out: &'a mut Vec<u8>,
     opts: EncodeOptions,
+    /// The header of a 32-bit Vector3 in this version.
+    vector3_header: u32,
+}
+
+/// Copies `src` (at most 32 bytes) to the start of `dst` (at least 32 bytes) with two
+/// fixed-size, possibly overlapping copies instead of a call to `memcpy`.
+#[inline(always)]
+fn copy_short(dst: &mut [u8], src: &[u8]) {
+    let n = src.len();
+    if n >= 16 {
+        dst[..16].copy_from_slice(&src[..16]);
+        dst[n - 16..n].copy_from_slice(&src[n - 16..]);
+    } else if n >= 8 {
+        dst[..8].copy_from_slice(&src[..8]);
+        dst[n - 8..n].copy_from_slice(&src[n - 8..]);
+    } else if n >= 4 {
+        dst[..4].copy_from_slice(&src[..4]);
+        dst[n - 4..n].copy_from_slice(&src[n - 4..]);
+    } else if n > 0 {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    }
+}
+
+/// A header and a 4-byte payload as one array (one append instead of two).
+#[inline(always)]
+fn head4(header: u32, payload: [u8; 4]) -> [u8; 8] {
+    let h = header.to_le_bytes();
+    [
+        h[0], h[1], h[2], h[3], payload[0], payload[1], payload[2], payload[3],
+    ]
+}
+
+/// A header and an 8-byte payload as one array.
+#[inline(always)]
+fn head8(header: u32, payload: [u8; 8]) -> [u8; 12] {
+    let mut a = [0u8; 12];
+    a[..4].copy_from_slice(&header.to_le_bytes());
+    a[4..].copy_from_slice(&payload);
+    a
 }
 
 /// True when `d` must be written in 64 bits: the engine's `double(float(d)) != d`
@@ -79,8 +127,43 @@ impl Encoder<'_> {
     fn string(&mut self, s: &str) {
         let b = s.as_bytes();
         self.u32(b.len() as u32);
+        self.text_padded(b);
+    }
+
+    /// A String value: header, length, text, zero padding to 4 bytes. A short one is
+    /// put together in a 32-byte block, appended whole and cut to length (one append),
+    /// when the output has room for the whole block: a caller that sized the output
+    /// exactly must not see it grow.
+    #[inline(always)]
+    fn string_value(&mut self, s: &str) {
+        let b = s.as_bytes();
+        let head = head4(4, (b.len() as u32).to_le_bytes());
+        if b.len() <= 24 && self.out.capacity() - self.out.len() >= 32 {
+            let end = self.out.len() + 8 + ((b.len() + 3) & !3);
+            let mut block = [0u8; 32];
+            block[..8].copy_from_slice(&head);
+            copy_short(&mut block[8..], b);
+            self.out.extend_from_slice(&block);
+            self.out.truncate(end);
+        } else {
+            self.out.extend_from_slice(&head);
+            self.text_padded(b);
+        }
+    }
+
+    /// `b` and zeros up to a multiple of 4 bytes: four zeros are appended and the
+    /// excess cut, which is cheaper than a variable-length fill, when the output has
+    /// room for them (so an output sized exactly never grows).
+    #[inline(always)]
+    fn text_padded(&mut self, b: &[u8]) {
         self.out.extend_from_slice(b);
-        self.pad(b.len());
+        if self.out.capacity() - self.out.len() >= 4 {
+            let end = self.out.len() + (4 - b.len() % 4) % 4;
+            self.out.extend_from_slice(&[0; 4]);
+            self.out.truncate(end);
+        } else {
+            self.pad(b.len());
+        }
     }
 
     #[inline]
@@ -90,12 +173,19 @@ impl Encoder<'_> {
     }
 
     fn count(&mut self, n: usize, what: &str) -> Result<()> {
+        self.count_checked(n, what)?;
+        self.u32(n as u32);
+        Ok(())
+    }
+
+    /// Checks that `n` elements fit the wire's count.
+    #[inline]
+    fn count_checked(&self, n: usize, what: &str) -> Result<()> {
         if n > i32::MAX as usize {
             return Err(Error::msg(format!(
                 "{what} has {n} elements; the wire allows at most 2^31 - 1"
             )));
         }
-        self.u32(n as u32);
         Ok(())
     }
 
@@ -182,6 +272,10 @@ impl Encoder<'_> {
         }
     }
 
+    /// One Variant. The commonest plain types are written here, inline in the container
+    /// loops, each as few appends as it can; everything else in [`Encoder::leaf`] and
+    /// [`Encoder::container`]. Type ids 1 to 4 are the same in both versions.
+    #[inline(always)]
     fn value(&mut self, v: &Value, depth: usize) -> Result<()> {
         if depth > self.opts.max_depth {
             return Err(Error::new(ErrorKind::DepthLimit {
@@ -189,9 +283,36 @@ impl Encoder<'_> {
             }));
         }
         match v {
-            Value::Object(_) | Value::Dictionary(_) | Value::Array(_) => self.container(v, depth),
-            _ => self.leaf(v),
+            Value::Bool(b) => self
+                .out
+                .extend_from_slice(&head4(1, (*b as u32).to_le_bytes())),
+            Value::Int(i) if !int_needs_64(*i) => self
+                .out
+                .extend_from_slice(&head4(2, (*i as i32).to_le_bytes())),
+            Value::Int(i) => self
+                .out
+                .extend_from_slice(&head8(2 | FLAG_64, i.to_le_bytes())),
+            Value::Float(f) if !float_needs_64(*f) => self
+                .out
+                .extend_from_slice(&head4(3, (*f as f32).to_le_bytes())),
+            Value::Float(f) => self
+                .out
+                .extend_from_slice(&head8(3 | FLAG_64, f.to_le_bytes())),
+            Value::String(s) => self.string_value(s),
+            Value::Vector3(Real::F32([x, y, z])) => {
+                let mut a = [0u8; 16];
+                a[..4].copy_from_slice(&self.vector3_header.to_le_bytes());
+                a[4..8].copy_from_slice(&x.to_le_bytes());
+                a[8..12].copy_from_slice(&y.to_le_bytes());
+                a[12..].copy_from_slice(&z.to_le_bytes());
+                self.out.extend_from_slice(&a);
+            }
+            Value::Object(_) | Value::Dictionary(_) | Value::Array(_) => {
+                return self.container(v, depth)
+            }
+            _ => return self.leaf(v),
         }
+        Ok(())
     }
 
     /// Every type that holds no other Variant: kept out of [`Encoder::value`] so the
@@ -365,12 +486,19 @@ impl Encoder<'_> {
                 }
             },
             Value::Dictionary(d) => {
-                let flags = (self.container_kind(d.key_type())? << DICT_KEY_SHIFT)
-                    | (self.container_kind(d.value_type())? << DICT_VALUE_SHIFT);
-                self.header(kind, flags)?;
-                self.container_type(d.key_type());
-                self.container_type(d.value_type());
-                self.count(d.entries.len(), "Dictionary")?;
+                if d.key_type().is_any() && d.value_type().is_any() {
+                    let id = kind.id(self.opts.version).expect("Dictionary exists");
+                    self.count_checked(d.entries.len(), "Dictionary")?;
+                    self.out
+                        .extend_from_slice(&head4(id, (d.entries.len() as u32).to_le_bytes()));
+                } else {
+                    let flags = (self.container_kind(d.key_type())? << DICT_KEY_SHIFT)
+                        | (self.container_kind(d.value_type())? << DICT_VALUE_SHIFT);
+                    self.header(kind, flags)?;
+                    self.container_type(d.key_type());
+                    self.container_type(d.value_type());
+                    self.count(d.entries.len(), "Dictionary")?;
+                }
                 for (i, (k, val)) in d.entries.iter().enumerate() {
                     self.value(k, depth + 1)
                         .map_err(|e| e.in_key(format!("<key {i}>")))?;
@@ -381,10 +509,17 @@ impl Encoder<'_> {
                 }
             }
             Value::Array(a) => {
-                let flags = self.container_kind(a.element_type())? << ARRAY_TYPE_SHIFT;
-                self.header(kind, flags)?;
-                self.container_type(a.element_type());
-                self.count(a.items.len(), "Array")?;
+                if a.element_type().is_any() {
+                    let id = kind.id(self.opts.version).expect("Array exists");
+                    self.count_checked(a.items.len(), "Array")?;
+                    self.out
+                        .extend_from_slice(&head4(id, (a.items.len() as u32).to_le_bytes()));
+                } else {
+                    let flags = self.container_kind(a.element_type())? << ARRAY_TYPE_SHIFT;
+                    self.header(kind, flags)?;
+                    self.container_type(a.element_type());
+                    self.count(a.items.len(), "Array")?;
+                }
                 for (i, item) in a.items.iter().enumerate() {
                     self.value(item, depth + 1).map_err(|e| e.in_index(i))?;
                 }

@@ -533,7 +533,8 @@ fn drop_children(children: Vec<Value>) {
 
 impl Drop for Array {
     fn drop(&mut self) {
-        if !self.items.is_empty() {
+        // Elements that hold no other Variant drop as a plain Vec, with no depth count.
+        if self.items.iter().any(is_container) {
             drop_children(std::mem::take(&mut self.items));
         }
     }
