@@ -13,7 +13,7 @@ mbps() { awk -v b="$1" -v us="$2" 'BEGIN { printf "%.1f", b / us }'; }
 printf '%-8s %-7s %12s %12s %8s\n' payload op engine_MB/s gamewire_MB/s ratio
 for payload in mixed packed; do
   read -r _ _ _ bytes _ dec_us _ enc_us < <(grep "ENGINE $payload " "$work/engine.txt")
-  out="$(./target/release/gamewire bench godot3 "$work/$payload.godot3")"
+  out="$("${CARGO_TARGET_DIR:-target}/release/gamewire" bench godot3 "$work/$payload.godot3")"
   g_dec="$(echo "$out" | awk '/^decode: median/ { print $5 }')"
   g_enc="$(echo "$out" | awk '/^encode: median/ { print $5 }')"
   e_dec="$(mbps "$bytes" "$dec_us")"
