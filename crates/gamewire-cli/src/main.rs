@@ -23,6 +23,14 @@ mod zeze;
 
 use clap::{Parser, Subcommand};
 
+/// The binary's allocator: mimalloc (the default `mimalloc` feature). Decoding builds
+/// trees of many small values and encoding writes large outputs; glibc's malloc gives
+/// such memory back to the kernel on free and faults it in again on the next run, which
+/// cost 20-45% of a repeated decode or encode in `gamewire bench` (docs/PERFORMANCE.md).
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Errors reaching `main`: printed as one line, exit code 1.
 pub type CliError = Box<dyn std::error::Error + Send + Sync>;
 /// A result whose error is printed by `main`.
