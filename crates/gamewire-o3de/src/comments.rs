@@ -1,100 +1,69 @@
 //! JSON input with comments, as O3DE reads it (rapidjson's `kParseCommentsFlag`):
-//! `// line` and `/* block */` comments outside strings are ignored.
+//! `// line` and `/* block */` comments outside strings are ignored. rapidjson also reads
+//! the number `-0` as the integer 0 (serde_json reads it as the double -0.0), so the
+//! minus sign of a bare `-0` is dropped too.
 
 use gamewire_core::{Error, ErrorKind, Result};
 use std::borrow::Cow;
 
-/// Replaces comments with spaces (so byte offsets stay the same). Returns the input
-/// unchanged, without copying, when it holds no comment.
-pub fn strip_comments(bytes: &[u8]) -> Result<Cow<'_, [u8]>> {
-    // Fast path: find the first '/' outside a string; most files have none.
-    let mut i = 0;
-    let first = loop {
-        match memchr::memchr2(b'"', b'/', &bytes[i..]) {
-            None => return Ok(Cow::Borrowed(bytes)),
-            Some(p) => {
-                let at = i + p;
-                if bytes[at] == b'/' {
-                    break at;
-                }
-                // Skip the string.
-                let mut j = at + 1;
-                loop {
-                    match memchr::memchr2(b'"', b'\\', &bytes[j..]) {
-                        None => return Ok(Cow::Borrowed(bytes)),
-                        Some(q) => {
-                            let k = j + q;
-                            if bytes[k] == b'\\' {
-                                j = k + 2;
-                                if j >= bytes.len() {
-                                    return Ok(Cow::Borrowed(bytes));
-                                }
-                            } else {
-                                j = k + 1;
-                                break;
-                            }
-                        }
-                    }
-                }
-                i = j;
-                if i >= bytes.len() {
-                    return Ok(Cow::Borrowed(bytes));
-                }
-            }
-        }
-    };
-    let mut out = bytes.to_vec();
-    let mut i = first;
-    let mut in_string = false;
-    while i < out.len() {
-        let c = out[i];
-        if in_string {
-            match c {
-                b'\\' => i += 2,
-                b'"' => {
-                    in_string = false;
-                    i += 1
-                }
-                _ => i += 1,
-            }
-            continue;
-        }
-        match c {
-            b'"' => {
-                in_string = true;
-                i += 1;
-            }
-            b'/' if out.get(i + 1) == Some(&b'/') => {
-                while i < out.len() && out[i] != b'\n' {
-                    out[i] = b' ';
-                    i += 1;
-                }
-            }
-            b'/' if out.get(i + 1) == Some(&b'*') => {
-                let start = i;
-                out[i] = b' ';
-                out[i + 1] = b' ';
-                i += 2;
-                loop {
-                    if i + 1 >= out.len() {
-                        return Err(Error::msg_at(start, "unterminated /* comment"));
-                    }
-                    if out[i] == b'*' && out[i + 1] == b'/' {
-                        out[i] = b' ';
-                        out[i + 1] = b' ';
-                        i += 2;
-                        break;
-                    }
-                    if out[i] != b'\n' {
-                        out[i] = b' ';
-                    }
-                    i += 1;
-                }
-            }
-            _ => i += 1,
+/// The end (one past the closing quote) of the string starting at `at`, or `None` when
+/// it is not closed.
+fn string_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut j = at + 1;
+    loop {
+        let k = j + memchr::memchr2(b'"', b'\\', bytes.get(j..)?)?;
+        if bytes[k] == b'\\' {
+            j = k + 2;
+        } else {
+            return Some(k + 1);
         }
     }
-    Ok(Cow::Owned(out))
+}
+
+/// Replaces comments with spaces, and the minus of a bare `-0` with a space, so byte
+/// offsets stay the same. Returns the input unchanged, without copying, when there is
+/// nothing to replace.
+pub fn strip_comments(bytes: &[u8]) -> Result<Cow<'_, [u8]>> {
+    let mut out: Option<Vec<u8>> = None;
+    let mut i = 0;
+    while let Some(p) = memchr::memchr3(b'"', b'/', b'-', &bytes[i..]) {
+        let at = i + p;
+        match bytes[at] {
+            b'"' => match string_end(bytes, at) {
+                Some(end) => i = end,
+                None => break,
+            },
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                let end = memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |n| at + n);
+                out.get_or_insert_with(|| bytes.to_vec())[at..end].fill(b' ');
+                i = end;
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'*') => {
+                let Some(n) = memchr::memmem::find(&bytes[at + 2..], b"*/") else {
+                    return Err(Error::msg_at(at, "unterminated /* comment"));
+                };
+                let end = at + 2 + n + 2;
+                let o = out.get_or_insert_with(|| bytes.to_vec());
+                for c in &mut o[at..end] {
+                    if *c != b'\n' {
+                        *c = b' ';
+                    }
+                }
+                i = end;
+            }
+            b'-' if bytes.get(at + 1) == Some(&b'0')
+                && !matches!(bytes.get(at + 2), Some(b'.' | b'e' | b'E' | b'0'..=b'9')) =>
+            {
+                out.get_or_insert_with(|| bytes.to_vec())[at] = b' ';
+                i = at + 2;
+            }
+            _ => i = at + 1,
+        }
+    }
+    Ok(match out {
+        Some(o) => Cow::Owned(o),
+        None => Cow::Borrowed(bytes),
+    })
 }
 
 /// The byte offset of a 1-based line and column.
@@ -136,5 +105,30 @@ mod tests {
         assert!(parse_json(b"{} /* open").is_err());
         let e = parse_json(b"{\n \"a\": x}").unwrap_err();
         assert_eq!(e.offset(), Some(8));
+        // A comment holding a quote, a comment right at the end, and a line comment
+        // with no newline after it.
+        let v = parse_json(b"[1 /* \" */, 2] // end").unwrap();
+        assert_eq!(v, serde_json::json!([1, 2]));
+        assert!(parse_json(b"[1] /").is_err());
+    }
+
+    #[test]
+    fn bare_minus_zero_is_the_integer_zero() {
+        let v = parse_json(br#"[-0, -0.0, -0e1, -01, -1, "-0", {"-0": -0}]"#);
+        // -01 is not JSON: the error stays, at the same place.
+        assert_eq!(v.unwrap_err().offset(), Some(19));
+        let v = parse_json(br#"[-0, -0.0, -0e1, -10, "-0", {"-0": -0}, -0 ]"#).unwrap();
+        assert!(v[0].is_u64(), "{v}");
+        assert_eq!(v[0], serde_json::json!(0));
+        assert!(v[1].as_f64().unwrap().is_sign_negative());
+        assert!(v[2].as_f64().unwrap().is_sign_negative());
+        assert_eq!(v[3], serde_json::json!(-10));
+        assert_eq!(v[4], serde_json::json!("-0"));
+        assert_eq!(v[5], serde_json::json!({"-0": 0}));
+        assert_eq!(v[6], serde_json::json!(0));
+        assert!(matches!(
+            strip_comments(br#"{"a": "-0", "b": -0.5, "c": -12}"#).unwrap(),
+            Cow::Borrowed(_)
+        ));
     }
 }

@@ -963,3 +963,22 @@ fn uuid_dashes_from_source() {
         );
     }
 }
+
+/// rapidjson reads the number `-0` as the integer 0, so O3DE loads it into a string as
+/// `"0"` and into a double as +0.0; `-0.0` stays a negative double.
+#[test]
+fn bare_minus_zero_reads_as_integer_zero() {
+    let reg = registry();
+    let opts = gamewire_o3de::LoadOptions::default();
+    let s = ty(&reg, "string");
+    let (v, r) = gamewire_o3de::load_bytes(&reg, &s, b"-0", &opts).unwrap();
+    assert_eq!((v, r.outcome()), (Value::String("0".into()), Success));
+    let (v, _) = gamewire_o3de::load_bytes(&reg, &s, b"-0.0", &opts).unwrap();
+    assert_eq!(v, Value::String("-0.000000".into()));
+    let d = ty(&reg, "f64");
+    let (v, _) = gamewire_o3de::load_bytes(&reg, &d, b"-0", &opts).unwrap();
+    assert!(
+        matches!(v, Value::F64(x) if x == 0.0 && x.is_sign_positive()),
+        "{v:?}"
+    );
+}
