@@ -51,14 +51,9 @@ fn scratch() -> Vec<Field> {
     v
 }
 
-/// [`read_bean`] collecting fields on `scratch` (shared by all nested beans), so each
-/// bean's field vector is allocated once at its exact size.
-fn read_bean_in(
-    c: &mut Cursor<'_>,
-    opts: &Options,
-    depth: usize,
-    scratch: &mut Vec<Field>,
-) -> Result<Bean> {
+/// Refuses nesting past `opts.max_depth`, at the current offset.
+#[inline]
+fn check_depth(c: &Cursor<'_>, opts: &Options, depth: usize) -> Result<()> {
     if depth >= opts.max_depth {
         return Err(Error::at(
             c.offset(),
@@ -67,6 +62,18 @@ fn read_bean_in(
             },
         ));
     }
+    Ok(())
+}
+
+/// [`read_bean`] collecting fields on `scratch` (shared by all nested beans), so each
+/// bean's field vector is allocated once at its exact size.
+fn read_bean_in(
+    c: &mut Cursor<'_>,
+    opts: &Options,
+    depth: usize,
+    scratch: &mut Vec<Field>,
+) -> Result<Bean> {
+    check_depth(c, opts, depth)?;
     let start = scratch.len();
     let mut levels: Vec<Vec<Field>> = Vec::new();
     let mut id: u32 = 0;
@@ -203,14 +210,7 @@ fn read_list(
     depth: usize,
     scratch: &mut Vec<Field>,
 ) -> Result<Value> {
-    if depth >= opts.max_depth {
-        return Err(Error::at(
-            c.offset(),
-            ErrorKind::DepthLimit {
-                limit: opts.max_depth,
-            },
-        ));
-    }
+    check_depth(c, opts, depth)?;
     let at = c.offset();
     let t = c.u8()?;
     let elem = wire_type(at, t & 0x0f)?;
@@ -236,14 +236,7 @@ fn read_map(
     depth: usize,
     scratch: &mut Vec<Field>,
 ) -> Result<Value> {
-    if depth >= opts.max_depth {
-        return Err(Error::at(
-            c.offset(),
-            ErrorKind::DepthLimit {
-                limit: opts.max_depth,
-            },
-        ));
-    }
+    check_depth(c, opts, depth)?;
     let at = c.offset();
     let t = c.u8()?;
     let key = wire_type(at, t >> 4)?;
@@ -271,14 +264,7 @@ fn read_map(
 
 /// Skips one value of wire type `ty` without building it (Zeze's `SkipUnknownField`).
 pub fn skip_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize) -> Result<()> {
-    if depth >= opts.max_depth {
-        return Err(Error::at(
-            c.offset(),
-            ErrorKind::DepthLimit {
-                limit: opts.max_depth,
-            },
-        ));
-    }
+    check_depth(c, opts, depth)?;
     match ty {
         WireType::Integer => c.skip_long()?,
         WireType::Float => {
