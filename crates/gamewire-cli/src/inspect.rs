@@ -1,7 +1,7 @@
 //! `gamewire inspect`: detect each file's format and print a readable tree.
 
 use crate::CliResult;
-use gamewire::Format;
+use gamewire::{Detection, Format};
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -55,11 +55,33 @@ pub fn run(args: InspectArgs) -> CliResult {
         let data =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        match gamewire::detect(&data, name.as_deref()) {
+        let detection = gamewire::identify(&data, name.as_deref());
+        let found = match &detection {
+            Detection::Found(found) => Some(found.clone()),
+            Detection::Ambiguous(fits) => {
+                let names: Vec<String> = fits.iter().map(|f| f.describe()).collect();
+                writeln!(
+                    out,
+                    "== {}: ambiguous, reads equally as {} ({} bytes); decode it with --as",
+                    path.display(),
+                    names.join(" or "),
+                    data.len()
+                )?;
+                continue;
+            }
+            Detection::Json | Detection::Unknown => None,
+        };
+        match found {
             None => match name.as_deref().and_then(side_file) {
                 Some(what) => writeln!(
                     out,
                     "== {}: {what}, read for the files beside it ({} bytes)",
+                    path.display(),
+                    data.len()
+                )?,
+                None if detection == Detection::Json => writeln!(
+                    out,
+                    "== {}: JSON text, not an engine file ({} bytes)",
                     path.display(),
                     data.len()
                 )?,
@@ -70,11 +92,13 @@ pub fn run(args: InspectArgs) -> CliResult {
                     data.len()
                 )?,
             },
-            Some(format) => {
+            Some(found) => {
+                let format = found.format;
                 writeln!(
                     out,
-                    "== {}: {format} ({} bytes)",
+                    "== {}: {} ({} bytes)",
                     path.display(),
+                    found.describe(),
                     data.len()
                 )?;
                 match render(format, path, &data, args.max_items) {

@@ -20,6 +20,7 @@ pub mod framing;
 mod header;
 pub mod json;
 mod kind;
+pub mod probe;
 mod ser;
 mod value;
 
@@ -30,12 +31,15 @@ pub use kind::{Kind, Version};
 pub use ser::{to_bytes, to_writer};
 pub use value::{Array, ContainerType, Dictionary, GString, NodePath, Object, Real, Reals, Value};
 
-/// Guesses whether `data` is a Godot Variant and of which major version (3 or 4).
-///
-/// Variant bytes carry no magic number and the two versions share most type ids, so the
-/// bytes alone cannot say. The file name does: `NAME.godot3`, `NAME.godot4` (optionally
-/// followed by another extension such as `.bin`), or `.gd3var` / `.gd4var`.
+/// Says from the file name whether `data` is a Godot Variant and of which major version
+/// (3 or 4): `NAME.godot3`, `NAME.godot4` (optionally followed by another extension such
+/// as `.bin`), or `.gd3var` / `.gd4var`. Text (JSON written by gamewire, say) is never
+/// claimed. [`probe::probe`] recognises Variant bytes by their content instead.
 pub fn sniff_version(data: &[u8], file_name: Option<&str>) -> Option<u8> {
+    if looks_like_text(data) {
+        // gamewire's own JSON (`save.godot4.json`) or any other text: never Variant bytes.
+        return None;
+    }
     if let Some(name) = file_name {
         let lower = name.to_ascii_lowercase();
         for (tag, v) in [
@@ -51,4 +55,12 @@ pub fn sniff_version(data: &[u8], file_name: Option<&str>) -> Option<u8> {
     }
     let _ = data;
     None
+}
+
+/// True when `data` starts (after white space) like JSON text. Variant headers and
+/// frame lengths under 16 MiB always hold a zero byte among their first four, text never.
+fn looks_like_text(data: &[u8]) -> bool {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let first = data.iter().find(|b| !b.is_ascii_whitespace());
+    matches!(first, Some(b'{' | b'[' | b'"')) && !data.iter().take(4).any(|&b| b == 0)
 }

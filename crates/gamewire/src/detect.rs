@@ -40,35 +40,159 @@ impl fmt::Display for Format {
 }
 
 /// Guesses the format of `data`, using `file_name` (when known) for formats whose bytes
-/// alone do not say (legacy Resonite files, Godot files named `*.godot3`/`*.godot4`).
+/// alone do not say (legacy Resonite files, Zeze `.zeze` files).
 ///
-/// Formats with a magic number (`FrDT`, `BINd`) are checked first; the weaker guesses
-/// come after, so a file is never claimed by a guess when a magic number matches.
+/// The one-answer form of [`identify`]: `None` when nothing fits, or when several
+/// readings fit equally (see [`Detection::Ambiguous`]).
 pub fn detect(data: &[u8], file_name: Option<&str>) -> Option<Format> {
+    match identify(data, file_name) {
+        Detection::Found(found) => Some(found.format),
+        _ => None,
+    }
+}
+
+/// How a format was recognised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evidence {
+    /// A magic number (`FrDT`, `BINd`) or a structure of the format's own
+    /// (O3DE's envelope).
+    Magic,
+    /// The file name (`.zeze`, `.7zbson`, `NAME.godot4.bin`, ...).
+    Name,
+    /// The content alone, by trial decoding (Godot Variant bytes).
+    Content,
+}
+
+/// One format that fits, with what is known of its layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// The format.
+    pub format: Format,
+    /// How it was recognised.
+    pub evidence: Evidence,
+    /// Godot only, when read by content: bare value or `store_var` frames.
+    #[cfg(feature = "godot")]
+    pub godot_framing: Option<gamewire_godot::probe::Framing>,
+    /// Values in the input, when known (Godot `store_var` files hold one per call).
+    pub records: Option<usize>,
+}
+
+impl Found {
+    fn new(format: Format, evidence: Evidence) -> Self {
+        Found {
+            format,
+            evidence,
+            #[cfg(feature = "godot")]
+            godot_framing: None,
+            records: None,
+        }
+    }
+
+    /// A short description: `godot4 (store_var frames, 3 values)`.
+    pub fn describe(&self) -> String {
+        #[cfg(feature = "godot")]
+        if let Some(framing) = self.godot_framing {
+            let layout = match framing {
+                gamewire_godot::probe::Framing::Raw => "bare value".to_owned(),
+                gamewire_godot::probe::Framing::Framed => match self.records {
+                    Some(1) => "store_var frame, 1 value".to_owned(),
+                    Some(n) => format!("store_var frames, {n} values"),
+                    None => "store_var frames".to_owned(),
+                },
+            };
+            return format!("{} ({layout})", self.format);
+        }
+        self.format.to_string()
+    }
+}
+
+/// What [`identify`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Detection {
+    /// One format fits.
+    Found(Found),
+    /// Several fit equally well (tiny Godot values that read alike as Godot 3 and 4, or
+    /// as a bare value and a frame): the caller must choose (the CLI's `--as`).
+    Ambiguous(Vec<Found>),
+    /// JSON text that is no engine's own file format: gamewire's JSON for a format (to
+    /// be encoded, not decoded) or any other JSON. Never read as engine bytes.
+    Json,
+    /// Nothing fits.
+    Unknown,
+}
+
+/// Recognises the format of `data`, using `file_name` (when known) too.
+///
+/// Formats with a magic number (`FrDT`, `BINd`, O3DE's envelope) come first, then
+/// telling names, and last the Godot content probe ([`gamewire_godot::probe::probe`]),
+/// which trial-decodes the input as Godot 3 and 4, bare and framed, so a save file
+/// named `savegame.dat` is recognised. A file is never claimed by a guess when a magic
+/// number or a name matches, and JSON text is never read as engine bytes.
+pub fn identify(data: &[u8], file_name: Option<&str>) -> Detection {
     #[cfg(feature = "resonite")]
     if gamewire_resonite::sniff(data, file_name) {
-        return Some(Format::Resonite);
+        let ev = if data.starts_with(b"FrDT") {
+            Evidence::Magic
+        } else {
+            Evidence::Name
+        };
+        return Detection::Found(Found::new(Format::Resonite, ev));
     }
     #[cfg(feature = "kingsisle")]
     if gamewire_kingsisle::sniff(data, file_name) {
-        return Some(Format::KingsIsle);
+        return Detection::Found(Found::new(Format::KingsIsle, Evidence::Magic));
     }
     #[cfg(feature = "o3de")]
     if gamewire_o3de::sniff(data, file_name) {
-        return Some(Format::O3de);
+        return Detection::Found(Found::new(Format::O3de, Evidence::Magic));
     }
     #[cfg(feature = "godot")]
     if let Some(v) = gamewire_godot::sniff_version(data, file_name) {
-        return Some(if v == 3 {
+        let format = if v == 3 {
             Format::Godot3
         } else {
             Format::Godot4
-        });
+        };
+        return Detection::Found(Found::new(format, Evidence::Name));
     }
     #[cfg(feature = "zeze")]
     if gamewire_zeze::sniff(data, file_name) {
-        return Some(Format::Zeze);
+        return Detection::Found(Found::new(Format::Zeze, Evidence::Name));
+    }
+    if looks_like_json(data) {
+        return Detection::Json;
+    }
+    #[cfg(feature = "godot")]
+    {
+        use gamewire_godot::probe::{probe, Reading, Verdict};
+        let found = |r: &Reading| Found {
+            format: match r.version {
+                gamewire_godot::Version::V3 => Format::Godot3,
+                gamewire_godot::Version::V4 => Format::Godot4,
+            },
+            evidence: Evidence::Content,
+            godot_framing: Some(r.framing),
+            records: Some(r.records),
+        };
+        match probe(data) {
+            Verdict::One { best, .. } => return Detection::Found(found(&best)),
+            Verdict::Ambiguous(readings) => {
+                return Detection::Ambiguous(readings.iter().map(found).collect())
+            }
+            Verdict::NotGodot => {}
+        }
     }
     let _ = (data, file_name);
-    None
+    Detection::Unknown
+}
+
+/// True when `data` starts, after an optional byte order mark and white space, with
+/// `{` or `[` and its first bytes are text (engine bytes hold a zero byte early).
+fn looks_like_json(data: &[u8]) -> bool {
+    let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let start = data.iter().position(|b| !b.is_ascii_whitespace());
+    let Some(start) = start else {
+        return false;
+    };
+    matches!(data[start], b'{' | b'[') && !data[..data.len().min(64)].contains(&0)
 }

@@ -11,7 +11,9 @@
 //! | [`resonite`] | Resonite/Neos FrDT containers and BSON data trees |
 //! | [`o3de`] | O3DE JSON serialization of reflected types |
 //!
-//! [`detect`] guesses the format of a file from its first bytes and its name.
+//! [`identify`] recognises the format of a file from its bytes and its name ([`detect`]
+//! is its one-answer form): magic numbers, telling names, and for Godot's magic-less
+//! Variant bytes a trial decode of every version and framing.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -30,4 +32,4 @@ pub use gamewire_resonite as resonite;
 pub use gamewire_zeze as zeze;
 
 mod detect;
-pub use detect::{detect, Format};
+pub use detect::{detect, identify, Detection, Evidence, Format, Found};

@@ -55,6 +55,58 @@ fn names_and_magic_numbers() {
         detect(&[2, 0, 0, 0, 7, 0, 0, 0], Some("score.godot3.bin")),
         Some(Format::Godot3)
     );
-    assert_eq!(detect(&[2, 0, 0, 0, 7, 0, 0, 0], Some("score.bin")), None);
+    // By content: a bare int 7, which Godot 3 and 4 write alike (named as Godot 4).
+    assert_eq!(
+        detect(&[2, 0, 0, 0, 7, 0, 0, 0], Some("score.bin")),
+        Some(Format::Godot4)
+    );
     assert_eq!(detect(b"hello", None), None);
+}
+
+fn real(path: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures")
+            .join(path),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_godot_save_is_recognised_by_content_under_any_name() {
+    use gamewire::{identify, Detection, Evidence};
+    let bytes = real("godot/real/rogue-like-save_file.godot3.save");
+    for name in [Some("savegame.dat"), Some("save_file.save"), None] {
+        match identify(&bytes, name) {
+            Detection::Found(f) => {
+                assert_eq!(f.format, Format::Godot3, "{name:?}");
+                assert_eq!(f.evidence, Evidence::Content);
+                assert_eq!(f.describe(), "godot3 (store_var frame, 1 value)");
+            }
+            other => panic!("{name:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn json_is_never_read_as_engine_bytes() {
+    use gamewire::{identify, Detection};
+    // gamewire's own output for a Godot file, under the name `gamewire decode` suggests.
+    let json = b"{\n  \"name\": \"Ann\",\n  \"hp\": 87.5\n}\n";
+    assert_eq!(identify(json, Some("save.godot4.json")), Detection::Json);
+    assert_eq!(detect(json, Some("save.godot4.json")), None);
+    assert_eq!(identify(b"  [1, 2]", Some("list.bin")), Detection::Json);
+    // ... while the O3DE envelope is O3DE's own file format.
+    let o3de = br#"{"Type": "JsonSerialization", "Version": 1, "ClassName": "X", "ClassData": {}}"#;
+    assert_eq!(detect(o3de, Some("x.json")), Some(Format::O3de));
+}
+
+#[test]
+fn tiny_values_that_read_alike_are_ambiguous_not_guessed() {
+    use gamewire::{identify, Detection};
+    // `04 00 00 00 00 00 00 00`: a bare empty String, or a 4-byte frame holding null.
+    match identify(&[4, 0, 0, 0, 0, 0, 0, 0], Some("x.dat")) {
+        Detection::Ambiguous(found) => assert!(found.len() >= 2, "{found:?}"),
+        other => panic!("{other:?}"),
+    }
 }
