@@ -16,8 +16,10 @@ for payload in mixed packed; do
   out="$("${CARGO_TARGET_DIR:-target}/release/gamewire" bench godot3 "$work/$payload.godot3")"
   g_dec="$(echo "$out" | awk '/^decode: median/ { print $5 }')"
   g_enc="$(echo "$out" | awk '/^encode: median/ { print $5 }')"
+  g_tape="$(echo "$out" | awk '/^decode to tape: median/ { print $7 }')"
   e_dec="$(mbps "$bytes" "$dec_us")"
   e_enc="$(mbps "$bytes" "$enc_us")"
   printf '%-8s %-7s %12s %12s %7.1fx\n' "$payload" decode "$e_dec" "$g_dec" "$(awk -v a="$g_dec" -v b="$e_dec" 'BEGIN { print a / b }')"
+  printf '%-8s %-7s %12s %12s %7.1fx\n' "$payload" tape "$e_dec" "$g_tape" "$(awk -v a="$g_tape" -v b="$e_dec" 'BEGIN { print a / b }')"
   printf '%-8s %-7s %12s %12s %7.1fx\n' "$payload" encode "$e_enc" "$g_enc" "$(awk -v a="$g_enc" -v b="$e_enc" 'BEGIN { print a / b }')"
 done

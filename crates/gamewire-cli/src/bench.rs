@@ -62,7 +62,8 @@ pub fn mb_per_s(bytes: usize, time: Duration) -> f64 {
     bytes as f64 / 1e6 / time.as_secs_f64().max(1e-12)
 }
 
-fn print_line(what: &str, bytes: usize, t: Timing) {
+/// Prints one timing line: `what: median ... ms ... MB/s (on-CPU ...)`.
+pub fn print_line(what: &str, bytes: usize, t: Timing) {
     let mut line = format!(
         "{what}: median {:>10.3} ms  {:>9.1} MB/s",
         t.wall.as_secs_f64() * 1e3,

@@ -106,7 +106,14 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
                         godot::encode_into(val, &eopts, &mut out)?;
                         Ok(out)
                     },
-                )
+                )?;
+                // The borrowed reading: every value checked and indexed, navigable,
+                // strings borrowed from the input (gamewire_godot::tape).
+                let t = crate::bench::median_time(|| {
+                    Ok(godot::tape::Tape::with_options(&input, &dopts)?)
+                })?;
+                crate::bench::print_line("decode to tape", input.len(), t);
+                Ok(())
             }
         }
     }

@@ -22,6 +22,7 @@ pub mod json;
 mod kind;
 pub mod probe;
 mod ser;
+pub mod tape;
 mod value;
 
 pub use de::from_bytes;
