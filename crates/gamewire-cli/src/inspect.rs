@@ -15,6 +15,18 @@ pub struct InspectArgs {
     /// Elide arrays longer than this, showing the first items and a count.
     #[arg(long, default_value_t = 8)]
     pub max_items: usize,
+    /// Read every file as this format instead of detecting it (godot3, godot4,
+    /// kingsisle, zeze, resonite, o3de).
+    #[arg(long = "as", value_name = "FORMAT", value_parser = parse_format)]
+    pub as_format: Option<Format>,
+}
+
+/// Parses a format name for `--as`.
+pub fn parse_format(s: &str) -> Result<Format, String> {
+    Format::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+        format!("unknown format {s:?}: use one of {}", names.join(", "))
+    })
 }
 
 /// Lists the files under `paths`, folders walked in name order.
@@ -55,7 +67,10 @@ pub fn run(args: InspectArgs) -> CliResult {
         let data =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let detection = gamewire::identify(&data, name.as_deref());
+        let detection = match args.as_format {
+            Some(f) => Detection::Found(gamewire::Found::new(f, gamewire::Evidence::Given)),
+            None => gamewire::identify(&data, name.as_deref()),
+        };
         let found = match &detection {
             Detection::Found(found) => Some(found.clone()),
             Detection::Ambiguous(fits) => {

@@ -195,20 +195,18 @@ pub fn run(action: Action, args: Args) -> CliResult {
 }
 
 /// Finds the type list for `path`: `<name>.types.json`, `<stem>.types.json`, then
-/// `types.json` or `types.xml` in the same folder.
+/// `types.json` or `types.xml`, in the file's folder and then in each parent folder
+/// (as `gamewire decode FILE` does).
 pub fn find_types(path: &Path) -> Option<PathBuf> {
-    let dir = path.parent().unwrap_or(Path::new("."));
     let name = path.file_name()?.to_string_lossy().into_owned();
-    let stem = path.file_stem()?.to_string_lossy().into_owned();
-    [
+    let stem = name.split('.').next().unwrap_or("").to_owned();
+    let names = [
         format!("{name}.types.json"),
         format!("{stem}.types.json"),
         "types.json".into(),
         "types.xml".into(),
-    ]
-    .into_iter()
-    .map(|n| dir.join(n))
-    .find(|p| p.is_file())
+    ];
+    crate::auto::find_side_file(path, &names)
 }
 
 /// Prints a kingsisle file as a tree for `gamewire inspect`.

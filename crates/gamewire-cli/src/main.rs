@@ -4,6 +4,7 @@
 //! has its own module holding its argument structs and handlers.
 #![forbid(unsafe_code)]
 
+mod auto;
 mod bench;
 mod inspect;
 mod io;
@@ -49,9 +50,9 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Decode a file in an engine format to JSON.
-    #[command(subcommand)]
-    Decode(Codec),
+    /// Decode a file in an engine format to JSON: `decode FILE` detects the format
+    /// (and finds its side files), `decode FORMAT [OPTIONS] [FILE]` names it.
+    Decode(DecodeCmd),
     /// Encode JSON to bytes in an engine format.
     #[command(subcommand)]
     Encode(Codec),
@@ -71,6 +72,16 @@ enum Command {
     #[cfg(feature = "o3de")]
     #[command(subcommand)]
     O3de(o3de_tools::O3deCmd),
+}
+
+/// `decode`: a format subcommand, or a file whose format is detected.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct DecodeCmd {
+    #[command(subcommand)]
+    codec: Option<Codec>,
+    #[command(flatten)]
+    auto: auto::DecodeArgs,
 }
 
 /// One subcommand per format; `decode`, `encode` and `bench` each take one.
@@ -149,9 +160,17 @@ fn main() {
     }
 }
 
+/// Parses `argv` as a whole command line and runs it (used by commands that choose a
+/// format's subcommand for the user).
+pub fn run_argv(argv: Vec<std::ffi::OsString>) -> CliResult {
+    let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string().trim_end().to_owned())?;
+    run(cli)
+}
+
 fn run(cli: Cli) -> CliResult {
     match cli.command {
-        Command::Decode(c) => run_codec(Action::Decode, c),
+        Command::Decode(DecodeCmd { codec: Some(c), .. }) => run_codec(Action::Decode, c),
+        Command::Decode(DecodeCmd { codec: None, auto }) => auto::decode(auto),
         Command::Encode(c) => run_codec(Action::Encode, c),
         Command::Bench(c) => run_codec(Action::Bench, c),
         Command::Inspect(a) => inspect::run(a),

@@ -379,19 +379,9 @@ pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
         }
         tree.close();
     } else {
-        let stem = name.split('.').next().unwrap_or("");
         if solution.is_file() {
             let schema = load_schema(&solution)?;
-            let found = schema
-                .bean_names()
-                .into_iter()
-                .find(|n| {
-                    n.rsplit('.')
-                        .next()
-                        .is_some_and(|s| s.eq_ignore_ascii_case(stem))
-                })
-                .map(str::to_owned);
-            if let Some(bean) = found {
+            if let Some(bean) = bean_for_file(&schema, &name) {
                 let j = schema.decode(&bean, data, &zeze::Options::default())?;
                 show_json("bean", &bean, &j, tree);
                 return Ok(());
@@ -401,6 +391,26 @@ pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
         show_bean("bean", "bean", &bean, tree);
     }
     Ok(())
+}
+
+/// The bean a file holds by its name: `NAME.zeze` or `NAME.anything.zeze` holds the
+/// solution's bean whose short name is NAME (any case).
+pub fn bean_for_file(schema: &Schema, file_name: &str) -> Option<String> {
+    let stem = file_name.split('.').next().unwrap_or("");
+    schema
+        .bean_names()
+        .into_iter()
+        .find(|n| {
+            n.rsplit('.')
+                .next()
+                .is_some_and(|s| s.eq_ignore_ascii_case(stem))
+        })
+        .map(str::to_owned)
+}
+
+/// Reads a solution file (Zeze's schema XML).
+pub fn read_solution(path: &Path) -> CliResult<Schema> {
+    load_schema(path)
 }
 
 /// The schema `inspect` looks for beside a `*.zeze` file.

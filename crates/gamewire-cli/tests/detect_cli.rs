@@ -50,3 +50,89 @@ fn tiny_values_that_read_alike_ask_for_a_choice() {
         "{text}"
     );
 }
+
+fn gamewire(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_gamewire"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .output()
+        .unwrap()
+}
+
+fn ok(args: &[&str]) -> Vec<u8> {
+    let out = gamewire(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+#[test]
+fn decode_with_no_format_matches_the_format_subcommand() {
+    // (file, the explicit command a user had to type before)
+    let cases: &[(&str, &[&str])] = &[
+        ("samples/godot/save.godot3.bin", &["decode", "godot3"]),
+        (
+            "samples/godot/stream.godot3.bin",
+            &["decode", "godot3", "--framed"],
+        ),
+        (
+            "samples/kingsisle/item.bin",
+            &["decode", "kingsisle", "-t", "samples/kingsisle/types.json"],
+        ),
+        (
+            "samples/resonite/legacy-item.7zbson",
+            &["decode", "resonite"],
+        ),
+        (
+            "samples/zeze/session.frames.zeze",
+            &[
+                "decode",
+                "zeze",
+                "--frames",
+                "--schema",
+                "samples/zeze/zeze-solution.xml",
+            ],
+        ),
+    ];
+    for (file, explicit) in cases {
+        let auto = ok(&["decode", file]);
+        let mut args = explicit.to_vec();
+        args.push(file);
+        assert_eq!(auto, ok(&args), "{file}");
+    }
+    // A bean file is typed by the solution beside it, through its name.
+    let typed = String::from_utf8(ok(&["decode", "samples/zeze/BSimple.zeze"])).unwrap();
+    let bare = String::from_utf8(ok(&["decode", "zeze", "samples/zeze/BSimple.zeze"])).unwrap();
+    assert_ne!(typed, bare, "the solution names the fields");
+}
+
+#[test]
+fn decode_with_no_format_explains_what_it_cannot_choose() {
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = dir.path().join("x.dat");
+    std::fs::write(&tiny, [4, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+    let out = gamewire(&["decode", tiny.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(err.contains("--as") && err.contains("godot4"), "{err}");
+    // --as settles it.
+    let text = ok(&["decode", "--as", "godot3", tiny.to_str().unwrap()]);
+    assert_eq!(String::from_utf8(text).unwrap().trim(), "\"\"");
+    // JSON is not decoded, and says how to encode it instead.
+    let json = dir.path().join("save.json");
+    std::fs::write(&json, b"{\"hp\": 1}").unwrap();
+    let out = gamewire(&["decode", json.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("gamewire encode"));
+    // A KingsIsle file with no type list names what to put where.
+    let bind = dir.path().join("item.bin");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/kingsisle/item.bin"),
+        &bind,
+    )
+    .unwrap();
+    let out = gamewire(&["decode", bind.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("types.json"));
+}

@@ -337,3 +337,31 @@ impl FrameReader {
         self.buf.len() - self.start
     }
 }
+
+/// Recognises a stream of protocol frames by its content: headers whose sizes chain
+/// to exactly the end of `data`, and at least half the bodies in Zeze's standard
+/// layout (family class, session id, a bean that decodes to its end; a stream may
+/// carry other bodies, which decoding keeps raw). Returns the number of frames.
+/// Cheap for other data: the size chain is checked before any body is decoded.
+pub fn probe_frames(data: &[u8]) -> Option<usize> {
+    let mut bounds = Vec::new();
+    let mut pos = 0usize;
+    while pos < data.len() {
+        let head = data.get(pos..pos + HEADER_SIZE)?;
+        let size = u32::from_le_bytes([head[8], head[9], head[10], head[11]]) as usize;
+        let end = pos
+            .checked_add(HEADER_SIZE + size)
+            .filter(|&e| e <= data.len())?;
+        bounds.push((pos + HEADER_SIZE, end));
+        pos = end;
+    }
+    if bounds.is_empty() {
+        return None;
+    }
+    let opts = Options::default();
+    let standard = bounds
+        .iter()
+        .filter(|&&(start, end)| decode_body(&data[start..end], start, &opts).is_ok())
+        .count();
+    (standard * 2 >= bounds.len()).then_some(bounds.len())
+}

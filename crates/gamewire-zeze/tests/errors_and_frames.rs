@@ -229,3 +229,18 @@ fn encode_refuses_list_items_of_another_type() {
         assert!(e.to_string().contains("header says"), "{e}");
     }
 }
+
+#[test]
+fn frame_streams_are_recognised_by_content() {
+    let stream = encode_frames(&sample_frames()).unwrap();
+    let n = sample_frames().len();
+    assert_eq!(gamewire_zeze::frame::probe_frames(&stream), Some(n));
+    // Cut short, grown, or not frames at all: not claimed.
+    let probe = gamewire_zeze::frame::probe_frames;
+    assert_eq!(probe(&stream[..stream.len() - 1]), None);
+    let mut longer = stream.clone();
+    longer.push(0);
+    assert_eq!(probe(&longer), None);
+    assert_eq!(probe(b"{\"a\": 1}"), None);
+    assert_eq!(probe(&[]), None);
+}

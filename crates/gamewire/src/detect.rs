@@ -20,6 +20,21 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order [`identify`] tries them by name.
+    pub const ALL: [Format; 6] = [
+        Format::Godot3,
+        Format::Godot4,
+        Format::KingsIsle,
+        Format::Zeze,
+        Format::Resonite,
+        Format::O3de,
+    ];
+
+    /// The format named `name` on the command line (see [`Format::name`]).
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL.into_iter().find(|f| f.name() == name)
+    }
+
     /// The name used on the command line (`godot3`, `kingsisle`, ...).
     pub fn name(self) -> &'static str {
         match self {
@@ -59,8 +74,23 @@ pub enum Evidence {
     Magic,
     /// The file name (`.zeze`, `.7zbson`, `NAME.godot4.bin`, ...).
     Name,
-    /// The content alone, by trial decoding (Godot Variant bytes).
+    /// The content alone, by trial decoding (Godot Variant bytes, Zeze frames).
     Content,
+    /// Named by the user (the CLI's `--as`).
+    Given,
+}
+
+/// How the values of a file recognised by content are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Layout {
+    /// Not known (recognised by magic number or name).
+    Unknown,
+    /// One bare Godot Variant (`var_to_bytes`, `PacketPeer.put_var`).
+    GodotBare,
+    /// Godot Variants each behind a u32 length (`store_var`, `StreamPeer.put_var`).
+    GodotFramed,
+    /// Zeze protocol frames.
+    ZezeFrames,
 }
 
 /// One format that fits, with what is known of its layout.
@@ -70,39 +100,34 @@ pub struct Found {
     pub format: Format,
     /// How it was recognised.
     pub evidence: Evidence,
-    /// Godot only, when read by content: bare value or `store_var` frames.
-    #[cfg(feature = "godot")]
-    pub godot_framing: Option<gamewire_godot::probe::Framing>,
-    /// Values in the input, when known (Godot `store_var` files hold one per call).
+    /// The layout, when recognised by content.
+    pub layout: Layout,
+    /// Values (Godot) or frames (Zeze) in the input, when known.
     pub records: Option<usize>,
 }
 
 impl Found {
-    fn new(format: Format, evidence: Evidence) -> Self {
+    /// A format with nothing known of its layout.
+    pub fn new(format: Format, evidence: Evidence) -> Self {
         Found {
             format,
             evidence,
-            #[cfg(feature = "godot")]
-            godot_framing: None,
+            layout: Layout::Unknown,
             records: None,
         }
     }
 
     /// A short description: `godot4 (store_var frames, 3 values)`.
     pub fn describe(&self) -> String {
-        #[cfg(feature = "godot")]
-        if let Some(framing) = self.godot_framing {
-            let layout = match framing {
-                gamewire_godot::probe::Framing::Raw => "bare value".to_owned(),
-                gamewire_godot::probe::Framing::Framed => match self.records {
-                    Some(1) => "store_var frame, 1 value".to_owned(),
-                    Some(n) => format!("store_var frames, {n} values"),
-                    None => "store_var frames".to_owned(),
-                },
-            };
-            return format!("{} ({layout})", self.format);
-        }
-        self.format.to_string()
+        let n = self.records.unwrap_or(0);
+        let s = if n == 1 { "" } else { "s" };
+        let layout = match self.layout {
+            Layout::Unknown => return self.format.to_string(),
+            Layout::GodotBare => "bare value".to_owned(),
+            Layout::GodotFramed => format!("store_var frame{s}, {n} value{s}"),
+            Layout::ZezeFrames => format!("protocol frame{s}, {n} frame{s}"),
+        };
+        format!("{} ({layout})", self.format)
     }
 }
 
@@ -124,9 +149,11 @@ pub enum Detection {
 /// Recognises the format of `data`, using `file_name` (when known) too.
 ///
 /// Formats with a magic number (`FrDT`, `BINd`, O3DE's envelope) come first, then
-/// telling names, and last the Godot content probe ([`gamewire_godot::probe::probe`]),
+/// telling names, and last the content probes: Godot's ([`gamewire_godot::probe::probe`]),
 /// which trial-decodes the input as Godot 3 and 4, bare and framed, so a save file
-/// named `savegame.dat` is recognised. A file is never claimed by a guess when a magic
+/// named `savegame.dat` is recognised, and Zeze's frame chain
+/// ([`gamewire_zeze::frame::probe_frames`]). When more than one fits, the answer is
+/// [`Detection::Ambiguous`]. A file is never claimed by a guess when a magic
 /// number or a name matches, and JSON text is never read as engine bytes.
 pub fn identify(data: &[u8], file_name: Option<&str>) -> Detection {
     #[cfg(feature = "resonite")]
@@ -162,25 +189,41 @@ pub fn identify(data: &[u8], file_name: Option<&str>) -> Detection {
     if looks_like_json(data) {
         return Detection::Json;
     }
+    let mut fits: Vec<Found> = Vec::new();
     #[cfg(feature = "godot")]
     {
-        use gamewire_godot::probe::{probe, Reading, Verdict};
+        use gamewire_godot::probe::{probe, Framing, Reading, Verdict};
         let found = |r: &Reading| Found {
             format: match r.version {
                 gamewire_godot::Version::V3 => Format::Godot3,
                 gamewire_godot::Version::V4 => Format::Godot4,
             },
             evidence: Evidence::Content,
-            godot_framing: Some(r.framing),
+            layout: match r.framing {
+                Framing::Raw => Layout::GodotBare,
+                Framing::Framed => Layout::GodotFramed,
+            },
             records: Some(r.records),
         };
         match probe(data) {
-            Verdict::One { best, .. } => return Detection::Found(found(&best)),
-            Verdict::Ambiguous(readings) => {
-                return Detection::Ambiguous(readings.iter().map(found).collect())
-            }
+            Verdict::One { best, .. } => fits.push(found(&best)),
+            Verdict::Ambiguous(readings) => fits.extend(readings.iter().map(found)),
             Verdict::NotGodot => {}
         }
+    }
+    #[cfg(feature = "zeze")]
+    if let Some(n) = gamewire_zeze::frame::probe_frames(data) {
+        fits.push(Found {
+            format: Format::Zeze,
+            evidence: Evidence::Content,
+            layout: Layout::ZezeFrames,
+            records: Some(n),
+        });
+    }
+    match fits.len() {
+        0 => {}
+        1 => return Detection::Found(fits.remove(0)),
+        _ => return Detection::Ambiguous(fits),
     }
     let _ = (data, file_name);
     Detection::Unknown

@@ -32,4 +32,4 @@ pub use gamewire_resonite as resonite;
 pub use gamewire_zeze as zeze;
 
 mod detect;
-pub use detect::{detect, identify, Detection, Evidence, Format, Found};
+pub use detect::{detect, identify, Detection, Evidence, Format, Found, Layout};
