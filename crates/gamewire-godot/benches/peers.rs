@@ -18,9 +18,15 @@ fn payload() -> Vec<u8> {
             let f = i as f64;
             let player = Value::Dictionary(Dictionary::new(vec![
                 ("id".into(), Value::Int(i)),
-                ("name".into(), Value::String(format!("player_{i:06}").into())),
+                (
+                    "name".into(),
+                    Value::String(format!("player_{i:06}").into()),
+                ),
                 ("hp".into(), Value::Float(f * 0.37 + 0.1)),
-                ("pos".into(), Value::Vector3(Real::F32([f as f32, 0.5, -(f as f32)]))),
+                (
+                    "pos".into(),
+                    Value::Vector3(Real::F32([f as f32, 0.5, -(f as f32)])),
+                ),
                 ("alive".into(), Value::Bool(i % 2 == 0)),
             ]));
             (Value::String(format!("p{i}").into()), player)
@@ -38,7 +44,10 @@ fn peers(c: &mut Criterion) {
     let opts = DecodeOptions::new(Version::V4);
     // Both read the payload, and the peer's encoding of its own reading is our bytes.
     let peer_value = PeerDecoder::decode_variant(&bytes).expect("the peer reads it");
-    assert_eq!(PeerEncoder::encode_variant(peer_value.as_ref()).unwrap(), bytes);
+    assert_eq!(
+        PeerEncoder::encode_variant(peer_value.as_ref()).unwrap(),
+        bytes
+    );
     let ours = decode(&bytes, &opts).unwrap();
 
     let mut g = c.benchmark_group("godot4 players dictionary");
