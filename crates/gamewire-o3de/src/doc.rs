@@ -357,10 +357,16 @@ impl<'a> Parser<'a> {
 
     fn expected(&self, what: &str) -> Error {
         match self.b.get(self.i) {
-            None => Error::msg_at(self.i, format!("unexpected end of JSON text: expected {what}")),
+            None => Error::msg_at(
+                self.i,
+                format!("unexpected end of JSON text: expected {what}"),
+            ),
             Some(&c) => Error::msg_at(
                 self.i,
-                format!("expected {what}, found {:?}", self.text[self.i..].chars().next().unwrap_or(c as char)),
+                format!(
+                    "expected {what}, found {:?}",
+                    self.text[self.i..].chars().next().unwrap_or(c as char)
+                ),
             ),
         }
     }
@@ -542,7 +548,10 @@ impl<'a> Parser<'a> {
         if b.get(j) == Some(&b'.') {
             let n = digits(j + 1);
             if n == 0 {
-                return Err(Error::msg_at(j + 1, "invalid number: expected a digit after '.'"));
+                return Err(Error::msg_at(
+                    j + 1,
+                    "invalid number: expected a digit after '.'",
+                ));
             }
             j += 1 + n;
         }
@@ -574,7 +583,10 @@ mod tests {
         assert!(!doc.final_newline);
         let m = doc.root.members().unwrap();
         assert_eq!(m.len(), 7);
-        assert_eq!(doc.root.get("a"), Some(&Node::Number("-3.9142520427703859")));
+        assert_eq!(
+            doc.root.get("a"),
+            Some(&Node::Number("-3.9142520427703859"))
+        );
         assert_eq!(doc.root.get("s").unwrap().as_str().unwrap(), "é\n/");
         assert_eq!(
             doc.write(Layout::Compact),
@@ -587,7 +599,8 @@ mod tests {
 
     #[test]
     fn comments_bom_and_final_newline() {
-        let doc = Document::parse(b"\xEF\xBB\xBF// head\n{\"a\": /* x */ [1, 2] // y\n}\n").unwrap();
+        let doc =
+            Document::parse(b"\xEF\xBB\xBF// head\n{\"a\": /* x */ [1, 2] // y\n}\n").unwrap();
         assert!(doc.final_newline);
         assert_eq!(doc.write(Layout::Compact), b"{\"a\":[1,2]}\n");
     }
@@ -614,8 +627,17 @@ mod tests {
         ];
         for (text, off, msg) in cases {
             let e = Document::parse(text).unwrap_err();
-            assert_eq!(e.offset(), Some(*off), "{:?}: {e}", String::from_utf8_lossy(text));
-            assert!(e.to_string().contains(msg), "{:?}: {e}", String::from_utf8_lossy(text));
+            assert_eq!(
+                e.offset(),
+                Some(*off),
+                "{:?}: {e}",
+                String::from_utf8_lossy(text)
+            );
+            assert!(
+                e.to_string().contains(msg),
+                "{:?}: {e}",
+                String::from_utf8_lossy(text)
+            );
         }
         assert!(Document::parse(b"[\"\\ud83d\\ude00\"]").is_ok());
     }
@@ -631,11 +653,11 @@ mod tests {
     #[test]
     fn values_and_conversion() {
         let doc = Document::parse(br#"{"k\u0041": "\ud83d\ude00", "n": 5, "k\u0041": 2}"#).unwrap();
-        assert_eq!(doc.root.get("kA").unwrap(), &Node::String(Str::from_raw("\\ud83d\\ude00")));
-        assert_eq!(doc.root.get("kA").unwrap().as_str().unwrap(), "😀");
         assert_eq!(
-            doc.root.to_json(),
-            serde_json::json!({"kA": 2, "n": 5})
+            doc.root.get("kA").unwrap(),
+            &Node::String(Str::from_raw("\\ud83d\\ude00"))
         );
+        assert_eq!(doc.root.get("kA").unwrap().as_str().unwrap(), "😀");
+        assert_eq!(doc.root.to_json(), serde_json::json!({"kA": 2, "n": 5}));
     }
 }

@@ -205,7 +205,10 @@ mod tests {
         assert_eq!(
             s.types,
             vec![
-                (Cow::from("{27F1E1A1-8D9D-4C3B-BD3A-AFB9762449C0} TransformComponent"), 2),
+                (
+                    Cow::from("{27F1E1A1-8D9D-4C3B-BD3A-AFB9762449C0} TransformComponent"),
+                    2
+                ),
                 (Cow::from("EditorMeshComponent"), 1)
             ]
         );
@@ -219,7 +222,12 @@ mod tests {
         );
         assert_eq!(
             s.entity_ids,
-            vec!["ContainerEntity", "Entity_[5]", "{\"id\": 42}", "Entity_[9]"]
+            vec![
+                "ContainerEntity",
+                "Entity_[5]",
+                "{\"id\": 42}",
+                "Entity_[9]"
+            ]
         );
         assert_eq!(
             s.assets,

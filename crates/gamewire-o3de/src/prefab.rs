@@ -97,7 +97,11 @@ impl<'a> Entity<'a> {
                 }
                 _ => None,
             };
-            if parent.is_none() && ty.as_deref().is_some_and(|t| t.ends_with("TransformComponent")) {
+            if parent.is_none()
+                && ty
+                    .as_deref()
+                    .is_some_and(|t| t.ends_with("TransformComponent"))
+            {
                 parent = text(c.get("Parent Entity")).filter(|p| !p.is_empty());
             }
             components.push(ty);
@@ -348,7 +352,12 @@ impl<'a> PrefabTree<'a> {
 }
 
 fn entity_line(out: &mut String, e: &Entity<'_>, note: Option<std::fmt::Arguments<'_>>) {
-    let _ = write!(out, "{}  <{}>", e.name.as_deref().unwrap_or("(unnamed)"), e.alias);
+    let _ = write!(
+        out,
+        "{}  <{}>",
+        e.name.as_deref().unwrap_or("(unnamed)"),
+        e.alias
+    );
     if let Some(id) = &e.id {
         if *id != e.alias {
             let _ = write!(out, " id {id}");
@@ -473,7 +482,11 @@ Level  <ContainerEntity> id Entity_[1]
         // 3 000 entities each the parent of the next: no recursion, every one printed.
         let mut s = String::from(r#"{"ContainerEntity": {"Name": "C"}, "Entities": {"#);
         for i in 0..3_000 {
-            let parent = if i == 0 { "ContainerEntity".to_string() } else { format!("Entity_[{}]", i - 1) };
+            let parent = if i == 0 {
+                "ContainerEntity".to_string()
+            } else {
+                format!("Entity_[{}]", i - 1)
+            };
             if i > 0 {
                 s.push(',');
             }

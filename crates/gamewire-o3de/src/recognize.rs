@@ -30,7 +30,7 @@ pub enum FileKind {
     Pass,
     /// Script Canvas graph (`.scriptcanvas`).
     ScriptCanvas,
-    /// Physics material (`.physicsmaterial`).
+    /// Physics material (`.physicsmaterial`, `.physxmaterial`).
     PhysicsMaterial,
     /// Input bindings (`.inputbindings`).
     InputBindings,
@@ -86,7 +86,7 @@ pub fn kind_from_name(file_name: &str) -> Option<FileKind> {
         "azasset" => FileKind::AzAsset,
         "pass" => FileKind::Pass,
         "scriptcanvas" => FileKind::ScriptCanvas,
-        "physicsmaterial" => FileKind::PhysicsMaterial,
+        "physicsmaterial" | "physxmaterial" => FileKind::PhysicsMaterial,
         "inputbindings" => FileKind::InputBindings,
         _ if lower.ends_with(".mergepatch.json") || lower.ends_with(".merge-patch.json") => {
             FileKind::MergePatch
@@ -231,7 +231,9 @@ impl<'a> Scan<'a> {
                     // a number or a word
                     let n = self.b[self.i..]
                         .iter()
-                        .take_while(|c| !matches!(c, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t' | b'/'))
+                        .take_while(|c| {
+                            !matches!(c, b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t' | b'/')
+                        })
                         .count();
                     self.i += n.max(1);
                 }
@@ -301,29 +303,29 @@ impl<'a> Scan<'a> {
         match self.peek() {
             Some(b'{') => {
                 self.members(|s, name| match name {
-                b"Type" => {
-                    if let Some(v) = s.string() {
-                        signs.envelope |= v.eq_ignore_ascii_case(b"JsonSerialization");
-                        return true;
+                    b"Type" => {
+                        if let Some(v) = s.string() {
+                            signs.envelope |= v.eq_ignore_ascii_case(b"JsonSerialization");
+                            return true;
+                        }
+                        false
                     }
-                    false
-                }
-                b"ContainerEntity" => {
-                    signs.prefab = true;
-                    false
-                }
-                b"Entities" | b"Instances" => {
-                    let prefix: &[u8] = if name == b"Entities" {
-                        b"Entity_["
-                    } else {
-                        b"Instance_["
-                    };
-                    if let Some(first) = s.first_name() {
-                        signs.prefab |= first.starts_with(prefix);
+                    b"ContainerEntity" => {
+                        signs.prefab = true;
+                        false
                     }
-                    true
-                }
-                _ => false,
+                    b"Entities" | b"Instances" => {
+                        let prefix: &[u8] = if name == b"Entities" {
+                            b"Entity_["
+                        } else {
+                            b"Instance_["
+                        };
+                        if let Some(first) = s.first_name() {
+                            signs.prefab |= first.starts_with(prefix);
+                        }
+                        true
+                    }
+                    _ => false,
                 });
             }
             Some(b'[') => {
@@ -378,7 +380,10 @@ mod tests {
             Some(FileKind::ObjectStreamXml)
         );
         assert_eq!(
-            recognize(b"<?xml version=\"1.0\"?>\n<ObjectStream version=\"1\">", None),
+            recognize(
+                b"<?xml version=\"1.0\"?>\n<ObjectStream version=\"1\">",
+                None
+            ),
             Some(FileKind::ObjectStreamXml)
         );
         assert_eq!(recognize(b"<html>", Some("a.prefab")), None);
@@ -386,19 +391,26 @@ mod tests {
 
     #[test]
     fn by_content() {
-        let env = br#"{"Type": "JsonSerialization", "Version": 1, "ClassName": "X", "ClassData": {}}"#;
+        let env =
+            br#"{"Type": "JsonSerialization", "Version": 1, "ClassName": "X", "ClassData": {}}"#;
         assert_eq!(recognize(env, None), Some(FileKind::Serialized));
         assert_eq!(recognize(env, Some("x.json")), Some(FileKind::Serialized));
         // The extension says more than the envelope.
         assert_eq!(recognize(env, Some("x.pass")), Some(FileKind::Pass));
         // Case of the value does not matter (O3DE compares it so); of the name it does.
         assert_eq!(
-            recognize(br#"{"Version": 1, /* c */ "Type" : "jsonserialization"}"#, None),
+            recognize(
+                br#"{"Version": 1, /* c */ "Type" : "jsonserialization"}"#,
+                None
+            ),
             Some(FileKind::Serialized)
         );
         assert_eq!(recognize(br#"{"type": "JsonSerialization"}"#, None), None);
         assert_eq!(
-            recognize(br#"{"Source": "a.prefab", "ContainerEntity": {"Id": "x"}}"#, None),
+            recognize(
+                br#"{"Source": "a.prefab", "ContainerEntity": {"Id": "x"}}"#,
+                None
+            ),
             Some(FileKind::Prefab)
         );
         assert_eq!(
@@ -413,9 +425,15 @@ mod tests {
             recognize(br#"[{"op": "replace", "path": "/a", "value": 1}]"#, None),
             Some(FileKind::JsonPatch)
         );
-        assert_eq!(recognize(br#"{"a": 1}"#, Some("change.patch.json")), Some(FileKind::MergePatch));
         assert_eq!(
-            recognize(br#"[{"path": "/a", "op": "test", "value": 1}]"#, Some("change.patch.json")),
+            recognize(br#"{"a": 1}"#, Some("change.patch.json")),
+            Some(FileKind::MergePatch)
+        );
+        assert_eq!(
+            recognize(
+                br#"[{"path": "/a", "op": "test", "value": 1}]"#,
+                Some("change.patch.json")
+            ),
             Some(FileKind::JsonPatch)
         );
     }
@@ -437,7 +455,12 @@ mod tests {
             br#"{"$type": "Vector3", "value": [1.0, 2.0, 3.0]}"#,
             br#"{"name": "Ann", "hp": 87.5}"#,
         ] {
-            assert_eq!(recognize(text, Some("x.json")), None, "{}", String::from_utf8_lossy(text));
+            assert_eq!(
+                recognize(text, Some("x.json")),
+                None,
+                "{}",
+                String::from_utf8_lossy(text)
+            );
             assert_eq!(recognize(text, None), None);
         }
     }
