@@ -132,11 +132,11 @@ fn load_input(
 
 /// Runs `decode`, `encode` or `bench` for o3de.
 pub fn run(action: Action, args: Args) -> CliResult {
-    if crate::o3de_doc::is_untyped(&args) {
-        return crate::o3de_doc::run(action, &args);
+    let bytes = read_input(args.input.as_deref())?;
+    if crate::o3de_doc::is_untyped(&args, &bytes) {
+        return crate::o3de_doc::run(action, &args, &bytes);
     }
     let reg = load_registry(&args)?;
-    let bytes = read_input(args.input.as_deref())?;
     let store_opts = StoreOptions {
         keep_defaults: args.keep_defaults,
         ..StoreOptions::default()

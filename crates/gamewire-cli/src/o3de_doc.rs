@@ -11,19 +11,26 @@ use gamewire::o3de::recognize::{self, FileKind};
 use gamewire::o3de::{infer, prefab::PrefabTree};
 use std::path::Path;
 
-/// True when `args` ask for no typing: no `--schema`, no `--type`, and no
-/// `o3de-registry.json` beside the input.
-pub fn is_untyped(args: &Args) -> bool {
+/// True when the input is read without a registry: no `--schema` and no `--type`,
+/// and either no `o3de-registry.json` beside the input or one that does not know the
+/// class named by the input's envelope (a file outside the envelope has no type to
+/// load without `--type`).
+pub fn is_untyped(args: &Args, bytes: &[u8]) -> bool {
     if args.schema.is_some() || args.type_name.is_some() {
         return false;
     }
-    match &args.input {
-        Some(i) if i != Path::new("-") => !i
-            .parent()
-            .unwrap_or(Path::new("."))
-            .join(REGISTRY_NAME)
-            .is_file(),
-        _ => true,
+    let reg_path = match &args.input {
+        Some(i) if i != Path::new("-") => i.parent().unwrap_or(Path::new(".")).join(REGISTRY_NAME),
+        _ => return true,
+    };
+    let Some(class) = recognize::envelope_class_name(bytes) else {
+        return true;
+    };
+    match std::fs::read(&reg_path) {
+        // A registry that does not read is reported by the typed path.
+        Ok(r) => gamewire::o3de::Registry::from_slice(&r)
+            .is_ok_and(|reg| reg.parse_type(&class).is_err()),
+        Err(_) => true,
     }
 }
 
@@ -50,11 +57,10 @@ pub fn parse<'a>(data: &'a [u8], name: Option<&str>) -> CliResult<Document<'a>> 
 
 /// Runs `decode`, `encode` or `bench` for o3de without a registry: the document goes
 /// out as it came in (indented as O3DE writes it, or `--compact`).
-pub fn run(action: Action, args: &Args) -> CliResult {
+pub fn run(action: Action, args: &Args, bytes: &[u8]) -> CliResult {
     if args.envelope {
         return Err("--envelope needs --type (the class name to put in it)".into());
     }
-    let bytes = read_input(args.input.as_deref())?;
     let name = input_name(args);
     let layout = if args.compact {
         Layout::Compact
@@ -63,15 +69,15 @@ pub fn run(action: Action, args: &Args) -> CliResult {
     };
     match action {
         Action::Decode | Action::Encode => {
-            let doc = parse(&bytes, name.as_deref())?;
+            let doc = parse(bytes, name.as_deref())?;
             write_output(args.output.as_deref(), &doc.write(layout))
         }
         Action::Bench => {
             // decode: parse the document (and drop it); encode: write it again.
-            let doc = parse(&bytes, name.as_deref())?;
+            let doc = parse(bytes, name.as_deref())?;
             crate::bench::run(
                 "o3de (untyped)",
-                &bytes,
+                bytes,
                 |b| {
                     let d = parse(b, name.as_deref())?;
                     std::hint::black_box(&d.root);

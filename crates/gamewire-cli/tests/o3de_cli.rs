@@ -194,3 +194,32 @@ fn inspect_reads_every_real_file_without_a_registry() {
     assert!(text.contains("Sound_Effect.prefab: o3de"), "{text}");
     assert!(text.contains("SelectorPass.pass: o3de"), "{text}");
 }
+
+#[test]
+fn a_registry_beside_the_file_is_used_only_for_classes_it_knows() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/o3de");
+    // The prefab has no envelope and the pass names a class the sample registry does
+    // not hold: both are read as written.
+    for name in ["Sound_Effect.prefab", "SelectorPass.pass"] {
+        let path = samples.join(name);
+        let o = bin().args(["decode", "o3de"]).arg(&path).output().unwrap();
+        ok(&o);
+        assert_eq!(o.stdout, std::fs::read(&path).unwrap(), "{name}");
+    }
+    // The sample entity's class is in it: typed load, report on stderr.
+    let o = bin()
+        .args(["decode", "o3de"])
+        .arg(samples.join("sample-entity.json"))
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("\"load\""));
+    // --envelope has no class to write without --type.
+    let o = bin()
+        .args(["decode", "o3de", "--envelope"])
+        .arg(samples.join("Sound_Effect.prefab"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--envelope needs --type"));
+}

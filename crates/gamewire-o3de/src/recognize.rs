@@ -130,6 +130,30 @@ pub fn recognize(data: &[u8], file_name: Option<&str>) -> Option<FileKind> {
     }
 }
 
+/// The `ClassName` of a file in the `JsonSerialization` envelope, read from the first
+/// [`PREFIX`] bytes (escapes left as written); `None` without the envelope.
+pub fn envelope_class_name(data: &[u8]) -> Option<String> {
+    let head = &data[..data.len().min(PREFIX)];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let mut s = Scan { b: head, i: 0 };
+    s.skip_ws();
+    let (mut envelope, mut class) = (false, None);
+    s.members(|s, name| match name {
+        b"Type" => {
+            envelope = s
+                .string()
+                .is_some_and(|v| v.eq_ignore_ascii_case(b"JsonSerialization"));
+            true
+        }
+        b"ClassName" => {
+            class = s.string().map(|v| String::from_utf8_lossy(v).into_owned());
+            true
+        }
+        _ => false,
+    });
+    class.filter(|_| envelope)
+}
+
 /// `<?xml ...?>` (optional), then `<ObjectStream`.
 fn is_object_stream(mut b: &[u8]) -> bool {
     if b.starts_with(b"<?xml") {
@@ -436,6 +460,24 @@ mod tests {
             ),
             Some(FileKind::JsonPatch)
         );
+    }
+
+    #[test]
+    fn envelope_class_names() {
+        assert_eq!(
+            envelope_class_name(br#"{"Type": "JsonSerialization", "Version": 1, "ClassName": "PassAsset", "ClassData": {}}"#),
+            Some("PassAsset".to_string())
+        );
+        assert_eq!(
+            envelope_class_name(br#"{"ClassName": "X", "Type": "jsonSerialization"}"#),
+            Some("X".to_string())
+        );
+        assert_eq!(envelope_class_name(br#"{"ClassName": "X"}"#), None);
+        assert_eq!(
+            envelope_class_name(br#"{"Type": "JsonSerialization"}"#),
+            None
+        );
+        assert_eq!(envelope_class_name(b"[1]"), None);
     }
 
     #[test]
