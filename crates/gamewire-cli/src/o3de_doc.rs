@@ -220,7 +220,9 @@ fn node_tree(tree: &mut Tree, label: &str, n: &Node<'_>, depth: usize) {
 pub fn tree(file: &Path) -> CliResult {
     let data = read_input(Some(file))?;
     let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
-    let doc = parse(&data, name.as_deref())?;
-    let t = PrefabTree::from_node(&doc.root).map_err(|e| format!("{}: {e}", file.display()))?;
+    if recognize::recognize(&data, name.as_deref()) == Some(FileKind::ObjectStreamXml) {
+        parse(&data, name.as_deref())?;
+    }
+    let t = PrefabTree::parse(&data).map_err(|e| format!("{}: {e}", file.display()))?;
     write_output(None, t.render().as_bytes())
 }

@@ -1,7 +1,7 @@
 //! The registry-free path on a ~50 MB level built from real entity shapes
 //! (`common/real_prefab.rs`): serde_json parsing the bytes into `serde_json::Value`
 //! (the floor), gamewire's untyped decode (parse the document as written, and write it
-//! back), and the prefab tree (parse, build, render), alternated round by round so
+//! back), and the prefab tree (`PrefabTree::parse` + render), alternated round by round so
 //! that load from other processes hits all alike. Prints the medians and the medians
 //! of the per-round ratios.
 //!
@@ -62,7 +62,7 @@ fn main() {
         "serde_json::Value",
         "untyped parse",
         "untyped decode (parse + write)",
-        "o3de tree (parse + build + render)",
+        "o3de tree (PrefabTree::parse + render)",
     ];
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
@@ -83,9 +83,7 @@ fn main() {
         drop(out);
         t[2] = s.elapsed().as_secs_f64();
         let s = Instant::now();
-        let d = Document::parse(&bytes).unwrap();
-        let text = PrefabTree::from_node(&d.root).unwrap().render();
-        drop(d);
+        let text = PrefabTree::parse(&bytes).unwrap().render();
         drop(text);
         t[3] = s.elapsed().as_secs_f64();
         if round > 0 {

@@ -220,32 +220,9 @@ impl<'a> Document<'a> {
 
     /// [`Document::parse`] with a nesting limit.
     pub fn parse_with_depth(bytes: &'a [u8], max_depth: usize) -> Result<Document<'a>> {
-        let text = std::str::from_utf8(bytes)
-            .map_err(|e| Error::msg_at(e.valid_up_to(), "invalid UTF-8 in JSON text"))?;
-        let mut p = Parser {
-            text,
-            b: bytes,
-            i: 0,
-            depth: 0,
-            max_depth,
-        };
-        if bytes.starts_with(b"\xEF\xBB\xBF") {
-            p.i = 3;
-        }
-        p.skip_ws()?;
-        if p.i >= bytes.len() {
-            return Err(Error::msg_at(p.i, "empty JSON text: expected a value"));
-        }
+        let mut p = Parser::new(bytes, max_depth)?;
         let root = p.value()?;
-        let end = p.i;
-        p.skip_ws()?;
-        if p.i < bytes.len() {
-            return Err(Error::msg_at(
-                p.i,
-                "unexpected text after the JSON value (one value per file)",
-            ));
-        }
-        let final_newline = bytes[end..].contains(&b'\n');
+        let final_newline = p.finish()?;
         Ok(Document {
             root,
             final_newline,
@@ -325,7 +302,9 @@ fn newline(layout: Layout, level: usize, out: &mut Vec<u8>) {
     }
 }
 
-struct Parser<'a> {
+/// The parser behind [`Document::parse`], also driven member by member by readers that
+/// keep only part of a file ([`crate::prefab::PrefabTree::parse`]).
+pub(crate) struct Parser<'a> {
     text: &'a str,
     b: &'a [u8],
     i: usize,
@@ -334,12 +313,65 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
+    /// A parser at the start of `bytes` (UTF-8 checked, a byte order mark skipped,
+    /// leading white space and comments skipped). Fails on invalid UTF-8 and on text
+    /// with no value.
+    pub(crate) fn new(bytes: &'a [u8], max_depth: usize) -> Result<Parser<'a>> {
+        let text = std::str::from_utf8(bytes)
+            .map_err(|e| Error::msg_at(e.valid_up_to(), "invalid UTF-8 in JSON text"))?;
+        let mut p = Parser {
+            text,
+            b: bytes,
+            i: 0,
+            depth: 0,
+            max_depth,
+        };
+        if bytes.starts_with(b"\xEF\xBB\xBF") {
+            p.i = 3;
+        }
+        p.skip_ws()?;
+        if p.i >= bytes.len() {
+            return Err(Error::msg_at(p.i, "empty JSON text: expected a value"));
+        }
+        Ok(p)
+    }
+
+    /// Checks that only white space and comments follow the value; returns whether a
+    /// newline ended it.
+    pub(crate) fn finish(mut self) -> Result<bool> {
+        let end = self.i;
+        self.skip_ws()?;
+        if self.i < self.b.len() {
+            return Err(Error::msg_at(
+                self.i,
+                "unexpected text after the JSON value (one value per file)",
+            ));
+        }
+        Ok(self.b[end..].contains(&b'\n'))
+    }
+
+    /// Reads a whole value at the cursor as a tree.
+    pub(crate) fn node(&mut self) -> Result<Node<'a>> {
+        self.value()
+    }
+
     /// Skips white space and comments.
     fn skip_ws(&mut self) -> Result<()> {
         let b = self.b;
         loop {
             match b.get(self.i) {
-                Some(b' ' | b'\n' | b'\r' | b'\t') => self.i += 1,
+                // Indentation: runs of spaces, taken eight at a time.
+                Some(b' ') => {
+                    let mut j = self.i + 1;
+                    while b.get(j..j + 8) == Some(b"        ") {
+                        j += 8;
+                    }
+                    while b.get(j) == Some(&b' ') {
+                        j += 1;
+                    }
+                    self.i = j;
+                }
+                Some(b'\n' | b'\r' | b'\t') => self.i += 1,
                 Some(b'/') => match b.get(self.i + 1) {
                     Some(b'/') => {
                         self.i = memchr::memchr(b'\n', &b[self.i..]).map_or(b.len(), |n| self.i + n)
@@ -373,8 +405,22 @@ impl<'a> Parser<'a> {
 
     fn value(&mut self) -> Result<Node<'a>> {
         match self.b.get(self.i) {
-            Some(b'{') => self.object(),
-            Some(b'[') => self.array(),
+            Some(b'{') => {
+                let mut members = Vec::new();
+                self.object_with(|p, name| {
+                    members.push((name, p.value()?));
+                    Ok(())
+                })?;
+                Ok(Node::Object(members))
+            }
+            Some(b'[') => {
+                let mut items = Vec::new();
+                self.array_with(|p| {
+                    items.push(p.value()?);
+                    Ok(())
+                })?;
+                Ok(Node::Array(items))
+            }
             Some(b'"') => Ok(Node::String(self.string()?)),
             Some(b't') => self.word(b"true", Node::Bool(true)),
             Some(b'f') => self.word(b"false", Node::Bool(false)),
@@ -382,6 +428,30 @@ impl<'a> Parser<'a> {
             Some(b'-' | b'0'..=b'9') => self.number(),
             _ => Err(self.expected("a value")),
         }
+    }
+
+    /// Checks one value and moves past it without building anything.
+    pub(crate) fn skip(&mut self) -> Result<()> {
+        match self.b.get(self.i) {
+            Some(b'{') => self.object_with(|p, _| p.skip()),
+            Some(b'[') => self.array_with(|p| p.skip()),
+            Some(b'"') => self.string().map(drop),
+            Some(b't') => self.word(b"true", Node::Null).map(drop),
+            Some(b'f') => self.word(b"false", Node::Null).map(drop),
+            Some(b'n') => self.word(b"null", Node::Null).map(drop),
+            Some(b'-' | b'0'..=b'9') => self.number().map(drop),
+            _ => Err(self.expected("a value")),
+        }
+    }
+
+    /// True when the cursor is on the opening brace of an object.
+    pub(crate) fn at_object(&self) -> bool {
+        self.b.get(self.i) == Some(&b'{')
+    }
+
+    /// True when the cursor is on the opening bracket of an array.
+    pub(crate) fn at_array(&self) -> bool {
+        self.b.get(self.i) == Some(&b'[')
     }
 
     fn word(&mut self, w: &[u8], n: Node<'a>) -> Result<Node<'a>> {
@@ -404,18 +474,22 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn array(&mut self) -> Result<Node<'a>> {
+    /// Reads the array at the cursor, calling `item` on each element (which must
+    /// consume it).
+    pub(crate) fn array_with(
+        &mut self,
+        mut item: impl FnMut(&mut Self) -> Result<()>,
+    ) -> Result<()> {
         self.enter()?;
         self.i += 1;
-        let mut items = Vec::new();
         self.skip_ws()?;
         if self.b.get(self.i) == Some(&b']') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Node::Array(items));
+            return Ok(());
         }
         loop {
-            items.push(self.value()?);
+            item(self)?;
             self.skip_ws()?;
             match self.b.get(self.i) {
                 Some(b',') => {
@@ -430,18 +504,22 @@ impl<'a> Parser<'a> {
             }
         }
         self.depth -= 1;
-        Ok(Node::Array(items))
+        Ok(())
     }
 
-    fn object(&mut self) -> Result<Node<'a>> {
+    /// Reads the object at the cursor, calling `member` with each name and the cursor
+    /// on its value (which `member` must consume).
+    pub(crate) fn object_with(
+        &mut self,
+        mut member: impl FnMut(&mut Self, Str<'a>) -> Result<()>,
+    ) -> Result<()> {
         self.enter()?;
         self.i += 1;
-        let mut members = Vec::new();
         self.skip_ws()?;
         if self.b.get(self.i) == Some(&b'}') {
             self.i += 1;
             self.depth -= 1;
-            return Ok(Node::Object(members));
+            return Ok(());
         }
         loop {
             if self.b.get(self.i) != Some(&b'"') {
@@ -454,8 +532,7 @@ impl<'a> Parser<'a> {
             }
             self.i += 1;
             self.skip_ws()?;
-            let v = self.value()?;
-            members.push((name, v));
+            member(self, name)?;
             self.skip_ws()?;
             match self.b.get(self.i) {
                 Some(b',') => {
@@ -470,11 +547,11 @@ impl<'a> Parser<'a> {
             }
         }
         self.depth -= 1;
-        Ok(Node::Object(members))
+        Ok(())
     }
 
     /// A string starting at the opening quote; checks escapes and control characters.
-    fn string(&mut self) -> Result<Str<'a>> {
+    pub(crate) fn string(&mut self) -> Result<Str<'a>> {
         let b = self.b;
         let start = self.i + 1;
         let mut j = start;

@@ -10,9 +10,11 @@
 //! `"../Entity_[…]"`). Older prefabs (2021) give the container an `Entity_[…]` id and
 //! may hold a nested instance's whole content: both are read.
 //!
-//! [`PrefabTree::from_node`] builds the tree, [`PrefabTree::render`] prints it.
+//! [`PrefabTree::parse`] reads the tree straight from the bytes (checking the whole
+//! file but building only what the tree shows), [`PrefabTree::from_node`] from a parsed
+//! [`crate::doc::Document`]; [`PrefabTree::render`] prints it.
 
-use crate::doc::Node;
+use crate::doc::{Node, Parser, Str, MAX_DEPTH};
 use gamewire_core::{Error, Result};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -75,6 +77,167 @@ fn text<'a>(n: Option<&Node<'a>>) -> Option<Cow<'a, str>> {
     n.and_then(Node::as_str)
 }
 
+/// [`short_type_name`] of a string that may be borrowed or owned.
+fn short_cow(v: Cow<'_, str>) -> Cow<'_, str> {
+    match v {
+        Cow::Borrowed(b) => Cow::Borrowed(short_type_name(b)),
+        Cow::Owned(o) => Cow::Owned(short_type_name(&o).to_string()),
+    }
+}
+
+/// The value of a string node, else `None` (the node is read either way).
+fn string_of<'a>(p: &mut Parser<'a>) -> Result<Option<Cow<'a, str>>> {
+    Ok(match p.node()? {
+        Node::String(s) => Some(s.value()),
+        _ => None,
+    })
+}
+
+/// Reads one component object from the parser: its `$type` and, for a transform
+/// component, its `Parent Entity`.
+fn read_component<'a>(
+    p: &mut Parser<'a>,
+    components: &mut Vec<Option<Cow<'a, str>>>,
+    parent: &mut Option<Cow<'a, str>>,
+) -> Result<()> {
+    if !p.at_object() {
+        return p.skip();
+    }
+    let (mut ty, mut up) = (None, None);
+    p.object_with(|p, name| {
+        if name.is("$type") {
+            ty = string_of(p)?.map(short_cow);
+        } else if name.is("Parent Entity") {
+            up = string_of(p)?;
+        } else {
+            p.skip()?;
+        }
+        Ok(())
+    })?;
+    if parent.is_none()
+        && ty
+            .as_deref()
+            .is_some_and(|t| t.ends_with("TransformComponent"))
+    {
+        *parent = up.filter(|u| !u.is_empty());
+    }
+    components.push(ty);
+    Ok(())
+}
+
+/// Reads one entity object from the parser.
+fn read_entity<'a>(p: &mut Parser<'a>, alias: Option<Cow<'a, str>>) -> Result<Entity<'a>> {
+    let (mut id, mut name, mut components, mut parent) = (None, None, Vec::new(), None);
+    p.object_with(|p, member| {
+        if member.is("Id") {
+            id = string_of(p)?;
+        } else if member.is("Name") {
+            name = string_of(p)?;
+        } else if member.is("Components") && p.at_object() {
+            p.object_with(|p, _| read_component(p, &mut components, &mut parent))?;
+        } else if member.is("Components") && p.at_array() {
+            p.array_with(|p| read_component(p, &mut components, &mut parent))?;
+        } else {
+            p.skip()?;
+        }
+        Ok(())
+    })?;
+    Ok(Entity {
+        alias: alias.or_else(|| id.clone()).unwrap_or(Cow::Borrowed("?")),
+        id,
+        name,
+        components,
+        parent,
+    })
+}
+
+/// Reads one member of a prefab object (or of an instance holding its content) into
+/// `t`; `seen` is set when the member is one of the prefab's own.
+fn prefab_member<'a>(
+    p: &mut Parser<'a>,
+    name: Str<'a>,
+    t: &mut PrefabTree<'a>,
+    seen: &mut bool,
+) -> Result<()> {
+    if name.is("ContainerEntity") {
+        *seen = true;
+        if p.at_object() {
+            t.container = Some(read_entity(p, Some(Cow::Borrowed("ContainerEntity")))?);
+            return Ok(());
+        }
+    } else if name.is("Entities") {
+        *seen = true;
+        if p.at_object() {
+            return p.object_with(|p, k| {
+                if p.at_object() {
+                    t.entities.push(read_entity(p, Some(k.value()))?);
+                    Ok(())
+                } else {
+                    p.skip()
+                }
+            });
+        }
+        if p.at_array() {
+            return p.array_with(|p| {
+                if p.at_object() {
+                    t.entities.push(read_entity(p, None)?);
+                    Ok(())
+                } else {
+                    p.skip()
+                }
+            });
+        }
+    } else if name.is("Instances") {
+        *seen = true;
+        if p.at_object() {
+            return p.object_with(|p, k| {
+                if p.at_object() {
+                    t.instances.push(read_instance(p, k.value())?);
+                    Ok(())
+                } else {
+                    p.skip()
+                }
+            });
+        }
+    } else if name.is("Source") {
+        t.source = string_of(p)?;
+        return Ok(());
+    }
+    p.skip()
+}
+
+/// Reads one instance object from the parser.
+fn read_instance<'a>(p: &mut Parser<'a>, alias: Cow<'a, str>) -> Result<Instance<'a>> {
+    let mut content = PrefabTree {
+        source: None,
+        container: None,
+        entities: Vec::new(),
+        instances: Vec::new(),
+    };
+    let (mut has_content, mut patches, mut parent) = (false, 0, None);
+    p.object_with(|p, name| {
+        if name.is("Patches") && p.at_array() {
+            p.array_with(|p| {
+                let n = p.node()?;
+                patches += 1;
+                if parent.is_none() {
+                    parent = patch_parent(&n);
+                }
+                Ok(())
+            })
+        } else {
+            prefab_member(p, name, &mut content, &mut has_content)
+        }
+    })?;
+    Ok(Instance {
+        alias,
+        source: content.source.clone(),
+        patches,
+        parent,
+        content: has_content.then(|| Box::new(content)),
+    })
+}
+
 impl<'a> Entity<'a> {
     /// Reads an entity object stored under `alias`.
     pub fn from_node(alias: Cow<'a, str>, n: &Node<'a>) -> Entity<'a> {
@@ -88,13 +251,7 @@ impl<'a> Entity<'a> {
         };
         for c in list {
             let ty = match c.get("$type") {
-                Some(Node::String(s)) => {
-                    let v = s.value();
-                    Some(match v {
-                        Cow::Borrowed(b) => Cow::Borrowed(short_type_name(b)),
-                        Cow::Owned(o) => Cow::Owned(short_type_name(&o).to_string()),
-                    })
-                }
+                Some(Node::String(s)) => Some(short_cow(s.value())),
                 _ => None,
             };
             if parent.is_none()
@@ -116,26 +273,25 @@ impl<'a> Entity<'a> {
     }
 }
 
-/// The entity a patch parents an instance's container to.
-fn instance_parent<'a>(patches: &[Node<'a>]) -> Option<Cow<'a, str>> {
-    for p in patches {
-        let (Some(op), Some(path)) = (text(p.get("op")), text(p.get("path"))) else {
-            continue;
-        };
-        if !matches!(&*op, "add" | "replace")
-            || !path.starts_with("/ContainerEntity/Components/")
-            || !path.ends_with("/Parent Entity")
-        {
-            continue;
-        }
-        if let Some(v) = text(p.get("value")).filter(|v| !v.is_empty()) {
-            return Some(match v {
-                Cow::Borrowed(b) => Cow::Borrowed(b.strip_prefix("../").unwrap_or(b)),
-                Cow::Owned(o) => Cow::Owned(o.strip_prefix("../").unwrap_or(&o).to_string()),
-            });
-        }
+/// The entity a patch parents an instance's container to, if it does.
+fn patch_parent<'a>(p: &Node<'a>) -> Option<Cow<'a, str>> {
+    let (op, path) = (text(p.get("op"))?, text(p.get("path"))?);
+    if !matches!(&*op, "add" | "replace")
+        || !path.starts_with("/ContainerEntity/Components/")
+        || !path.ends_with("/Parent Entity")
+    {
+        return None;
     }
-    None
+    let v = text(p.get("value")).filter(|v| !v.is_empty())?;
+    Some(match v {
+        Cow::Borrowed(b) => Cow::Borrowed(b.strip_prefix("../").unwrap_or(b)),
+        Cow::Owned(o) => Cow::Owned(o.strip_prefix("../").unwrap_or(&o).to_string()),
+    })
+}
+
+/// The entity the patches parent an instance's container to (the first that does).
+fn instance_parent<'a>(patches: &[Node<'a>]) -> Option<Cow<'a, str>> {
+    patches.iter().find_map(patch_parent)
 }
 
 fn members<'n, 'a>(n: Option<&'n Node<'a>>) -> &'n [(crate::doc::Str<'a>, Node<'a>)] {
@@ -161,6 +317,37 @@ impl<'a> PrefabTree<'a> {
             ));
         }
         Ok(Self::read(root))
+    }
+
+    /// Reads the prefab in `bytes` (comments allowed), checking the whole JSON text but
+    /// building only what the tree shows: much less memory and time than a full
+    /// [`crate::doc::Document`] for a big level. Errors give the byte offset; a file
+    /// without `ContainerEntity`, `Entities` or `Instances` at the top level is not a
+    /// prefab.
+    pub fn parse(bytes: &'a [u8]) -> Result<PrefabTree<'a>> {
+        let mut p = Parser::new(bytes, MAX_DEPTH)?;
+        if !p.at_object() {
+            let root = p.node()?;
+            return Err(Error::msg(format!(
+                "not a prefab: the top level is {}, not an object",
+                root.kind()
+            )));
+        }
+        let mut t = PrefabTree {
+            source: None,
+            container: None,
+            entities: Vec::new(),
+            instances: Vec::new(),
+        };
+        let mut seen = false;
+        p.object_with(|p, name| prefab_member(p, name, &mut t, &mut seen))?;
+        p.finish()?;
+        if !seen {
+            return Err(Error::msg(
+                "not a prefab: no ContainerEntity, Entities or Instances at the top level",
+            ));
+        }
+        Ok(t)
     }
 
     fn read(root: &Node<'a>) -> PrefabTree<'a> {
@@ -424,6 +611,7 @@ mod tests {
     fn entities_hang_under_their_parents() {
         let doc = Document::parse(PREFAB.as_bytes()).unwrap();
         let t = PrefabTree::from_node(&doc.root).unwrap();
+        assert_eq!(PrefabTree::parse(PREFAB.as_bytes()).unwrap(), t);
         assert_eq!(t.entities.len(), 5);
         assert_eq!(t.entities[0].parent.as_deref(), Some("Entity_[10]"));
         assert_eq!(t.instances[0].parent.as_deref(), Some("Entity_[10]"));
@@ -461,6 +649,7 @@ mod tests {
                   "Components": {"C": {"$type": "TransformComponent", "Parent Entity": "Entity_[4]"}}}}}}}"#;
         let doc = Document::parse(text.as_bytes()).unwrap();
         let t = PrefabTree::from_node(&doc.root).unwrap();
+        assert_eq!(PrefabTree::parse(text.as_bytes()).unwrap(), t);
         assert_eq!(
             t.render(),
             "# Source: Levels/Old.prefab
@@ -500,10 +689,17 @@ Level  <ContainerEntity> id Entity_[1]
         let out = PrefabTree::from_node(&doc.root).unwrap().render();
         assert_eq!(out.lines().count(), 2 + 2 * 3_000);
         assert!(out.contains(&format!("{}e2999  <Entity_[2999]>", "  ".repeat(3_000))));
-        for bad in ["[1]", r#"{"a": 1}"#] {
+        for bad in ["[1]", r#"{"a": 1}"#, "\"x\""] {
             let doc = Document::parse(bad.as_bytes()).unwrap();
             let e = PrefabTree::from_node(&doc.root).unwrap_err();
             assert!(e.to_string().contains("not a prefab"), "{e}");
+            let e = PrefabTree::parse(bad.as_bytes()).unwrap_err();
+            assert!(e.to_string().contains("not a prefab"), "{e}");
         }
+        // The whole text is checked, not only the parts the tree shows.
+        let e = PrefabTree::parse(br#"{"Entities": {}, "Other": [1, 2,]}"#).unwrap_err();
+        assert_eq!(e.offset(), Some(32), "{e}");
+        let e = PrefabTree::parse(br#"{"Entities": {}} x"#).unwrap_err();
+        assert_eq!(e.offset(), Some(17), "{e}");
     }
 }

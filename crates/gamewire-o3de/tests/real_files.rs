@@ -146,6 +146,8 @@ fn every_prefab_gives_a_tree_with_each_entity_once() {
         prefabs += 1;
         let doc = Document::parse(&data).unwrap();
         let tree = PrefabTree::from_node(&doc.root).unwrap_or_else(|e| panic!("{name}: {e}"));
+        // Read straight from the bytes, the same tree.
+        assert_eq!(PrefabTree::parse(&data).unwrap(), tree, "{name}");
         assert_eq!(tree.entities.len(), entity_count(&doc.root), "{name}");
         let text = tree.render();
         for e in &tree.entities {
