@@ -13,6 +13,9 @@ fn fixtures_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/o3de/real")
 }
 
+/// Writes a member's value instead of the default writer; returns false to decline.
+type Rewrite<'f> = &'f dyn Fn(&mut Vec<u8>, &str, &Node<'_>, usize) -> bool;
+
 fn indent(out: &mut Vec<u8>, level: usize) {
     out.push(b'\n');
     out.resize(out.len() + 4 * level, b' ');
@@ -25,7 +28,7 @@ fn write_object(
     n: &Node<'_>,
     level: usize,
     replace: &dyn Fn(&str) -> Option<String>,
-    inner: &dyn Fn(&mut Vec<u8>, &str, &Node<'_>, usize) -> bool,
+    inner: Rewrite<'_>,
 ) {
     let members = n.members().unwrap();
     out.push(b'{');
@@ -139,8 +142,7 @@ pub fn real_prefab(target_bytes: usize, entities: Option<usize>) -> (Vec<u8>, us
         n += 1;
     }
     out.extend_from_slice(b"\n    },\n    \"Instances\": {");
-    let mut k = 0;
-    for i in (0..n).step_by(50) {
+    for (k, i) in (0..n).step_by(50).enumerate() {
         let template = instances[k % instances.len()];
         if k > 0 {
             out.push(b',');
@@ -176,7 +178,6 @@ pub fn real_prefab(target_bytes: usize, entities: Option<usize>) -> (Vec<u8>, us
             out.push(b']');
             true
         });
-        k += 1;
     }
     out.extend_from_slice(b"\n    }\n}");
     (out, n)
