@@ -16,6 +16,8 @@ mod kingsisle;
 #[cfg(feature = "o3de")]
 mod o3de;
 #[cfg(feature = "o3de")]
+mod o3de_doc;
+#[cfg(feature = "o3de")]
 mod o3de_tools;
 #[cfg(feature = "resonite")]
 mod resonite;
@@ -68,7 +70,7 @@ enum Command {
     #[cfg(feature = "resonite")]
     #[command(subcommand)]
     Resonite(resonite::ResoniteCmd),
-    /// O3DE-specific tools (JSON Patch and Merge Patch: apply and create).
+    /// O3DE-specific tools (the prefab tree; JSON Patch and Merge Patch: apply and create).
     #[cfg(feature = "o3de")]
     #[command(subcommand)]
     O3de(o3de_tools::O3deCmd),

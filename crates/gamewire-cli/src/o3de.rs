@@ -5,7 +5,7 @@
 //! code is 1 when processing halted. `encode o3de` does the same load and prints the
 //! canonical JSON, optionally wrapped in the O3DE file envelope.
 
-use crate::inspect::{short_str, Tree};
+use crate::inspect::Tree;
 use crate::io::{json_bytes, read_input, write_output};
 use crate::{Action, CliResult};
 use gamewire::o3de::{
@@ -132,8 +132,11 @@ fn load_input(
 
 /// Runs `decode`, `encode` or `bench` for o3de.
 pub fn run(action: Action, args: Args) -> CliResult {
-    let reg = load_registry(&args)?;
     let bytes = read_input(args.input.as_deref())?;
+    if crate::o3de_doc::is_untyped(&args, &bytes) {
+        return crate::o3de_doc::run(action, &args, &bytes);
+    }
+    let reg = load_registry(&args)?;
     let store_opts = StoreOptions {
         keep_defaults: args.keep_defaults,
         ..StoreOptions::default()
@@ -183,35 +186,41 @@ pub fn run(action: Action, args: Args) -> CliResult {
 }
 
 /// Prints an O3DE file as a tree for `gamewire inspect`: typed, when a registry
-/// (`o3de-registry.json`) sits beside it; else as plain JSON.
+/// (`o3de-registry.json`) sits beside it that knows the envelope's class; else what
+/// the file shows without one (`o3de_doc::inspect`).
 pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    let json = o3de::parse_json(data)?;
-    let env = Envelope::from_json(&json)?.ok_or("not an O3DE envelope")?;
     let reg_path = path.parent().unwrap_or(Path::new(".")).join(REGISTRY_NAME);
-    tree.note(&format!("ClassName: {}", env.class_name));
-    if let Ok(bytes) = std::fs::read(&reg_path) {
-        let reg = Registry::from_slice(&bytes)?;
-        let ty = reg.parse_type(&env.class_name)?;
-        let (v, report) = o3de::load(&reg, &ty, &env.class_data, &LoadOptions::default());
-        tree.note(&format!(
-            "load: {} / {} ({} issue(s))",
-            report.processing().name(),
-            report.outcome().name(),
-            report.issues.len()
-        ));
-        for issue in report.issues.iter().take(8) {
-            tree.note(&format!(
-                "  {} {}: {}",
-                issue.path, issue.code, issue.message
-            ));
-        }
-        value_tree(&reg, tree, "ClassData", &ty, &v);
-    } else {
-        tree.note(&format!(
-            "(no {REGISTRY_NAME} beside the file: untyped view)"
-        ));
-        json_tree(tree, "ClassData", &env.class_data);
+    // Without a registry, or for a file outside the envelope: what the file shows.
+    if !reg_path.is_file() {
+        return crate::o3de_doc::inspect(path, data, tree);
     }
+    let json = o3de::parse_json(data)?;
+    let Some(env) = Envelope::from_json(&json).ok().flatten() else {
+        return crate::o3de_doc::inspect(path, data, tree);
+    };
+    let reg = Registry::from_slice(&std::fs::read(&reg_path)?)?;
+    let Ok(ty) = reg.parse_type(&env.class_name) else {
+        tree.note(&format!(
+            "(ClassName {} is not in the {REGISTRY_NAME} beside the file: untyped view)",
+            env.class_name
+        ));
+        return crate::o3de_doc::inspect(path, data, tree);
+    };
+    tree.note(&format!("ClassName: {}", env.class_name));
+    let (v, report) = o3de::load(&reg, &ty, &env.class_data, &LoadOptions::default());
+    tree.note(&format!(
+        "load: {} / {} ({} issue(s))",
+        report.processing().name(),
+        report.outcome().name(),
+        report.issues.len()
+    ));
+    for issue in report.issues.iter().take(8) {
+        tree.note(&format!(
+            "  {} {}: {}",
+            issue.path, issue.code, issue.message
+        ));
+    }
+    value_tree(&reg, tree, "ClassData", &ty, &v);
     Ok(())
 }
 
@@ -282,31 +291,6 @@ fn value_tree(reg: &Registry, tree: &mut Tree, label: &str, ty: &TypeExpr, v: &V
             let (j, _) = o3de::store(reg, ty, v, &keep);
             tree.leaf(label, &tl, &short_json(&j, 80));
         }
-    }
-}
-
-fn json_tree(tree: &mut Tree, label: &str, j: &serde_json::Value) {
-    match j {
-        serde_json::Value::Object(m) => {
-            tree.open(label, "object", Some(m.len()));
-            for (i, (k, v)) in m.iter().enumerate() {
-                if tree.keep(i, m.len()) {
-                    json_tree(tree, k, v);
-                }
-            }
-            tree.close();
-        }
-        serde_json::Value::Array(a) => {
-            tree.open(label, "array", Some(a.len()));
-            for (i, v) in a.iter().enumerate() {
-                if tree.keep(i, a.len()) {
-                    json_tree(tree, &format!("[{i}]"), v);
-                }
-            }
-            tree.close();
-        }
-        serde_json::Value::String(s) => tree.leaf(label, "string", &short_str(s, 80)),
-        other => tree.leaf(label, "json", &short_json(other, 80)),
     }
 }
 

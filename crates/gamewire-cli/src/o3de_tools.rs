@@ -1,5 +1,6 @@
-//! `gamewire o3de ...`: O3DE's JSON Patch and JSON Merge Patch on whole files, as
-//! `JsonSerialization::ApplyPatch` and `CreatePatch` do them.
+//! `gamewire o3de ...`: the prefab tree (`o3de tree`, in `o3de_doc.rs`), and O3DE's JSON
+//! Patch and JSON Merge Patch on whole files, as `JsonSerialization::ApplyPatch` and
+//! `CreatePatch` do them.
 
 use crate::io::{json_bytes, read_input, write_output};
 use crate::CliResult;
@@ -10,6 +11,12 @@ use std::path::PathBuf;
 /// O3DE tools.
 #[derive(clap::Subcommand, Debug)]
 pub enum O3deCmd {
+    /// Print a prefab's entity hierarchy: the container, entities under their parents
+    /// (name, alias, component types), nested instances (Source, number of patches).
+    Tree {
+        /// A `.prefab` file (a level or a prefab).
+        file: PathBuf,
+    },
     /// Apply a patch to a JSON document (JSON Patch, RFC 6902; or `--merge`, RFC 7386).
     Patch(PatchArgs),
     /// Write the patch that turns SOURCE into TARGET (JSON Patch; or `--merge`).
@@ -72,6 +79,7 @@ fn check(what: &str, report: &o3de::Report) -> CliResult {
 /// Runs an O3DE tool.
 pub fn tool(cmd: O3deCmd) -> CliResult {
     match cmd {
+        O3deCmd::Tree { file } => crate::o3de_doc::tree(&file),
         O3deCmd::Patch(a) => {
             let mut target = read_json(&a.target)?;
             let p = read_json(&a.patch)?;

@@ -12,19 +12,28 @@
 //! - [`patch`]: JSON Patch (RFC 6902) and JSON Merge Patch (RFC 7386), apply and create.
 //! - [`import`]: `$import` directives with cycle detection.
 //! - [`de`]: a lenient serde deserializer so plain Rust structs load O3DE-style JSON.
+//! - [`recognize`]: which O3DE file a file is, from its name and first bytes.
+//! - [`doc`]: a file kept as written (member order, numbers, duplicates) for the
+//!   registry-free round trip; [`infer`] lists what it shows without a registry
+//!   (`$type` names, UUIDs, entity ids, asset references); [`prefab`] builds a
+//!   prefab's entity tree.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod comments;
 pub mod compare;
 pub mod de;
+pub mod doc;
 pub mod duplicates;
 pub mod envelope;
 pub mod import;
+pub mod infer;
 pub mod load;
 mod math;
 pub mod numbers;
 pub mod patch;
+pub mod prefab;
+pub mod recognize;
 pub mod registry;
 pub mod report;
 pub mod store;
@@ -238,34 +247,11 @@ pub fn decode(
     Ok(load_with_duplicates(reg, ty, data, &dups, opts))
 }
 
-/// True when `data` (and the file name, when known) looks like this format.
-///
-/// Only JSON files carrying the O3DE envelope (`"Type": "JsonSerialization"`) are
-/// claimed; plain JSON is left to other formats. Looks at the first 4 KiB only.
+/// True when `data` (and the file name, when known) looks like an O3DE file: by
+/// extension (`.prefab`, `.setreg`, `.material`, ...) or by content (the
+/// `JsonSerialization` envelope, a prefab's top-level members, JSON Patch operations);
+/// see [`recognize::recognize`]. Plain JSON is left to other formats. Looks at the
+/// first [`recognize::PREFIX`] bytes only.
 pub fn sniff(data: &[u8], file_name: Option<&str>) -> bool {
-    let _ = file_name;
-    let head = &data[..data.len().min(4096)];
-    // Skip a UTF-8 byte order mark, then white space.
-    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let start = head
-        .iter()
-        .position(|c| !c.is_ascii_whitespace())
-        .unwrap_or(head.len());
-    let head = &head[start..];
-    if head.first() != Some(&b'{') {
-        return false;
-    }
-    let Ok(text) =
-        std::str::from_utf8(head).or_else(|e| std::str::from_utf8(&head[..e.valid_up_to()]))
-    else {
-        return false;
-    };
-    let Some(p) = text.find("\"Type\"") else {
-        return false;
-    };
-    let rest = text[p + 6..].trim_start();
-    let Some(rest) = rest.strip_prefix(':') else {
-        return false;
-    };
-    rest.trim_start().starts_with("\"JsonSerialization\"")
+    recognize::recognize(data, file_name).is_some()
 }

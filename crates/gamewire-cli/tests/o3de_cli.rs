@@ -1,0 +1,225 @@
+//! The `gamewire` binary on real O3DE files with no registry: decode/encode round
+//! trips, inspect, `o3de tree`, clear errors.
+#![cfg(feature = "o3de")]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_gamewire"))
+}
+
+fn real() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/o3de/real")
+}
+
+fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn ok(o: &Output) {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn decode_then_encode_gives_the_prefab_back_byte_for_byte() {
+    for name in [
+        "mps-2021-SampleBase-level.prefab",
+        "mps-HideGemsInGame.scriptcanvas",
+        "extras-Controllers.prefab",
+    ] {
+        let path = real().join(name);
+        let original = std::fs::read(&path).unwrap();
+        let dec = bin().args(["decode", "o3de"]).arg(&path).output().unwrap();
+        ok(&dec);
+        assert_eq!(dec.stdout, original, "{name}: decode");
+        let enc = run_with_stdin(&["encode", "o3de"], &dec.stdout);
+        ok(&enc);
+        assert_eq!(enc.stdout, original, "{name}: encode");
+        // Compact and back to O3DE's layout: the same bytes again.
+        let compact = run_with_stdin(&["decode", "o3de", "--compact"], &original);
+        ok(&compact);
+        assert!(compact.stdout.len() < original.len(), "{name}");
+        let back = run_with_stdin(&["encode", "o3de"], &compact.stdout);
+        ok(&back);
+        assert_eq!(back.stdout, original, "{name}: compact then pretty");
+    }
+}
+
+#[test]
+fn hand_written_files_keep_their_document() {
+    // A pass with comments and a settings file indented with tabs: white space and
+    // comments go, members, order and numbers stay.
+    for name in ["mps-PostProcessParent.pass", "mps-editorpreferences.setreg"] {
+        let path = real().join(name);
+        let original = std::fs::read(&path).unwrap();
+        let dec = bin()
+            .args(["decode", "o3de", "--compact"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        ok(&dec);
+        assert_ne!(dec.stdout, original);
+        let a = gamewire::o3de::parse_json(&dec.stdout).unwrap();
+        let b = gamewire::o3de::parse_json(&original).unwrap();
+        assert_eq!(a, b, "{name}");
+        assert!(
+            !String::from_utf8_lossy(&dec.stdout).contains("//"),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn output_file_is_written_whole_and_errors_name_the_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.prefab");
+    let path = real().join("mps-Sound_Effect.prefab");
+    let o = bin()
+        .args(["decode", "o3de"])
+        .arg(&path)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    ok(&o);
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&path).unwrap());
+    // A broken file: one line naming the byte offset, and the output left alone.
+    let o = run_with_stdin(
+        &["decode", "o3de", "-o", out.to_str().unwrap()],
+        b"{\n    \"Entities\": {\n        \"a\": 1,\n    }\n}",
+    );
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("at byte 40 "), "{err}");
+    assert!(err.contains("member name"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&path).unwrap());
+    // ObjectStream XML is recognised and refused plainly.
+    let o = bin()
+        .args(["decode", "o3de"])
+        .arg(real().join("extras-no_friction.physxmaterial"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("ObjectStream XML"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn o3de_tree_prints_the_hierarchy() {
+    let o = bin()
+        .args(["o3de", "tree"])
+        .arg(real().join("o3de-ForceRegion_PrefabInstantiates-level.prefab"))
+        .output()
+        .unwrap();
+    ok(&o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        lines[0],
+        "Level  <ContainerEntity> id Entity_[1146574390643]"
+    );
+    assert!(
+        lines[1].starts_with("  = EditorInspectorComponent, "),
+        "{text}"
+    );
+    assert_eq!(lines[2], "  SphereRigidBody  <Entity_[556095354126]>");
+    assert!(lines[3].contains("EditorColliderComponent, "), "{text}");
+    assert!(
+        lines[4].starts_with("  ^ Instance_[444426204430]  Source: "),
+        "{text}"
+    );
+    assert!(lines[4].ends_with("(4 patches)"), "{text}");
+    // A file that is not a prefab says so.
+    let o = bin()
+        .args(["o3de", "tree"])
+        .arg(real().join("asv-SelectorPass.pass"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a prefab"));
+}
+
+#[test]
+fn inspect_reads_every_real_file_without_a_registry() {
+    let o = bin().arg("inspect").arg(real()).output().unwrap();
+    ok(&o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    let files = std::fs::read_dir(real())
+        .unwrap()
+        .filter(|e| {
+            !e.as_ref()
+                .unwrap()
+                .path()
+                .to_string_lossy()
+                .ends_with(".md")
+        })
+        .count();
+    assert_eq!(text.matches(": o3de (").count(), files, "{text}");
+    assert!(!text.contains("unknown format"), "{text}");
+    assert!(!text.contains("error:"), "{text}");
+    assert!(
+        text.contains("prefab: 1 entities (+ container), 1 nested instances"),
+        "{text}"
+    );
+    assert!(
+        text.contains("envelope version 1: ClassName ScriptCanvasData"),
+        "{text}"
+    );
+    assert!(text.contains("asset references: "), "{text}");
+    assert!(
+        text.contains("ObjectStream XML (the older serialization"),
+        "{text}"
+    );
+    // The README's first command still works on the samples.
+    let o = bin()
+        .arg("inspect")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples"))
+        .output()
+        .unwrap();
+    ok(&o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("Sound_Effect.prefab: o3de"), "{text}");
+    assert!(text.contains("SelectorPass.pass: o3de"), "{text}");
+}
+
+#[test]
+fn a_registry_beside_the_file_is_used_only_for_classes_it_knows() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/o3de");
+    // The prefab has no envelope and the pass names a class the sample registry does
+    // not hold: both are read as written.
+    for name in ["Sound_Effect.prefab", "SelectorPass.pass"] {
+        let path = samples.join(name);
+        let o = bin().args(["decode", "o3de"]).arg(&path).output().unwrap();
+        ok(&o);
+        assert_eq!(o.stdout, std::fs::read(&path).unwrap(), "{name}");
+    }
+    // The sample entity's class is in it: typed load, report on stderr.
+    let o = bin()
+        .args(["decode", "o3de"])
+        .arg(samples.join("sample-entity.json"))
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("\"load\""));
+    // --envelope has no class to write without --type.
+    let o = bin()
+        .args(["decode", "o3de", "--envelope"])
+        .arg(samples.join("Sound_Effect.prefab"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--envelope needs --type"));
+}
