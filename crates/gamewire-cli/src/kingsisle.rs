@@ -271,18 +271,45 @@ fn print_value(tree: &mut Tree, label: &str, v: &Value, p: Option<&PropertyDef>,
 /// Options of `gamewire hash`.
 #[derive(clap::Args)]
 pub struct HashArgs {
-    /// Which hash: `string-id` or `djb2`.
+    /// Which hash: `string-id` (type names), `djb2` (property names), or
+    /// `property-tag` (the tag a property carries in deep mode: TYPE then NAME).
     pub kind: String,
-    /// The text to hash.
+    /// The text to hash (for `property-tag`, the property's type, e.g. `class Inner`).
     pub text: String,
+    /// For `property-tag`: the property's name (e.g. `m_inner`).
+    pub name: Option<String>,
 }
 
 /// Runs `gamewire hash`.
 pub fn hash(args: HashArgs) -> CliResult {
+    let only_text = |v: u32| -> CliResult<u32> {
+        match &args.name {
+            Some(extra) => Err(format!(
+                "{} hashes one text; {extra:?} is one too many (quote a text with spaces)",
+                args.kind
+            )
+            .into()),
+            None => Ok(v),
+        }
+    };
     let v = match args.kind.as_str() {
-        "string-id" | "string_id" | "stringid" => ki::hash::string_id(args.text.as_bytes()),
-        "djb2" => ki::hash::djb2(args.text.as_bytes()),
-        other => return Err(format!("unknown hash {other:?}: use string-id or djb2").into()),
+        "string-id" | "string_id" | "stringid" => {
+            only_text(ki::hash::string_id(args.text.as_bytes()))?
+        }
+        "djb2" => only_text(ki::hash::djb2(args.text.as_bytes()))?,
+        "property-tag" | "property_tag" => match &args.name {
+            Some(name) => ki::hash::property_hash(&args.text, name),
+            None => {
+                return Err("property-tag takes the property's TYPE and NAME: \
+                            gamewire hash property-tag \"class Inner\" m_inner"
+                    .into())
+            }
+        },
+        other => {
+            return Err(
+                format!("unknown hash {other:?}: use string-id, djb2 or property-tag").into(),
+            )
+        }
     };
     println!("{v}");
     Ok(())

@@ -63,7 +63,7 @@ enum Command {
     /// Decode and re-encode a file many times; print the median MB/s of each.
     #[command(subcommand)]
     Bench(Codec),
-    /// Compute KingsIsle hashes (string-id, djb2).
+    /// Compute KingsIsle hashes (string-id, djb2, property-tag TYPE NAME).
     #[cfg(feature = "kingsisle")]
     Hash(kingsisle::HashArgs),
     /// Resonite-specific tools (the slot tree).
