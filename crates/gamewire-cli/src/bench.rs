@@ -18,7 +18,7 @@ pub struct Timing {
     /// Median time this thread ran on a CPU per call (Linux only). On a shared machine
     /// wall time includes waiting for a core; this does not, so side-by-side
     /// comparisons use it. The kernel moves the count at scheduler ticks (a few ms), so
-    /// it is `None` for calls under 20 ms.
+    /// calls under 20 ms are timed in batches (see [`median_time`]).
     pub cpu: Option<Duration>,
 }
 
@@ -33,8 +33,27 @@ fn median(times: &mut [Duration]) -> Duration {
     times[times.len() / 2]
 }
 
-/// Times `f` repeatedly (at least 5 runs and 2 seconds).
+/// The shortest sample whose on-CPU time the kernel's counter measures well.
+const MIN_SAMPLE: Duration = Duration::from_millis(20);
+
+/// Times `f` repeatedly (at least 5 samples and 2 seconds). A call shorter than 20 ms is
+/// timed in batches of calls that together take about 20 ms (results dropped inside the
+/// batch), and each sample is divided by the batch size, so small inputs get an on-CPU
+/// figure too.
 pub fn median_time<T>(mut f: impl FnMut() -> CliResult<T>) -> CliResult<Timing> {
+    // Calibrate: double the batch until one batch takes 20 ms (the first call is cold
+    // and slow, so one call's time would make the batch too small).
+    let mut batch: u32 = 1;
+    loop {
+        let t = Instant::now();
+        for _ in 0..batch {
+            drop(f()?);
+        }
+        if t.elapsed() >= MIN_SAMPLE || batch >= 1 << 20 {
+            break;
+        }
+        batch *= 2;
+    }
     let mut walls = Vec::new();
     let mut cpus = Vec::new();
     let has_cpu = on_cpu_ns().is_some();
@@ -42,19 +61,34 @@ pub fn median_time<T>(mut f: impl FnMut() -> CliResult<T>) -> CliResult<Timing> 
     while walls.len() < MIN_RUNS || (start.elapsed() < MIN_TIME && walls.len() < MAX_RUNS) {
         let c0 = if has_cpu { on_cpu_ns() } else { None };
         let t = Instant::now();
-        let out = f()?;
-        walls.push(t.elapsed());
-        // Read before the result is dropped: like the wall time, the CPU time is the
-        // call's alone.
-        if let (Some(a), Some(b)) = (c0, has_cpu.then(on_cpu_ns).flatten()) {
-            cpus.push(Duration::from_nanos(b.saturating_sub(a)));
+        let mut last = None;
+        for _ in 0..batch {
+            last = Some(f()?);
         }
-        drop(out);
+        walls.push(t.elapsed() / batch);
+        // Read before the last result is dropped: like the wall time, the CPU time is
+        // the calls' alone.
+        if let (Some(a), Some(b)) = (c0, has_cpu.then(on_cpu_ns).flatten()) {
+            cpus.push(Duration::from_nanos(b.saturating_sub(a)) / batch);
+        }
+        drop(last);
     }
     let wall = median(&mut walls);
-    let cpu =
-        (cpus.len() == walls.len() && wall >= Duration::from_millis(20)).then(|| median(&mut cpus));
+    let cpu = (cpus.len() == walls.len()).then(|| median(&mut cpus));
     Ok(Timing { wall, cpu })
+}
+
+/// A duration in the unit that suits it: `812 ns`, `4.21 µs`, `3.402 ms` (milliseconds
+/// from 1 ms up, so scripts that read the figure keep one unit for big inputs).
+pub fn human(d: Duration) -> String {
+    let ns = d.as_nanos();
+    if ns < 1_000 {
+        format!("{ns} ns")
+    } else if ns < 1_000_000 {
+        format!("{:.2} µs", ns as f64 / 1e3)
+    } else {
+        format!("{:.3} ms", ns as f64 / 1e6)
+    }
 }
 
 /// Megabytes (10^6 bytes) per second for `bytes` in `time`.
@@ -62,17 +96,17 @@ pub fn mb_per_s(bytes: usize, time: Duration) -> f64 {
     bytes as f64 / 1e6 / time.as_secs_f64().max(1e-12)
 }
 
-/// Prints one timing line: `what: median ... ms ... MB/s (on-CPU ...)`.
+/// Prints one timing line: `what: median ... MB/s (on-CPU ...)`.
 pub fn print_line(what: &str, bytes: usize, t: Timing) {
     let mut line = format!(
-        "{what}: median {:>10.3} ms  {:>9.1} MB/s",
-        t.wall.as_secs_f64() * 1e3,
+        "{what}: median {:>10}  {:>9.1} MB/s",
+        human(t.wall),
         mb_per_s(bytes, t.wall)
     );
     if let Some(cpu) = t.cpu {
         line.push_str(&format!(
-            "   (on-CPU median {:.3} ms, {:.1} MB/s)",
-            cpu.as_secs_f64() * 1e3,
+            "   (on-CPU median {}, {:.1} MB/s)",
+            human(cpu),
             mb_per_s(bytes, cpu)
         ));
     }
@@ -126,5 +160,13 @@ mod tests {
             assert!(cpu <= t.wall * 3 + Duration::from_millis(5), "{t:?}");
         }
         assert_eq!(mb_per_s(2_000_000, Duration::from_secs(2)), 1.0);
+        assert!(
+            t.cpu.is_some() || on_cpu_ns().is_none(),
+            "short calls are batched"
+        );
+        assert_eq!(human(Duration::from_nanos(812)), "812 ns");
+        assert_eq!(human(Duration::from_nanos(4_210)), "4.21 µs");
+        assert_eq!(human(Duration::from_micros(3_402)), "3.402 ms");
+        assert_eq!(human(Duration::from_millis(1_250)), "1250.000 ms");
     }
 }
