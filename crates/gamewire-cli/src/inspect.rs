@@ -1,20 +1,24 @@
 //! `gamewire inspect`: detect each file's format and print a readable tree.
 
 use crate::CliResult;
+use gamewire::core::inspect::{render_text, Node};
 use gamewire::{Detection, Format};
-use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `gamewire inspect`.
 #[derive(clap::Args)]
 pub struct InspectArgs {
-    /// Files or folders (folders are walked recursively).
+    /// Files or folders (folders are walked recursively); `-` reads stdin.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
     /// Elide arrays longer than this, showing the first items and a count.
     #[arg(long, default_value_t = 8)]
     pub max_items: usize,
+    /// Print one JSON array of every file's entry (path, format, tree or error)
+    /// instead of text.
+    #[arg(long)]
+    pub json: bool,
     /// Read every file as this format instead of detecting it (godot3, godot4,
     /// kingsisle, zeze, resonite, o3de).
     #[arg(long = "as", value_name = "FORMAT", value_parser = parse_format)]
@@ -54,77 +58,144 @@ fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> CliResult {
     Ok(())
 }
 
+/// What `inspect` found for one file.
+#[derive(serde::Serialize)]
+struct Entry {
+    /// The path as given (`-` for stdin).
+    path: String,
+    /// `format`, `ambiguous`, `side file`, `json` or `unknown`.
+    status: &'static str,
+    /// The format and layout (`godot3 (store_var frame, 1 value)`), or what the file is.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    description: String,
+    /// The format's name when one was recognised.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    format: Option<&'static str>,
+    bytes: usize,
+    /// The decoded tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tree: Option<Vec<Node>>,
+    /// Why decoding failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+impl Entry {
+    /// The header line of the text form.
+    fn head(&self) -> String {
+        let what = match self.status {
+            "ambiguous" => format!(
+                "ambiguous, reads equally as {} ({} bytes); decode it with --as",
+                self.description, self.bytes
+            ),
+            "side file" => format!(
+                "{}, read for the files beside it ({} bytes)",
+                self.description, self.bytes
+            ),
+            "json" => format!("JSON text, not an engine file ({} bytes)", self.bytes),
+            "unknown" => format!("unknown format ({} bytes)", self.bytes),
+            _ => format!("{} ({} bytes)", self.description, self.bytes),
+        };
+        format!("== {}: {what}", self.path)
+    }
+}
+
+/// Detects and decodes one file's bytes.
+fn inspect_one(path: &Path, shown: String, data: &[u8], args: &InspectArgs) -> Entry {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let detection = match args.as_format {
+        Some(f) => Detection::Found(gamewire::Found::new(f, gamewire::Evidence::Given)),
+        None => gamewire::identify(data, name.as_deref()),
+    };
+    let mut e = Entry {
+        path: shown,
+        status: "unknown",
+        description: String::new(),
+        format: None,
+        bytes: data.len(),
+        tree: None,
+        error: None,
+    };
+    match detection {
+        Detection::Found(found) => {
+            e.status = "format";
+            e.description = found.describe();
+            e.format = Some(found.format.name());
+            match render(found.format, path, data, args.max_items) {
+                Ok(nodes) => e.tree = Some(nodes),
+                Err(err) => e.error = Some(err.to_string()),
+            }
+        }
+        Detection::Ambiguous(fits) => {
+            e.status = "ambiguous";
+            let names: Vec<String> = fits.iter().map(|f| f.describe()).collect();
+            e.description = names.join(" or ");
+        }
+        Detection::Json | Detection::Unknown => {
+            if let Some(what) = name.as_deref().and_then(side_file) {
+                e.status = "side file";
+                e.description = what.to_owned();
+            } else if detection == Detection::Json {
+                e.status = "json";
+            }
+        }
+    }
+    e
+}
+
 /// Runs `inspect`. Files of unknown format are listed as such; a file that fails to
-/// decode prints its error, and the command exits 1 at the end if any did.
+/// decode prints its error, and the command exits 1 at the end if any did. `-` reads
+/// stdin; `--json` prints one JSON array of every file's entry instead of text.
 pub fn run(args: InspectArgs) -> CliResult {
+    let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
+    let paths: Vec<PathBuf> = args
+        .paths
+        .iter()
+        .filter(|p| p.as_os_str() != "-")
+        .cloned()
+        .collect();
     let mut files = Vec::new();
-    collect(&args.paths, &mut files)?;
+    collect(&paths, &mut files)?;
     let mut failures = 0;
+    let mut entries = Vec::new();
     // Written through a locked stdout with errors returned, so `inspect ... | head` ends
     // quietly instead of panicking on the closed pipe.
     let mut out = std::io::stdout().lock();
+    let mut emit = |e: Entry, out: &mut std::io::StdoutLock| -> CliResult {
+        if e.error.is_some() {
+            failures += 1;
+        }
+        if args.json {
+            entries.push(e);
+            return Ok(());
+        }
+        writeln!(out, "{}", e.head())?;
+        if let Some(tree) = &e.tree {
+            out.write_all(render_text(tree).as_bytes())?;
+        }
+        if let Some(err) = &e.error {
+            writeln!(out, "   error: {err}")?;
+        }
+        Ok(())
+    };
+    if stdin {
+        let data = crate::io::read_input(None)?;
+        emit(
+            inspect_one(Path::new("-"), "-".into(), &data, &args),
+            &mut out,
+        )?;
+    }
     for path in &files {
         let data =
             std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let detection = match args.as_format {
-            Some(f) => Detection::Found(gamewire::Found::new(f, gamewire::Evidence::Given)),
-            None => gamewire::identify(&data, name.as_deref()),
-        };
-        let found = match &detection {
-            Detection::Found(found) => Some(found.clone()),
-            Detection::Ambiguous(fits) => {
-                let names: Vec<String> = fits.iter().map(|f| f.describe()).collect();
-                writeln!(
-                    out,
-                    "== {}: ambiguous, reads equally as {} ({} bytes); decode it with --as",
-                    path.display(),
-                    names.join(" or "),
-                    data.len()
-                )?;
-                continue;
-            }
-            Detection::Json | Detection::Unknown => None,
-        };
-        match found {
-            None => match name.as_deref().and_then(side_file) {
-                Some(what) => writeln!(
-                    out,
-                    "== {}: {what}, read for the files beside it ({} bytes)",
-                    path.display(),
-                    data.len()
-                )?,
-                None if detection == Detection::Json => writeln!(
-                    out,
-                    "== {}: JSON text, not an engine file ({} bytes)",
-                    path.display(),
-                    data.len()
-                )?,
-                None => writeln!(
-                    out,
-                    "== {}: unknown format ({} bytes)",
-                    path.display(),
-                    data.len()
-                )?,
-            },
-            Some(found) => {
-                let format = found.format;
-                writeln!(
-                    out,
-                    "== {}: {} ({} bytes)",
-                    path.display(),
-                    found.describe(),
-                    data.len()
-                )?;
-                match render(format, path, &data, args.max_items) {
-                    Ok(text) => out.write_all(text.as_bytes())?,
-                    Err(e) => {
-                        failures += 1;
-                        writeln!(out, "   error: {e}")?;
-                    }
-                }
-            }
-        }
+        emit(
+            inspect_one(path, path.display().to_string(), &data, &args),
+            &mut out,
+        )?;
+    }
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &entries)?;
+        writeln!(out)?;
     }
     if failures > 0 {
         return Err(format!("{failures} file(s) failed to decode").into());
@@ -151,7 +222,7 @@ fn side_file(name: &str) -> Option<&'static str> {
     None
 }
 
-fn render(format: Format, path: &Path, data: &[u8], max_items: usize) -> CliResult<String> {
+fn render(format: Format, path: &Path, data: &[u8], max_items: usize) -> CliResult<Vec<Node>> {
     let mut tree = Tree::new(max_items);
     match format {
         #[cfg(feature = "godot")]
@@ -170,90 +241,9 @@ fn render(format: Format, path: &Path, data: &[u8], max_items: usize) -> CliResu
     Ok(tree.finish())
 }
 
-/// An indented tree printer shared by the formats' `inspect`.
-///
-/// Each line is `label: Type = value` or, for containers, `label: Type (n items)`
-/// followed by indented children. Containers longer than `max_items` show their first
-/// items and a `… n more` line ([`Tree::keep`] says which children to print).
-pub struct Tree {
-    out: String,
-    depth: usize,
-    max_items: usize,
-}
-
-impl Tree {
-    /// An empty tree eliding containers past `max_items` children.
-    pub fn new(max_items: usize) -> Self {
-        Tree {
-            out: String::new(),
-            depth: 1,
-            max_items,
-        }
-    }
-
-    fn indent(&mut self) {
-        for _ in 0..self.depth {
-            self.out.push_str("  ");
-        }
-    }
-
-    /// A leaf line: `label: ty = value` (label may be empty).
-    pub fn leaf(&mut self, label: &str, ty: &str, value: &str) {
-        self.indent();
-        if !label.is_empty() {
-            let _ = write!(self.out, "{label}: ");
-        }
-        let _ = writeln!(self.out, "{ty} = {value}");
-    }
-
-    /// Opens a container line `label: ty (count items)`; children follow until [`Tree::close`].
-    pub fn open(&mut self, label: &str, ty: &str, count: Option<usize>) {
-        self.indent();
-        if !label.is_empty() {
-            let _ = write!(self.out, "{label}: ");
-        }
-        match count {
-            Some(n) => {
-                let _ = writeln!(self.out, "{ty} ({n} item{})", if n == 1 { "" } else { "s" });
-            }
-            None => {
-                let _ = writeln!(self.out, "{ty}");
-            }
-        }
-        self.depth += 1;
-    }
-
-    /// Closes the container opened last.
-    pub fn close(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
-    }
-
-    /// True when child `index` of a container of `count` children is printed; at the
-    /// first elided child, prints the `… n more` line.
-    pub fn keep(&mut self, index: usize, count: usize) -> bool {
-        if count <= self.max_items || index < self.max_items {
-            return true;
-        }
-        if index == self.max_items {
-            self.indent();
-            let _ = writeln!(self.out, "… {} more", count - self.max_items);
-        }
-        false
-    }
-
-    /// A free text line at the current depth.
-    #[allow(dead_code)] // not every format's build uses it
-    pub fn note(&mut self, text: &str) {
-        self.indent();
-        self.out.push_str(text);
-        self.out.push('\n');
-    }
-
-    /// The printed tree.
-    pub fn finish(self) -> String {
-        self.out
-    }
-}
+/// The tree a format fills for `inspect`: gamewire-core's shared builder (one node type
+/// for every front end), printed here as text or JSON.
+pub use gamewire::core::inspect::TreeBuilder as Tree;
 
 /// Shortens a string for display: quoted, escaped, at most `max` characters.
 pub fn short_str(s: &str, max: usize) -> String {
@@ -281,7 +271,7 @@ mod tests {
         }
         t.close();
         assert_eq!(
-            t.finish(),
+            render_text(&t.finish()),
             "  items: Array (4 items)\n    [0]: int = 0\n    [1]: int = 1\n    … 2 more\n"
         );
         assert_eq!(short_str("abcdef", 3), "\"abc\"… (6 chars)");

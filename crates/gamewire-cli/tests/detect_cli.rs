@@ -136,3 +136,42 @@ fn decode_with_no_format_explains_what_it_cannot_choose() {
     let out = gamewire(&["decode", bind.to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("types.json"));
 }
+
+#[test]
+fn inspect_reads_stdin_and_prints_json() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let real = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/godot/real/rogue-like-save_file.godot3.save"),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamewire"))
+        .args(["inspect", "--json", "-", "samples/kingsisle"])
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&real).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let entries = j.as_array().unwrap();
+    assert_eq!(entries[0]["path"], "-");
+    assert_eq!(entries[0]["format"], "godot3");
+    assert_eq!(
+        entries[0]["description"],
+        "godot3 (store_var frame, 1 value)"
+    );
+    let frame = &entries[0]["tree"][1];
+    assert_eq!(frame["type"], "Dictionary");
+    assert_eq!(frame["children"][0]["value"], "100");
+    // The folder's BINd file is typed by its type list, which is listed as a side file.
+    let kinds: Vec<&str> = entries[1..]
+        .iter()
+        .map(|e| e["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["format", "side file"]);
+    assert_eq!(entries[1]["format"], "kingsisle");
+}

@@ -5,11 +5,13 @@
 //! - [`Limits`]: the bounds a decoder applies to untrusted input (depth, sizes).
 //! - [`Reader`]: a little-endian byte cursor over a slice that checks every length
 //!   against the bytes that remain before anything is allocated.
+//! - [`inspect`]: the inspect tree every format fills and every front end shows.
 //! - [`peers`]: helpers for tests that need a live peer (an engine, a Python library).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod error;
+pub mod inspect;
 mod limits;
 pub mod peers;
 mod reader;

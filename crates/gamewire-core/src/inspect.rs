@@ -1,0 +1,240 @@
+//! The inspect tree: one node type that every format fills and every front end shows
+//! (the CLI prints it as indented text or as JSON).
+//!
+//! A format walks its value and calls [`TreeBuilder`]: `leaf` for a value with no
+//! children, `open` … `close` around a container, `keep` to elide long containers, and
+//! `note` for a free line. The result is a list of [`Node`]s.
+//!
+//! ```
+//! use gamewire_core::inspect::TreeBuilder;
+//! let mut t = TreeBuilder::new(8);
+//! t.open("player", "Dictionary", Some(2));
+//! t.leaf("\"hp\"", "int", "87");
+//! t.leaf("\"name\"", "String", "\"Ann\"");
+//! t.close();
+//! let nodes = t.finish();
+//! assert_eq!(nodes[0].children.len(), 2);
+//! assert_eq!(
+//!     gamewire_core::inspect::render_text(&nodes),
+//!     "  player: Dictionary (2 items)\n    \"hp\": int = 87\n    \"name\": String = \"Ann\"\n"
+//! );
+//! ```
+
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// One line of an inspect tree and the lines under it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Node {
+    /// What the node is: a key, an index, a field name (may be empty).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub label: String,
+    /// Its type as the format names it (`Dictionary`, `int`, `class WizItemTemplate`);
+    /// empty for a note.
+    #[serde(rename = "type", skip_serializing_if = "String::is_empty")]
+    pub ty: String,
+    /// The value of a leaf, as text; `None` for a container or a note.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// A container's number of items, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<usize>,
+    /// A free text line (the node has no label, type or value then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Children shown.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<Node>,
+    /// Children left out after the first `max_items` (see [`TreeBuilder::keep`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub elided: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+impl Node {
+    fn new(label: &str, ty: &str) -> Self {
+        Node {
+            label: label.to_owned(),
+            ty: ty.to_owned(),
+            value: None,
+            count: None,
+            note: None,
+            children: Vec::new(),
+            elided: 0,
+        }
+    }
+}
+
+/// Builds a list of [`Node`]s; see the module docs.
+#[derive(Debug)]
+pub struct TreeBuilder {
+    /// Finished top-level nodes.
+    roots: Vec<Node>,
+    /// Containers opened and not yet closed, outermost first.
+    open: Vec<Node>,
+    max_items: usize,
+}
+
+impl TreeBuilder {
+    /// An empty tree that elides containers past `max_items` children.
+    pub fn new(max_items: usize) -> Self {
+        TreeBuilder {
+            roots: Vec::new(),
+            open: Vec::new(),
+            max_items,
+        }
+    }
+
+    fn push(&mut self, node: Node) {
+        match self.open.last_mut() {
+            Some(parent) => parent.children.push(node),
+            None => self.roots.push(node),
+        }
+    }
+
+    /// A leaf: `label: ty = value` (label may be empty).
+    pub fn leaf(&mut self, label: &str, ty: &str, value: &str) {
+        let mut n = Node::new(label, ty);
+        n.value = Some(value.to_owned());
+        self.push(n);
+    }
+
+    /// Opens a container `label: ty (count items)`; its children follow until
+    /// [`TreeBuilder::close`].
+    pub fn open(&mut self, label: &str, ty: &str, count: Option<usize>) {
+        let mut n = Node::new(label, ty);
+        n.count = count;
+        self.open.push(n);
+    }
+
+    /// Closes the container opened last.
+    pub fn close(&mut self) {
+        if let Some(n) = self.open.pop() {
+            self.push(n);
+        }
+    }
+
+    /// True when child `index` of a container of `count` children is shown; the rest
+    /// are counted as elided.
+    pub fn keep(&mut self, index: usize, count: usize) -> bool {
+        if count <= self.max_items || index < self.max_items {
+            return true;
+        }
+        if index == self.max_items {
+            match self.open.last_mut() {
+                Some(parent) => parent.elided = count - self.max_items,
+                None => {
+                    let mut n = Node::new("", "");
+                    n.note = Some(format!("… {} more", count - self.max_items));
+                    self.roots.push(n);
+                }
+            }
+        }
+        false
+    }
+
+    /// A free text line at the current depth.
+    pub fn note(&mut self, text: &str) {
+        let mut n = Node::new("", "");
+        n.note = Some(text.to_owned());
+        self.push(n);
+    }
+
+    /// The tree (containers left open are closed).
+    pub fn finish(mut self) -> Vec<Node> {
+        while !self.open.is_empty() {
+            self.close();
+        }
+        self.roots
+    }
+}
+
+/// The tree as indented text, two spaces a level, starting one level in: each line
+/// `label: Type = value`, containers `label: Type (n items)` with their children under
+/// them and `… n more` for elided ones.
+pub fn render_text(nodes: &[Node]) -> String {
+    let mut out = String::new();
+    let mut stack: Vec<(&Node, usize)> = nodes.iter().rev().map(|n| (n, 1)).collect();
+    // Elision lines are emitted after a container's last child: keep them as pseudo
+    // entries on the stack (a container's own `elided` count at its children's depth).
+    let mut pending: Vec<(usize, usize, usize)> = Vec::new(); // (stack len, depth, count)
+    while let Some((n, depth)) = stack.pop() {
+        while let Some(&(len, d, count)) = pending.last() {
+            if stack.len() + 1 > len {
+                break;
+            }
+            pad(&mut out, d);
+            let _ = writeln!(out, "… {count} more");
+            pending.pop();
+        }
+        pad(&mut out, depth);
+        line(&mut out, n);
+        if n.elided > 0 {
+            pending.push((stack.len(), depth + 1, n.elided));
+        }
+        stack.extend(n.children.iter().rev().map(|c| (c, depth + 1)));
+    }
+    while let Some((_, d, count)) = pending.pop() {
+        pad(&mut out, d);
+        let _ = writeln!(out, "… {count} more");
+    }
+    out
+}
+
+fn pad(out: &mut String, depth: usize) {
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+}
+
+fn line(out: &mut String, n: &Node) {
+    if let Some(note) = &n.note {
+        out.push_str(note);
+        out.push('\n');
+        return;
+    }
+    if !n.label.is_empty() {
+        let _ = write!(out, "{}: ", n.label);
+    }
+    match (&n.value, n.count) {
+        (Some(v), _) => {
+            let _ = writeln!(out, "{} = {v}", n.ty);
+        }
+        (None, Some(c)) => {
+            let _ = writeln!(out, "{} ({c} item{})", n.ty, if c == 1 { "" } else { "s" });
+        }
+        (None, None) => {
+            let _ = writeln!(out, "{}", n.ty);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_indents_elides_and_closes_in_order() {
+        let mut t = TreeBuilder::new(2);
+        t.open("a", "Array", Some(4));
+        for i in 0..4 {
+            if t.keep(i, 4) {
+                t.open(&format!("[{i}]"), "Array", Some(1));
+                t.leaf("[0]", "int", &i.to_string());
+                t.close();
+            }
+        }
+        t.close();
+        t.note("done");
+        let nodes = t.finish();
+        assert_eq!(nodes[0].elided, 2);
+        assert_eq!(
+            render_text(&nodes),
+            "  a: Array (4 items)\n    [0]: Array (1 item)\n      [0]: int = 0\n    \
+             [1]: Array (1 item)\n      [0]: int = 1\n    … 2 more\n  done\n"
+        );
+    }
+}
