@@ -180,6 +180,14 @@ fn inspect_reads_every_real_file_without_a_registry() {
     );
     assert!(text.contains("asset references: "), "{text}");
     assert!(
+        text.contains("UUIDs (1 distinct): {27F1E1A1-8D9D-4C3B-BD3A-AFB9762449C0}\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("entity ids (2 distinct): ContainerEntity, Entity_[627996395636]\n"),
+        "{text}"
+    );
+    assert!(
         text.contains("ObjectStream XML (the older serialization"),
         "{text}"
     );
