@@ -148,11 +148,28 @@ pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
             }
         ));
     }
+    let listed = |items: &[std::borrow::Cow<'_, str>]| {
+        let mut text: Vec<&str> = items.iter().take(max).map(|c| &**c).collect();
+        let more = items.len().saturating_sub(max);
+        let tail = format!("… {more} more");
+        if more > 0 {
+            text.push(&tail);
+        }
+        text.join(", ")
+    };
     if !s.uuids.is_empty() {
-        tree.note(&format!("UUIDs: {} distinct", s.uuids.len()));
+        tree.note(&format!(
+            "UUIDs ({} distinct): {}",
+            s.uuids.len(),
+            listed(&s.uuids)
+        ));
     }
     if !s.entity_ids.is_empty() {
-        tree.note(&format!("entity ids: {} distinct", s.entity_ids.len()));
+        tree.note(&format!(
+            "entity ids ({} distinct): {}",
+            s.entity_ids.len(),
+            listed(&s.entity_ids)
+        ));
     }
     if !s.assets.is_empty() {
         tree.note(&format!("asset references: {}", s.assets.len()));

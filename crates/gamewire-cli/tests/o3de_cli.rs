@@ -180,6 +180,14 @@ fn inspect_reads_every_real_file_without_a_registry() {
     );
     assert!(text.contains("asset references: "), "{text}");
     assert!(
+        text.contains("UUIDs (1 distinct): {27F1E1A1-8D9D-4C3B-BD3A-AFB9762449C0}\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("entity ids (2 distinct): ContainerEntity, Entity_[627996395636]\n"),
+        "{text}"
+    );
+    assert!(
         text.contains("ObjectStream XML (the older serialization"),
         "{text}"
     );
@@ -222,4 +230,49 @@ fn a_registry_beside_the_file_is_used_only_for_classes_it_knows() {
         .unwrap();
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("--envelope needs --type"));
+}
+
+#[test]
+fn the_json_gamewire_writes_for_other_formats_is_not_claimed() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let mut checked = 0;
+    for (format, file) in [
+        ("godot3", "godot/save.godot3.bin"),
+        ("resonite", "resonite/item.brson"),
+        ("resonite", "resonite/legacy-item.lz4bson"),
+        ("zeze", "zeze/BSimple.zeze"),
+        ("zeze", "zeze/Final.zeze"),
+    ] {
+        let o = bin()
+            .args(["decode", format])
+            .arg(samples.join(file))
+            .output()
+            .unwrap();
+        ok(&o);
+        for name in [None, Some("out.json")] {
+            assert_eq!(gamewire::detect(&o.stdout, name), None, "{file} {name:?}");
+        }
+        checked += 1;
+    }
+    // The side files beside the samples, too.
+    for file in ["kingsisle/types.json", "o3de/o3de-registry.json"] {
+        let data = std::fs::read(samples.join(file)).unwrap();
+        assert_eq!(gamewire::detect(&data, None), None, "{file}");
+    }
+    // And every real O3DE file is claimed by o3de, by name and (for JSON ones with a
+    // sign) by content.
+    for e in std::fs::read_dir(real()).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".md") {
+            continue;
+        }
+        let data = std::fs::read(&p).unwrap();
+        assert_eq!(
+            gamewire::detect(&data, Some(&name)),
+            Some(gamewire::Format::O3de),
+            "{name}"
+        );
+    }
+    assert_eq!(checked, 5);
 }

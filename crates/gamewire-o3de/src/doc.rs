@@ -725,6 +725,18 @@ mod tests {
         assert!(Document::parse_with_depth(deep.as_bytes(), 50).is_ok());
         let e = Document::parse_with_depth(deep.as_bytes(), 49).unwrap_err();
         assert!(e.to_string().contains("deeper than 49"), "{e}");
+        // The default limit, in objects and arrays, fits a test thread's stack, and the
+        // prefab reader (which skips values) takes the same limit.
+        let deep = format!("{}{}", "{\"a\": [".repeat(512), "]}".repeat(512));
+        let doc = Document::parse(deep.as_bytes()).unwrap();
+        assert_eq!(Document::parse(&doc.write(Layout::Pretty)).unwrap(), doc);
+        let _ = crate::infer::summarize(&doc.root);
+        let skipped = format!("{{\"Entities\": {{}}, \"x\": {deep}}}");
+        let e = crate::prefab::PrefabTree::parse(skipped.as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("deeper than 1024"), "{e}");
+        let deeper = format!("[{deep}]");
+        let e = Document::parse(deeper.as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("deeper than 1024"), "{e}");
     }
 
     #[test]
