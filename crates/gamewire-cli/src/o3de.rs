@@ -306,7 +306,7 @@ mod tests {
         let data = std::fs::read(&path).unwrap();
         let mut tree = Tree::new(8);
         inspect(&path, &data, &mut tree).unwrap();
-        let text = tree.finish();
+        let text = gamewire::core::inspect::render_text(&tree.finish());
         assert!(text.contains("ClassName: SampleEntity"), "{text}");
         assert!(
             text.contains("load: Completed / PartialDefaults (0 issue(s))"),
