@@ -48,6 +48,9 @@ pub struct Args {
     /// Deepest nesting accepted.
     #[arg(long, default_value_t = 1024)]
     pub max_depth: usize,
+    /// Decompression limits (zlib).
+    #[command(flatten)]
+    pub decompress: crate::limits::DecompressArgs,
 }
 
 fn parse_u32(s: &str) -> Result<u32, String> {
@@ -68,6 +71,7 @@ fn options(a: &Args) -> Options {
         ..Options::default()
     };
     o.limits.max_depth = a.max_depth;
+    a.decompress.apply(&mut o.limits);
     o
 }
 

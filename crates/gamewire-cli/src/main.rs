@@ -7,6 +7,8 @@
 mod bench;
 mod inspect;
 mod io;
+#[cfg(any(feature = "resonite", feature = "kingsisle"))]
+mod limits;
 
 #[cfg(feature = "godot")]
 mod godot;

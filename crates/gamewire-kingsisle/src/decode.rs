@@ -16,7 +16,7 @@ use std::borrow::Cow;
 pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
     let mut doc = Document::default();
     let data: Cow<[u8]> = if opts.manual_zlib {
-        let inflated = zlib::unframe(data, 0, opts.limits.max_decompressed)?;
+        let inflated = zlib::unframe(data, 0, opts.limits.decompress_cap(data.len()))?;
         doc.manual_zlib = Some(KeptZlib {
             size: inflated.len() as u32,
             stream: data[4..].to_vec(),
@@ -57,7 +57,7 @@ pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document>
         doc.zlib_marker = Some(marker);
         at += 1;
         if marker != 0 {
-            let inflated = zlib::unframe(&data[at..], at, opts.limits.max_decompressed)?;
+            let inflated = zlib::unframe(&data[at..], at, opts.limits.decompress_cap(data.len() - at))?;
             doc.flag_zlib = Some(KeptZlib {
                 size: inflated.len() as u32,
                 stream: data[at + 4..].to_vec(),
