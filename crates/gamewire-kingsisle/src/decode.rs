@@ -57,7 +57,8 @@ pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document>
         doc.zlib_marker = Some(marker);
         at += 1;
         if marker != 0 {
-            let inflated = zlib::unframe(&data[at..], at, opts.limits.decompress_cap(data.len() - at))?;
+            let inflated =
+                zlib::unframe(&data[at..], at, opts.limits.decompress_cap(data.len() - at))?;
             doc.flag_zlib = Some(KeptZlib {
                 size: inflated.len() as u32,
                 stream: data[at + 4..].to_vec(),

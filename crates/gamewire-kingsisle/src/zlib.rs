@@ -45,7 +45,11 @@ pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
     }
     // The declared size is only a claim: start from a modest multiple of the stream and
     // grow (exactly, never past the declared size) as output actually arrives.
-    let first = stream.len().saturating_mul(4).saturating_add(1 << 12).min(size);
+    let first = stream
+        .len()
+        .saturating_mul(4)
+        .saturating_add(1 << 12)
+        .min(size);
     let mut out = Vec::with_capacity(first);
     let mut z = Decompress::new(true);
     loop {

@@ -58,5 +58,8 @@ fn a_stream_longer_than_declared_stops_at_the_declared_size() {
     let mut f = 1000u32.to_le_bytes().to_vec();
     f.extend_from_slice(&compress(&zeros));
     let e = unframe(&f, 0, Limits::DEFAULT.decompress_cap(f.len())).unwrap_err();
-    assert!(e.to_string().contains("1000 inflated bytes as declared"), "{e}");
+    assert!(
+        e.to_string().contains("1000 inflated bytes as declared"),
+        "{e}"
+    );
 }

@@ -21,7 +21,9 @@ pub fn decompress(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
 /// output than `cap` is an error. `decompress_prefix(d, b, 4, cap)` peeks at the first
 /// bytes without decoding the rest.
 pub fn decompress_prefix(data: &[u8], base: usize, want: u64, cap: u64) -> Result<Vec<u8>> {
-    let first = (data.len() as u64).saturating_mul(4).min(want.min(cap).saturating_add(1));
+    let first = (data.len() as u64)
+        .saturating_mul(4)
+        .min(want.min(cap).saturating_add(1));
     let mut out = Vec::with_capacity(first.min(1 << 30) as usize);
     let mut reader = brotli::Decompressor::new(data, 1 << 16);
     let mut buf = vec![0u8; 1 << 16];

@@ -120,7 +120,9 @@ fn runs_of_empty_beans_cannot_expand_defaults_without_bound() {
     // 20 fields per bean; a list of n empty beans is about n bytes of input.
     let mut vars = String::new();
     for i in 1..=20 {
-        vars.push_str(&format!("<variable id=\"{i}\" name=\"v{i}\" type=\"long\"/>"));
+        vars.push_str(&format!(
+            "<variable id=\"{i}\" name=\"v{i}\" type=\"long\"/>"
+        ));
     }
     let s = Schema::from_xml(&solution(&format!(
         r#"<bean name="E">{vars}</bean>
