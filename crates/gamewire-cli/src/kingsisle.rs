@@ -254,7 +254,8 @@ fn print_object(tree: &mut Tree, label: &str, o: &ki::Object, types: &TypeList) 
 fn print_value(tree: &mut Tree, label: &str, v: &Value, p: Option<&PropertyDef>, types: &TypeList) {
     let ty = p.map_or("?", |p| p.type_name.as_str());
     match v {
-        Value::List(items) => {
+        Value::List(_) | Value::Bools(_) | Value::SmallInts(_) | Value::SmallUInts(_) => {
+            let items = v.list_items().unwrap_or_default();
             tree.open(label, &format!("list of {ty}"), Some(items.len()));
             for (i, item) in items.iter().enumerate() {
                 if tree.keep(i, items.len()) {

@@ -362,6 +362,37 @@ impl<'a, 't> Decoder<'a, 't> {
                 ));
             }
             self.enter()?;
+            // Elements of a few bits are kept compact (one byte each), so memory stays
+            // in proportion to the input.
+            match p.kind {
+                Kind::Bool => {
+                    let mut items = Vec::with_capacity(n.min(1 << 16));
+                    for i in 0..n {
+                        items.push(self.r.read_bit().map_err(|e| e.in_index(i))?);
+                    }
+                    self.depth -= 1;
+                    return Ok(Value::Bools(items));
+                }
+                Kind::SBits(b) if b <= 7 => {
+                    let mut items = Vec::with_capacity(n.min(1 << 16));
+                    for i in 0..n {
+                        let x = self.r.read_signed(u32::from(b)).map_err(|e| e.in_index(i))?;
+                        items.push(x as i8);
+                    }
+                    self.depth -= 1;
+                    return Ok(Value::SmallInts(items));
+                }
+                Kind::UBits(b) if b <= 7 => {
+                    let mut items = Vec::with_capacity(n.min(1 << 16));
+                    for i in 0..n {
+                        let x = self.r.read_bits(u32::from(b)).map_err(|e| e.in_index(i))?;
+                        items.push(x as u8);
+                    }
+                    self.depth -= 1;
+                    return Ok(Value::SmallUInts(items));
+                }
+                _ => {}
+            }
             let mut items = Vec::with_capacity(n.min(1 << 16));
             for i in 0..n {
                 items.push(self.single(p).map_err(|e| e.in_index(i))?);
