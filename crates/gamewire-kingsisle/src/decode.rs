@@ -376,7 +376,10 @@ impl<'a, 't> Decoder<'a, 't> {
                 Kind::SBits(b) if b <= 7 => {
                     let mut items = Vec::with_capacity(n.min(1 << 16));
                     for i in 0..n {
-                        let x = self.r.read_signed(u32::from(b)).map_err(|e| e.in_index(i))?;
+                        let x = self
+                            .r
+                            .read_signed(u32::from(b))
+                            .map_err(|e| e.in_index(i))?;
                         items.push(x as i8);
                     }
                     self.depth -= 1;

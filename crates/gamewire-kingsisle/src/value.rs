@@ -95,9 +95,7 @@ impl Value {
             Value::List(items) => Cow::Borrowed(items.as_slice()),
             Value::Bools(b) => Cow::Owned(b.iter().map(|&x| Value::Bool(x)).collect()),
             Value::SmallInts(b) => Cow::Owned(b.iter().map(|&x| Value::Int(x.into())).collect()),
-            Value::SmallUInts(b) => {
-                Cow::Owned(b.iter().map(|&x| Value::UInt(x.into())).collect())
-            }
+            Value::SmallUInts(b) => Cow::Owned(b.iter().map(|&x| Value::UInt(x.into())).collect()),
             _ => return None,
         })
     }
