@@ -357,6 +357,7 @@ mod tests {
             envelope: false,
             compact: false,
             aliases: Vec::new(),
+            allow_import: Vec::new(),
         };
         let reg = load_registry(&args).unwrap();
         let bytes = std::fs::read(args.input.as_ref().unwrap()).unwrap();

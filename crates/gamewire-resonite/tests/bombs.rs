@@ -7,13 +7,14 @@ use gamewire_resonite::{
 };
 
 fn small() -> Options {
-    let mut o = Options::default();
-    o.limits = Limits {
-        max_decompress_ratio: 16,
-        decompress_allowance: 1 << 20,
-        ..Limits::DEFAULT
-    };
-    o
+    Options {
+        limits: Limits {
+            max_decompress_ratio: 16,
+            decompress_allowance: 1 << 20,
+            ..Limits::DEFAULT
+        },
+        ..Options::default()
+    }
 }
 
 /// A document holding one string of `n` bytes of 0x01 (compresses to almost nothing).

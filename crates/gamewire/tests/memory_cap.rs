@@ -10,10 +10,13 @@ use std::process::Command;
 /// what the bombs would take unchecked.
 const CAP: u64 = 2 << 30;
 
+/// A decode to measure (it panics when the result is not the expected one).
+type Decode = Box<dyn Fn(&[u8])>;
+
 /// A case: its input bytes and the decode to measure.
 struct Case {
     input: Vec<u8>,
-    decode: Box<dyn Fn(&[u8])>,
+    decode: Decode,
 }
 
 fn kingsisle_bools() -> Case {
@@ -134,8 +137,10 @@ fn resonite_bomb(c: gamewire::resonite::Compression) -> Case {
     Case {
         input,
         decode: Box::new(|d| {
-            let mut o = Options::default();
-            o.limits = small_limits();
+            let o = Options {
+                limits: small_limits(),
+                ..Options::default()
+            };
             match gamewire::resonite::decode(d, None, &o) {
                 Ok(_) => panic!("the bomb decoded"),
                 Err(e) => assert!(e.to_string().contains("expands past the limit"), "{e}"),
