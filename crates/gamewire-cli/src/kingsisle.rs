@@ -48,6 +48,9 @@ pub struct Args {
     /// Deepest nesting accepted.
     #[arg(long, default_value_t = 1024)]
     pub max_depth: usize,
+    /// Decompression limits (zlib).
+    #[command(flatten)]
+    pub decompress: crate::limits::DecompressArgs,
 }
 
 fn parse_u32(s: &str) -> Result<u32, String> {
@@ -68,6 +71,7 @@ fn options(a: &Args) -> Options {
         ..Options::default()
     };
     o.limits.max_depth = a.max_depth;
+    a.decompress.apply(&mut o.limits);
     o
 }
 
@@ -248,7 +252,8 @@ fn print_object(tree: &mut Tree, label: &str, o: &ki::Object, types: &TypeList) 
 fn print_value(tree: &mut Tree, label: &str, v: &Value, p: Option<&PropertyDef>, types: &TypeList) {
     let ty = p.map_or("?", |p| p.type_name.as_str());
     match v {
-        Value::List(items) => {
+        Value::List(_) | Value::Bools(_) | Value::SmallInts(_) | Value::SmallUInts(_) => {
+            let items = v.list_items().unwrap_or_default();
             tree.open(label, &format!("list of {ty}"), Some(items.len()));
             for (i, item) in items.iter().enumerate() {
                 if tree.keep(i, items.len()) {

@@ -8,6 +8,8 @@ mod auto;
 mod bench;
 mod inspect;
 mod io;
+#[cfg(any(feature = "resonite", feature = "kingsisle"))]
+mod limits;
 
 #[cfg(feature = "godot")]
 mod godot;

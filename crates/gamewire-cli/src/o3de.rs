@@ -50,6 +50,10 @@ pub struct Args {
     /// from the current folder.
     #[arg(long = "alias", value_name = "NAME=PATH")]
     pub aliases: Vec<String>,
+    /// A file or folder `$import` may read besides the importing file's folder and the
+    /// aliases (refused otherwise); repeatable.
+    #[arg(long = "allow-import", value_name = "PATH")]
+    pub allow_import: Vec<PathBuf>,
 }
 
 /// Resolves the `$import` directives of `json` (read from the input file, or stdin
@@ -66,6 +70,11 @@ fn resolve_imports(
         };
         let path = std::path::absolute(path).map_err(|e| format!("--alias {a}: {e}"))?;
         opts = opts.alias(name, &path.to_string_lossy());
+    }
+    for p in &args.allow_import {
+        let p =
+            std::path::absolute(p).map_err(|e| format!("--allow-import {}: {e}", p.display()))?;
+        opts = opts.allow_path(p);
     }
     let doc_path = match &args.input {
         Some(p) if p != Path::new("-") => p.clone(),
@@ -332,6 +341,7 @@ mod tests {
             envelope: false,
             compact: false,
             aliases: Vec::new(),
+            allow_import: Vec::new(),
         };
         let reg = load_registry(&args).unwrap();
         let bytes = std::fs::read(args.input.as_ref().unwrap()).unwrap();

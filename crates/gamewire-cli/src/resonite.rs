@@ -32,9 +32,9 @@ pub struct Args {
     /// Deepest nesting accepted.
     #[arg(long, default_value_t = 1024)]
     pub max_depth: usize,
-    /// Largest decompressed size accepted, in bytes.
-    #[arg(long, default_value_t = 4 << 30)]
-    pub max_decompressed: u64,
+    /// Decompression limits.
+    #[command(flatten)]
+    pub decompress: crate::limits::DecompressArgs,
 }
 
 fn parse_compression(s: &str) -> Result<Compression, String> {
@@ -45,7 +45,7 @@ fn parse_compression(s: &str) -> Result<Compression, String> {
 fn opts(a: &Args) -> resonite::Options {
     let mut o = resonite::Options::default();
     o.limits.max_depth = a.max_depth;
-    o.limits.max_decompressed = a.max_decompressed;
+    a.decompress.apply(&mut o.limits);
     o
 }
 

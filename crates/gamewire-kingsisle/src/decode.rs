@@ -16,7 +16,7 @@ use std::borrow::Cow;
 pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
     let mut doc = Document::default();
     let data: Cow<[u8]> = if opts.manual_zlib {
-        let inflated = zlib::unframe(data, 0, opts.limits.max_decompressed)?;
+        let inflated = zlib::unframe(data, 0, opts.limits.decompress_cap(data.len()))?;
         doc.manual_zlib = Some(KeptZlib {
             size: inflated.len() as u32,
             stream: data[4..].to_vec(),
@@ -57,7 +57,8 @@ pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document>
         doc.zlib_marker = Some(marker);
         at += 1;
         if marker != 0 {
-            let inflated = zlib::unframe(&data[at..], at, opts.limits.max_decompressed)?;
+            let inflated =
+                zlib::unframe(&data[at..], at, opts.limits.decompress_cap(data.len() - at))?;
             doc.flag_zlib = Some(KeptZlib {
                 size: inflated.len() as u32,
                 stream: data[at + 4..].to_vec(),
@@ -361,6 +362,40 @@ impl<'a, 't> Decoder<'a, 't> {
                 ));
             }
             self.enter()?;
+            // Elements of a few bits are kept compact (one byte each), so memory stays
+            // in proportion to the input.
+            match p.kind {
+                Kind::Bool => {
+                    let mut items = Vec::with_capacity(n.min(1 << 16));
+                    for i in 0..n {
+                        items.push(self.r.read_bit().map_err(|e| e.in_index(i))?);
+                    }
+                    self.depth -= 1;
+                    return Ok(Value::Bools(items));
+                }
+                Kind::SBits(b) if b <= 7 => {
+                    let mut items = Vec::with_capacity(n.min(1 << 16));
+                    for i in 0..n {
+                        let x = self
+                            .r
+                            .read_signed(u32::from(b))
+                            .map_err(|e| e.in_index(i))?;
+                        items.push(x as i8);
+                    }
+                    self.depth -= 1;
+                    return Ok(Value::SmallInts(items));
+                }
+                Kind::UBits(b) if b <= 7 => {
+                    let mut items = Vec::with_capacity(n.min(1 << 16));
+                    for i in 0..n {
+                        let x = self.r.read_bits(u32::from(b)).map_err(|e| e.in_index(i))?;
+                        items.push(x as u8);
+                    }
+                    self.depth -= 1;
+                    return Ok(Value::SmallUInts(items));
+                }
+                _ => {}
+            }
             let mut items = Vec::with_capacity(n.min(1 << 16));
             for i in 0..n {
                 items.push(self.single(p).map_err(|e| e.in_index(i))?);

@@ -129,7 +129,7 @@ pub fn value_kind(v: &Value) -> &'static str {
         Value::SizeInt(_) => "a Size<int>",
         Value::RectInt(_) => "a Rect<int>",
         Value::RectFloat(_) => "a Rect<float>",
-        Value::List(_) => "a list",
+        Value::List(_) | Value::Bools(_) | Value::SmallInts(_) | Value::SmallUInts(_) => "a list",
         Value::Object(_) => "an object",
         Value::Raw(_) => "raw bits",
     }
@@ -331,7 +331,7 @@ impl Encoder<'_, '_> {
 
     fn property(&mut self, p: &PropertyDef, v: &Value) -> Result<()> {
         if p.dynamic {
-            let Value::List(items) = v else {
+            let Some(items) = v.list_items() else {
                 return Err(mismatch(p, v));
             };
             self.length(items.len(), false)?;

@@ -246,6 +246,9 @@ impl Serialize for ValueJson<'_> {
             Value::SizeInt(v) => named(s, &["width", "height"], v),
             Value::RectInt(v) => named(s, &["left", "top", "right", "bottom"], v),
             Value::RectFloat(v) => named(s, &["left", "top", "right", "bottom"], &v.map(F)),
+            Value::Bools(b) => s.collect_seq(b),
+            Value::SmallInts(b) => s.collect_seq(b),
+            Value::SmallUInts(b) => s.collect_seq(b),
             Value::List(items) => {
                 let mut q = s.serialize_seq(Some(items.len()))?;
                 for v in items {

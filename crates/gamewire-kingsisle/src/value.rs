@@ -21,7 +21,10 @@ pub mod serializer_flags {
 // `repr(u64)`: an 8-byte tag keeps every payload 8-byte aligned, so moving a Value is
 // a few whole-word copies (a u8 tag packs small payloads at odd offsets, and copying
 // those byte by byte stalls store forwarding on the decoder's hot path). Same size: 32.
-#[derive(Debug, Clone, PartialEq)]
+//
+// Equality treats a compact list ([`Value::Bools`], [`Value::SmallInts`],
+// [`Value::SmallUInts`]) as the [`Value::List`] of the same elements.
+#[derive(Debug, Clone)]
 #[repr(u64)]
 pub enum Value {
     /// A null object pointer (type hash 0).
@@ -70,10 +73,80 @@ pub enum Value {
     RectFloat([f32; 4]),
     /// A container property's elements.
     List(Vec<Value>),
+    /// A container of `bool` as the decoder builds it: one byte per element (a
+    /// [`Value::List`] would take a 32-byte value per 1-bit element).
+    Bools(Vec<bool>),
+    /// A container of signed bit integers of at most 7 bits (`bi2`..`bi7`), compact.
+    SmallInts(Vec<i8>),
+    /// A container of unsigned bit integers of at most 7 bits (`bui2`..`bui7`), compact.
+    SmallUInts(Vec<u8>),
     /// A nested object.
     Object(Object),
     /// Bits skipped because their type or property was unknown (deep mode, when asked).
     Raw(Box<Raw>),
+}
+
+impl Value {
+    /// The elements of a container value (a [`Value::List`], or a compact list expanded
+    /// to `Bool`/`Int`/`UInt` values); `None` for other values.
+    pub fn list_items(&self) -> Option<std::borrow::Cow<'_, [Value]>> {
+        use std::borrow::Cow;
+        Some(match self {
+            Value::List(items) => Cow::Borrowed(items.as_slice()),
+            Value::Bools(b) => Cow::Owned(b.iter().map(|&x| Value::Bool(x)).collect()),
+            Value::SmallInts(b) => Cow::Owned(b.iter().map(|&x| Value::Int(x.into())).collect()),
+            Value::SmallUInts(b) => Cow::Owned(b.iter().map(|&x| Value::UInt(x.into())).collect()),
+            _ => return None,
+        })
+    }
+
+    /// The number of elements of a container value (`None` for other values).
+    pub fn list_len(&self) -> Option<usize> {
+        match self {
+            Value::List(items) => Some(items.len()),
+            Value::Bools(b) => Some(b.len()),
+            Value::SmallInts(b) => Some(b.len()),
+            Value::SmallUInts(b) => Some(b.len()),
+            _ => None,
+        }
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        use Value as V;
+        match (self, other) {
+            (V::Null, V::Null) => true,
+            (V::Bool(a), V::Bool(b)) => a == b,
+            (V::Int(a), V::Int(b)) | (V::Enum(a), V::Enum(b)) => a == b,
+            (V::UInt(a), V::UInt(b)) => a == b,
+            (V::Float(a), V::Float(b)) => a == b,
+            (V::Double(a), V::Double(b)) => a == b,
+            (V::String(a), V::String(b)) => a == b,
+            (V::WString(a), V::WString(b)) => a == b,
+            (V::EnumName(a), V::EnumName(b)) => a == b,
+            (V::Color(a), V::Color(b)) => a == b,
+            (V::Vec3(a), V::Vec3(b)) | (V::Euler(a), V::Euler(b)) => a == b,
+            (V::Quat(a), V::Quat(b)) => a == b,
+            (V::Matrix(a), V::Matrix(b)) => a == b,
+            (V::PointInt(a), V::PointInt(b)) | (V::SizeInt(a), V::SizeInt(b)) => a == b,
+            (V::PointUChar(a), V::PointUChar(b)) => a == b,
+            (V::PointUInt(a), V::PointUInt(b)) => a == b,
+            (V::PointFloat(a), V::PointFloat(b)) => a == b,
+            (V::RectInt(a), V::RectInt(b)) => a == b,
+            (V::RectFloat(a), V::RectFloat(b)) => a == b,
+            (V::List(a), V::List(b)) => a == b,
+            (V::Bools(a), V::Bools(b)) => a == b,
+            (V::SmallInts(a), V::SmallInts(b)) => a == b,
+            (V::SmallUInts(a), V::SmallUInts(b)) => a == b,
+            (V::Object(a), V::Object(b)) => a == b,
+            (V::Raw(a), V::Raw(b)) => a == b,
+            (a, b) => match (a.list_items(), b.list_items()) {
+                (Some(x), Some(y)) => x == y,
+                _ => false,
+            },
+        }
+    }
 }
 
 /// Bits kept verbatim: an object of an unknown type or a property unknown to its class.

@@ -88,8 +88,8 @@ fn write_property(
     depth: usize,
     g: StackGuard,
 ) -> Result<()> {
-    match (p.dynamic, v) {
-        (true, Value::List(items)) => {
+    match (p.dynamic, v.list_items()) {
+        (true, Some(items)) => {
             if items.is_empty() {
                 indent(out, depth);
                 let _ = writeln!(out, "<{} Count=\"0\"/>", p.name);
@@ -100,7 +100,7 @@ fn write_property(
             Ok(())
         }
         (true, _) => Err(Error::msg("a container property needs a list")),
-        (false, v) => write_element(out, p, v, types, depth, g),
+        (false, _) => write_element(out, p, v, types, depth, g),
     }
 }
 

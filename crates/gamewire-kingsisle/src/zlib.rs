@@ -27,7 +27,7 @@ pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
         return Err(Error::at(
             base,
             ErrorKind::SizeLimit {
-                what: "inflated zlib data",
+                what: "zlib stream expands past the limit: its declared size",
                 size: size as u64,
                 limit: cap,
             },
@@ -43,9 +43,19 @@ pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
             },
         ));
     }
-    let mut out = Vec::with_capacity(size);
+    // The declared size is only a claim: start from a modest multiple of the stream and
+    // grow (exactly, never past the declared size) as output actually arrives.
+    let first = stream
+        .len()
+        .saturating_mul(4)
+        .saturating_add(1 << 12)
+        .min(size);
+    let mut out = Vec::with_capacity(first);
     let mut z = Decompress::new(true);
     loop {
+        if out.len() == out.capacity() && out.len() < size {
+            out.reserve_exact(out.len().max(1 << 12).min(size - out.len()));
+        }
         let before = out.len();
         let status = z
             .decompress_vec(
@@ -61,17 +71,17 @@ pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
             })?;
         match status {
             Status::StreamEnd => break,
-            _ if out.len() == out.capacity() => {
+            _ if out.len() == size => {
                 // More output than declared.
                 return Err(Error::at(
-                    base,
+                    base + 4 + z.total_in() as usize,
                     ErrorKind::Unexpected {
                         expected: format!("{size} inflated bytes as declared"),
                         found: "more".into(),
                     },
                 ));
             }
-            _ if out.len() == before => {
+            _ if out.len() == before && out.len() < out.capacity() => {
                 return Err(Error::at(
                     base + 4 + z.total_in() as usize,
                     ErrorKind::Message("truncated zlib stream".into()),

@@ -94,7 +94,10 @@ fn canonical(v: &Value, p: &PropertyDef, types: &TypeList) -> Json {
         Value::RectFloat([l, t, r, b]) => {
             json!({"left": f(*l), "top": f(*t), "right": f(*r), "bottom": f(*b)})
         }
-        Value::List(items) => Json::Array(items.iter().map(|x| canonical(x, p, types)).collect()),
+        Value::List(_) | Value::Bools(_) | Value::SmallInts(_) | Value::SmallUInts(_) => {
+            let items = v.list_items().unwrap_or_default();
+            Json::Array(items.iter().map(|x| canonical(x, p, types)).collect())
+        }
         Value::Object(o) => canonical_object(o, types),
         Value::Raw(_) => panic!("raw bits have no katsuba equivalent"),
     }

@@ -5,6 +5,11 @@
 //! resolved relative to it; the optional `patch` is then applied as a JSON Merge Patch.
 //! A file that imports itself, directly or through others, is a cycle: the chain stops
 //! with `Catastrophic`.
+//!
+//! Unlike O3DE, which reads any path, imports are confined: a name resolves only inside
+//! the importing file's folder (no `..` out of it, no absolute path) or through an alias
+//! the caller gave, unless [`ImportOptions::allow`] lists the path. Imports are bounded
+//! in count, chain depth and total size ([`ImportOptions`]); each file is read once.
 
 use crate::duplicates::Duplicates;
 use crate::patch::apply_merge_patch;
@@ -31,14 +36,44 @@ pub trait Importer {
 #[derive(Debug, Default)]
 pub struct FileImporter;
 
+/// The largest file [`FileImporter`] reads (64 MiB).
+pub const MAX_IMPORT_FILE: u64 = 64 << 20;
+
+/// Reads a regular file of at most [`MAX_IMPORT_FILE`] bytes: devices (`/dev/zero`),
+/// FIFOs and folders are refused before reading.
+fn read_regular(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let meta = f.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() > MAX_IMPORT_FILE {
+        return Err(format!(
+            "{} bytes, more than the {MAX_IMPORT_FILE} an imported file may have",
+            meta.len()
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    f.take(MAX_IMPORT_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_IMPORT_FILE {
+        return Err(format!(
+            "more than the {MAX_IMPORT_FILE} bytes an imported file may have"
+        ));
+    }
+    Ok(bytes)
+}
+
 impl Importer for FileImporter {
     fn read(&mut self, path: &Path) -> Result<Json, String> {
-        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        let bytes = read_regular(path)?;
         crate::comments::parse_json(&bytes).map_err(|e| e.to_string())
     }
 
     fn read_keeping_duplicates(&mut self, path: &Path) -> Result<(Json, Duplicates), String> {
-        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+        let bytes = read_regular(path)?;
         crate::duplicates::parse_json_keeping_duplicates(&bytes).map_err(|e| e.to_string())
     }
 }
@@ -81,14 +116,115 @@ pub struct ImportDirective {
 }
 
 /// Options for resolving imports.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ImportOptions {
     /// File aliases, as O3DE's `FileIOBase::SetAlias` holds them: `@name@` keys (a
-    /// key given without the `@`s gets them) and the paths they stand for.
+    /// key given without the `@`s gets them) and the paths they stand for. A name that
+    /// starts with an alias may go anywhere below the alias's path.
     pub aliases: Vec<(String, String)>,
+    /// Paths (files, or folders and everything below them) that imports may read
+    /// besides the importing file's folder and the aliases (`--allow-import`).
+    pub allow: Vec<PathBuf>,
+    /// Most `$import` directives resolved in all (default 10,000).
+    pub max_imports: usize,
+    /// Longest chain of files importing each other (default 32).
+    pub max_depth: usize,
+    /// Most JSON values (objects, arrays, members' values, scalars) the imports may add
+    /// to the document in all, counting each file once per directive that brings it in
+    /// (default 4 Mi): a fan-out of files importing others twice stops here.
+    pub max_values: u64,
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions {
+            aliases: Vec::new(),
+            allow: Vec::new(),
+            max_imports: 10_000,
+            max_depth: 32,
+            max_values: 4 << 20,
+        }
+    }
+}
+
+/// The number of JSON values in `j` (iterative, so any depth is fine).
+fn count_values(j: &Json) -> u64 {
+    let mut n = 0u64;
+    let mut stack = vec![j];
+    while let Some(v) = stack.pop() {
+        n += 1;
+        match v {
+            Json::Array(a) => stack.extend(a.iter()),
+            Json::Object(m) => stack.extend(m.values()),
+            _ => {}
+        }
+    }
+    n
+}
+
+/// True when `rest` (a path relative to some folder) stays inside it: only plain names,
+/// no `..`, no root.
+fn stays_inside(rest: &Path) -> bool {
+    rest.components().all(|c| {
+        matches!(
+            c,
+            std::path::Component::Normal(_) | std::path::Component::CurDir
+        )
+    })
 }
 
 impl ImportOptions {
+    /// Adds `path` to the paths imports may read besides the importing file's folder and
+    /// the aliases (`--allow-import`).
+    pub fn allow_path(mut self, path: impl Into<PathBuf>) -> Self {
+        self.allow.push(path.into());
+        self
+    }
+
+    /// The alias key `name` starts with (compared without regard to ASCII case), and the
+    /// rest of `name` after it.
+    fn alias_of<'n>(&self, name: &'n str) -> Option<&'n str> {
+        self.aliases.iter().find_map(|(key, _)| {
+            let n = key.len();
+            (name.len() >= n
+                && name.is_char_boundary(n)
+                && name.as_bytes()[..n].eq_ignore_ascii_case(key.as_bytes()))
+            .then(|| &name[n..])
+        })
+    }
+
+    /// Why `path` (the normalized path of `name` imported from a file in `folder`) may
+    /// not be read, or `None` when it may: inside `folder`, through an alias without
+    /// `..`, or under an allowed path.
+    fn refusal(&self, name: &str, folder: &Path, path: &Path) -> Option<String> {
+        if let Some(rest) = self.alias_of(name) {
+            if !Path::new(rest.trim_start_matches(['/', '\\']))
+                .components()
+                .any(|c| c == std::path::Component::ParentDir)
+            {
+                return None;
+            }
+        } else if let Ok(rest) = path.strip_prefix(normalize(folder)) {
+            if stays_inside(rest) {
+                return None;
+            }
+        }
+        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+        for a in &self.allow {
+            let a = normalize(a);
+            let p = if a.is_absolute() { &absolute } else { path };
+            if p.strip_prefix(&a).is_ok_and(stays_inside) {
+                return None;
+            }
+        }
+        Some(format!(
+            "'{}' is outside the importing file's folder ('{}') and the aliases given; \
+             allow it with --allow-import PATH",
+            path.display(),
+            folder.display()
+        ))
+    }
+
     /// Adds alias `name` (`engroot` or `@engroot@`) for `path`.
     pub fn alias(mut self, name: &str, path: &str) -> Self {
         let key = if name.len() >= 2 && name.starts_with('@') && name.ends_with('@') {
@@ -118,9 +254,17 @@ impl ImportOptions {
     }
 }
 
+/// A file as read: its JSON, its duplicate members, and its number of values.
+type Cached = (Json, Duplicates, u64);
+
 struct Resolver<'i> {
     importer: &'i mut dyn Importer,
     opts: &'i ImportOptions,
+    /// Every file read so far (each is read once however often it is imported).
+    cache: std::collections::HashMap<PathBuf, std::rc::Rc<Cached>>,
+    /// Directives resolved and values added so far.
+    count: usize,
+    values: u64,
     rep: Reporter<'static>,
     imported: Vec<PathBuf>,
     directives: Vec<ImportDirective>,
@@ -195,7 +339,8 @@ impl Resolver<'_> {
                     };
                     // O3DE replaces an alias in the name before joining it to the folder
                     // (and records the replaced name as the directive's file name).
-                    let name = self.opts.replace_alias(&name);
+                    let written = name;
+                    let name = self.opts.replace_alias(&written);
                     let base = stack
                         .last()
                         .and_then(|p| p.parent())
@@ -208,9 +353,35 @@ impl Resolver<'_> {
                         );
                         return self.rep.report(T::Import, O::Catastrophic, &msg);
                     }
-                    let (mut imported, imported_dups) =
-                        match self.importer.read_keeping_duplicates(&path) {
-                            Ok(j) => j,
+                    if let Some(msg) = self.opts.refusal(&written, base, &path) {
+                        return self.rep.report(T::Import, O::Catastrophic, &msg);
+                    }
+                    if stack.len() > self.opts.max_depth {
+                        let msg = format!(
+                            "'{}': imports chain more than {} files deep.",
+                            path.display(),
+                            self.opts.max_depth
+                        );
+                        return self.rep.report(T::Import, O::Catastrophic, &msg);
+                    }
+                    self.count += 1;
+                    if self.count > self.opts.max_imports {
+                        let msg = format!(
+                            "'{}': more than {} imports in all.",
+                            path.display(),
+                            self.opts.max_imports
+                        );
+                        return self.rep.report(T::Import, O::Catastrophic, &msg);
+                    }
+                    let cached = match self.cache.get(&path) {
+                        Some(c) => c.clone(),
+                        None => match self.importer.read_keeping_duplicates(&path) {
+                            Ok((j, d)) => {
+                                let n = count_values(&j);
+                                let c = std::rc::Rc::new((j, d, n));
+                                self.cache.insert(path.clone(), c.clone());
+                                c
+                            }
                             Err(e) => {
                                 let msg = format!(
                                     "Failed to import file \"{}\". Reason: \"{e}\"",
@@ -218,7 +389,18 @@ impl Resolver<'_> {
                                 );
                                 return self.rep.report(T::Import, O::Catastrophic, &msg);
                             }
-                        };
+                        },
+                    };
+                    self.values = self.values.saturating_add(cached.2);
+                    if self.values > self.opts.max_values {
+                        let msg = format!(
+                            "'{}': imports expand past the limit of {} JSON values in all.",
+                            path.display(),
+                            self.opts.max_values
+                        );
+                        return self.rep.report(T::Import, O::Catastrophic, &msg);
+                    }
+                    let (mut imported, imported_dups) = (cached.0.clone(), cached.1.clone());
                     self.imported.push(path.clone());
                     if stack.len() == 1 {
                         self.directives.push(ImportDirective {
@@ -325,6 +507,9 @@ pub fn resolve_imports_keeping_duplicates(
     let mut r = Resolver {
         importer,
         opts,
+        cache: Default::default(),
+        count: 0,
+        values: 0,
         rep: Reporter::default(),
         imported: Vec::new(),
         directives: Vec::new(),

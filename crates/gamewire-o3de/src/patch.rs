@@ -90,9 +90,35 @@ fn pointer_text(tokens: &[Token]) -> String {
     s
 }
 
+/// A JSON Patch may add at most this many JSON values per value of the document and
+/// the patch together (plus [`PATCH_GROWTH_ALLOWANCE`]): `copy` doubles a document, so
+/// a few dozen self-copies would otherwise need terabytes.
+pub const PATCH_GROWTH_FACTOR: u64 = 16;
+
+/// Values any JSON Patch may add, whatever the sizes of the document and the patch.
+pub const PATCH_GROWTH_ALLOWANCE: u64 = 1 << 20;
+
+/// The number of JSON values in `j` (iterative).
+fn count_values(j: &Json) -> u64 {
+    let mut n = 0u64;
+    let mut stack = vec![j];
+    while let Some(v) = stack.pop() {
+        n += 1;
+        match v {
+            Json::Array(a) => stack.extend(a.iter()),
+            Json::Object(m) => stack.extend(m.values()),
+            _ => {}
+        }
+    }
+    n
+}
+
 struct Patcher<'c> {
     rep: Reporter<'static>,
     callback: Option<&'c mut Reporting<'c>>,
+    /// Values added so far by `add`, `replace` and `copy`, and the most allowed.
+    grown: u64,
+    max_growth: u64,
 }
 
 impl Patcher<'_> {
@@ -117,6 +143,20 @@ impl Patcher<'_> {
         r
     }
 
+    /// Counts `n` more values into the document; past the limit, the patch halts.
+    fn grow(&mut self, n: u64) -> Option<Code> {
+        self.grown = self.grown.saturating_add(n);
+        (self.grown > self.max_growth).then(|| {
+            let msg = format!(
+                "The JSON Patch grows the document past the limit of {} added values \
+                 ({PATCH_GROWTH_FACTOR} per value of the document and the patch, plus \
+                 {PATCH_GROWTH_ALLOWANCE}).",
+                self.max_growth
+            );
+            self.fail(O::Catastrophic, &msg)
+        })
+    }
+
     fn apply(&mut self, target: &mut Json, patch: &Json) -> Code {
         let Json::Array(entries) = patch else {
             return self.fail(
@@ -124,6 +164,9 @@ impl Patcher<'_> {
                 "JSON Patch only supports arrays at the root.",
             );
         };
+        self.max_growth = (count_values(target).saturating_add(count_values(patch)))
+            .saturating_mul(PATCH_GROWTH_FACTOR)
+            .saturating_add(PATCH_GROWTH_ALLOWANCE);
         let mut result = ResultCode::empty(T::Merge);
         for (i, entry) in entries.iter().enumerate() {
             self.rep.path.push(Seg::Index(i));
@@ -184,7 +227,12 @@ impl Patcher<'_> {
         };
         match op {
             "add" => match e.get("value") {
-                Some(v) => self.add_value(target, &tokens, v.clone()),
+                Some(v) => {
+                    if let Some(stop) = self.grow(count_values(v)) {
+                        return stop;
+                    }
+                    self.add_value(target, &tokens, v.clone())
+                }
                 None => self.at(Seg::Key("value"), |s| {
                     s.fail(
                         O::Missing,
@@ -202,6 +250,9 @@ impl Patcher<'_> {
                         )
                     });
                 };
+                if let Some(stop) = self.grow(count_values(v)) {
+                    return stop;
+                }
                 match get_mut(target, &tokens) {
                     Some(slot) => {
                         *slot = v.clone();
@@ -238,11 +289,19 @@ impl Patcher<'_> {
                         )
                     });
                 };
-                let Some(v) = get(target, &from_tokens).cloned() else {
+                let Some(found) = get(target, &from_tokens) else {
                     return self.at(Seg::Key("from"), |s| {
                         s.fail(O::Invalid, r#"The path specified in "from" doesn't exist."#)
                     });
                 };
+                // A copy adds what it copies (a move only relocates), counted before
+                // anything is cloned.
+                if op == "copy" {
+                    if let Some(stop) = self.grow(count_values(found)) {
+                        return stop;
+                    }
+                }
+                let v = found.clone();
                 let mut result = ResultCode::new(T::Merge, O::Success);
                 if op == "move" {
                     let (_, r) = self.remove(target, &from_tokens);
@@ -552,6 +611,8 @@ fn patcher<'c>(callback: Option<&'c mut Reporting<'c>>) -> Patcher<'c> {
     Patcher {
         rep: Reporter::default(),
         callback,
+        grown: 0,
+        max_growth: u64::MAX,
     }
 }
 

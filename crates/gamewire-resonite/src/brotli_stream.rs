@@ -10,24 +10,49 @@ pub const RESONITE_WINDOW: u32 = 16;
 
 /// Decodes a raw Brotli stream; bytes after the end of the stream are ignored (as the
 /// engine does). `base` is the offset of `data` in the file; `cap` the largest output.
+///
+/// The output grows in exact steps and never past `cap`: a stream that would produce
+/// more stops with "expands past the limit" as soon as its output reaches `cap + 1`.
 pub fn decompress(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
-    let mut out =
-        Vec::with_capacity((data.len() as u64).saturating_mul(4).min(cap).min(1 << 30) as usize);
-    let reader = brotli::Decompressor::new(data, 1 << 16);
-    let mut limited = reader.take(cap.saturating_add(1));
-    limited
-        .read_to_end(&mut out)
-        .map_err(|e| Error::msg_at(base, format!("corrupt Brotli stream: {e}")))?;
-    if out.len() as u64 > cap {
-        return Err(Error::at(
-            base,
-            ErrorKind::SizeLimit {
-                what: "decompressed Brotli data",
-                size: out.len() as u64,
-                limit: cap,
-            },
-        ));
+    decompress_prefix(data, base, cap.saturating_add(1), cap)
+}
+
+/// Decodes at most `want` bytes of a raw Brotli stream (fewer when it ends first); more
+/// output than `cap` is an error. `decompress_prefix(d, b, 4, cap)` peeks at the first
+/// bytes without decoding the rest.
+pub fn decompress_prefix(data: &[u8], base: usize, want: u64, cap: u64) -> Result<Vec<u8>> {
+    let first = (data.len() as u64)
+        .saturating_mul(4)
+        .min(want.min(cap).saturating_add(1));
+    let mut out = Vec::with_capacity(first.min(1 << 30) as usize);
+    let mut reader = brotli::Decompressor::new(data, 1 << 16);
+    let mut buf = vec![0u8; 1 << 16];
+    while (out.len() as u64) < want {
+        let n = reader
+            .read(&mut buf)
+            .map_err(|e| Error::msg_at(base, format!("corrupt Brotli stream: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        let total = out.len() as u64 + n as u64;
+        if total > cap {
+            return Err(Error::at(
+                base,
+                ErrorKind::SizeLimit {
+                    what: "Brotli stream expands past the limit: its output",
+                    size: total,
+                    limit: cap,
+                },
+            ));
+        }
+        if out.capacity() - out.len() < n {
+            // Double, but never past the cap.
+            let grow = (out.len() as u64).max(n as u64).min(cap - out.len() as u64);
+            out.reserve_exact(grow as usize);
+        }
+        out.extend_from_slice(&buf[..n]);
     }
+    out.truncate(want.min(out.len() as u64) as usize);
     Ok(out)
 }
 

@@ -247,7 +247,8 @@ pub fn decompress<'a>(
     compression: Compression,
     opts: &Options,
 ) -> Result<Cow<'a, [u8]>> {
-    let cap = opts.limits.max_decompressed;
+    // A multiple of the compressed size, with a floor and a ceiling (`Limits`).
+    let cap = opts.limits.decompress_cap(payload.len());
     Ok(match compression {
         Compression::None => Cow::Borrowed(payload),
         Compression::Lz4 => Cow::Owned(lz4::decompress(payload, base, cap)?),
@@ -295,7 +296,19 @@ pub fn unpack<'a>(
             Some(c) => c,
             None => {
                 // Last resort: a Brotli stream that decodes to one whole BSON document.
-                if let Ok(out) = brotli_stream::decompress(data, 0, opts.limits.max_decompressed) {
+                // Peek at the length prefix first, so that sniffing costs at most what
+                // the document declares (and the limit allows), never a whole bomb.
+                let cap = opts.limits.decompress_cap(data.len());
+                let declared = brotli_stream::decompress_prefix(data, 0, 4, cap)
+                    .ok()
+                    .filter(|p| p.len() == 4)
+                    .map(|p| i32::from_le_bytes([p[0], p[1], p[2], p[3]]) as i64)
+                    .filter(|&n| n >= 5 && n as u64 <= cap);
+                let whole = declared.and_then(|n| {
+                    // One byte more than declared shows a stream that goes on.
+                    brotli_stream::decompress_prefix(data, 0, n as u64 + 1, cap).ok()
+                });
+                if let Some(out) = whole {
                     if looks_like_bson(&out) {
                         let container = Container {
                             compression: Compression::Brotli,

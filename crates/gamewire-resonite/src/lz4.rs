@@ -70,7 +70,7 @@ pub fn decompress(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
             return Err(Error::at(
                 base + chunk_at,
                 ErrorKind::SizeLimit {
-                    what: "decompressed LZ4 data",
+                    what: "LZ4 stream expands past the limit: its chunks",
                     size: total,
                     limit: cap,
                 },

@@ -110,7 +110,7 @@ pub fn decompress(data: &[u8], base: usize, cap: u64, memlimit: u64) -> Result<V
             return Err(Error::at(
                 base + 5,
                 ErrorKind::SizeLimit {
-                    what: "declared LZMA uncompressed size",
+                    what: "LZMA stream expands past the limit: its declared size",
                     size: n,
                     limit: cap,
                 },
@@ -161,11 +161,13 @@ pub fn decompress(data: &[u8], base: usize, cap: u64, memlimit: u64) -> Result<V
             }
         }
         if out.len() == out.capacity() {
-            let limit = known.unwrap_or(cap.saturating_add(1));
+            // Room for one byte past the cap (to see a stream that goes on), never more:
+            // `reserve_exact`, since `reserve` may double past the limit.
+            let limit = known.unwrap_or(u64::MAX).min(cap.saturating_add(1));
             let want = (out.len() as u64)
                 .max(1 << 16)
                 .min(limit - out.len() as u64);
-            out.reserve(want as usize);
+            out.reserve_exact(want as usize);
         }
         let before_in = stream.total_in();
         let before_out = out.len();
@@ -177,7 +179,7 @@ pub fn decompress(data: &[u8], base: usize, cap: u64, memlimit: u64) -> Result<V
             return Err(Error::at(
                 base,
                 ErrorKind::SizeLimit {
-                    what: "decompressed LZMA data",
+                    what: "LZMA stream expands past the limit: its output",
                     size: out.len() as u64,
                     limit: cap,
                 },

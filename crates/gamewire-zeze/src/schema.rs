@@ -183,6 +183,39 @@ fn split_top(s: &str) -> Option<(&str, &str)> {
     None
 }
 
+/// The deepest `[` nesting a type expression may have. Zeze allows no collection inside
+/// a collection, so real types nest at most once; a few spare levels give room for
+/// readable errors from the later checks.
+pub const MAX_TYPE_NESTING: usize = 8;
+
+/// The most values a bean's default (every variable at its default, nested beans
+/// expanded) may hold. Bounds the work a missing nested bean costs while decoding.
+pub const MAX_DEFAULT_VALUES: u64 = 1 << 16;
+
+/// The deepest chain of beans held by value (bean field inside bean field ...).
+pub const MAX_BEAN_NESTING: usize = 128;
+
+/// Refuses a type expression nested deeper than [`MAX_TYPE_NESTING`] (one linear scan,
+/// before the recursive parse).
+fn check_type_nesting(ty: &str) -> Result<()> {
+    let mut depth = 0usize;
+    for (i, b) in ty.bytes().enumerate() {
+        match b {
+            b'[' => {
+                depth += 1;
+                if depth > MAX_TYPE_NESTING {
+                    return Err(Error::msg(format!(
+                        "type nests deeper than {MAX_TYPE_NESTING} levels of [ (at character {i})"
+                    )));
+                }
+            }
+            b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 fn parse_raw(
     ty: &str,
     key: Option<&str>,
@@ -190,6 +223,7 @@ fn parse_raw(
     dyn_values: &[(i64, String)],
 ) -> Result<Raw> {
     let ty = ty.trim();
+    check_type_nesting(ty)?;
     let lower = ty.to_ascii_lowercase();
     let inner = |s: &str| parse_raw(s, None, None, dyn_values);
     if let Some(rest) = lower.strip_suffix(']') {
@@ -455,7 +489,105 @@ impl Schema {
         for name in s.beans.keys() {
             s.levels(name)?;
         }
+        s.check_containment()?;
         Ok(s)
+    }
+
+    /// The beans a bean holds by value: its base and the beans of its direct bean
+    /// variables (lists, sets, maps and dynamics may be empty, so they hold nothing by
+    /// value), with the variable's name.
+    fn held_by_value<'a>(&'a self, b: &'a BeanDef) -> impl Iterator<Item = (&'a str, &'a str)> {
+        b.vars
+            .iter()
+            .filter_map(|v| match &v.ty {
+                Type::Bean(n) => Some((v.name.as_str(), n.as_str())),
+                _ => None,
+            })
+            .chain(b.base.as_deref().map(|n| ("(base)", n)))
+    }
+
+    /// Refuses a bean that holds itself by value (directly or through others: its
+    /// default would be infinite), a default of more than [`MAX_DEFAULT_VALUES`] values
+    /// and beans nested by value deeper than [`MAX_BEAN_NESTING`]. Iterative depth-first
+    /// search, each bean visited once, so any schema is checked in linear time.
+    fn check_containment(&self) -> Result<()> {
+        // Per bean: None while on the path (grey), Some((values, depth)) when done.
+        let mut done: HashMap<&str, Option<(u64, usize)>> = HashMap::new();
+        let mut names: Vec<&str> = self.beans.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        for root in names {
+            if done.contains_key(root) {
+                continue;
+            }
+            // (bean, index of the next held bean to visit, via which variable)
+            let mut path: Vec<(&str, usize, &str)> = vec![(root, 0, "")];
+            done.insert(root, None);
+            while let Some(&mut (name, ref mut next, _)) = path.last_mut() {
+                let b = &self.beans[name];
+                let held: Vec<(&str, &str)> = self.held_by_value(b).collect();
+                if let Some(&(var, child)) = held.get(*next) {
+                    *next += 1;
+                    let child = self.bean(child)?.name.as_str();
+                    match done.get(child) {
+                        Some(Some(_)) => {}
+                        Some(None) => {
+                            let start = path.iter().position(|p| p.0 == child).unwrap_or(0);
+                            let mut chain: Vec<String> = path[start..]
+                                .iter()
+                                .zip(path[start + 1..].iter().map(|p| p.2).chain([var]))
+                                .map(|(p, v)| format!("{}.{v}", p.0))
+                                .collect();
+                            chain.push(child.to_owned());
+                            return Err(Error::msg(format!(
+                                "bean {child} holds itself by value ({}): its value would be \
+                                 infinite; hold it in a list or dynamic instead",
+                                chain.join(" -> ")
+                            )));
+                        }
+                        None => {
+                            done.insert(child, None);
+                            path.push((child, 0, var));
+                        }
+                    }
+                    continue;
+                }
+                // Every held bean is done: total this bean's default.
+                let mut values = 1u64;
+                let mut depth = 1usize;
+                for v in &b.vars {
+                    values = values.saturating_add(match &v.ty {
+                        Type::Bean(_) => 0,
+                        Type::Vector2 | Type::Vector2Int => 3,
+                        Type::Vector3 | Type::Vector3Int => 4,
+                        Type::Vector4 | Type::Quaternion => 5,
+                        Type::Dynamic(_) => 2,
+                        _ => 1,
+                    });
+                }
+                for (_, child) in held {
+                    let child = self.bean(child)?.name.as_str();
+                    if let Some(Some((n, d))) = done.get(child) {
+                        values = values.saturating_add(*n);
+                        depth = depth.max(d + 1);
+                    }
+                }
+                if values > MAX_DEFAULT_VALUES {
+                    return Err(Error::msg(format!(
+                        "bean {name}: its default value holds {values} values (beans held \
+                         by value, expanded), more than {MAX_DEFAULT_VALUES}"
+                    )));
+                }
+                if depth > MAX_BEAN_NESTING {
+                    return Err(Error::msg(format!(
+                        "bean {name}: beans held by value nest {depth} deep, more than \
+                         {MAX_BEAN_NESTING}"
+                    )));
+                }
+                done.insert(name, Some((values, depth)));
+                path.pop();
+            }
+        }
+        Ok(())
     }
 
     /// The bean named `name`: a full name, or a short name that only one bean has.
@@ -505,7 +637,8 @@ impl Schema {
     /// Decodes one bean `name` that fills `data`, to JSON keyed by variable names.
     pub fn decode(&self, name: &str, data: &[u8], opts: &Options) -> Result<J> {
         let mut c = Cursor::new(data);
-        let j = self.read_bean(&mut c, &self.bean(name)?.name, opts, 0)?;
+        let mut budget = default_budget(data.len());
+        let j = self.read_bean_in(&mut c, &self.bean(name)?.name, opts, 0, &mut budget)?;
         if !c.is_empty() {
             return Err(Error::at(
                 c.offset(),
@@ -524,13 +657,28 @@ impl Schema {
         Ok(out)
     }
 
-    /// Reads bean `name` from the cursor.
+    /// Reads bean `name` from the cursor. The defaults filled in for absent variables
+    /// may total [`DEFAULTS_PER_BYTE`] values per byte left in the cursor (plus
+    /// [`MAX_DEFAULT_VALUES`]); past that the decode stops with an error, so a run of
+    /// empty beans cannot grow the JSON out of proportion to the input.
     pub fn read_bean(
         &self,
         c: &mut Cursor<'_>,
         name: &str,
         opts: &Options,
         depth: usize,
+    ) -> Result<J> {
+        let mut budget = default_budget(c.remaining());
+        self.read_bean_in(c, name, opts, depth, &mut budget)
+    }
+
+    fn read_bean_in(
+        &self,
+        c: &mut Cursor<'_>,
+        name: &str,
+        opts: &Options,
+        depth: usize,
+        budget: &mut u64,
     ) -> Result<J> {
         if depth >= opts.max_depth {
             return Err(Error::at(
@@ -544,7 +692,10 @@ impl Schema {
         let mut obj = Map::new();
         for l in &levels {
             for v in &l.vars {
-                obj.insert(v.name.clone(), self.default_json(&v.ty)?);
+                let d = self
+                    .default_json(&v.ty, budget)
+                    .map_err(|e| e.or_offset(c.offset()))?;
+                obj.insert(v.name.clone(), d);
             }
         }
         let mut li = 0;
@@ -586,7 +737,7 @@ impl Schema {
             match levels[li].vars.iter().find(|v| v.id == id) {
                 Some(var) => {
                     let v = self
-                        .read_typed(c, &var.ty, w, at, opts, depth + 1)
+                        .read_typed(c, &var.ty, w, at, opts, depth + 1, budget)
                         .map_err(|e| e.in_key(var.name.clone()))?;
                     obj.insert(var.name.clone(), v);
                 }
@@ -605,7 +756,15 @@ impl Schema {
         }
     }
 
-    fn default_json(&self, ty: &Type) -> Result<J> {
+    /// The default of a variable of type `ty`, each value taken from `budget`.
+    fn default_json(&self, ty: &Type, budget: &mut u64) -> Result<J> {
+        if *budget == 0 {
+            return Err(Error::msg(
+                "the defaults of absent variables expand past the limit (a run of empty \
+                 beans much larger than the input); decode without --schema",
+            ));
+        }
+        *budget -= 1;
         Ok(match ty {
             Type::Bool => J::Bool(false),
             Type::Byte | Type::Short | Type::Int | Type::Long => J::from(0),
@@ -623,7 +782,7 @@ impl Schema {
                 let mut m = Map::new();
                 for l in self.levels(n)? {
                     for v in &l.vars {
-                        m.insert(v.name.clone(), self.default_json(&v.ty)?);
+                        m.insert(v.name.clone(), self.default_json(&v.ty, budget)?);
                     }
                 }
                 J::Object(m)
@@ -635,6 +794,7 @@ impl Schema {
         })
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn read_typed(
         &self,
         c: &mut Cursor<'_>,
@@ -643,6 +803,7 @@ impl Schema {
         at: usize,
         opts: &Options,
         depth: usize,
+        budget: &mut u64,
     ) -> Result<J> {
         let bad = |what: &str| {
             Error::unexpected_at(
@@ -712,7 +873,7 @@ impl Schema {
                 for i in 0..n {
                     let iat = c.offset();
                     items.push(
-                        self.read_typed(c, e, ew, iat, opts, depth + 1)
+                        self.read_typed(c, e, ew, iat, opts, depth + 1, budget)
                             .map_err(|x| x.in_index(i))?,
                     );
                 }
@@ -734,11 +895,11 @@ impl Schema {
                 for i in 0..n {
                     let kat = c.offset();
                     let kj = self
-                        .read_typed(c, k, kw, kat, opts, depth + 1)
+                        .read_typed(c, k, kw, kat, opts, depth + 1, budget)
                         .map_err(|x| x.in_index(i))?;
                     let vat = c.offset();
                     let vj = self
-                        .read_typed(c, v, vw, vat, opts, depth + 1)
+                        .read_typed(c, v, vw, vat, opts, depth + 1, budget)
                         .map_err(|x| x.in_index(i))?;
                     if text {
                         let key = match kj {
@@ -757,10 +918,10 @@ impl Schema {
                 }
             }
             Type::Bean(n) => match w {
-                WireType::Bean => self.read_bean(c, n, opts, depth)?,
+                WireType::Bean => self.read_bean_in(c, n, opts, depth, budget)?,
                 WireType::Dynamic => {
                     c.long()?;
-                    self.read_bean(c, n, opts, depth)?
+                    self.read_bean_in(c, n, opts, depth, budget)?
                 }
                 _ => return Err(bad("a bean")),
             },
@@ -772,7 +933,7 @@ impl Schema {
                 };
                 match ids.iter().find(|(i, _)| *i == type_id) {
                     Some((_, name)) => {
-                        json!({ "type_id": type_id, "bean": name, "value": self.read_bean(c, name, opts, depth)? })
+                        json!({ "type_id": type_id, "bean": name, "value": self.read_bean_in(c, name, opts, depth, budget)? })
                     }
                     None => {
                         let b = read_bean(c, opts, depth)?;
@@ -1092,6 +1253,15 @@ pub fn unknown_key(li: usize) -> String {
     } else {
         format!("_unknown{li}")
     }
+}
+
+/// The defaults of absent variables a schema decode may fill in per input byte.
+pub const DEFAULTS_PER_BYTE: u64 = 4;
+
+fn default_budget(input: usize) -> u64 {
+    (input as u64)
+        .saturating_mul(DEFAULTS_PER_BYTE)
+        .saturating_add(MAX_DEFAULT_VALUES)
 }
 
 fn full(ns: &[String], name: &str) -> String {
