@@ -6,7 +6,7 @@
 //! | module | format |
 //! |---|---|
 //! | [`godot`] | Godot Variant binary, 3.x and 4.x |
-//! | [`kingsisle`] | KingsIsle ObjectProperty (Wizard101, Pirate101) |
+//! | [`kingsisle`] | KingsIsle ObjectProperty (Wizard101) |
 //! | [`zeze`] | Zeze ByteBuffer beans and protocol frames |
 //! | [`resonite`] | Resonite/Neos FrDT containers and BSON data trees |
 //! | [`o3de`] | O3DE JSON serialization of reflected types |
@@ -33,3 +33,8 @@ pub use gamewire_zeze as zeze;
 
 mod detect;
 pub use detect::{detect, identify, Detection, Evidence, Format, Found, Layout};
+
+/// The README's Rust examples, compiled and run as doc-tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;
