@@ -123,10 +123,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
             } else {
                 serde_json::Value::Array(docs)
             };
-            crate::io::write_output(
-                args.output.as_deref(),
-                &crate::io::json_bytes(&j, !args.compact)?,
-            )
+            crate::io::write_json(args.output.as_deref(), &j, !args.compact)
         }
         Action::Encode if args.xml => {
             let j = crate::io::parse_json(&input)?;
@@ -148,20 +145,15 @@ pub fn run(action: Action, args: Args) -> CliResult {
         Action::Decode => {
             let doc = decode_any(&input, &types, &opts)?;
             drop(input);
-            let to_stdout = args.output.as_deref().map_or(true, |p| p == Path::new("-"));
-            if to_stdout {
-                // Stream to stdout: no second copy of a large document in memory.
-                use std::io::Write as _;
-                let stdout = std::io::stdout();
-                let mut w = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-                json::write_json(&mut w, &doc, &types, !args.compact)?;
-                w.write_all(b"\n")?;
-                w.flush()?;
-                return Ok(());
-            }
-            let mut out = json::to_json_bytes(&doc, &types, !args.compact)?;
-            out.push(b'\n');
-            crate::io::write_output(args.output.as_deref(), &out)
+            // Streamed: no second copy of a large document in memory.
+            crate::io::write_json(
+                args.output.as_deref(),
+                &json::DocumentJson {
+                    doc: &doc,
+                    types: &types,
+                },
+                !args.compact,
+            )
         }
         Action::Encode => {
             let j = crate::io::parse_json(&input)?;

@@ -68,10 +68,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
             let (_, bson) = container::unpack(&data, name.as_deref(), &o)?;
             let doc = resonite::read_bson(&bson, &o)?;
             let j = json::document_to_json(&doc, o.limits.max_depth)?;
-            crate::io::write_output(
-                args.output.as_deref(),
-                &crate::io::json_bytes(&j, !args.compact)?,
-            )
+            crate::io::write_json(args.output.as_deref(), &j, !args.compact)
         }
         Action::Encode => {
             let j = json::parse_text(&data, args.max_depth)?;

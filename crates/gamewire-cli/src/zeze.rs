@@ -194,10 +194,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
     match action {
         Action::Decode => {
             let j = to_json(&args, &input)?;
-            crate::io::write_output(
-                args.output.as_deref(),
-                &crate::io::json_bytes(&j, !args.compact)?,
-            )
+            crate::io::write_json(args.output.as_deref(), &j, !args.compact)
         }
         Action::Encode => {
             let j = crate::io::parse_json(&input)?;
