@@ -17,12 +17,78 @@ pub struct InspectArgs {
     pub max_items: usize,
 }
 
-/// Lists the files under `paths`, folders walked in name order.
-fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> CliResult {
+/// One entry of the walk: a file to inspect, or something skipped with the reason.
+enum Entry {
+    File(PathBuf),
+    Skipped(PathBuf, String),
+    /// A folder or file that could not be read: listed, and the run exits 1.
+    Unreadable(PathBuf, String),
+}
+
+/// What a special file is, for the note saying why it was skipped.
+fn special_kind(ft: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a named pipe";
+        }
+        if ft.is_char_device() || ft.is_block_device() {
+            return "a device";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = ft;
+    "not a regular file"
+}
+
+/// Lists the files under `paths`, folders walked in name order. Paths named on the
+/// command line are read whatever they are (`inspect /dev/stdin` works); inside folders,
+/// named pipes, devices and sockets are skipped with a note (reading a pipe would wait
+/// forever), as are broken symbolic links, symbolic-link loops and folders already
+/// walked (a link to a parent folder).
+fn collect(paths: &[PathBuf], top: bool, seen: &mut Vec<PathBuf>, out: &mut Vec<Entry>) {
     for p in paths {
-        if p.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| format!("cannot list {}: {e}", p.display()))?
+        let meta = match std::fs::metadata(p) {
+            Ok(m) => m,
+            Err(e) => {
+                let is_link = std::fs::symlink_metadata(p).is_ok_and(|m| m.is_symlink());
+                if is_link && !top {
+                    let why = if e.kind() == std::io::ErrorKind::NotFound {
+                        "a broken symbolic link".to_owned()
+                    } else {
+                        format!("a symbolic link that cannot be followed ({e})")
+                    };
+                    out.push(Entry::Skipped(p.clone(), why));
+                } else {
+                    out.push(Entry::Unreadable(p.clone(), e.to_string()));
+                }
+                continue;
+            }
+        };
+        if meta.is_dir() {
+            let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+            if seen.contains(&real) {
+                out.push(Entry::Skipped(
+                    p.clone(),
+                    format!(
+                        "folder {} already listed (a symbolic-link loop)",
+                        real.display()
+                    ),
+                ));
+                continue;
+            }
+            seen.push(real);
+            let listing = match std::fs::read_dir(p) {
+                Ok(l) => l,
+                Err(e) => {
+                    out.push(Entry::Unreadable(p.clone(), format!("cannot list: {e}")));
+                    continue;
+                }
+            };
+            let mut entries: Vec<PathBuf> = listing
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
                     // Hidden files and the folders' own notes are not samples.
@@ -34,26 +100,50 @@ fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> CliResult {
                 })
                 .collect();
             entries.sort();
-            collect(&entries, out)?;
+            collect(&entries, false, seen, out);
+            seen.pop();
+        } else if meta.is_file() || top {
+            out.push(Entry::File(p.clone()));
         } else {
-            out.push(p.clone());
+            out.push(Entry::Skipped(
+                p.clone(),
+                format!("{}, not read", special_kind(&meta.file_type())),
+            ));
         }
     }
-    Ok(())
 }
 
-/// Runs `inspect`. Files of unknown format are listed as such; a file that fails to
-/// decode prints its error, and the command exits 1 at the end if any did.
+/// Runs `inspect`. Files of unknown format are listed as such; special files inside
+/// folders are skipped with a note; a file that fails to read or decode prints its
+/// error, and the command exits 1 at the end if any did.
 pub fn run(args: InspectArgs) -> CliResult {
     let mut files = Vec::new();
-    collect(&args.paths, &mut files)?;
+    collect(&args.paths, true, &mut Vec::new(), &mut files);
     let mut failures = 0;
     // Written through a locked stdout with errors returned, so `inspect ... | head` ends
     // quietly instead of panicking on the closed pipe.
     let mut out = std::io::stdout().lock();
-    for path in &files {
-        let data =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    for entry in &files {
+        let path = match entry {
+            Entry::File(p) => p,
+            Entry::Skipped(p, why) => {
+                writeln!(out, "== {}: skipped: {why}", p.display())?;
+                continue;
+            }
+            Entry::Unreadable(p, why) => {
+                failures += 1;
+                writeln!(out, "== {}: error: {why}", p.display())?;
+                continue;
+            }
+        };
+        let data = match std::fs::read(path) {
+            Ok(d) => d,
+            Err(e) => {
+                failures += 1;
+                writeln!(out, "== {}: error: cannot read: {e}", path.display())?;
+                continue;
+            }
+        };
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
         match gamewire::detect(&data, name.as_deref()) {
             None => match name.as_deref().and_then(side_file) {
@@ -88,7 +178,7 @@ pub fn run(args: InspectArgs) -> CliResult {
         }
     }
     if failures > 0 {
-        return Err(format!("{failures} file(s) failed to decode").into());
+        return Err(format!("{failures} file(s) failed to read or decode").into());
     }
     Ok(())
 }
