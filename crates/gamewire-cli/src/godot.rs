@@ -24,6 +24,10 @@ pub struct Args {
     /// Print JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// Encoding: a key repeated in one JSON object keeps its last value instead of
+    /// being an error.
+    #[arg(long)]
+    pub last_key_wins: bool,
     /// Deepest nesting accepted.
     #[arg(long, default_value_t = 1024)]
     pub max_depth: usize,
@@ -64,7 +68,7 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
         Action::Encode => {
             let eopts = EncodeOptions::new(v);
             let mut out = Vec::new();
-            let docs = io::parse_json_stream(&input)?;
+            let docs = io::parse_json_stream(&input, args.last_key_wins)?;
             if docs.len() > 1 && !args.framed {
                 return Err(
                     "the input holds more than one JSON document; use --framed to encode a stream"

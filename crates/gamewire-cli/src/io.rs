@@ -1,6 +1,7 @@
 //! Input and output for the CLI: stdin/stdout or files, written atomically.
 
 use crate::{CliError, CliResult};
+use gamewire_core::json_text::{self, TextOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -430,76 +431,26 @@ impl serde_json::ser::Formatter for CappedPretty {
 /// tagged value can take up to three JSON levels per engine level.
 pub const MAX_JSON_DEPTH: usize = 4096;
 
-/// The deepest nesting of `[` and `{` in JSON text (outside strings), found without
-/// recursion, so that parsing can be allowed past serde_json's default of 128 levels
-/// without letting hostile input exhaust the stack.
-pub fn json_depth(bytes: &[u8]) -> usize {
-    let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
-    for &b in bytes {
-        if in_str {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_str = false,
-                _ => {}
-            }
-        } else {
-            match b {
-                b'"' => in_str = true,
-                b'[' | b'{' => {
-                    depth += 1;
-                    max = max.max(depth);
-                }
-                b']' | b'}' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-        }
-    }
-    max
+/// How the CLI reads JSON text: nesting up to [`MAX_JSON_DEPTH`]; a repeated key is an
+/// error unless `last_key_wins`.
+fn text_options(last_key_wins: bool) -> TextOptions {
+    TextOptions::new(MAX_JSON_DEPTH).last_key_wins(last_key_wins)
 }
 
-/// Parses a stream of JSON documents (one or more, separated by white space), naming the
-/// document, line and column of a syntax error. Nesting up to [`MAX_JSON_DEPTH`].
-pub fn parse_json_stream(bytes: &[u8]) -> CliResult<Vec<serde_json::Value>> {
-    let depth = json_depth(bytes);
-    if depth > MAX_JSON_DEPTH {
-        return Err(format!(
-            "invalid JSON input: nested {depth} levels deep, past the limit of {MAX_JSON_DEPTH}"
-        )
-        .into());
-    }
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    de.disable_recursion_limit();
-    let mut docs = Vec::new();
-    loop {
-        // Skip white space between documents; stop at the end.
-        match serde::Deserialize::deserialize(&mut de) {
-            Ok(v) => docs.push(v),
-            Err(e) if e.is_eof() && !docs.is_empty() => break,
-            Err(e) if e.is_eof() => return Err("the input holds no JSON document".into()),
-            Err(e) => {
-                return Err(format!("invalid JSON input (document {}): {e}", docs.len() + 1).into())
-            }
-        }
-        if de.end().is_ok() {
-            break;
-        }
-    }
-    Ok(docs)
+/// Parses a stream of JSON documents (one or more, separated by white space) strictly
+/// ([`gamewire_core::json_text`]): integers past 64 bits and repeated keys are errors,
+/// named by document, line and column.
+pub fn parse_json_stream(bytes: &[u8], last_key_wins: bool) -> CliResult<Vec<serde_json::Value>> {
+    Ok(json_text::parse_stream(
+        bytes,
+        &text_options(last_key_wins),
+    )?)
 }
 
-/// Parses one JSON document, naming the line and column of a syntax error.
+/// Parses one JSON document strictly, naming the line and column of an error.
 #[allow(dead_code)] // not every format's build uses it
-pub fn parse_json(bytes: &[u8]) -> CliResult<serde_json::Value> {
-    let mut docs = parse_json_stream(bytes)?;
-    if docs.len() > 1 {
-        return Err(format!(
-            "the input holds {} JSON documents where one was expected",
-            docs.len()
-        )
-        .into());
-    }
-    Ok(docs.remove(0))
+pub fn parse_json(bytes: &[u8], last_key_wins: bool) -> CliResult<serde_json::Value> {
+    Ok(json_text::parse(bytes, &text_options(last_key_wins))?)
 }
 
 /// True when the error is a closed stdout pipe (`gamewire ... | head`): not a failure.
@@ -535,26 +486,31 @@ mod tests {
 
     #[test]
     fn json_streams_and_deep_nesting() {
-        let docs = parse_json_stream(b" 1 [2] {\"a\": \"]\"}\n").unwrap();
+        let docs = parse_json_stream(b" 1 [2] {\"a\": \"]\"}\n", false).unwrap();
         assert_eq!(docs.len(), 3);
         let deep = format!("{}{}", "[".repeat(3000), "]".repeat(3000));
-        assert_eq!(json_depth(deep.as_bytes()), 3000);
         // Deep parsing recurses: give it the stack the CLI's worker thread has.
         let parsed = std::thread::Builder::new()
             .stack_size(crate::WORKER_STACK)
-            .spawn(move || parse_json(deep.as_bytes()).map(std::mem::forget).is_ok())
+            .spawn(move || {
+                parse_json(deep.as_bytes(), false)
+                    .map(std::mem::forget)
+                    .is_ok()
+            })
             .unwrap()
             .join()
             .unwrap();
         assert!(parsed);
         let too_deep = "[".repeat(100_000);
-        assert!(parse_json(too_deep.as_bytes())
+        let err = parse_json(too_deep.as_bytes(), false)
             .unwrap_err()
-            .to_string()
-            .contains("levels deep"));
-        assert!(parse_json(b"[1, 2").is_err());
-        assert!(parse_json(b"  ").is_err());
-        assert!(parse_json(b"1 2").is_err());
+            .to_string();
+        assert!(err.contains("limit of 4096 at line 1 column 4097"), "{err}");
+        assert!(parse_json(b"[1, 2", false).is_err());
+        assert!(parse_json(b"  ", false).is_err());
+        assert!(parse_json(b"1 2", false).is_err());
+        assert!(parse_json(b"{\"a\": 1, \"a\": 2}", false).is_err());
+        assert!(parse_json(b"{\"a\": 1, \"a\": 2}", true).is_ok());
     }
 
     #[test]

@@ -45,6 +45,10 @@ pub struct Args {
     /// Print JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// Encoding: a key repeated in one JSON object keeps its last value instead of
+    /// being an error.
+    #[arg(long)]
+    pub last_key_wins: bool,
     /// Deepest nesting accepted.
     #[arg(long, default_value_t = 1024)]
     pub max_depth: usize,
@@ -126,7 +130,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
             crate::io::write_json(args.output.as_deref(), &j, !args.compact)
         }
         Action::Encode if args.xml => {
-            let j = crate::io::parse_json(&input)?;
+            let j = crate::io::parse_json(&input, args.last_key_wins)?;
             let items = match &j {
                 serde_json::Value::Array(a) => a.iter().collect(),
                 one => vec![one],
@@ -156,7 +160,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
             )
         }
         Action::Encode => {
-            let j = crate::io::parse_json(&input)?;
+            let j = crate::io::parse_json(&input, args.last_key_wins)?;
             let doc = json::from_json(&j, &types)?;
             let out = encode_any(&doc, &types, &opts, args.bind)?;
             crate::io::write_output(args.output.as_deref(), &out)

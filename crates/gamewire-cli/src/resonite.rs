@@ -6,6 +6,7 @@ use gamewire::resonite::tree::{DataTree, TreeValue};
 use gamewire::resonite::{
     self as resonite, container, json, Compression, Document, EncodeOptions, Framing, Value,
 };
+use gamewire_core::json_text::TextOptions;
 use std::path::{Path, PathBuf};
 
 /// Options of `gamewire decode|encode|bench resonite`.
@@ -25,6 +26,10 @@ pub struct Args {
     /// Print JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// Encoding: a key repeated in one JSON object keeps its last value instead of
+    /// being an error.
+    #[arg(long)]
+    pub last_key_wins: bool,
     /// File name whose extension tells the compression of a headerless input read
     /// from stdin (e.g. `x.7zbson`).
     #[arg(long)]
@@ -71,7 +76,10 @@ pub fn run(action: Action, args: Args) -> CliResult {
             crate::io::write_json(args.output.as_deref(), &j, !args.compact)
         }
         Action::Encode => {
-            let j = json::parse_text(&data, args.max_depth)?;
+            let j = json::parse_text_with(
+                &data,
+                &TextOptions::new(args.max_depth).last_key_wins(args.last_key_wins),
+            )?;
             let doc = json::document_from_json(&j, args.max_depth)?;
             let eo = EncodeOptions {
                 legacy: args.legacy,
