@@ -70,8 +70,8 @@ pub fn run(action: Action, args: Args) -> CliResult {
     let name = file_name(&args);
     match action {
         Action::Decode => {
-            let (_, bson) = container::unpack(&data, name.as_deref(), &o)?;
-            let doc = resonite::read_bson(&bson, &o)?;
+            let (c, bson) = container::unpack(&data, name.as_deref(), &o)?;
+            let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
             let j = json::document_to_json(&doc, o.limits.max_depth)?;
             crate::io::write_json(args.output.as_deref(), &j, !args.compact)
         }
@@ -109,8 +109,8 @@ pub fn run(action: Action, args: Args) -> CliResult {
                 &label,
                 &data,
                 |d| {
-                    let (_, bson) = container::unpack(d, name.as_deref(), &o)?;
-                    let doc = resonite::read_bson(&bson, &o)?;
+                    let (c, bson) = container::unpack(d, name.as_deref(), &o)?;
+                    let doc = resonite::read_unpacked(d.len(), &c, &bson, &o)?;
                     std::hint::black_box(doc.len());
                     drop(doc);
                     Ok(bson.into_owned())
@@ -210,7 +210,7 @@ pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     let o = resonite::Options::default();
     let (c, bson) = container::unpack(data, name.as_deref(), &o)?;
-    let doc = resonite::read_bson(&bson, &o)?;
+    let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
     tree.note(&format!(
         "{}; {} bytes of BSON",
         container_line(&c),
@@ -346,8 +346,8 @@ pub fn tool(cmd: ResoniteCmd) -> CliResult {
             let data = crate::io::read_input(Some(&file))?;
             let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
             let o = resonite::Options::default();
-            let (_, bson) = container::unpack(&data, name.as_deref(), &o)?;
-            let doc = resonite::read_bson(&bson, &o)?;
+            let (c, bson) = container::unpack(&data, name.as_deref(), &o)?;
+            let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
             crate::io::write_output(None, slot_tree(&doc).as_bytes())
         }
     }
