@@ -150,6 +150,10 @@ fn main() {
 }
 
 fn run(cli: Cli) -> CliResult {
+    // The worker's stack is far bigger than the 2 MiB thread KingsIsle's default stack
+    // budget is made for: let its documents nest to the depth limit.
+    #[cfg(feature = "kingsisle")]
+    gamewire::kingsisle::set_stack_budget(WORKER_STACK / 2);
     match cli.command {
         Command::Decode(c) => run_codec(Action::Decode, c),
         Command::Encode(c) => run_codec(Action::Encode, c),
