@@ -114,3 +114,33 @@ fn json_nesting_past_the_limit_names_line_and_column() {
         assert!(err.contains("at line 2 column"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn kingsisle_xml_nested_1000_deep_converts_both_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    let types = dir.path().join("types.json");
+    std::fs::write(
+        &types,
+        r#"{"version": 2, "classes": {"1": {"name": "class Node", "bases": ["PropertyClass"],
+        "hash": 1, "singleton": false, "properties": {"m_child": {"type": "class Node",
+        "id": 0, "offset": 8, "flags": 31, "container": "Static", "dynamic": false,
+        "pointer": true, "hash": 77, "enum_options": {}}}}}}"#,
+    )
+    .unwrap();
+    let types = types.display().to_string();
+    let depth = 1000;
+    let xml = format!(
+        "<Objects>{}<Class Name=\"class Node\"></Class>{}</Objects>",
+        "<Class Name=\"class Node\"><m_child>".repeat(depth),
+        "</m_child></Class>".repeat(depth)
+    );
+    let json = run(&["decode", "kingsisle", "-t", &types, "-"], xml.as_bytes());
+    assert!(json.status.success(), "{}", stderr(&json));
+    let back = run(
+        &["encode", "kingsisle", "-t", &types, "--xml", "-"],
+        &json.stdout,
+    );
+    assert!(back.status.success(), "{}", stderr(&back));
+    let again = run(&["decode", "kingsisle", "-t", &types, "-"], &back.stdout);
+    assert_eq!(again.stdout, json.stdout);
+}
