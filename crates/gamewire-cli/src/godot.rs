@@ -24,6 +24,10 @@ pub struct Args {
     /// Print JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// Encoding: a key repeated in one JSON object keeps its last value instead of
+    /// being an error.
+    #[arg(long)]
+    pub last_key_wins: bool,
     /// Deepest nesting accepted.
     #[arg(long, default_value_t = 1024)]
     pub max_depth: usize,
@@ -45,23 +49,26 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
     let input = io::read_input(args.input.as_deref())?;
     match action {
         Action::Decode => {
-            let out = if args.framed {
+            if args.framed {
                 let values = framing::decode_framed_all(&input, &decode_opts(&args, v))?;
-                let mut out = Vec::new();
+                drop(input);
+                let mut out = io::Output::create(args.output.as_deref())?;
                 for value in &values {
-                    out.extend(io::json_bytes(&json::to_json(value, v), !args.compact)?);
+                    out.json(&json::to_json(value, v), !args.compact)?;
                 }
-                out
+                out.finish()
             } else {
                 let value = godot::decode(&input, &decode_opts(&args, v))?;
-                io::json_bytes(&json::to_json(&value, v), !args.compact)?
-            };
-            io::write_output(args.output.as_deref(), &out)
+                drop(input);
+                let j = json::to_json(&value, v);
+                drop(value);
+                io::write_json(args.output.as_deref(), &j, !args.compact)
+            }
         }
         Action::Encode => {
             let eopts = EncodeOptions::new(v);
             let mut out = Vec::new();
-            let docs = io::parse_json_stream(&input)?;
+            let docs = io::parse_json_stream(&input, args.last_key_wins)?;
             if docs.len() > 1 && !args.framed {
                 return Err(
                     "the input holds more than one JSON document; use --framed to encode a stream"

@@ -33,12 +33,78 @@ pub fn parse_format(s: &str) -> Result<Format, String> {
     })
 }
 
-/// Lists the files under `paths`, folders walked in name order.
-fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> CliResult {
+/// One entry of the walk: a file to inspect, or something skipped with the reason.
+enum Walked {
+    File(PathBuf),
+    Skipped(PathBuf, String),
+    /// A folder or file that could not be read: listed, and the run exits 1.
+    Unreadable(PathBuf, String),
+}
+
+/// What a special file is, for the note saying why it was skipped.
+fn special_kind(ft: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a named pipe";
+        }
+        if ft.is_char_device() || ft.is_block_device() {
+            return "a device";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+    }
+    let _ = ft;
+    "not a regular file"
+}
+
+/// Lists the files under `paths`, folders walked in name order. Paths named on the
+/// command line are read whatever they are (`inspect /dev/stdin` works); inside folders,
+/// named pipes, devices and sockets are skipped with a note (reading a pipe would wait
+/// forever), as are broken symbolic links, symbolic-link loops and folders already
+/// walked (a link to a parent folder).
+fn collect(paths: &[PathBuf], top: bool, seen: &mut Vec<PathBuf>, out: &mut Vec<Walked>) {
     for p in paths {
-        if p.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|e| format!("cannot list {}: {e}", p.display()))?
+        let meta = match std::fs::metadata(p) {
+            Ok(m) => m,
+            Err(e) => {
+                let is_link = std::fs::symlink_metadata(p).is_ok_and(|m| m.is_symlink());
+                if is_link && !top {
+                    let why = if e.kind() == std::io::ErrorKind::NotFound {
+                        "a broken symbolic link".to_owned()
+                    } else {
+                        format!("a symbolic link that cannot be followed ({e})")
+                    };
+                    out.push(Walked::Skipped(p.clone(), why));
+                } else {
+                    out.push(Walked::Unreadable(p.clone(), e.to_string()));
+                }
+                continue;
+            }
+        };
+        if meta.is_dir() {
+            let real = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+            if seen.contains(&real) {
+                out.push(Walked::Skipped(
+                    p.clone(),
+                    format!(
+                        "folder {} already listed (a symbolic-link loop)",
+                        real.display()
+                    ),
+                ));
+                continue;
+            }
+            seen.push(real);
+            let listing = match std::fs::read_dir(p) {
+                Ok(l) => l,
+                Err(e) => {
+                    out.push(Walked::Unreadable(p.clone(), format!("cannot list: {e}")));
+                    continue;
+                }
+            };
+            let mut entries: Vec<PathBuf> = listing
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
                     // Hidden files and the folders' own notes are not samples.
@@ -50,12 +116,17 @@ fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> CliResult {
                 })
                 .collect();
             entries.sort();
-            collect(&entries, out)?;
+            collect(&entries, false, seen, out);
+            seen.pop();
+        } else if meta.is_file() || top {
+            out.push(Walked::File(p.clone()));
         } else {
-            out.push(p.clone());
+            out.push(Walked::Skipped(
+                p.clone(),
+                format!("{}, not read", special_kind(&meta.file_type())),
+            ));
         }
     }
-    Ok(())
 }
 
 /// What `inspect` found for one file.
@@ -63,7 +134,8 @@ fn collect(paths: &[PathBuf], out: &mut Vec<PathBuf>) -> CliResult {
 struct Entry {
     /// The path as given (`-` for stdin).
     path: String,
-    /// `format`, `ambiguous`, `side file`, `json` or `unknown`.
+    /// `format`, `ambiguous`, `side file`, `json`, `unknown`, `skipped` (a special
+    /// file inside a folder) or `error` (a path that cannot be read).
     status: &'static str,
     /// The format and layout (`godot3 (store_var frame, 1 value)`), or what the file is.
     #[serde(skip_serializing_if = "String::is_empty")]
@@ -94,6 +166,8 @@ impl Entry {
             ),
             "json" => format!("JSON text, not an engine file ({} bytes)", self.bytes),
             "unknown" => format!("unknown format ({} bytes)", self.bytes),
+            "skipped" => format!("skipped: {}", self.description),
+            "error" => format!("error: {}", self.error.as_deref().unwrap_or("")),
             _ => format!("{} ({} bytes)", self.description, self.bytes),
         };
         format!("== {}: {what}", self.path)
@@ -143,9 +217,10 @@ fn inspect_one(path: &Path, shown: String, data: &[u8], args: &InspectArgs) -> E
     e
 }
 
-/// Runs `inspect`. Files of unknown format are listed as such; a file that fails to
-/// decode prints its error, and the command exits 1 at the end if any did. `-` reads
-/// stdin; `--json` prints one JSON array of every file's entry instead of text.
+/// Runs `inspect`. Files of unknown format are listed as such; special files inside
+/// folders are skipped with a note; a file that fails to read or decode prints its
+/// error, and the command exits 1 at the end if any did. `-` reads stdin; `--json`
+/// prints one JSON array of every file's entry instead of text.
 pub fn run(args: InspectArgs) -> CliResult {
     let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
     let paths: Vec<PathBuf> = args
@@ -155,7 +230,7 @@ pub fn run(args: InspectArgs) -> CliResult {
         .cloned()
         .collect();
     let mut files = Vec::new();
-    collect(&paths, &mut files)?;
+    collect(&paths, true, &mut Vec::new(), &mut files);
     let mut failures = 0;
     let mut entries = Vec::new();
     // Written through a locked stdout with errors returned, so `inspect ... | head` ends
@@ -173,8 +248,9 @@ pub fn run(args: InspectArgs) -> CliResult {
         if let Some(tree) = &e.tree {
             out.write_all(render_text(tree).as_bytes())?;
         }
-        if let Some(err) = &e.error {
-            writeln!(out, "   error: {err}")?;
+        match &e.error {
+            Some(err) if e.status != "error" => writeln!(out, "   error: {err}")?,
+            _ => {}
         }
         Ok(())
     };
@@ -185,20 +261,45 @@ pub fn run(args: InspectArgs) -> CliResult {
             &mut out,
         )?;
     }
-    for path in &files {
-        let data =
-            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        emit(
-            inspect_one(path, path.display().to_string(), &data, &args),
-            &mut out,
-        )?;
+    for walked in &files {
+        let (path, problem) = match walked {
+            Walked::File(p) => match std::fs::read(p) {
+                Ok(data) => {
+                    emit(
+                        inspect_one(p, p.display().to_string(), &data, &args),
+                        &mut out,
+                    )?;
+                    continue;
+                }
+                Err(e) => (p, Err(format!("cannot read: {e}"))),
+            },
+            Walked::Skipped(p, why) => (p, Ok(why.clone())),
+            Walked::Unreadable(p, why) => (p, Err(why.clone())),
+        };
+        let mut e = Entry {
+            path: path.display().to_string(),
+            status: "skipped",
+            description: String::new(),
+            format: None,
+            bytes: 0,
+            tree: None,
+            error: None,
+        };
+        match problem {
+            Ok(why) => e.description = why,
+            Err(why) => {
+                e.status = "error";
+                e.error = Some(why);
+            }
+        }
+        emit(e, &mut out)?;
     }
     if args.json {
         serde_json::to_writer_pretty(&mut out, &entries)?;
         writeln!(out)?;
     }
     if failures > 0 {
-        return Err(format!("{failures} file(s) failed to decode").into());
+        return Err(format!("{failures} file(s) failed to read or decode").into());
     }
     Ok(())
 }

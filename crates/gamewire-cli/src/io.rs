@@ -1,6 +1,7 @@
 //! Input and output for the CLI: stdin/stdout or files, written atomically.
 
-use crate::CliResult;
+use crate::{CliError, CliResult};
+use gamewire_core::json_text::{self, TextOptions};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -21,44 +22,287 @@ pub fn read_input(path: Option<&Path>) -> CliResult<Vec<u8>> {
     }
 }
 
-/// Writes `bytes` to `path` atomically (a temporary file in the same folder, then a
-/// rename), or to stdout when `path` is `None` or `-`. A failed run never leaves a
-/// half-written or clobbered file.
+/// Writes `bytes` to the destination `path` names (see [`Output::create`]).
 pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> CliResult {
-    match path {
-        Some(p) if p != Path::new("-") => write_atomic(p, bytes),
-        _ => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(bytes)?;
-            out.flush()?;
-            Ok(())
+    let mut out = Output::create(path)?;
+    out.write_all(bytes)?;
+    out.finish()
+}
+
+/// Writes one JSON document (pretty or compact, then a newline) to the destination `path`
+/// names, streamed: no copy of the text is built in memory.
+pub fn write_json<T: serde::Serialize + ?Sized>(
+    path: Option<&Path>,
+    value: &T,
+    pretty: bool,
+) -> CliResult {
+    let mut out = Output::create(path)?;
+    out.json(value, pretty)?;
+    out.finish()
+}
+
+/// Where `-o` sends the output, chosen before anything is written.
+#[derive(Debug, PartialEq, Eq)]
+enum Dest {
+    /// The process's stdout (`-`, no `-o`, or `/dev/stdout`).
+    Stdout,
+    /// A FIFO, a device or a `/dev/fd`-style path: opened and written in place.
+    Direct(PathBuf),
+    /// A regular file or a new path: a temporary file beside it, renamed over it at the
+    /// end. The path is the final target of any symbolic links.
+    Atomic(PathBuf),
+}
+
+/// Links to a file descriptor of this process (`/dev/stdout`, `/dev/fd/N`,
+/// `/proc/self/fd/N`): their targets are not paths, so they are opened, never replaced.
+fn is_fd_link(p: &Path) -> bool {
+    p.starts_with("/dev/fd")
+        || p.starts_with("/proc")
+        || [
+            Path::new("/dev/stdout"),
+            Path::new("/dev/stderr"),
+            Path::new("/dev/stdin"),
+        ]
+        .contains(&p)
+}
+
+fn is_stdout_path(p: &Path) -> bool {
+    [
+        Path::new("/dev/stdout"),
+        Path::new("/dev/fd/1"),
+        Path::new("/proc/self/fd/1"),
+    ]
+    .contains(&p)
+}
+
+/// Symbolic links followed before giving up, as the kernel does (`ELOOP`).
+const MAX_LINKS: usize = 40;
+
+/// Chooses the destination for `path`: symbolic links are followed to their final target
+/// (so the target is replaced, not the link); special files are written in place.
+fn destination(path: Option<&Path>) -> CliResult<Dest> {
+    let given = match path {
+        Some(p) if p != Path::new("-") => p,
+        _ => return Ok(Dest::Stdout),
+    };
+    let mut p = given.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        if is_stdout_path(&p) {
+            return Ok(Dest::Stdout);
         }
+        if is_fd_link(&p) {
+            return Ok(Dest::Direct(p));
+        }
+        let meta = match std::fs::symlink_metadata(&p) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                let dir = parent_dir(&p);
+                return match std::fs::metadata(&dir) {
+                    Ok(m) if m.is_dir() => Ok(Dest::Atomic(p)),
+                    Ok(_) => Err(format!(
+                        "cannot write {}: {} is not a folder",
+                        given.display(),
+                        dir.display()
+                    )
+                    .into()),
+                    Err(_) => Err(format!(
+                        "cannot write {}: the folder {} does not exist",
+                        given.display(),
+                        dir.display()
+                    )
+                    .into()),
+                };
+            }
+            Err(e) => return Err(format!("cannot write {}: {e}", given.display()).into()),
+        };
+        let ft = meta.file_type();
+        if ft.is_symlink() {
+            let target = std::fs::read_link(&p)
+                .map_err(|e| format!("cannot write {}: {e}", given.display()))?;
+            p = if target.is_absolute() {
+                target
+            } else {
+                parent_dir(&p).join(target)
+            };
+        } else if ft.is_file() {
+            return Ok(Dest::Atomic(p));
+        } else if ft.is_dir() {
+            return Err(format!("cannot write {}: it is a folder", given.display()).into());
+        } else {
+            return Ok(Dest::Direct(p));
+        }
+    }
+    Err(format!(
+        "cannot write {}: more than {MAX_LINKS} symbolic links (a loop?)",
+        given.display()
+    )
+    .into())
+}
+
+fn parent_dir(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> CliResult {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(&dir)
-        .map_err(|e| format!("cannot create a temporary file in {}: {e}", dir.display()))?;
-    tmp.write_all(bytes)
-        .and_then(|_| tmp.as_file().sync_all())
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    // A temporary file is private (0600); give the output the permissions of the file it
-    // replaces, or the usual ones for a new file.
-    let perms = match std::fs::metadata(path) {
-        Ok(m) => m.permissions(),
-        Err(_) => default_permissions(),
-    };
-    tmp.as_file()
-        .set_permissions(perms)
-        .map_err(|e| format!("cannot set the permissions of {}: {e}", path.display()))?;
-    tmp.persist(path)
-        .map_err(|e| format!("cannot replace {}: {}", path.display(), e.error))?;
-    Ok(())
+/// A temporary file waiting to be renamed over its target.
+struct Pending {
+    tmp: tempfile::TempPath,
+    target: PathBuf,
+}
+
+/// An output being written, buffered: to stdout, in place to a special file, or to a
+/// temporary file that [`Output::finish`] renames over the target. Dropping an
+/// unfinished output removes its temporary file, so a failed run leaves the target as
+/// it was. Every write error names the destination.
+pub struct Output {
+    w: std::io::BufWriter<Box<dyn Write + Send>>,
+    /// Set when writing a temporary file.
+    pending: Option<Pending>,
+    /// A file to sync before the rename.
+    file: Option<std::fs::File>,
+    label: String,
+}
+
+/// Output buffer size.
+const OUT_BUF: usize = 1 << 16;
+
+impl Output {
+    /// Opens the destination `path` names: stdout for `None`, `-` or `/dev/stdout`; a
+    /// FIFO, device node or `/dev/fd/N` is opened and written in place; anything else
+    /// (a regular file, possibly behind symbolic links, or a new path) is written to a
+    /// temporary file in the target's folder and renamed over the target by
+    /// [`Output::finish`].
+    pub fn create(path: Option<&Path>) -> CliResult<Output> {
+        let label = path.map_or("stdout".to_owned(), |p| p.display().to_string());
+        match destination(path)? {
+            Dest::Stdout => Ok(Output {
+                w: std::io::BufWriter::with_capacity(OUT_BUF, stdout_sink()?),
+                pending: None,
+                file: None,
+                label: if path.is_some_and(|p| p != Path::new("-")) {
+                    label
+                } else {
+                    "stdout".to_owned()
+                },
+            }),
+            Dest::Direct(p) => {
+                let regular = std::fs::metadata(&p).is_ok_and(|m| m.is_file());
+                let f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .truncate(regular)
+                    .open(&p)
+                    .map_err(|e| format!("cannot open {label} for writing: {e}"))?;
+                Ok(Output {
+                    w: std::io::BufWriter::with_capacity(OUT_BUF, Box::new(f)),
+                    pending: None,
+                    file: None,
+                    label,
+                })
+            }
+            Dest::Atomic(target) => {
+                let dir = parent_dir(&target);
+                let tmp = tempfile::Builder::new()
+                    .prefix(".gamewire-")
+                    .tempfile_in(&dir)
+                    .map_err(|e| {
+                        format!(
+                            "cannot write {label}: cannot create a file in {}: {e}",
+                            dir.display()
+                        )
+                    })?;
+                let (f, tmp) = tmp.into_parts();
+                let sync = f
+                    .try_clone()
+                    .map_err(|e| format!("cannot write {label}: {e}"))?;
+                Ok(Output {
+                    w: std::io::BufWriter::with_capacity(OUT_BUF, Box::new(f)),
+                    pending: Some(Pending { tmp, target }),
+                    file: Some(sync),
+                    label,
+                })
+            }
+        }
+    }
+
+    /// Writes `value` as JSON (pretty with [`CappedPretty`], or compact) and a newline.
+    pub fn json<T: serde::Serialize + ?Sized>(&mut self, value: &T, pretty: bool) -> CliResult {
+        let res = if pretty {
+            let mut ser = serde_json::Serializer::with_formatter(&mut *self, CappedPretty::new());
+            value.serialize(&mut ser)
+        } else {
+            value.serialize(&mut serde_json::Serializer::new(&mut *self))
+        };
+        res.map_err(|e| match e.io_error_kind() {
+            // The I/O error already names the destination.
+            Some(kind) => std::io::Error::new(kind, e.to_string()).into(),
+            None => CliError::from(e),
+        })?;
+        self.write_all(b"\n")?;
+        Ok(())
+    }
+
+    /// Flushes the output; for a temporary file, syncs it, gives it the permissions of
+    /// the file it replaces (or 0644) and renames it over the target.
+    pub fn finish(mut self) -> CliResult {
+        self.flush()?;
+        let Some(p) = self.pending.take() else {
+            return Ok(());
+        };
+        let label = &self.label;
+        if let Some(f) = &self.file {
+            f.sync_all()
+                .map_err(|e| format!("cannot write {label}: {e}"))?;
+            // A temporary file is private (0600); give the output the permissions of
+            // the file it replaces, or the usual ones for a new file.
+            let perms = match std::fs::metadata(&p.target) {
+                Ok(m) => m.permissions(),
+                Err(_) => default_permissions(),
+            };
+            f.set_permissions(perms)
+                .map_err(|e| format!("cannot set the permissions of {label}: {e}"))?;
+        }
+        p.tmp
+            .persist(&p.target)
+            .map_err(|e| format!("cannot replace {}: {}", p.target.display(), e.error))?;
+        Ok(())
+    }
+
+    fn named(&self, e: std::io::Error) -> std::io::Error {
+        std::io::Error::new(e.kind(), format!("cannot write {}: {e}", self.label))
+    }
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.w.write(buf).map_err(|e| self.named(e))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.w.write_all(buf).map_err(|e| self.named(e))
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.w.flush().map_err(|e| self.named(e))
+    }
+}
+
+/// Stdout as a file of its own (a duplicate of descriptor 1), so that every write error
+/// is seen: Rust's `Stdout` treats a closed descriptor (`EBADF`) as success.
+#[cfg(unix)]
+fn stdout_sink() -> CliResult<Box<dyn Write + Send>> {
+    use std::os::fd::AsFd;
+    let fd = std::io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .map_err(|e| format!("cannot write stdout: {e}"))?;
+    Ok(Box::new(std::fs::File::from(fd)))
+}
+
+#[cfg(not(unix))]
+fn stdout_sink() -> CliResult<Box<dyn Write + Send>> {
+    Ok(Box::new(std::io::stdout()))
 }
 
 #[cfg(unix)]
@@ -77,91 +321,136 @@ fn default_permissions() -> std::fs::Permissions {
     p
 }
 
-/// Serialises a JSON value, pretty (indented) or compact, with a final newline.
-pub fn json_bytes(value: &serde_json::Value, pretty: bool) -> CliResult<Vec<u8>> {
-    let mut out = if pretty {
-        serde_json::to_vec_pretty(value)?
-    } else {
-        serde_json::to_vec(value)?
-    };
-    out.push(b'\n');
-    Ok(out)
+/// JSON nesting up to which pretty output indents; deeper values are written compactly
+/// on the line of their container. Indenting every level of a value nested 1,000 deep
+/// would turn each byte of input into hundreds of bytes of spaces; past 32 levels
+/// nobody reads indentation anyway.
+pub const PRETTY_DEPTH: usize = 32;
+
+/// serde_json's pretty format (two spaces, `": "`) up to [`PRETTY_DEPTH`] levels, the
+/// compact format inside containers deeper than that.
+pub struct CappedPretty {
+    depth: usize,
+    has_value: bool,
+}
+
+impl CappedPretty {
+    /// A formatter at the top level.
+    pub fn new() -> Self {
+        CappedPretty {
+            depth: 0,
+            has_value: false,
+        }
+    }
+
+    /// True inside containers that are laid out one item a line.
+    fn pretty(&self) -> bool {
+        self.depth <= PRETTY_DEPTH
+    }
+
+    fn indent<W: ?Sized + Write>(w: &mut W, n: usize) -> std::io::Result<()> {
+        const SPACES: &[u8] = &[b' '; 2 * PRETTY_DEPTH];
+        w.write_all(&SPACES[..2 * n.min(PRETTY_DEPTH)])
+    }
+
+    fn open<W: ?Sized + Write>(&mut self, w: &mut W, b: &[u8]) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(b)
+    }
+
+    fn close<W: ?Sized + Write>(&mut self, w: &mut W, b: &[u8]) -> std::io::Result<()> {
+        let inner_pretty = self.pretty();
+        self.depth -= 1;
+        if self.has_value && inner_pretty {
+            w.write_all(b"\n")?;
+            Self::indent(w, self.depth)?;
+        }
+        w.write_all(b)
+    }
+
+    fn item<W: ?Sized + Write>(&mut self, w: &mut W, first: bool) -> std::io::Result<()> {
+        if !first {
+            w.write_all(b",")?;
+        }
+        if self.pretty() {
+            w.write_all(b"\n")?;
+            Self::indent(w, self.depth)?;
+        }
+        Ok(())
+    }
+}
+
+impl Default for CappedPretty {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl serde_json::ser::Formatter for CappedPretty {
+    fn begin_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"[")
+    }
+    fn end_array<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"]")
+    }
+    fn begin_array_value<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+    fn end_array_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+    fn begin_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.open(w, b"{")
+    }
+    fn end_object<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.close(w, b"}")
+    }
+    fn begin_object_key<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.item(w, first)
+    }
+    fn begin_object_value<W: ?Sized + Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        w.write_all(if self.pretty() { b": " } else { b":" })
+    }
+    fn end_object_value<W: ?Sized + Write>(&mut self, _w: &mut W) -> std::io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 /// Deepest JSON nesting accepted on input. Engine formats nest up to 1024 levels, and a
 /// tagged value can take up to three JSON levels per engine level.
 pub const MAX_JSON_DEPTH: usize = 4096;
 
-/// The deepest nesting of `[` and `{` in JSON text (outside strings), found without
-/// recursion, so that parsing can be allowed past serde_json's default of 128 levels
-/// without letting hostile input exhaust the stack.
-pub fn json_depth(bytes: &[u8]) -> usize {
-    let (mut depth, mut max, mut in_str, mut escaped) = (0usize, 0usize, false, false);
-    for &b in bytes {
-        if in_str {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_str = false,
-                _ => {}
-            }
-        } else {
-            match b {
-                b'"' => in_str = true,
-                b'[' | b'{' => {
-                    depth += 1;
-                    max = max.max(depth);
-                }
-                b']' | b'}' => depth = depth.saturating_sub(1),
-                _ => {}
-            }
-        }
-    }
-    max
+/// How the CLI reads JSON text: nesting up to [`MAX_JSON_DEPTH`]; a repeated key is an
+/// error unless `last_key_wins`.
+fn text_options(last_key_wins: bool) -> TextOptions {
+    TextOptions::new(MAX_JSON_DEPTH).last_key_wins(last_key_wins)
 }
 
-/// Parses a stream of JSON documents (one or more, separated by white space), naming the
-/// document, line and column of a syntax error. Nesting up to [`MAX_JSON_DEPTH`].
-pub fn parse_json_stream(bytes: &[u8]) -> CliResult<Vec<serde_json::Value>> {
-    let depth = json_depth(bytes);
-    if depth > MAX_JSON_DEPTH {
-        return Err(format!(
-            "invalid JSON input: nested {depth} levels deep, past the limit of {MAX_JSON_DEPTH}"
-        )
-        .into());
-    }
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    de.disable_recursion_limit();
-    let mut docs = Vec::new();
-    loop {
-        // Skip white space between documents; stop at the end.
-        match serde::Deserialize::deserialize(&mut de) {
-            Ok(v) => docs.push(v),
-            Err(e) if e.is_eof() && !docs.is_empty() => break,
-            Err(e) if e.is_eof() => return Err("the input holds no JSON document".into()),
-            Err(e) => {
-                return Err(format!("invalid JSON input (document {}): {e}", docs.len() + 1).into())
-            }
-        }
-        if de.end().is_ok() {
-            break;
-        }
-    }
-    Ok(docs)
+/// Parses a stream of JSON documents (one or more, separated by white space) strictly
+/// ([`gamewire_core::json_text`]): integers past 64 bits and repeated keys are errors,
+/// named by document, line and column.
+pub fn parse_json_stream(bytes: &[u8], last_key_wins: bool) -> CliResult<Vec<serde_json::Value>> {
+    Ok(json_text::parse_stream(
+        bytes,
+        &text_options(last_key_wins),
+    )?)
 }
 
-/// Parses one JSON document, naming the line and column of a syntax error.
+/// Parses one JSON document strictly, naming the line and column of an error.
 #[allow(dead_code)] // not every format's build uses it
-pub fn parse_json(bytes: &[u8]) -> CliResult<serde_json::Value> {
-    let mut docs = parse_json_stream(bytes)?;
-    if docs.len() > 1 {
-        return Err(format!(
-            "the input holds {} JSON documents where one was expected",
-            docs.len()
-        )
-        .into());
-    }
-    Ok(docs.remove(0))
+pub fn parse_json(bytes: &[u8], last_key_wins: bool) -> CliResult<serde_json::Value> {
+    Ok(json_text::parse(bytes, &text_options(last_key_wins))?)
 }
 
 /// True when the error is a closed stdout pipe (`gamewire ... | head`): not a failure.
@@ -197,26 +486,126 @@ mod tests {
 
     #[test]
     fn json_streams_and_deep_nesting() {
-        let docs = parse_json_stream(b" 1 [2] {\"a\": \"]\"}\n").unwrap();
+        let docs = parse_json_stream(b" 1 [2] {\"a\": \"]\"}\n", false).unwrap();
         assert_eq!(docs.len(), 3);
         let deep = format!("{}{}", "[".repeat(3000), "]".repeat(3000));
-        assert_eq!(json_depth(deep.as_bytes()), 3000);
         // Deep parsing recurses: give it the stack the CLI's worker thread has.
         let parsed = std::thread::Builder::new()
             .stack_size(crate::WORKER_STACK)
-            .spawn(move || parse_json(deep.as_bytes()).map(std::mem::forget).is_ok())
+            .spawn(move || {
+                parse_json(deep.as_bytes(), false)
+                    .map(std::mem::forget)
+                    .is_ok()
+            })
             .unwrap()
             .join()
             .unwrap();
         assert!(parsed);
         let too_deep = "[".repeat(100_000);
-        assert!(parse_json(too_deep.as_bytes())
+        let err = parse_json(too_deep.as_bytes(), false)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("limit of 4096 at line 1 column 4097"), "{err}");
+        assert!(parse_json(b"[1, 2", false).is_err());
+        assert!(parse_json(b"  ", false).is_err());
+        assert!(parse_json(b"1 2", false).is_err());
+        assert!(parse_json(b"{\"a\": 1, \"a\": 2}", false).is_err());
+        assert!(parse_json(b"{\"a\": 1, \"a\": 2}", true).is_ok());
+    }
+
+    #[test]
+    fn destinations_special_files_links_and_folders() {
+        assert_eq!(destination(None).unwrap(), Dest::Stdout);
+        assert_eq!(destination(Some(Path::new("-"))).unwrap(), Dest::Stdout);
+        assert_eq!(
+            destination(Some(Path::new("/dev/stdout"))).unwrap(),
+            Dest::Stdout
+        );
+        #[cfg(target_os = "linux")]
+        assert_eq!(
+            destination(Some(Path::new("/dev/null"))).unwrap(),
+            Dest::Direct(PathBuf::from("/dev/null"))
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let fresh = d.join("new.json");
+        assert_eq!(
+            destination(Some(&fresh)).unwrap(),
+            Dest::Atomic(fresh.clone())
+        );
+        let err = destination(Some(&d.join("no-such/out.json")))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("the folder") && err.contains("no-such"),
+            "{err}"
+        );
+        assert!(destination(Some(d))
             .unwrap_err()
             .to_string()
-            .contains("levels deep"));
-        assert!(parse_json(b"[1, 2").is_err());
-        assert!(parse_json(b"  ").is_err());
-        assert!(parse_json(b"1 2").is_err());
+            .contains("folder"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::symlink;
+            std::fs::write(d.join("real.json"), b"x").unwrap();
+            symlink("real.json", d.join("link.json")).unwrap();
+            symlink(d.join("link.json"), d.join("link2.json")).unwrap();
+            assert_eq!(
+                destination(Some(&d.join("link2.json"))).unwrap(),
+                Dest::Atomic(d.join("real.json"))
+            );
+            // A dangling link creates its target.
+            symlink("later.json", d.join("dangling.json")).unwrap();
+            assert_eq!(
+                destination(Some(&d.join("dangling.json"))).unwrap(),
+                Dest::Atomic(d.join("later.json"))
+            );
+            symlink("loop-b", d.join("loop-a")).unwrap();
+            symlink("loop-a", d.join("loop-b")).unwrap();
+            let err = destination(Some(&d.join("loop-a")))
+                .unwrap_err()
+                .to_string();
+            assert!(err.contains("symbolic links"), "{err}");
+            // Writing through the link replaces the target and keeps the link.
+            write_output(Some(&d.join("link2.json")), b"new").unwrap();
+            assert!(std::fs::symlink_metadata(d.join("link.json"))
+                .unwrap()
+                .file_type()
+                .is_symlink());
+            assert_eq!(std::fs::read(d.join("real.json")).unwrap(), b"new");
+        }
+    }
+
+    fn capped(v: &serde_json::Value) -> String {
+        let mut out = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut out, CappedPretty::new());
+        serde::Serialize::serialize(v, &mut ser).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn capped_pretty_matches_serde_json_when_shallow_and_is_compact_deeper() {
+        let v = serde_json::json!({"a": [1, {"b": [], "c": {}}, [[2]]], "d": "x", "e": null});
+        assert_eq!(capped(&v), serde_json::to_string_pretty(&v).unwrap());
+        let mut deep = serde_json::json!(1);
+        for _ in 0..200 {
+            deep = serde_json::json!([deep, {"k": 2}]);
+        }
+        let text = capped(&deep);
+        let back: serde_json::Value = {
+            let mut de = serde_json::Deserializer::from_str(&text);
+            de.disable_recursion_limit();
+            serde::Deserialize::deserialize(&mut de).unwrap()
+        };
+        assert_eq!(back, deep);
+        // Lines only for the first PRETTY_DEPTH levels; no line indented further.
+        assert!(
+            text.lines().count() < 6 * PRETTY_DEPTH,
+            "{}",
+            text.lines().count()
+        );
+        let widest = text.lines().map(|l| l.len() - l.trim_start().len()).max();
+        assert_eq!(widest, Some(2 * PRETTY_DEPTH));
     }
 
     #[test]

@@ -45,6 +45,10 @@ pub struct Args {
     /// Print JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// Encoding: a key repeated in one JSON object keeps its last value instead of
+    /// being an error.
+    #[arg(long)]
+    pub last_key_wins: bool,
     /// Deepest nesting accepted.
     #[arg(long, default_value_t = 1024)]
     pub max_depth: usize,
@@ -127,13 +131,10 @@ pub fn run(action: Action, args: Args) -> CliResult {
             } else {
                 serde_json::Value::Array(docs)
             };
-            crate::io::write_output(
-                args.output.as_deref(),
-                &crate::io::json_bytes(&j, !args.compact)?,
-            )
+            crate::io::write_json(args.output.as_deref(), &j, !args.compact)
         }
         Action::Encode if args.xml => {
-            let j = crate::io::parse_json(&input)?;
+            let j = crate::io::parse_json(&input, args.last_key_wins)?;
             let items = match &j {
                 serde_json::Value::Array(a) => a.iter().collect(),
                 one => vec![one],
@@ -152,23 +153,18 @@ pub fn run(action: Action, args: Args) -> CliResult {
         Action::Decode => {
             let doc = decode_any(&input, &types, &opts)?;
             drop(input);
-            let to_stdout = args.output.as_deref().map_or(true, |p| p == Path::new("-"));
-            if to_stdout {
-                // Stream to stdout: no second copy of a large document in memory.
-                use std::io::Write as _;
-                let stdout = std::io::stdout();
-                let mut w = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-                json::write_json(&mut w, &doc, &types, !args.compact)?;
-                w.write_all(b"\n")?;
-                w.flush()?;
-                return Ok(());
-            }
-            let mut out = json::to_json_bytes(&doc, &types, !args.compact)?;
-            out.push(b'\n');
-            crate::io::write_output(args.output.as_deref(), &out)
+            // Streamed: no second copy of a large document in memory.
+            crate::io::write_json(
+                args.output.as_deref(),
+                &json::DocumentJson {
+                    doc: &doc,
+                    types: &types,
+                },
+                !args.compact,
+            )
         }
         Action::Encode => {
-            let j = crate::io::parse_json(&input)?;
+            let j = crate::io::parse_json(&input, args.last_key_wins)?;
             let doc = json::from_json(&j, &types)?;
             let out = encode_any(&doc, &types, &opts, args.bind)?;
             crate::io::write_output(args.output.as_deref(), &out)

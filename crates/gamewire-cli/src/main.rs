@@ -172,6 +172,10 @@ pub fn run_argv(argv: Vec<std::ffi::OsString>) -> CliResult {
 }
 
 fn run(cli: Cli) -> CliResult {
+    // The worker's stack is far bigger than the 2 MiB thread KingsIsle's default stack
+    // budget is made for: let its documents nest to the depth limit.
+    #[cfg(feature = "kingsisle")]
+    gamewire::kingsisle::set_stack_budget(WORKER_STACK / 2);
     match cli.command {
         Command::Decode(DecodeCmd { codec: Some(c), .. }) => run_codec(Action::Decode, c),
         Command::Decode(DecodeCmd { codec: None, auto }) => auto::decode(auto),

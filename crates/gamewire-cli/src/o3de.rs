@@ -6,7 +6,7 @@
 //! canonical JSON, optionally wrapped in the O3DE file envelope.
 
 use crate::inspect::Tree;
-use crate::io::{json_bytes, read_input, write_output};
+use crate::io::{read_input, write_json};
 use crate::{Action, CliResult};
 use gamewire::o3de::{
     self as o3de, envelope::Envelope, LoadOptions, Processing, Registry, StoreOptions, TypeExpr,
@@ -169,7 +169,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
             if report.processing() == Processing::Halted {
                 return Err("processing halted (see the report above)".into());
             }
-            write_output(args.output.as_deref(), &json_bytes(&out, !args.compact)?)
+            write_json(args.output.as_deref(), &out, !args.compact)
         }
         Action::Bench => {
             let (_, ty, _, _) = load_input(&args, &reg, &bytes)?;

@@ -2,7 +2,7 @@
 //! Patch and JSON Merge Patch on whole files, as `JsonSerialization::ApplyPatch` and
 //! `CreatePatch` do them.
 
-use crate::io::{json_bytes, read_input, write_output};
+use crate::io::{read_input, write_json};
 use crate::CliResult;
 use gamewire::o3de;
 use o3de::patch;
@@ -89,7 +89,7 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
                 patch::apply_patch(&mut target, &p)
             };
             check("patch", &report)?;
-            write_output(a.output.as_deref(), &json_bytes(&target, !a.compact)?)
+            write_json(a.output.as_deref(), &target, !a.compact)
         }
         O3deCmd::Diff(a) => {
             let source = read_json(&a.source)?;
@@ -100,7 +100,7 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
                 patch::create_patch(&source, &target)
             };
             check("diff", &report)?;
-            write_output(a.output.as_deref(), &json_bytes(&p, !a.compact)?)
+            write_json(a.output.as_deref(), &p, !a.compact)
         }
     }
 }

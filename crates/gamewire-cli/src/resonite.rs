@@ -6,6 +6,7 @@ use gamewire::resonite::tree::{DataTree, TreeValue};
 use gamewire::resonite::{
     self as resonite, container, json, Compression, Document, EncodeOptions, Framing, Value,
 };
+use gamewire_core::json_text::TextOptions;
 use std::path::{Path, PathBuf};
 
 /// Options of `gamewire decode|encode|bench resonite`.
@@ -25,6 +26,10 @@ pub struct Args {
     /// Print JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// Encoding: a key repeated in one JSON object keeps its last value instead of
+    /// being an error.
+    #[arg(long)]
+    pub last_key_wins: bool,
     /// File name whose extension tells the compression of a headerless input read
     /// from stdin (e.g. `x.7zbson`).
     #[arg(long)]
@@ -65,16 +70,16 @@ pub fn run(action: Action, args: Args) -> CliResult {
     let name = file_name(&args);
     match action {
         Action::Decode => {
-            let (_, bson) = container::unpack(&data, name.as_deref(), &o)?;
-            let doc = resonite::read_bson(&bson, &o)?;
+            let (c, bson) = container::unpack(&data, name.as_deref(), &o)?;
+            let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
             let j = json::document_to_json(&doc, o.limits.max_depth)?;
-            crate::io::write_output(
-                args.output.as_deref(),
-                &crate::io::json_bytes(&j, !args.compact)?,
-            )
+            crate::io::write_json(args.output.as_deref(), &j, !args.compact)
         }
         Action::Encode => {
-            let j = json::parse_text(&data, args.max_depth)?;
+            let j = json::parse_text_with(
+                &data,
+                &TextOptions::new(args.max_depth).last_key_wins(args.last_key_wins),
+            )?;
             let doc = json::document_from_json(&j, args.max_depth)?;
             let eo = EncodeOptions {
                 legacy: args.legacy,
@@ -104,8 +109,8 @@ pub fn run(action: Action, args: Args) -> CliResult {
                 &label,
                 &data,
                 |d| {
-                    let (_, bson) = container::unpack(d, name.as_deref(), &o)?;
-                    let doc = resonite::read_bson(&bson, &o)?;
+                    let (c, bson) = container::unpack(d, name.as_deref(), &o)?;
+                    let doc = resonite::read_unpacked(d.len(), &c, &bson, &o)?;
                     std::hint::black_box(doc.len());
                     drop(doc);
                     Ok(bson.into_owned())
@@ -205,7 +210,7 @@ pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     let o = resonite::Options::default();
     let (c, bson) = container::unpack(data, name.as_deref(), &o)?;
-    let doc = resonite::read_bson(&bson, &o)?;
+    let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
     tree.note(&format!(
         "{}; {} bytes of BSON",
         container_line(&c),
@@ -341,8 +346,8 @@ pub fn tool(cmd: ResoniteCmd) -> CliResult {
             let data = crate::io::read_input(Some(&file))?;
             let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
             let o = resonite::Options::default();
-            let (_, bson) = container::unpack(&data, name.as_deref(), &o)?;
-            let doc = resonite::read_bson(&bson, &o)?;
+            let (c, bson) = container::unpack(&data, name.as_deref(), &o)?;
+            let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
             crate::io::write_output(None, slot_tree(&doc).as_bytes())
         }
     }

@@ -22,6 +22,10 @@ pub struct Args {
     /// Print JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// Encoding: a key repeated in one JSON object keeps its last value instead of
+    /// being an error.
+    #[arg(long)]
+    pub last_key_wins: bool,
     /// Deepest nesting accepted while decoding.
     #[arg(long, default_value_t = 1024)]
     pub max_depth: usize,
@@ -194,13 +198,10 @@ pub fn run(action: Action, args: Args) -> CliResult {
     match action {
         Action::Decode => {
             let j = to_json(&args, &input)?;
-            crate::io::write_output(
-                args.output.as_deref(),
-                &crate::io::json_bytes(&j, !args.compact)?,
-            )
+            crate::io::write_json(args.output.as_deref(), &j, !args.compact)
         }
         Action::Encode => {
-            let j = crate::io::parse_json(&input)?;
+            let j = crate::io::parse_json(&input, args.last_key_wins)?;
             crate::io::write_output(args.output.as_deref(), &from_json(&args, &j)?)
         }
         Action::Bench => {

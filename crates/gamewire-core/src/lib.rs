@@ -6,12 +6,15 @@
 //! - [`Reader`]: a little-endian byte cursor over a slice that checks every length
 //!   against the bytes that remain before anything is allocated.
 //! - [`inspect`]: the inspect tree every format fills and every front end shows.
+//! - [`json_text`]: reading JSON text strictly (integers past 64 bits, repeated keys,
+//!   nesting), with line and column in every error.
 //! - [`peers`]: helpers for tests that need a live peer (an engine, a Python library).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod error;
 pub mod inspect;
+pub mod json_text;
 mod limits;
 pub mod peers;
 mod reader;

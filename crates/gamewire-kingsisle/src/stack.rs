@@ -6,13 +6,26 @@
 //! how much stack it has used since the entry point, by comparing the addresses of two
 //! locals (safe code: the addresses are only compared, never dereferenced).
 
-/// Stack bytes a decode or encode may use below its entry point.
+/// Stack bytes a decode or encode may use below its entry point, unless
+/// [`set_stack_budget`] gave the thread another budget.
 pub const STACK_BUDGET: usize = 1 << 20;
 
-/// The stack position at an entry point.
+thread_local! {
+    static BUDGET: std::cell::Cell<usize> = const { std::cell::Cell::new(STACK_BUDGET) };
+}
+
+/// Sets the stack bytes that decodes and encodes started later on this thread may use
+/// (default [`STACK_BUDGET`], 1 MiB, safe on Rust's 2 MiB threads). A thread spawned with
+/// a bigger stack can raise it so that deep documents (up to the depth limits) fit.
+pub fn set_stack_budget(bytes: usize) {
+    BUDGET.with(|b| b.set(bytes));
+}
+
+/// The stack position at an entry point, and the budget then in force.
 #[derive(Debug, Clone, Copy)]
 pub struct StackGuard {
     base: usize,
+    budget: usize,
 }
 
 #[inline(always)]
@@ -25,13 +38,16 @@ impl StackGuard {
     /// Remembers the current stack position.
     #[inline(always)]
     pub fn new() -> Self {
-        StackGuard { base: here() }
+        StackGuard {
+            base: here(),
+            budget: BUDGET.with(|b| b.get()),
+        }
     }
 
-    /// True while less than [`STACK_BUDGET`] bytes of stack are used since [`StackGuard::new`].
+    /// True while less than the budget of stack bytes are used since [`StackGuard::new`].
     #[inline(always)]
     pub fn ok(&self) -> bool {
-        self.base.abs_diff(here()) < STACK_BUDGET
+        self.base.abs_diff(here()) < self.budget
     }
 }
 
@@ -42,4 +58,5 @@ impl Default for StackGuard {
 }
 
 /// The message of a stack-budget error.
-pub const TOO_DEEP: &str = "nesting too deep: the 1 MiB stack budget is used up";
+pub const TOO_DEEP: &str =
+    "nesting too deep: the stack budget is used up (kingsisle::set_stack_budget raises it)";

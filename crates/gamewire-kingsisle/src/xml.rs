@@ -48,7 +48,8 @@ fn write_object(
     depth: usize,
     g: StackGuard,
 ) -> Result<()> {
-    if depth > MAX_DEPTH {
+    // `depth` counts indentation: an object nested n deep is indented 1 + 2n.
+    if depth > 1 + 2 * MAX_DEPTH {
         return Err(Error::new(ErrorKind::DepthLimit { limit: MAX_DEPTH }));
     }
     if !g.ok() {
@@ -200,7 +201,7 @@ fn text_of(v: &Value) -> Result<String> {
 pub fn read(data: &[u8], types: &TypeList) -> Result<Vec<Object>> {
     let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
     let mut x = Xml {
-        guard: StackGuard::new(),
+        data,
         r: Reader::from_reader(data),
         buf: Vec::new(),
         types,
@@ -228,7 +229,7 @@ pub fn read(data: &[u8], types: &TypeList) -> Result<Vec<Object>> {
         match x.next()? {
             (Ev::Start(name, class), at) if name == "Class" => {
                 let i = out.len();
-                out.push(x.class(class, at, 0).map_err(|e| e.in_index(i))?);
+                out.push(x.object(class, at).map_err(|e| e.in_index(i))?);
             }
             (Ev::End(name), _) if name == "Objects" => return Ok(out),
             (Ev::Text(t), at) if !t.trim().is_empty() => {
@@ -258,7 +259,7 @@ enum Ev {
 }
 
 struct Xml<'a, 't> {
-    guard: StackGuard,
+    data: &'a [u8],
     r: Reader<&'a [u8]>,
     buf: Vec<u8>,
     types: &'t TypeList,
@@ -287,7 +288,7 @@ enum Content {
     Object(Object),
 }
 
-impl Xml<'_, '_> {
+impl<'t> Xml<'_, 't> {
     fn next(&mut self) -> Result<(Ev, usize)> {
         self.buf.clear();
         let at = self.r.buffer_position() as usize;
@@ -318,32 +319,61 @@ impl Xml<'_, '_> {
         Ok((ev, at))
     }
 
-    fn class(&mut self, name: Option<String>, at: usize, depth: usize) -> Result<Object> {
-        if depth > MAX_DEPTH {
-            return Err(Error::at(at, ErrorKind::DepthLimit { limit: MAX_DEPTH }));
-        }
-        if !self.guard.ok() {
-            return Err(Error::msg_at(at, TOO_DEEP));
-        }
-        let name = name.ok_or_else(|| Error::msg_at(at, "<Class> needs a Name attribute"))?;
-        let types = self.types;
-        let class: &ClassDef = types.by_name(&name).ok_or_else(|| {
-            Error::msg_at(at, format!("unknown class {name:?}: not in the type list"))
-        })?;
-        let mut props: Vec<(u32, Value)> = Vec::new();
+    /// Reads one `<Class>` (its start tag already read, at byte `at`) up to its
+    /// `</Class>`, nested objects included. A loop over an explicit stack, not
+    /// recursion: nesting is bounded by [`MAX_DEPTH`] alone, whatever the thread's stack.
+    fn object(&mut self, name: Option<String>, at: usize) -> Result<Object> {
+        let mut stack = vec![open_class(self.types, self.data, name, at, 0)?];
         loop {
-            let (ev, at) = self.next()?;
-            let (tag, content) = match ev {
-                Ev::End(t) if t == "Class" => return Ok(Object::new(class.hash, props)),
-                Ev::Start(t, _) => {
-                    let c = self.content(&t, depth).map_err(|e| e.in_key(t.as_str()))?;
-                    (t, c)
+            match self.step(&mut stack) {
+                Ok(Some(o)) => return Ok(o),
+                Ok(None) => {}
+                Err(mut e) => {
+                    // The path: each open property element, innermost first.
+                    for f in stack.iter().rev() {
+                        if let Some(p) = &f.prop {
+                            e = e.in_key(p.tag.as_str());
+                        }
+                    }
+                    return Err(e);
                 }
-                Ev::Empty(t, attr) => {
+            }
+        }
+    }
+
+    /// Reads one event into the innermost open class; returns the outermost object
+    /// when its `</Class>` is read.
+    fn step(&mut self, stack: &mut Vec<Open<'t>>) -> Result<Option<Object>> {
+        let (ev, at) = self.next()?;
+        let depth = stack.len();
+        let top = stack.last_mut().expect("an open class");
+        let Some(p) = &mut top.prop else {
+            // Between the properties of a class.
+            match ev {
+                Ev::End(t) if t == "Class" => {
+                    let done = stack.pop().expect("an open class");
+                    let obj = Object::new(done.class.hash, done.props);
+                    match stack.last_mut() {
+                        None => return Ok(Some(obj)),
+                        Some(parent) => {
+                            let p = parent.prop.as_mut().expect("a class inside a property");
+                            p.obj = Some(obj);
+                        }
+                    }
+                }
+                Ev::Start(tag, _) => {
+                    top.prop = Some(Prop {
+                        tag,
+                        at,
+                        text: String::new(),
+                        obj: None,
+                    })
+                }
+                Ev::Empty(tag, attr) => {
                     let zero = attr.as_deref() == Some("0");
-                    (t, Content::Empty { zero })
+                    add_property(top, &tag, at, Content::Empty { zero })?;
                 }
-                Ev::Text(t) if t.trim().is_empty() => continue,
+                Ev::Text(t) if t.trim().is_empty() => {}
                 Ev::Text(t) => {
                     return Err(Error::unexpected_at(
                         at,
@@ -353,80 +383,142 @@ impl Xml<'_, '_> {
                 }
                 Ev::End(t) => return Err(Error::unexpected_at(at, "</Class>", format!("</{t}>"))),
                 Ev::Eof => return Err(Error::unexpected_at(at, "</Class>", "the end of the file")),
-            };
-            let (_, p) = class.property_by_name(&tag).ok_or_else(|| {
-                Error::msg_at(at, format!("{} has no property {tag:?}", class.name))
-            })?;
-            let slot = props.iter().position(|(h, _)| *h == p.hash);
-            if p.dynamic {
-                let i = match slot {
-                    Some(i) => i,
-                    None => {
-                        props.push((p.hash, Value::List(Vec::new())));
-                        props.len() - 1
+            }
+            return Ok(None);
+        };
+        // Inside a property element: text, or one <Class>.
+        match ev {
+            Ev::Text(t) => p.text.push_str(&t),
+            Ev::Start(n, class) if n == "Class" && p.obj.is_none() => {
+                let frame = open_class(self.types, self.data, class, at, depth)?;
+                stack.push(frame);
+            }
+            Ev::End(n) if n == p.tag => {
+                let p = top.prop.take().expect("an open property");
+                let content = match p.obj {
+                    Some(o) if p.text.trim().is_empty() => Content::Object(o),
+                    Some(_) => {
+                        return Err(Error::msg_at(p.at, "text beside a <Class>").in_key(p.tag))
                     }
+                    None if p.text.is_empty() => Content::Empty { zero: false },
+                    None => Content::Text(p.text),
                 };
-                if matches!(content, Content::Empty { zero: true }) {
-                    continue;
-                }
-                let v = element(p, content).map_err(|e| e.or_offset(at).in_key(tag.as_str()))?;
-                if let Value::List(items) = &mut props[i].1 {
-                    items.push(v);
-                }
-            } else {
-                if slot.is_some() {
-                    return Err(Error::msg_at(
-                        at,
-                        format!("property {tag:?} is given twice"),
-                    ));
-                }
-                let v = element(p, content).map_err(|e| e.or_offset(at).in_key(tag.as_str()))?;
-                props.push((p.hash, v));
+                add_property(top, &p.tag, p.at, content)?;
+            }
+            Ev::Start(n, _) | Ev::Empty(n, _) => {
+                return Err(Error::unexpected_at(
+                    at,
+                    format!("text or one <Class> in <{}>", p.tag),
+                    format!("<{n}>"),
+                ))
+            }
+            Ev::End(n) => {
+                return Err(Error::unexpected_at(
+                    at,
+                    format!("</{}>", p.tag),
+                    format!("</{n}>"),
+                ))
+            }
+            Ev::Eof => {
+                return Err(Error::unexpected_at(
+                    at,
+                    format!("</{}>", p.tag),
+                    "the end of the file",
+                ))
             }
         }
+        Ok(None)
     }
+}
 
-    /// Reads what is inside `<tag>` up to `</tag>`.
-    fn content(&mut self, tag: &str, depth: usize) -> Result<Content> {
-        let mut text = String::new();
-        let mut obj = None;
-        loop {
-            match self.next()? {
-                (Ev::Text(t), _) => text.push_str(&t),
-                (Ev::Start(n, class), at) if n == "Class" && obj.is_none() => {
-                    obj = Some(self.class(class, at, depth + 1)?)
-                }
-                (Ev::End(n), _) if n == tag => break,
-                (Ev::Start(n, _) | Ev::Empty(n, _), at) => {
-                    return Err(Error::unexpected_at(
-                        at,
-                        format!("text or one <Class> in <{tag}>"),
-                        format!("<{n}>"),
-                    ))
-                }
-                (Ev::End(n), at) => {
-                    return Err(Error::unexpected_at(
-                        at,
-                        format!("</{tag}>"),
-                        format!("</{n}>"),
-                    ))
-                }
-                (Ev::Eof, at) => {
-                    return Err(Error::unexpected_at(
-                        at,
-                        format!("</{tag}>"),
-                        "the end of the file",
-                    ))
-                }
-            }
-        }
-        Ok(match obj {
-            Some(o) if text.trim().is_empty() => Content::Object(o),
-            Some(_) => return Err(Error::msg("text beside a <Class>")),
-            None if text.is_empty() => Content::Empty { zero: false },
-            None => Content::Text(text),
-        })
+/// A `<Class>` being read.
+struct Open<'t> {
+    class: &'t ClassDef,
+    props: Vec<(u32, Value)>,
+    /// The property element open inside it, if any.
+    prop: Option<Prop>,
+}
+
+/// A property element being read: its tag, where it starts, its text and object so far.
+struct Prop {
+    tag: String,
+    at: usize,
+    text: String,
+    obj: Option<Object>,
+}
+
+/// Line and column (1-based) of byte `at` of `data`.
+fn line_column(data: &[u8], at: usize) -> (usize, usize) {
+    let before = &data[..at.min(data.len())];
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    (line, at.min(data.len()) - start + 1)
+}
+
+/// Opens a `<Class Name=...>` at byte `at`, `depth` objects deep.
+fn open_class<'t>(
+    types: &'t TypeList,
+    data: &[u8],
+    name: Option<String>,
+    at: usize,
+    depth: usize,
+) -> Result<Open<'t>> {
+    if depth > MAX_DEPTH {
+        let (line, column) = line_column(data, at);
+        return Err(Error::msg_at(
+            at,
+            format!(
+                "objects nested deeper than the limit of {MAX_DEPTH} (line {line}, column {column})"
+            ),
+        ));
     }
+    let name = name.ok_or_else(|| Error::msg_at(at, "<Class> needs a Name attribute"))?;
+    let class: &ClassDef = types.by_name(&name).ok_or_else(|| {
+        Error::msg_at(at, format!("unknown class {name:?}: not in the type list"))
+    })?;
+    Ok(Open {
+        class,
+        props: Vec::new(),
+        prop: None,
+    })
+}
+
+/// Adds a property element read at byte `at` to the class being read.
+fn add_property(o: &mut Open<'_>, tag: &str, at: usize, content: Content) -> Result<()> {
+    let class = o.class;
+    let (_, p) = class
+        .property_by_name(tag)
+        .ok_or_else(|| Error::msg_at(at, format!("{} has no property {tag:?}", class.name)))?;
+    let slot = o.props.iter().position(|(h, _)| *h == p.hash);
+    if p.dynamic {
+        let i = match slot {
+            Some(i) => i,
+            None => {
+                o.props.push((p.hash, Value::List(Vec::new())));
+                o.props.len() - 1
+            }
+        };
+        if matches!(content, Content::Empty { zero: true }) {
+            return Ok(());
+        }
+        let v = element(p, content).map_err(|e| e.or_offset(at).in_key(tag))?;
+        if let Value::List(items) = &mut o.props[i].1 {
+            items.push(v);
+        }
+    } else {
+        if slot.is_some() {
+            return Err(Error::msg_at(
+                at,
+                format!("property {tag:?} is given twice"),
+            ));
+        }
+        let v = element(p, content).map_err(|e| e.or_offset(at).in_key(tag))?;
+        o.props.push((p.hash, v));
+    }
+    Ok(())
 }
 
 fn nums<T: std::str::FromStr + Copy + Default, const N: usize>(s: &str) -> Result<[T; N]> {

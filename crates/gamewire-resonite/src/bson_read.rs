@@ -94,6 +94,35 @@ impl<'a> Parser<'a> {
         self.utf8(&self.data[start..start + n], start)
     }
 
+    /// The error for a length prefix at `at`: below `min` (negative included, shown as
+    /// the signed number it is), or past the `remaining` bytes.
+    #[cold]
+    fn bad_length(
+        &self,
+        at: usize,
+        what: &'static str,
+        len: i32,
+        min: i32,
+        remaining: usize,
+    ) -> Error {
+        if len < min {
+            Error::unexpected_at(
+                self.base + at,
+                format!("a {what} of at least {min}"),
+                format!("{what} {len}"),
+            )
+        } else {
+            Error::at(
+                self.base + at,
+                ErrorKind::LengthPastEnd {
+                    what,
+                    declared: len as u64,
+                    remaining,
+                },
+            )
+        }
+    }
+
     /// An int32-length-prefixed, NUL-terminated string ending before `limit`.
     #[inline]
     fn string(&self, pos: &mut usize, limit: usize) -> Result<&'a str> {
@@ -101,14 +130,7 @@ impl<'a> Parser<'a> {
         let len = self.i32_at(pos, limit)?;
         let remaining = limit - *pos;
         if len < 1 || len as usize > remaining {
-            return Err(Error::at(
-                self.base + at,
-                ErrorKind::LengthPastEnd {
-                    what: "string length",
-                    declared: len as i64 as u64,
-                    remaining,
-                },
-            ));
+            return Err(self.bad_length(at, "string length", len, 1, remaining));
         }
         let len = len as usize;
         let body = &self.data[*pos..*pos + len];
@@ -139,14 +161,7 @@ impl<'a> Parser<'a> {
         let len = self.i32_at(pos, limit)?;
         let remaining = limit - start;
         if len < 5 || len as usize > remaining {
-            return Err(Error::at(
-                self.base + start,
-                ErrorKind::LengthPastEnd {
-                    what: "document length",
-                    declared: len as i64 as u64,
-                    remaining,
-                },
-            ));
+            return Err(self.bad_length(start, "document length", len, 5, remaining));
         }
         Ok(start + len as usize)
     }
@@ -283,14 +298,7 @@ impl<'a> Parser<'a> {
                 let len = self.i32_at(pos, limit)?;
                 let remaining = limit - *pos;
                 if len < 0 || len as usize + 1 > remaining {
-                    return Err(Error::at(
-                        self.base + at,
-                        ErrorKind::LengthPastEnd {
-                            what: "binary length",
-                            declared: len as i64 as u64,
-                            remaining,
-                        },
-                    ));
+                    return Err(self.bad_length(at, "binary length", len, 0, remaining));
                 }
                 let subtype = self.data[*pos];
                 let bytes = &self.data[*pos + 1..*pos + 1 + len as usize];
@@ -340,13 +348,12 @@ impl<'a> Parser<'a> {
                 let total = self.i32_at(pos, limit)?;
                 let remaining = limit - at;
                 if total < 14 || total as usize > remaining {
-                    return Err(Error::at(
-                        self.base + at,
-                        ErrorKind::LengthPastEnd {
-                            what: "code-with-scope length",
-                            declared: total as i64 as u64,
-                            remaining,
-                        },
+                    return Err(self.bad_length(
+                        at,
+                        "code-with-scope length",
+                        total,
+                        14,
+                        remaining,
                     ));
                 }
                 let end = at + total as usize;

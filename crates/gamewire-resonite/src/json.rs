@@ -9,6 +9,7 @@
 //! written as `{"$entries": [[key, value], ...]}` so no document is mistaken for a tag.
 
 use crate::value::{CodeWithScope, DbPointer, Document, Regex, Value};
+pub use gamewire_core::json_text::TextOptions;
 use gamewire_core::{Error, ErrorKind, Result};
 use serde_json::{Map, Number, Value as Json};
 use std::borrow::Cow;
@@ -726,43 +727,18 @@ mod tests {
     }
 }
 
-/// Parses JSON text with nesting up to `max_depth` (serde_json alone stops at 128, less
-/// than a deep slot hierarchy needs). The depth is checked by a scan of the text before
-/// parsing, so deep input is an error, never a stack overflow.
+/// Parses JSON text strictly with nesting up to `max_depth` (serde_json alone stops at
+/// 128, less than a deep slot hierarchy needs): see [`parse_text_with`].
 pub fn parse_text(text: &[u8], max_depth: usize) -> Result<Json> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for (i, &b) in text.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'[' | b'{' => {
-                depth += 1;
-                if depth > max_depth {
-                    return Err(Error::at(i, ErrorKind::DepthLimit { limit: max_depth }));
-                }
-            }
-            b']' | b'}' => depth = depth.saturating_sub(1),
-            _ => {}
-        }
-    }
-    let mut de = serde_json::Deserializer::from_slice(text);
-    de.disable_recursion_limit();
-    let v = <Json as serde::Deserialize>::deserialize(&mut de)
-        .map_err(|e| Error::msg(format!("invalid JSON: {e}")))?;
-    de.end()
-        .map_err(|e| Error::msg(format!("invalid JSON: {e}")))?;
-    Ok(v)
+    parse_text_with(text, &TextOptions::new(max_depth))
+}
+
+/// Parses JSON text with [`gamewire_core::json_text`]: the depth is checked by a scan
+/// of the text before parsing (deep input is an error, never a stack overflow), an
+/// integer literal past 64 bits is an error rather than a float, and a key repeated in
+/// one object is an error unless `opts.last_key_wins`; errors name line and column.
+pub fn parse_text_with(text: &[u8], opts: &TextOptions) -> Result<Json> {
+    Ok(gamewire_core::json_text::parse(text, opts)?)
 }
 
 #[cfg(test)]
@@ -774,8 +750,22 @@ mod parse_tests {
         let deep = format!("{}{}", "[".repeat(500), "]".repeat(500));
         assert!(parse_text(deep.as_bytes(), 1024).is_ok());
         let e = parse_text(deep.as_bytes(), 100).unwrap_err();
-        assert_eq!(e.offset(), Some(100));
+        assert!(e.to_string().contains("at line 1 column 101"), "{e}");
         // brackets inside strings do not count
         assert!(parse_text(br#"{"a": "[[[[\"[[["}"#, 2).is_ok());
+    }
+
+    #[test]
+    fn big_integers_and_repeated_keys_are_errors() {
+        let e = parse_text(b"{\"v\": 18446744073709551616}", 8).unwrap_err();
+        assert!(e.to_string().contains("outside the 64-bit range"), "{e}");
+        let e = parse_text(b"{\"v\": 1, \"v\": 2}", 8).unwrap_err();
+        assert!(e.to_string().contains("appears twice"), "{e}");
+        let v = parse_text_with(
+            b"{\"v\": 1, \"v\": 2}",
+            &TextOptions::new(8).last_key_wins(true),
+        )
+        .unwrap();
+        assert_eq!(v["v"], 2);
     }
 }

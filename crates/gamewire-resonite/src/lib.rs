@@ -115,7 +115,7 @@ pub struct Decoded {
 /// copying strings out of the decompressed buffer.
 pub fn decode(data: &[u8], file_name: Option<&str>, opts: &Options) -> Result<Decoded> {
     let (container, bson) = container::unpack(data, file_name, opts)?;
-    let document = read_bson(&bson, opts)?.into_owned();
+    let document = read_unpacked(data.len(), &container, &bson, opts)?.into_owned();
     Ok(Decoded {
         container,
         document,
@@ -125,6 +125,29 @@ pub fn decode(data: &[u8], file_name: Option<&str>, opts: &Options) -> Result<De
 /// Reads raw (uncompressed) BSON, borrowing from `bson`.
 pub fn read_bson<'a>(bson: &'a [u8], opts: &Options) -> Result<Document<'a>> {
     bson_read::read_document(bson, 0, opts.limits.max_depth)
+}
+
+/// Reads the BSON that [`container::unpack`] returned from a file of `file_len` bytes,
+/// so that error offsets count from the start of the file: stored BSON (compression
+/// none) is the file's tail; in decompressed BSON, offsets cannot be file offsets, so
+/// the error says that it counts from the start of the decompressed data.
+pub fn read_unpacked<'a>(
+    file_len: usize,
+    container: &Container,
+    bson: &'a [u8],
+    opts: &Options,
+) -> Result<Document<'a>> {
+    if container.compression == Compression::None {
+        let base = file_len.saturating_sub(bson.len());
+        bson_read::read_document(bson, base, opts.limits.max_depth)
+    } else {
+        bson_read::read_document(bson, 0, opts.limits.max_depth).map_err(|e| {
+            gamewire_core::Error::msg(format!(
+                "in the BSON decompressed from the {} payload (offsets count from its start): {e}",
+                container.compression
+            ))
+        })
+    }
 }
 
 /// Encodes a document into a container.

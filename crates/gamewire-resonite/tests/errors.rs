@@ -36,9 +36,12 @@ fn bson_lengths_past_the_end() {
             ..
         }
     ));
-    // negative lengths
+    // negative lengths: reported as the negative numbers they are
     let e = read_bson(&[0xff, 0xff, 0xff, 0xff, 0], &opts()).unwrap_err();
-    assert!(matches!(e.kind(), ErrorKind::LengthPastEnd { .. }));
+    assert_eq!(e.offset(), Some(0));
+    assert!(
+        matches!(e.kind(), ErrorKind::Unexpected { found, .. } if found == "document length -1")
+    );
 }
 
 #[test]
@@ -189,4 +192,66 @@ fn lzma_declared_sizes_that_lie() {
     let mut lie = file.clone();
     lie[14..22].copy_from_slice(&(real - 1).to_le_bytes());
     assert!(decode(&lie, None, &o).is_err());
+}
+
+/// `{"a": "x"}` as BSON, with the string's length prefix (at byte 7) set to `len`.
+fn doc_with_string_length(len: i32) -> Vec<u8> {
+    let mut d = vec![0u8; 4];
+    d.extend_from_slice(&[2, b'a', 0]);
+    d.extend_from_slice(&len.to_le_bytes());
+    d.extend_from_slice(&[b'x', 0, 0]);
+    let n = d.len() as i32;
+    d[..4].copy_from_slice(&n.to_le_bytes());
+    d
+}
+
+#[test]
+fn negative_lengths_are_reported_as_negative() {
+    let e = read_bson(&doc_with_string_length(-1), &opts()).unwrap_err();
+    let text = e.to_string();
+    assert_eq!(e.offset(), Some(7), "{text}");
+    assert!(text.contains("string length -1"), "{text}");
+    assert!(!text.contains("18446744073709551615"), "{text}");
+    // A negative document length.
+    let e = read_bson(&(-5i32).to_le_bytes(), &opts()).unwrap_err();
+    assert!(e.to_string().contains("document length -5"), "{e}");
+    // A negative binary length: {"b": binary} with length -2.
+    let mut d = vec![0u8; 4];
+    d.extend_from_slice(&[5, b'b', 0]);
+    d.extend_from_slice(&(-2i32).to_le_bytes());
+    d.extend_from_slice(&[0, 0]);
+    let n = d.len() as i32;
+    d[..4].copy_from_slice(&n.to_le_bytes());
+    let e = read_bson(&d, &opts()).unwrap_err();
+    assert!(e.to_string().contains("binary length -2"), "{e}");
+}
+
+#[test]
+fn offsets_in_stored_bson_count_from_the_start_of_the_file() {
+    let bson = doc_with_string_length(-1);
+    let file = container::pack(
+        &bson,
+        Compression::None,
+        false,
+        &EncodeOptions::new(Compression::None),
+    )
+    .unwrap();
+    let header = file.len() - bson.len();
+    assert!(header > 0);
+    let e = decode(&file, None, &opts()).unwrap_err();
+    assert_eq!(e.offset(), Some(header + 7), "{e}");
+    // In a compressed file the offset is in the decompressed data, and the error says so.
+    let file = container::pack(
+        &bson,
+        Compression::Lz4,
+        false,
+        &EncodeOptions::new(Compression::Lz4),
+    )
+    .unwrap();
+    let e = decode(&file, None, &opts()).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("decompressed") && text.contains("at byte 7"),
+        "{text}"
+    );
 }
