@@ -1,4 +1,5 @@
-//! Input and output for the CLI: stdin/stdout or files, written atomically.
+//! Input and output for the CLI: stdin/stdout or files; outputs streamed through a buffer,
+//! atomically over regular files, in place into special files; strict JSON input.
 
 use crate::{CliError, CliResult};
 use gamewire_core::json_text::{self, TextOptions};

@@ -200,3 +200,42 @@ fn pretty_json_of_deep_values_stays_in_proportion() {
     let back = enc.wait_with_output().unwrap();
     assert_eq!(back.stdout, bytes);
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_run_quietly() {
+    use std::io::Read as _;
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("ints.bin");
+    // An array of 100,000 ints: far more JSON than a pipe holds.
+    let n = 100_000u32;
+    let mut b = Vec::new();
+    b.extend_from_slice(&28u32.to_le_bytes());
+    b.extend_from_slice(&n.to_le_bytes());
+    for _ in 0..n {
+        b.extend_from_slice(&[2, 0, 0, 0, 7, 0, 0, 0]);
+    }
+    std::fs::write(&input, b).unwrap();
+    let mut child = bin()
+        .args(["decode", "godot4"])
+        .arg(&input)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 16];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut head)
+        .unwrap();
+    drop(child.stdout.take()); // like `| head -c 16`
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(&head[..4], b"[\n  ");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -35,8 +35,13 @@ pub fn write(objects: &[Object], types: &TypeList) -> Result<String> {
     Ok(out)
 }
 
+/// Deepest indentation written: elements nested deeper line up at this level, so that a
+/// file nested 1,000 objects deep is not mostly spaces (whitespace between elements means
+/// nothing to the reader).
+const MAX_INDENT: usize = 32;
+
 fn indent(out: &mut String, depth: usize) {
-    for _ in 0..depth {
+    for _ in 0..depth.min(MAX_INDENT) {
         out.push_str("  ");
     }
 }

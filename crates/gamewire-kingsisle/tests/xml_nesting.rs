@@ -45,6 +45,9 @@ fn xml_nested_up_to_the_limit_reads_and_past_it_names_line_and_column() {
         .spawn(move || {
             gamewire_kingsisle::set_stack_budget(32 << 20);
             let again = xml::write(&objs, &types).unwrap();
+            // Indentation stops at 32 levels (64 spaces).
+            let widest = again.lines().map(|l| l.len() - l.trim_start().len()).max();
+            assert_eq!(widest, Some(64));
             assert_eq!(xml::read(again.as_bytes(), &types).unwrap(), objs);
         })
         .unwrap()
