@@ -27,6 +27,7 @@ pub mod load;
 mod math;
 pub mod numbers;
 pub mod patch;
+pub mod prefab;
 pub mod registry;
 pub mod registry_import;
 pub mod report;
