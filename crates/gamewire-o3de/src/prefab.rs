@@ -239,7 +239,7 @@ fn component(
             .unwrap_or(k);
         match stored.get(canonical_name) {
             None => dropped.push(k.clone()),
-            Some(s) if s != v || canonical_name != k => rewritten.push(k.clone()),
+            Some(s) if !same_json(s, v) || canonical_name != k => rewritten.push(k.clone()),
             Some(_) => {}
         }
     }
@@ -267,5 +267,26 @@ fn component(
             }
         }
         *c = Json::Object(out);
+    }
+}
+
+/// True when `a` and `b` hold the same data: numbers are compared by value (as the
+/// same `f32` too, since O3DE versions spell a float's digits differently:
+/// `-2.47158432006836` and `-2.4715843200683594` are one `f32`).
+fn same_json(a: &Json, b: &Json) -> bool {
+    match (a, b) {
+        (Json::Number(x), Json::Number(y)) => match (x.as_f64(), y.as_f64()) {
+            (Some(p), Some(q)) => p == q || (p as f32) == (q as f32),
+            _ => x == y,
+        },
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q))
+        }
+        (Json::Object(x), Json::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, p)| y.get(k).is_some_and(|q| same_json(p, q)))
+        }
+        _ => a == b,
     }
 }

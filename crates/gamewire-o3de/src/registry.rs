@@ -32,6 +32,10 @@ pub struct Field {
     pub ty: TypeExpr,
     /// The default given in the registry, as JSON (loaded onto the type's zero value).
     pub default_json: Option<serde_json::Value>,
+    /// Stored even when equal to its default (`"keep": true` in the registry), as
+    /// O3DE's serializers that never report defaults write their values (a prefab's
+    /// entity ids).
+    pub keep: bool,
 }
 
 /// A registered class.
@@ -332,6 +336,7 @@ impl Registry {
                         name: fname.to_string(),
                         ty,
                         default_json: f.get("default").cloned(),
+                        keep: f.get("keep").and_then(|k| k.as_bool()).unwrap_or(false),
                     });
                 }
             }
