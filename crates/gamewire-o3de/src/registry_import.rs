@@ -21,7 +21,7 @@
 //! is returned.
 
 use crate::registry::Registry;
-use crate::types::{builtin, o3de_scalar};
+use crate::types::{builtin, o3de_math, o3de_scalar};
 use crate::uuid::Uuid;
 use gamewire_core::{Error, Result};
 use serde_json::{json, Map, Value as Json};
@@ -293,7 +293,9 @@ fn build(all: Vec<DumpClass>) -> Result<(Json, ImportReport)> {
     let is_class = |c: &DumpClass| -> bool {
         !c.is_container
             && !c.is_primitive
-            && c.uuid.and_then(|u| o3de_scalar("", Some(&u))).is_none()
+            && c.uuid
+                .and_then(|u| o3de_scalar("", Some(&u)).or_else(|| o3de_math(&u)))
+                .is_none()
             && builtin(&c.name).is_none()
             && map_cpp_type(&c.name, &|_| None).is_err()
     };
@@ -339,7 +341,7 @@ fn build(all: Vec<DumpClass>) -> Result<(Json, ImportReport)> {
         |name: &str| -> Option<String> { by_name.get(name).copied().flatten().map(reg_name) };
     // A type id to a registry type text, when it names a class or a scalar.
     let by_id = |u: &Uuid| -> Option<std::result::Result<String, String>> {
-        if let Some(t) = o3de_scalar("", Some(u)) {
+        if let Some(t) = o3de_scalar("", Some(u)).or_else(|| o3de_math(u)) {
             return Some(Ok(t.to_string()));
         }
         let &i = by_uuid.get(u)?;

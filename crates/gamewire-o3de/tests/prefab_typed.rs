@@ -204,3 +204,25 @@ fn a_user_registry_merges_over_the_bundled_one() {
     assert_eq!(lock.outcome, Outcome::PartialDefaults);
     assert!(lock.dropped.is_empty());
 }
+
+#[test]
+fn math_type_ids_name_the_built_in_math_types() {
+    let reg = Registry::bundled();
+    let ty = reg.parse_type("any").unwrap();
+    let (v, rep) = gamewire_o3de::load(
+        &reg,
+        &ty,
+        &json!({"$type": "{8379EB7D-01FA-4538-B64B-A6543B4BE73D} Vector3", "Value": [1, 2, 3]}),
+        &Default::default(),
+    );
+    assert_eq!(rep.outcome(), Outcome::Success, "{rep:?}");
+    match v {
+        gamewire_o3de::Value::Any(Some(b)) => {
+            assert_eq!(b.0, gamewire_o3de::TypeExpr::Vector3);
+            assert_eq!(b.1, gamewire_o3de::Value::Math(vec![1.0, 2.0, 3.0].into()));
+        }
+        other => panic!("{other:?}"),
+    }
+    let a = &reg.classes[reg.classes_named("AssetId")[0]];
+    assert_eq!(a.uuid.to_string(), "{652ED536-3402-439B-AEBE-4A5DBC554085}");
+}

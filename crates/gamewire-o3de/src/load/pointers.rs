@@ -16,7 +16,9 @@ impl<'j> Loader<'_, 'j> {
                 if let Some(e) = self.reg.enum_by_uuid(&u) {
                     return TypeFound::Explicit(TypeExpr::Enum(e));
                 }
-                if let Some(t) = crate::types::o3de_scalar("", Some(&u)) {
+                if let Some(t) =
+                    crate::types::o3de_scalar("", Some(&u)).or_else(|| crate::types::o3de_math(&u))
+                {
                     return TypeFound::Explicit(t);
                 }
                 return TypeFound::UnknownUuid(u);
