@@ -4,6 +4,11 @@
 //! Like O3DE, loading writes onto an existing value (a default instance), reports
 //! every step as a [`ResultCode`], and leaves a value untouched when its input is
 //! rejected (`Unsupported` and worse).
+//!
+//! This module holds the [`Loader`], the dispatch by type and what every kind of type
+//! shares (path segments, explicit defaults, `refill`); each kind loads in its own
+//! module: `scalars`, `math`, `containers`, `classes` (classes and enums), `pointers`
+//! (`$type`, pointers, `any`) and `assets`.
 
 use crate::duplicates::Duplicates;
 use crate::numbers::{strtod, strtoll, strtoull};

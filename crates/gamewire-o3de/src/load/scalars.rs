@@ -1,4 +1,5 @@
-//! Scalars: booleans, integers, floats, strings and UUIDs (O3DE's BasicContainer-free serializers).
+//! Scalars: booleans, integers, floats, strings and UUIDs (O3DE's JsonBoolSerializer,
+//! integer and floating point serializers, JsonStringSerializer and JsonUuidSerializer).
 
 use super::*;
 
