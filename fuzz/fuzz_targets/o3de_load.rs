@@ -28,9 +28,15 @@ fn registry() -> &'static Registry {
     REG.get_or_init(|| Registry::from_json(&serde_json::from_str(REGISTRY).unwrap()).unwrap())
 }
 
+fn bundled() -> &'static Registry {
+    static REG: OnceLock<Registry> = OnceLock::new();
+    REG.get_or_init(Registry::bundled)
+}
+
 fuzz_target!(|data: &[u8]| {
-    // The bytes as a registry file.
+    // The bytes as a registry file, alone and merged over the bundled core types.
     let _ = Registry::from_slice(data);
+    let _ = Registry::from_slice_over_bundled(data);
     // The bytes as a string coerced into scalars (strtoll/strtod/uuid/enum-name rules),
     // and as a $type name.
     let text = serde_json::Value::String(String::from_utf8_lossy(data).into_owned());
@@ -57,6 +63,10 @@ fuzz_target!(|data: &[u8]| {
     ]));
     // The bytes as JSON loaded into a rich type, then stored and loaded again.
     let Ok(json) = parse_json(data) else { return };
+    // As an engine type dump to import, and as a prefab to load typed.
+    let _ = gamewire_o3de::registry_import::import(&[("fuzz".into(), json.clone())]);
+    let mut prefab = json.clone();
+    let _ = gamewire_o3de::prefab::load_prefab(bundled(), &mut prefab, true);
     // Again keeping duplicate member names (the parse must agree with parse_json).
     let Ok((kept, dups)) = gamewire_o3de::parse_json_keeping_duplicates(data) else {
         panic!("parse_json accepted what parse_json_keeping_duplicates rejected")

@@ -95,17 +95,23 @@ fn resolve_imports(
     Ok(())
 }
 
+/// The registry: `--schema`, else `o3de-registry.json` beside the input when there is
+/// one, merged over the bundled core types; with neither, the bundled core types alone.
 fn load_registry(args: &Args) -> CliResult<Registry> {
     let path = match (&args.schema, &args.input) {
         (Some(p), _) => p.clone(),
         (None, Some(i)) if i != Path::new("-") => {
-            i.parent().unwrap_or(Path::new(".")).join(REGISTRY_NAME)
+            let beside = i.parent().unwrap_or(Path::new(".")).join(REGISTRY_NAME);
+            if !beside.exists() {
+                return Ok(Registry::bundled());
+            }
+            beside
         }
-        _ => return Err("--schema is required when reading stdin".into()),
+        _ => return Ok(Registry::bundled()),
     };
     let bytes = std::fs::read(&path)
         .map_err(|e| format!("cannot read registry {}: {e}", path.display()))?;
-    Registry::from_slice(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+    Registry::from_slice_over_bundled(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
 /// Loads the input; returns the value, the type, the envelope's class name and the report.
@@ -353,5 +359,31 @@ mod tests {
         // Without an envelope the type is required.
         let err = load_input(&args, &reg, b"{}").err().unwrap();
         assert!(err.to_string().contains("--type"));
+    }
+    #[test]
+    fn without_a_registry_file_the_bundled_core_types_are_used() {
+        let dir =
+            std::env::temp_dir().join(format!("gamewire-o3de-bundled-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = dir.join("lock.json");
+        std::fs::write(&input, r#"{"Id": "7", "Locked": "true"}"#).unwrap();
+        let args = Args {
+            input: Some(input),
+            output: None,
+            schema: None,
+            type_name: Some("EditorLockComponent".into()),
+            keep_defaults: false,
+            clear_containers: false,
+            envelope: false,
+            compact: false,
+            aliases: Vec::new(),
+            allow_import: Vec::new(),
+        };
+        let reg = load_registry(&args).unwrap();
+        let bytes = std::fs::read(args.input.as_ref().unwrap()).unwrap();
+        let (v, ty, _, report) = load_input(&args, &reg, &bytes).unwrap();
+        assert_eq!(report.processing(), Processing::Completed);
+        let (j, _) = o3de::store(&reg, &ty, &v, &StoreOptions::default());
+        assert_eq!(j, serde_json::json!({"Id": 7, "Locked": true}));
     }
 }

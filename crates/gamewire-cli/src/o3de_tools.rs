@@ -2,7 +2,7 @@
 //! Patch and JSON Merge Patch on whole files, as `JsonSerialization::ApplyPatch` and
 //! `CreatePatch` do them.
 
-use crate::io::{read_input, write_json};
+use crate::io::{read_input, write_json, write_output};
 use crate::CliResult;
 use gamewire::o3de;
 use o3de::patch;
@@ -21,6 +21,55 @@ pub enum O3deCmd {
     Patch(PatchArgs),
     /// Write the patch that turns SOURCE into TARGET (JSON Patch; or `--merge`).
     Diff(DiffArgs),
+    /// Type registries: import the engine's own type dumps.
+    #[command(subcommand)]
+    Registry(RegistryCmd),
+    /// Typed load of a prefab: each component loaded as its registry class (the
+    /// bundled core types, merged under `--schema`); the report goes to stderr.
+    Load(LoadArgs),
+}
+
+/// `gamewire o3de registry ...`
+#[derive(clap::Subcommand, Debug)]
+pub enum RegistryCmd {
+    /// Write a registry from SerializeContextTools `dumpsc` output and/or
+    /// SerializationContextExporter class dumps; fields whose types cannot be mapped
+    /// are left out and listed on stderr.
+    Import(RegistryImportArgs),
+}
+
+/// Arguments of `gamewire o3de registry import`.
+#[derive(clap::Args, Debug)]
+pub struct RegistryImportArgs {
+    /// The dumps to read (JSON).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Where to write the registry (default: stdout).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Write compact JSON.
+    #[arg(long)]
+    pub compact: bool,
+}
+
+/// Arguments of `gamewire o3de load`.
+#[derive(clap::Args, Debug)]
+pub struct LoadArgs {
+    /// The prefab (or level) to load.
+    pub input: PathBuf,
+    /// A registry merged over the bundled core types.
+    #[arg(long)]
+    pub schema: Option<PathBuf>,
+    /// Write O3DE's canonical form of the typed components (defaults dropped, values
+    /// as O3DE stores them); without it the output is the input, byte for byte.
+    #[arg(long)]
+    pub canonical: bool,
+    /// Where to write the document (default: stdout).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Write nothing but the report.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Arguments of `gamewire o3de patch`.
@@ -76,10 +125,70 @@ fn check(what: &str, report: &o3de::Report) -> CliResult {
     Ok(())
 }
 
+/// JSON indented with four spaces, as O3DE's PrettyWriter writes files.
+fn o3de_pretty(value: &serde_json::Value) -> CliResult<Vec<u8>> {
+    use serde::Serialize;
+    let mut out = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+    value.serialize(&mut ser)?;
+    Ok(out)
+}
+
+/// The registry for typed paths: the bundled core types, with `schema` merged over.
+pub fn typed_registry(schema: Option<&std::path::Path>) -> CliResult<o3de::Registry> {
+    match schema {
+        None => Ok(o3de::Registry::bundled()),
+        Some(p) => {
+            let bytes = read_input(Some(p))?;
+            o3de::Registry::from_slice_over_bundled(&bytes)
+                .map_err(|e| format!("{}: {e}", p.display()).into())
+        }
+    }
+}
+
 /// Runs an O3DE tool.
 pub fn tool(cmd: O3deCmd) -> CliResult {
     match cmd {
         O3deCmd::Tree { file } => crate::o3de_doc::tree(&file),
+        O3deCmd::Registry(RegistryCmd::Import(a)) => {
+            let mut inputs = Vec::new();
+            for p in &a.inputs {
+                inputs.push((p.display().to_string(), read_json(p)?));
+            }
+            let (reg, report) = o3de::registry_import::import(&inputs)?;
+            eprintln!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({ "import": report.to_json() }))?
+            );
+            write_json(a.output.as_deref(), &reg, !a.compact)
+        }
+        O3deCmd::Load(a) => {
+            let reg = typed_registry(a.schema.as_deref())?;
+            let bytes = read_input(Some(&a.input))?;
+            let mut doc =
+                o3de::parse_json(&bytes).map_err(|e| format!("{}: {e}", a.input.display()))?;
+            if !o3de::prefab::is_prefab(&doc) {
+                return Err(format!(
+                    "{}: not a prefab (no \"ContainerEntity\" or \"Entities\")",
+                    a.input.display()
+                )
+                .into());
+            }
+            let report = o3de::prefab::load_prefab(&reg, &mut doc, a.canonical);
+            eprintln!(
+                "{}",
+                serde_json::to_string_pretty(&serde_json::json!({ "load": report.to_json() }))?
+            );
+            if a.quiet {
+                return Ok(());
+            }
+            if a.canonical {
+                write_output(a.output.as_deref(), &o3de_pretty(&doc)?)
+            } else {
+                write_output(a.output.as_deref(), &bytes)
+            }
+        }
         O3deCmd::Patch(a) => {
             let mut target = read_json(&a.target)?;
             let p = read_json(&a.patch)?;
@@ -177,5 +286,74 @@ mod tests {
         }))
         .unwrap_err();
         assert!(e.to_string().contains("diff failed"), "{e}");
+    }
+    const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/fixtures/o3de/");
+
+    #[test]
+    fn load_keeps_the_input_and_writes_the_canonical_form_on_request() {
+        let input = PathBuf::from(format!("{REAL}real-typed/mps-Platform_3_wide.prefab"));
+        let original = std::fs::read(&input).unwrap();
+        let out = temp("kept.prefab", "");
+        tool(O3deCmd::Load(LoadArgs {
+            input: input.clone(),
+            schema: None,
+            canonical: false,
+            output: Some(out.clone()),
+            quiet: false,
+        }))
+        .unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), original);
+        let canon = temp("canon.prefab", "");
+        tool(O3deCmd::Load(LoadArgs {
+            input,
+            schema: None,
+            canonical: true,
+            output: Some(canon.clone()),
+            quiet: false,
+        }))
+        .unwrap();
+        let text = std::fs::read_to_string(&canon).unwrap();
+        // O3DE's four-space indentation; the document still holds every entity.
+        assert!(
+            text.starts_with("{\n    \"ContainerEntity\""),
+            "{}",
+            &text[..40]
+        );
+        let doc = read_json(&canon).unwrap();
+        assert_eq!(doc["Entities"].as_object().unwrap().len(), 3);
+        // A file that is not a prefab is refused with its name.
+        let not = temp("plain.json", r#"{"a": 1}"#);
+        let e = tool(O3deCmd::Load(LoadArgs {
+            input: not,
+            schema: None,
+            canonical: false,
+            output: None,
+            quiet: true,
+        }))
+        .unwrap_err();
+        assert!(e.to_string().contains("not a prefab"), "{e}");
+    }
+
+    #[test]
+    fn registry_import_writes_a_registry_that_loads() {
+        let out = temp("imported.json", "");
+        tool(O3deCmd::Registry(RegistryCmd::Import(RegistryImportArgs {
+            inputs: vec![PathBuf::from(format!(
+                "{REAL}real-registry/exporter-ScriptDebug_dumped_classes.json"
+            ))],
+            output: Some(out.clone()),
+            compact: false,
+        })))
+        .unwrap();
+        let reg = o3de::Registry::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+        assert!(!reg.classes_named("ScriptDebugAgent").is_empty());
+        let bad = temp("bad-dump.json", r#"{"something": "else"}"#);
+        let e = tool(O3deCmd::Registry(RegistryCmd::Import(RegistryImportArgs {
+            inputs: vec![bad],
+            output: None,
+            compact: true,
+        })))
+        .unwrap_err();
+        assert!(e.to_string().contains("bad-dump.json"), "{e}");
     }
 }

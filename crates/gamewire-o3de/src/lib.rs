@@ -5,7 +5,9 @@
 //! lenient (strings become numbers, names become enums, `{}` means "default") and
 //! every step is reported as a result code. This crate reproduces those rules:
 //!
-//! - [`Registry`]: the classes and enums (the SerializeContext stand-in), read from JSON.
+//! - [`Registry`]: the classes and enums (the SerializeContext stand-in), read from JSON;
+//!   [`Registry::bundled`] holds the engine's core types, [`registry_import`] reads the
+//!   engine's own type dumps.
 //! - [`load`]/[`load_onto`]: JSON to a typed [`Value`] with the coercions and a [`Report`].
 //! - [`store`]: a [`Value`] back to canonical JSON, defaults left out.
 //! - [`envelope`]: the `{"Type": "JsonSerialization", ...}` file wrapper.
@@ -33,8 +35,10 @@ mod math;
 pub mod numbers;
 pub mod patch;
 pub mod prefab;
+pub mod prefab_load;
 pub mod recognize;
 pub mod registry;
+pub mod registry_import;
 pub mod report;
 pub mod store;
 pub mod types;

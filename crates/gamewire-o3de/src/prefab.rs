@@ -703,3 +703,5 @@ Level  <ContainerEntity> id Entity_[1]
         assert_eq!(e.offset(), Some(17), "{e}");
     }
 }
+
+pub use crate::prefab_load::{is_prefab, load_prefab, ComponentReport, PrefabReport};

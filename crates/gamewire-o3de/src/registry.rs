@@ -32,6 +32,10 @@ pub struct Field {
     pub ty: TypeExpr,
     /// The default given in the registry, as JSON (loaded onto the type's zero value).
     pub default_json: Option<serde_json::Value>,
+    /// Stored even when equal to its default (`"keep": true` in the registry), as
+    /// O3DE's serializers that never report defaults write their values (a prefab's
+    /// entity ids).
+    pub keep: bool,
 }
 
 /// A registered class.
@@ -47,6 +51,8 @@ pub struct Class {
     pub bases: Vec<ClassId>,
     /// True when no instance may be created (only derived classes).
     pub is_abstract: bool,
+    /// The class version declared in the registry (O3DE's `Version(n)`), when given.
+    pub version: Option<u64>,
     /// Fields declared by this class itself.
     pub own_fields: Vec<Field>,
     /// All fields in layout order: base classes' fields first, then this class's own.
@@ -122,6 +128,27 @@ impl Registry {
         Self::from_json(&json)
     }
 
+    /// The JSON of the registry of the engine's core types shipped inside gamewire
+    /// (`data/core-registry.json`: Entity, the editor components every prefab holds,
+    /// the prefab instance; see that file for where each fact comes from).
+    pub fn bundled_json() -> serde_json::Value {
+        crate::comments::parse_json(BUNDLED.as_bytes())
+            .unwrap_or_else(|_| serde_json::Value::Object(Default::default()))
+    }
+
+    /// The registry of the engine's core types shipped inside gamewire.
+    pub fn bundled() -> Registry {
+        Self::from_json(&Self::bundled_json()).unwrap_or_default()
+    }
+
+    /// Reads a registry file (JSON, comments allowed) and merges it over the bundled
+    /// core types ([`merge_registry_json`]): a user class or enum replaces the bundled
+    /// one of the same name or UUID.
+    pub fn from_slice_over_bundled(bytes: &[u8]) -> Result<Registry> {
+        let user = crate::comments::parse_json(bytes)?;
+        Self::from_json(&merge_registry_json(&Self::bundled_json(), &user)?)
+    }
+
     /// Builds a registry from its JSON form.
     pub fn from_json(json: &serde_json::Value) -> Result<Registry> {
         let mut reg = Registry::default();
@@ -181,6 +208,7 @@ impl Registry {
                 uuid_declared: declared,
                 bases: Vec::new(),
                 is_abstract: c.get("abstract").and_then(|v| v.as_bool()).unwrap_or(false),
+                version: c.get("version").and_then(|v| v.as_u64()),
                 own_fields: Vec::new(),
                 fields: Vec::new(),
                 lookup: Vec::new(),
@@ -308,6 +336,7 @@ impl Registry {
                         name: fname.to_string(),
                         ty,
                         default_json: f.get("default").cloned(),
+                        keep: f.get("keep").and_then(|k| k.as_bool()).unwrap_or(false),
                     });
                 }
             }
@@ -333,24 +362,90 @@ impl Registry {
             reg.classes[id].lookup = lookup;
             reg.classes[id].names_unique_ci = unique;
         }
+        reg.check_sizes()?;
         reg.compute_defaults();
         Ok(reg)
     }
 
-    /// Rejects classes that contain themselves by value or inherit from themselves.
-    fn check_cycles(&self) -> Result<()> {
-        fn by_value(t: &TypeExpr, out: &mut Vec<ClassId>) {
-            match t {
-                TypeExpr::Class(c) => out.push(*c),
-                TypeExpr::Array(e, n) if *n > 0 => by_value(e, out),
-                TypeExpr::Pair(a, b) => {
-                    by_value(a, out);
-                    by_value(b, out);
+    /// Refuses classes whose default instance would hold more than [`MAX_DEFAULT_VALUES`]
+    /// values (fixed arrays whose sizes multiply, classes holding many copies of other
+    /// classes), and registries whose defaults together would: a small registry must
+    /// not build an enormous default. Runs after [`Registry::check_cycles`], so the
+    /// by-value graph has no cycles.
+    fn check_sizes(&self) -> Result<()> {
+        let mut memo: Vec<Option<u128>> = vec![None; self.classes.len()];
+        let mut total: u128 = 0;
+        for id in self.by_value_order() {
+            let c = &self.classes[id];
+            let mut n: u128 = 1;
+            for f in &c.fields {
+                let k = value_count(&f.ty, &memo);
+                if k > MAX_DEFAULT_VALUES as u128 {
+                    return Err(err(format!(
+                        "registry: class {}: field {} of type {} would hold {k} values, past the limit of {MAX_DEFAULT_VALUES}",
+                        c.name,
+                        f.name,
+                        self.type_to_string(&f.ty)
+                    )));
                 }
-                TypeExpr::Tuple(ts) => ts.iter().for_each(|t| by_value(t, out)),
-                _ => {}
+                n = n.saturating_add(k);
+            }
+            if n > MAX_DEFAULT_VALUES as u128 {
+                return Err(err(format!(
+                    "registry: class {}: a default instance would hold {n} values, past the limit of {MAX_DEFAULT_VALUES}",
+                    c.name
+                )));
+            }
+            memo[id] = Some(n);
+            total = total.saturating_add(n);
+            if total > MAX_TOTAL_DEFAULT_VALUES as u128 {
+                return Err(err(format!(
+                    "registry: the default instances would hold more than {MAX_TOTAL_DEFAULT_VALUES} values together (at class {})",
+                    c.name
+                )));
             }
         }
+        Ok(())
+    }
+
+    /// Class ids ordered so that every class comes after the classes it holds by value
+    /// or inherits from (no cycles: [`Registry::check_cycles`] ran first).
+    fn by_value_order(&self) -> Vec<ClassId> {
+        let mut order = Vec::with_capacity(self.classes.len());
+        let mut state = vec![0u8; self.classes.len()];
+        for root in 0..self.classes.len() {
+            if state[root] != 0 {
+                continue;
+            }
+            state[root] = 1;
+            let mut stack = vec![(root, self.by_value_deps(root))];
+            while let Some((c, mut ds)) = stack.pop() {
+                if let Some(d) = ds.pop() {
+                    stack.push((c, ds));
+                    if state[d] == 0 {
+                        state[d] = 1;
+                        stack.push((d, self.by_value_deps(d)));
+                    }
+                } else {
+                    state[c] = 2;
+                    order.push(c);
+                }
+            }
+        }
+        order
+    }
+
+    /// The classes `c` inherits from or holds by value.
+    fn by_value_deps(&self, c: ClassId) -> Vec<ClassId> {
+        let mut d = self.classes[c].bases.clone();
+        for f in &self.classes[c].own_fields {
+            by_value(&f.ty, &mut d);
+        }
+        d
+    }
+
+    /// Rejects classes that contain themselves by value or inherit from themselves.
+    fn check_cycles(&self) -> Result<()> {
         // 0 = unvisited, 1 = on stack, 2 = done
         let mut state = vec![0u8; self.classes.len()];
         for root in 0..self.classes.len() {
@@ -358,13 +453,7 @@ impl Registry {
                 continue;
             }
             let mut stack: Vec<(ClassId, Vec<ClassId>)> = Vec::new();
-            let deps = |c: ClassId| {
-                let mut d = self.classes[c].bases.clone();
-                for f in &self.classes[c].own_fields {
-                    by_value(&f.ty, &mut d);
-                }
-                d
-            };
+            let deps = |c: ClassId| self.by_value_deps(c);
             state[root] = 1;
             stack.push((root, deps(root)));
             while let Some((c, mut ds)) = stack.pop() {
@@ -420,25 +509,20 @@ impl Registry {
             let zeros = c.fields.iter().map(|f| zero_value(&f.ty, None)).collect();
             c.default = Value::Object(zeros);
         }
+        // A first pass in by-value order builds each default once from finished parts;
+        // the passes below then only settle defaults given through pointers or `any`.
+        for id in self.by_value_order() {
+            let v = self.class_default(id);
+            self.classes[id].default = v;
+        }
         // Each pass loads the registry defaults with the previous pass's class defaults;
         // nesting converges after as many passes as the deepest chain of classes.
         let passes = (self.classes.len() + 1).min(64);
         for _ in 0..passes {
             let mut changed = false;
             let mut next = Vec::with_capacity(self.classes.len());
-            for c in &self.classes {
-                let mut vals = Vec::with_capacity(c.fields.len());
-                for f in &c.fields {
-                    let mut v = self.zero(&f.ty);
-                    if let Some(j) = &f.default_json {
-                        let opts = crate::LoadOptions::default();
-                        let mut loader = Loader::new(self, &opts);
-                        let mut j = j.clone();
-                        loader.load(&f.ty, &mut j, &mut v, true);
-                    }
-                    vals.push(v);
-                }
-                let v = Value::Object(vals);
+            for (id, c) in self.classes.iter().enumerate() {
+                let v = self.class_default(id);
                 changed |= v != c.default;
                 next.push(v);
             }
@@ -449,6 +533,24 @@ impl Registry {
                 break;
             }
         }
+    }
+
+    /// The default instance of class `id` from its fields' registry defaults, loaded
+    /// onto the current defaults of the types they hold.
+    fn class_default(&self, id: ClassId) -> Value {
+        let c = &self.classes[id];
+        let mut vals = Vec::with_capacity(c.fields.len());
+        for f in &c.fields {
+            let mut v = self.zero(&f.ty);
+            if let Some(j) = &f.default_json {
+                let opts = crate::LoadOptions::default();
+                let mut loader = Loader::new(self, &opts);
+                let mut j = j.clone();
+                loader.load(&f.ty, &mut j, &mut v, true);
+            }
+            vals.push(v);
+        }
+        Value::Object(vals)
     }
 
     /// Parses a type expression such as `vector<Foo*>`, resolving class and enum names.
@@ -511,7 +613,16 @@ impl Registry {
                         if n > 1 << 16 {
                             return Err(err(format!("array<...,{n}> is too large")));
                         }
-                        TypeExpr::Array(b(ty(0)?), n)
+                        let t = TypeExpr::Array(b(ty(0)?), n);
+                        // Nested arrays multiply: the product is what a default holds.
+                        let k = value_count(&t, &[]);
+                        if k > MAX_DEFAULT_VALUES as u128 {
+                            return Err(err(format!(
+                                "{} would hold {k} values, past the limit of {MAX_DEFAULT_VALUES}",
+                                self.type_to_string(&t)
+                            )));
+                        }
+                        t
                     }
                     "set" => {
                         arity(1)?;
@@ -684,6 +795,84 @@ impl Registry {
         } else {
             c.name.clone()
         }
+    }
+}
+
+/// The bundled registry's JSON text.
+const BUNDLED: &str = include_str!("../data/core-registry.json");
+
+/// `over` merged over `base` (both registry JSON): the classes and enums of `over`,
+/// then those of `base` whose name (case-insensitive) and UUID `over` does not use.
+pub fn merge_registry_json(
+    base: &serde_json::Value,
+    over: &serde_json::Value,
+) -> Result<serde_json::Value> {
+    let mut out = serde_json::Map::new();
+    for key in ["classes", "enums"] {
+        let list = |j: &serde_json::Value| -> Result<Vec<serde_json::Value>> {
+            match j.get(key) {
+                None => Ok(Vec::new()),
+                Some(serde_json::Value::Array(a)) => Ok(a.clone()),
+                Some(_) => Err(err(format!("registry: \"{key}\" must be an array"))),
+            }
+        };
+        let mut items = list(over)?;
+        let names: std::collections::HashSet<String> = items
+            .iter()
+            .filter_map(|c| obj_str(c, "name"))
+            .map(|n| n.to_ascii_lowercase())
+            .collect();
+        let uuids: std::collections::HashSet<Uuid> = items
+            .iter()
+            .filter_map(|c| obj_str(c, "uuid").and_then(Uuid::parse))
+            .collect();
+        for c in list(base)? {
+            let named =
+                obj_str(&c, "name").is_some_and(|n| names.contains(&n.to_ascii_lowercase()));
+            let same_id = obj_str(&c, "uuid")
+                .and_then(Uuid::parse)
+                .is_some_and(|u| uuids.contains(&u));
+            if !named && !same_id {
+                items.push(c);
+            }
+        }
+        out.insert(key.to_string(), serde_json::Value::Array(items));
+    }
+    Ok(serde_json::Value::Object(out))
+}
+
+/// The most values one default instance may hold (see [`Registry::from_json`]).
+pub const MAX_DEFAULT_VALUES: usize = 1 << 20;
+/// The most values the default instances of all classes of a registry may hold together.
+pub const MAX_TOTAL_DEFAULT_VALUES: usize = 1 << 23;
+
+/// The classes `t` holds by value (not through pointers or containers that start empty).
+fn by_value(t: &TypeExpr, out: &mut Vec<ClassId>) {
+    match t {
+        TypeExpr::Class(c) => out.push(*c),
+        TypeExpr::Array(e, n) if *n > 0 => by_value(e, out),
+        TypeExpr::Pair(a, b) => {
+            by_value(a, out);
+            by_value(b, out);
+        }
+        TypeExpr::Tuple(ts) => ts.iter().for_each(|t| by_value(t, out)),
+        _ => {}
+    }
+}
+
+/// How many values a default of `t` holds, classes counted from `classes` (1 when not
+/// known yet); saturating, so enormous products stay comparable.
+fn value_count(t: &TypeExpr, classes: &[Option<u128>]) -> u128 {
+    match t {
+        TypeExpr::Array(e, n) => (*n as u128).saturating_mul(value_count(e, classes)).max(1),
+        TypeExpr::Pair(a, b) => 1u128
+            .saturating_add(value_count(a, classes))
+            .saturating_add(value_count(b, classes)),
+        TypeExpr::Tuple(ts) => ts
+            .iter()
+            .fold(1u128, |n, t| n.saturating_add(value_count(t, classes))),
+        TypeExpr::Class(c) => classes.get(*c).copied().flatten().unwrap_or(1),
+        _ => 1,
     }
 }
 

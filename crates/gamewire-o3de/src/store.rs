@@ -707,14 +707,15 @@ impl<'r> Storer<'r> {
         let mut result = ResultCode::empty(T::WriteValue);
         for (i, f) in class.fields.iter().enumerate() {
             let Some(v) = fields.get(i) else { break };
-            let dv = default.and_then(|d| d.get(i));
+            // A field kept always is stored as if there were no default to compare with.
+            let dv = default.and_then(|d| d.get(i)).filter(|_| !f.keep);
             self.rep.path.push(Seg::Owned(f.name.clone()));
             let (j, c) = match &f.ty {
                 TypeExpr::Pointer(inner) => self.store_pointer(inner, v, dv),
                 ty => self.store(ty, v, dv),
             };
             self.rep.path.pop();
-            if !c.halted() && (self.keep_defaults || c.outcome() != O::DefaultsUsed) {
+            if !c.halted() && (self.keep_defaults || f.keep || c.outcome() != O::DefaultsUsed) {
                 out.insert(f.name.clone(), j);
             }
             result.combine(c);

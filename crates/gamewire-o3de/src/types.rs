@@ -335,6 +335,49 @@ const O3DE_SCALARS: [(&str, &str, TypeExpr); 15] = [
     ),
 ];
 
+/// O3DE's math types by type id (`AZ_TYPE_INFO` in AzCore/Math: Vector3, Quaternion,
+/// Transform, Color; Vector2 and Vector4 as other readers of O3DE data list them).
+const O3DE_MATH: [(&str, &str, TypeExpr); 6] = [
+    (
+        "Vector2",
+        "{3D80F623-C85C-4741-90D0-E4E66164E6BF}",
+        TypeExpr::Vector2,
+    ),
+    (
+        "Vector3",
+        "{8379EB7D-01FA-4538-B64B-A6543B4BE73D}",
+        TypeExpr::Vector3,
+    ),
+    (
+        "Vector4",
+        "{0CE9FA36-1E3A-4C06-9254-B7C73A732053}",
+        TypeExpr::Vector4,
+    ),
+    (
+        "Quaternion",
+        "{73103120-3DD3-4873-BAB3-9713FA2804FB}",
+        TypeExpr::Quaternion,
+    ),
+    (
+        "Transform",
+        "{5D9958E9-9F1E-4985-B532-FFFDE75FEDFD}",
+        TypeExpr::Transform,
+    ),
+    (
+        "Color",
+        "{7894072A-9050-4F0F-901B-34B1A0D29417}",
+        TypeExpr::Color,
+    ),
+];
+
+/// The math type with O3DE type id `uuid`.
+pub(crate) fn o3de_math(uuid: &crate::uuid::Uuid) -> Option<TypeExpr> {
+    O3DE_MATH
+        .iter()
+        .find(|e| crate::uuid::Uuid::parse(e.1).as_ref() == Some(uuid))
+        .map(|e| e.2.clone())
+}
+
 /// The name O3DE writes in `$type` for a scalar type (`int` for `i32`).
 pub(crate) fn o3de_scalar_name(t: &TypeExpr) -> Option<&'static str> {
     O3DE_SCALARS.iter().find(|e| &e.2 == t).map(|e| e.0)
