@@ -15,6 +15,7 @@
 //! [`crate::doc::Document`]; [`PrefabTree::render`] prints it.
 
 use crate::doc::{Node, Parser, Str, MAX_DEPTH};
+pub use crate::prefab_load::{is_prefab, load_prefab, ComponentReport, PrefabReport};
 use gamewire_core::{Error, Result};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -703,5 +704,3 @@ Level  <ContainerEntity> id Entity_[1]
         assert_eq!(e.offset(), Some(17), "{e}");
     }
 }
-
-pub use crate::prefab_load::{is_prefab, load_prefab, ComponentReport, PrefabReport};
