@@ -205,7 +205,17 @@ impl ImportOptions {
                 return None;
             }
         } else if let Ok(rest) = path.strip_prefix(normalize(folder)) {
-            if stays_inside(rest) {
+            // On disk, a symbolic link inside the folder must not lead out of it either.
+            let real = std::fs::canonicalize(path).ok().zip(
+                std::fs::canonicalize(if folder.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    folder
+                })
+                .ok(),
+            );
+            let escapes = real.is_some_and(|(p, f)| !p.starts_with(f));
+            if stays_inside(rest) && !escapes {
                 return None;
             }
         }

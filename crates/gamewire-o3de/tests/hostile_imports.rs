@@ -208,3 +208,24 @@ fn a_patch_of_self_copies_stops_at_the_growth_limit() {
     assert_eq!(r.outcome(), Outcome::Success);
     assert_eq!(doc["a"][1], json!([1]));
 }
+
+#[test]
+#[cfg(unix)]
+fn a_symbolic_link_out_of_the_folder_is_refused() {
+    let top = std::env::temp_dir().join(format!("gamewire-o3de-link-{}", std::process::id()));
+    let dir = top.join("project");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(top.join("secret.json"), "[1]").unwrap();
+    let _ = std::fs::remove_file(dir.join("link.json"));
+    std::os::unix::fs::symlink(top.join("secret.json"), dir.join("link.json")).unwrap();
+    std::fs::write(dir.join("real.json"), "[2]").unwrap();
+    let mut doc = json!({"a": {"$import": "link.json"}});
+    let r = resolve_imports(&mut doc, &dir.join("main.json"), &mut FileImporter);
+    assert_eq!(r.report.outcome(), Outcome::Catastrophic);
+    assert!(message(&r).contains("outside"), "{}", message(&r));
+    let mut doc = json!({"a": {"$import": "real.json"}});
+    let r = resolve_imports(&mut doc, &dir.join("main.json"), &mut FileImporter);
+    assert_eq!(r.report.outcome(), Outcome::Success, "{}", message(&r));
+    assert_eq!(doc, json!({"a": [2]}));
+    std::fs::remove_dir_all(&top).ok();
+}

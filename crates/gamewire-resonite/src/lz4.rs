@@ -77,6 +77,11 @@ pub fn decompress(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
             ));
         }
         let body = &data[pos..pos + stored];
+        // Grow geometrically, but never past the cap (`reserve` could double past it).
+        if out.capacity() - out.len() < original {
+            let want = (out.capacity() as u64 * 2).clamp(total, cap.max(total));
+            out.reserve_exact(want as usize - out.len());
+        }
         if !compressed {
             out.extend_from_slice(body);
         } else {

@@ -515,6 +515,12 @@ impl Schema {
         let mut done: HashMap<&str, Option<(u64, usize)>> = HashMap::new();
         let mut names: Vec<&str> = self.beans.keys().map(String::as_str).collect();
         names.sort_unstable();
+        // What each bean holds by value, listed once (linear in the variables).
+        let held_of: HashMap<&str, Vec<(&str, &str)>> = self
+            .beans
+            .iter()
+            .map(|(n, b)| (n.as_str(), self.held_by_value(b).collect()))
+            .collect();
         for root in names {
             if done.contains_key(root) {
                 continue;
@@ -524,7 +530,7 @@ impl Schema {
             done.insert(root, None);
             while let Some(&mut (name, ref mut next, _)) = path.last_mut() {
                 let b = &self.beans[name];
-                let held: Vec<(&str, &str)> = self.held_by_value(b).collect();
+                let held = &held_of[name];
                 if let Some(&(var, child)) = held.get(*next) {
                     *next += 1;
                     let child = self.bean(child)?.name.as_str();
@@ -564,7 +570,7 @@ impl Schema {
                         _ => 1,
                     });
                 }
-                for (_, child) in held {
+                for &(_, child) in held {
                     let child = self.bean(child)?.name.as_str();
                     if let Some(Some((n, d))) = done.get(child) {
                         values = values.saturating_add(*n);
