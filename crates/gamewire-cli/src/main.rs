@@ -6,6 +6,7 @@
 
 mod auto;
 mod bench;
+mod convert;
 mod inspect;
 mod io;
 #[cfg(any(feature = "resonite", feature = "kingsisle"))]
@@ -60,6 +61,8 @@ enum Command {
     /// Encode JSON to bytes in an engine format.
     #[command(subcommand)]
     Encode(Codec),
+    /// Convert many files at once, in parallel: engine files to JSON, or JSON back.
+    Convert(convert::ConvertArgs),
     /// Detect each file's format and print a readable tree with types.
     Inspect(inspect::InspectArgs),
     /// Decode and re-encode a file many times; print the median MB/s of each.
@@ -182,6 +185,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Encode(c) => run_codec(Action::Encode, c),
         Command::Bench(c) => run_codec(Action::Bench, c),
         Command::Inspect(a) => inspect::run(a),
+        Command::Convert(a) => convert::run(a),
         #[cfg(feature = "kingsisle")]
         Command::Hash(a) => kingsisle::hash(a),
         #[cfg(feature = "resonite")]

@@ -1,0 +1,313 @@
+//! `gamewire convert`: many files in one process, in parallel, each detected and
+//! converted on its own; one bad file is reported and does not stop the others.
+
+use crate::inspect::parse_format;
+use crate::CliResult;
+use gamewire::Format;
+use rayon::prelude::*;
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// What `convert` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Target {
+    /// Engine files to JSON (`NAME.EXT` to `NAME.EXT.json`).
+    Json,
+    /// JSON back to engine files (`NAME.EXT.json` to `NAME.EXT`); needs `--as`.
+    Native,
+}
+
+/// Options of `gamewire convert`.
+#[derive(clap::Args, Debug)]
+pub struct ConvertArgs {
+    /// Files, folders and glob patterns (`saves/*.dat`, `levels/**/*.prefab`).
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+    /// Walk folders recursively (without it, only the files directly in a folder).
+    #[arg(short, long)]
+    pub recursive: bool,
+    /// What to write.
+    #[arg(long, value_enum, default_value = "json")]
+    pub to: Target,
+    /// Folder for the outputs, mirroring the inputs' folders below the folder or glob
+    /// they were found from; none writes each output beside its input.
+    #[arg(long)]
+    pub out_dir: Option<PathBuf>,
+    /// Files converted at once (default: all cores).
+    #[arg(short, long)]
+    pub jobs: Option<usize>,
+    /// Read every input as this format instead of detecting it (needed with
+    /// `--to native`: JSON does not say which engine it is for).
+    #[arg(long = "as", value_name = "FORMAT", value_parser = parse_format)]
+    pub as_format: Option<Format>,
+    /// Write JSON on one line per document instead of indented.
+    #[arg(long)]
+    pub compact: bool,
+    /// No progress bar, even on a terminal.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// One input file and the folder its output path is made relative to.
+struct Job {
+    input: PathBuf,
+    base: PathBuf,
+}
+
+/// What happened to one file.
+enum Done {
+    Converted,
+    /// Not an input for this direction (JSON text when converting to JSON, a side
+    /// file, a non-JSON file when converting to native).
+    Skipped,
+}
+
+/// Side files read for others, never converted themselves.
+fn is_side_file(name: &str) -> bool {
+    name == "types.json"
+        || name == "types.xml"
+        || name.ends_with(".types.json")
+        || name == "zeze-solution.xml"
+        || name == "solution.xml"
+        || name == "o3de-registry.json"
+        || name.ends_with(".md")
+}
+
+/// Expands the inputs: files as they are, folders walked (hidden entries skipped),
+/// glob patterns matched. Special files inside folders are left out.
+fn expand(args: &ConvertArgs) -> CliResult<Vec<Job>> {
+    let mut jobs = Vec::new();
+    for input in &args.inputs {
+        let p = PathBuf::from(input);
+        if p.is_dir() {
+            walk(&p, &p, args.recursive, &mut jobs)?;
+        } else if p.exists() {
+            let base = p.parent().map(Path::to_path_buf).unwrap_or_default();
+            jobs.push(Job { input: p, base });
+        } else if input.contains(['*', '?', '[']) {
+            let base = glob_base(input);
+            let mut matched = 0;
+            for entry in glob::glob(input).map_err(|e| format!("bad pattern {input:?}: {e}"))? {
+                let path = entry.map_err(|e| format!("{input}: {e}"))?;
+                if path.is_file() {
+                    matched += 1;
+                    jobs.push(Job {
+                        input: path,
+                        base: base.clone(),
+                    });
+                }
+            }
+            if matched == 0 {
+                return Err(format!("no file matches {input:?}").into());
+            }
+        } else {
+            return Err(format!("{input}: no such file or folder").into());
+        }
+    }
+    Ok(jobs)
+}
+
+/// The folder part of a glob pattern before its first wildcard.
+fn glob_base(pattern: &str) -> PathBuf {
+    let first = pattern.find(['*', '?', '[']).unwrap_or(pattern.len());
+    let head = &pattern[..first];
+    match head.rfind('/') {
+        Some(i) => PathBuf::from(&head[..i]),
+        None => PathBuf::new(),
+    }
+}
+
+fn walk(dir: &Path, base: &Path, recursive: bool, jobs: &mut Vec<Job>) -> CliResult {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            !p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    entries.sort();
+    for p in entries {
+        let Ok(meta) = std::fs::metadata(&p) else {
+            continue; // broken link
+        };
+        if meta.is_dir() {
+            if recursive && !std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_symlink()) {
+                walk(&p, base, recursive, jobs)?;
+            }
+        } else if meta.is_file() {
+            jobs.push(Job {
+                input: p,
+                base: base.to_path_buf(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Where the output of `job` goes.
+fn output_path(job: &Job, args: &ConvertArgs) -> CliResult<PathBuf> {
+    let name = job
+        .input
+        .file_name()
+        .ok_or_else(|| format!("{}: not a file name", job.input.display()))?
+        .to_string_lossy()
+        .into_owned();
+    let out_name = match args.to {
+        Target::Json => format!("{name}.json"),
+        Target::Native => match name.strip_suffix(".json") {
+            Some(stem) if !stem.is_empty() => stem.to_owned(),
+            _ => format!("{name}.bin"),
+        },
+    };
+    Ok(match &args.out_dir {
+        None => job.input.with_file_name(out_name),
+        Some(dir) => {
+            let rel = job
+                .input
+                .parent()
+                .and_then(|p| p.strip_prefix(&job.base).ok())
+                .unwrap_or(Path::new(""));
+            let folder = dir.join(rel);
+            std::fs::create_dir_all(&folder)
+                .map_err(|e| format!("cannot make folder {}: {e}", folder.display()))?;
+            folder.join(out_name)
+        }
+    })
+}
+
+/// Converts one file.
+fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
+    let name = job
+        .input
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if is_side_file(&name) {
+        return Ok(Done::Skipped);
+    }
+    match args.to {
+        Target::Json => {
+            if args.as_format.is_none() {
+                let data = std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"))?;
+                if gamewire::identify(&data, Some(&name)) == gamewire::Detection::Json {
+                    return Ok(Done::Skipped); // JSON already (an earlier run's output)
+                }
+            }
+            let out = output_path(job, args)?;
+            crate::auto::decode(crate::auto::DecodeArgs {
+                file: Some(job.input.clone()),
+                output: Some(out),
+                as_format: args.as_format,
+                compact: args.compact,
+            })?;
+        }
+        Target::Native => {
+            if !name.ends_with(".json") {
+                return Ok(Done::Skipped);
+            }
+            let format = args.as_format.ok_or(
+                "--to native needs --as FORMAT: the JSON does not say which engine it is for",
+            )?;
+            let out = output_path(job, args)?;
+            let argv: Vec<OsString> = vec![
+                "gamewire".into(),
+                "encode".into(),
+                format.name().into(),
+                job.input.clone().into(),
+                "-o".into(),
+                out.into(),
+            ];
+            crate::run_argv(argv)?;
+        }
+    }
+    Ok(Done::Converted)
+}
+
+/// Runs `gamewire convert`.
+pub fn run(args: ConvertArgs) -> CliResult {
+    let jobs = expand(&args)?;
+    if jobs.is_empty() {
+        return Err("no input file to convert".into());
+    }
+    // Each worker gets the CLI's deep stack: values nest thousands of levels.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs.unwrap_or(0))
+        .stack_size(crate::WORKER_STACK)
+        .build()
+        .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(jobs.len() as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} files, {elapsed} elapsed, {eta} left",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let start = Instant::now();
+    let bytes = AtomicU64::new(0);
+    let skipped = AtomicU64::new(0);
+    let failures = Mutex::new(Vec::new());
+    pool.install(|| {
+        jobs.par_iter().for_each(|job| {
+            let size = std::fs::metadata(&job.input).map_or(0, |m| m.len());
+            match convert_one(job, &args) {
+                Ok(Done::Converted) => {
+                    bytes.fetch_add(size, Ordering::Relaxed);
+                }
+                Ok(Done::Skipped) => {
+                    skipped.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(e) => {
+                    let msg = e.to_string().replace('\n', " ");
+                    let path = job.input.display().to_string();
+                    let line = if msg.starts_with(&path) {
+                        msg
+                    } else {
+                        format!("{path}: {msg}")
+                    };
+                    match &bar {
+                        Some(b) => b.println(format!("gamewire: error: {line}")),
+                        None => eprintln!("gamewire: error: {line}"),
+                    }
+                    failures
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(line);
+                }
+            }
+            if let Some(b) = &bar {
+                b.inc(1);
+            }
+        })
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let failed = failures
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .len();
+    let secs = start.elapsed().as_secs_f64();
+    let mb = bytes.load(Ordering::Relaxed) as f64 / 1e6;
+    let skipped = skipped.load(Ordering::Relaxed) as usize;
+    eprintln!(
+        "converted {} files ({mb:.1} MB) in {secs:.2} s; {failed} failed, {skipped} skipped \
+         (side files, or not inputs for --to {})",
+        jobs.len() - failed - skipped,
+        match args.to {
+            Target::Json => "json",
+            Target::Native => "native",
+        }
+    );
+    if failed > 0 {
+        return Err(format!("{failed} file(s) failed").into());
+    }
+    Ok(())
+}

@@ -1,0 +1,117 @@
+//! `gamewire convert`: folders in one process, outputs mirrored, bad files reported
+//! without stopping the others, and back to engine bytes.
+#![cfg(all(feature = "godot", feature = "kingsisle"))]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn gamewire(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamewire"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn samples(p: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../samples")
+        .join(p)
+}
+
+#[test]
+fn a_folder_converts_to_json_and_back_with_one_bad_file_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir_all(input.join("deeper")).unwrap();
+    for i in 0..5 {
+        std::fs::copy(
+            samples("godot/save.godot3.bin"),
+            input.join(format!("s{i}.dat")),
+        )
+        .unwrap();
+    }
+    std::fs::copy(samples("godot/save.godot3.bin"), input.join("deeper/d.dat")).unwrap();
+    std::fs::copy(samples("kingsisle/item.bin"), input.join("item.bin")).unwrap();
+    std::fs::copy(samples("kingsisle/types.json"), input.join("types.json")).unwrap();
+    std::fs::write(input.join("bad.dat"), b"not an engine file").unwrap();
+    let out = dir.path().join("out");
+    let o = gamewire(&[
+        "convert",
+        "-r",
+        input.to_str().unwrap(),
+        "--out-dir",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("bad.dat") && err.contains("no format recognised"),
+        "{err}"
+    );
+    assert!(
+        err.contains("converted 7 files") && err.contains("1 failed"),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 skipped"),
+        "the type list is a side file: {err}"
+    );
+    // Every good file has its JSON, folders mirrored; the bad one has none.
+    for f in [
+        "s0.dat.json",
+        "s4.dat.json",
+        "deeper/d.dat.json",
+        "item.bin.json",
+    ] {
+        assert!(out.join(f).is_file(), "{f}");
+    }
+    assert!(!out.join("bad.dat.json").exists());
+    // The JSON is what `decode` writes.
+    let one = gamewire(&["decode", input.join("s0.dat").to_str().unwrap()]);
+    assert_eq!(std::fs::read(out.join("s0.dat.json")).unwrap(), one.stdout);
+
+    // Back to bytes: the same bytes as the originals.
+    let back = dir.path().join("back");
+    let o = gamewire(&[
+        "convert",
+        out.to_str().unwrap(),
+        "--to",
+        "native",
+        "--as",
+        "godot3",
+        "--out-dir",
+        back.to_str().unwrap(),
+        "-j",
+        "1",
+    ]);
+    // (`--as` is obeyed for every file: item.bin.json, plain JSON, becomes a Godot
+    // Dictionary too.)
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read(back.join("s3.dat")).unwrap(),
+        std::fs::read(samples("godot/save.godot3.bin")).unwrap()
+    );
+}
+
+#[test]
+fn globs_and_missing_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..3 {
+        std::fs::copy(
+            samples("godot/save.godot3.bin"),
+            dir.path().join(format!("g{i}.sav")),
+        )
+        .unwrap();
+    }
+    let pattern = format!("{}/*.sav", dir.path().display());
+    let o = gamewire(&["convert", &pattern]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        dir.path().join("g2.sav.json").is_file(),
+        "written beside the input"
+    );
+    let o = gamewire(&["convert", &format!("{}/*.none", dir.path().display())]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no file matches"));
+    let o = gamewire(&["convert", "/no/such/file"]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no such file or folder"));
+}
