@@ -16,10 +16,12 @@
 mod de;
 mod decode;
 mod encode;
+pub mod convert;
 pub mod framing;
 mod header;
 pub mod json;
 mod kind;
+pub mod pck;
 pub mod probe;
 mod ser;
 mod value;
