@@ -2,13 +2,15 @@ extends Node
 ## gamewire's live Godot 4 test, run by the Godot 4.6 web engine from a pack the test
 ## writes. With --seed=N (after --) it prints `V <hex>`: var_to_bytes of random values
 ## of every Godot 4 type; then for each line of res://values.hex (bytes gamewire
-## encoded) `R <hex>`: var_to_bytes(bytes_to_var(line)), and the same for
-## res://from3.hex (Godot 3 values converted by gamewire) as `C <hex>`.
+## encoded) `R <hex>`: var_to_bytes(bytes_to_var(line)); then for each value get_var
+## reads from res://save4.bin (a Godot 3 store_var file that gamewire carried over to
+## Godot 4) `C <hex>`: var_to_bytes of it.
 
 const Item = preload("res://item.gd")
 const COUNT := 300
 var rng := RandomNumberGenerator.new()
 var keep := [] # objects stay alive so their ids stay valid
+var rids := []
 var alphabet := ["a", "b", "Z", "0", " ", "_", "é", "ß", "中", "😀", "\n", "\"", "\t"]
 
 func i64() -> int:
@@ -16,7 +18,7 @@ func i64() -> int:
 		0: return rng.randi_range(-64, 64)
 		1: return (rng.randi() << 32) | rng.randi()
 		2: return [0, 2147483647, -2147483648, 2147483648, -2147483649,
-				9223372036854775807, -9223372036854775808][rng.randi_range(0, 6)]
+				9223372036854775807, -9223372036854775807 - 1][rng.randi_range(0, 6)]
 		_: return rng.randi_range(-2147483648, 2147483647)
 
 func f64() -> float:
@@ -64,8 +66,12 @@ func item() -> Object:
 	keep.append(it)
 	return it
 
-func leaf() -> Variant:
-	match rng.randi_range(0, 36):
+# A value of type case `t` (0 to 36, every Godot 4 type but Array and Dictionary), or of a
+# random one.
+func leaf(t := -1) -> Variant:
+	if t < 0:
+		t = rng.randi_range(0, 36)
+	match t:
 		0: return null
 		1: return rng.randi_range(0, 1) == 1
 		2: return i64()
@@ -90,8 +96,12 @@ func leaf() -> Variant:
 		21: return StringName(text())
 		22: return NodePath(["", "/root", "a/b", "../x:y:z", "Player/Sprite:position:x",
 				":prop", "中/é:ß"][rng.randi_range(0, 6)])
-		23: return RID() if rng.randi_range(0, 1) == 0 else PhysicsServer2D.body_create()
-		24: return [null, node(), item()][rng.randi_range(0, 2)]
+		23:
+			if rng.randi_range(0, 1) == 0:
+				return RID()
+			rids.append(PhysicsServer2D.body_create())
+			return rids[-1]
+		24: return node() if rng.randi_range(0, 1) == 0 else item()
 		25: return Callable(self, &"leaf") if rng.randi_range(0, 1) == 0 else Callable()
 		26: return Signal(node(), &"ready") if rng.randi_range(0, 1) == 0 else Signal()
 		27:
@@ -139,8 +149,13 @@ func leaf() -> Variant:
 func value(depth: int) -> Variant:
 	if depth == 0 or rng.randi_range(0, 2) > 0:
 		return leaf()
+	return container(depth, rng.randi_range(0, 9))
+
+# A container of kind case `c` (0 to 9: Array, Dictionary, typed with builtin, class and
+# script types) holding values nested up to `depth` levels.
+func container(depth: int, c: int) -> Variant:
 	var n := rng.randi_range(0, 4)
-	match rng.randi_range(0, 9):
+	match c:
 		0, 1:
 			var a := []
 			for i in n: a.append(value(depth - 1))
@@ -196,9 +211,24 @@ func _ready() -> void:
 		if arg.begins_with("--seed="):
 			seed = int(arg.substr(7))
 	rng.seed = seed
-	for i in COUNT:
+	# One of each type and container first, so every run covers them all.
+	for t in 37:
+		print("V ", var_to_bytes(leaf(t)).hex_encode())
+	for c in 10:
+		print("V ", var_to_bytes(container(2, c)).hex_encode())
+	for i in COUNT - 47:
 		print("V ", var_to_bytes(value(3)).hex_encode())
 	replay("res://values.hex", "R")
-	replay("res://from3.hex", "C")
+	# A Godot 3 store_var file carried over by gamewire, read as a game would.
+	if FileAccess.file_exists("res://save4.bin"):
+		var f := FileAccess.open("res://save4.bin", FileAccess.READ)
+		while f.get_position() < f.get_length():
+			print("C ", var_to_bytes(f.get_var()).hex_encode())
 	print("GAMEWIRE_DONE")
+	for o in keep:
+		if o is Node:
+			o.free()
+	keep.clear()
+	for r in rids:
+		PhysicsServer2D.free_rid(r)
 	get_tree().quit()
