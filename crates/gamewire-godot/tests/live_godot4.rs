@@ -75,6 +75,39 @@ fn engine_absent() -> Option<String> {
     }
 }
 
+/// The project, scene and scripts of `tests/godot4`, in a new pack.
+fn test_pack() -> Pack {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/godot4");
+    let mut pack = Pack::new((4, 6, 0));
+    for name in ["project.godot", "main.tscn", "main.gd", "item.gd"] {
+        pack.add_file(name, std::fs::read(src.join(name)).unwrap())
+            .unwrap();
+    }
+    pack
+}
+
+/// Runs `pack` in the engine with user arguments `args`; returns what it printed.
+fn run_engine(pack: &Pack, dir: &Path, args: &[String]) -> String {
+    let pck = dir.join("live.pck");
+    std::fs::write(&pck, pack.to_bytes()).unwrap();
+    let started = std::time::Instant::now();
+    let out = Command::new("node")
+        .arg(peer_dir().join("run.mjs"))
+        .arg(&pck)
+        .arg("--")
+        .args(args)
+        .output()
+        .expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    eprintln!("engine run: {:.1} s", started.elapsed().as_secs_f64());
+    assert!(
+        out.status.success(),
+        "the engine run failed ({args:?}):\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 fn hex(bytes: &[u8]) -> String {
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {
@@ -264,35 +297,13 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
         vs
     });
 
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/godot4");
-    let mut pack = Pack::new((4, 6, 0));
-    for name in ["project.godot", "main.tscn", "main.gd", "item.gd"] {
-        pack.add_file(name, std::fs::read(src.join(name)).unwrap())
-            .unwrap();
-    }
+    let mut pack = test_pack();
     pack.add_file("values.hex", values_hex.into_bytes()).unwrap();
     if let Some(save3) = &save3 {
         let save4 = convert::v3_bytes_to_v4(save3, true).expect("carry the Godot 3 save over");
         pack.add_file("save4.bin", save4).unwrap();
     }
-    let pck = dir.path().join("live.pck");
-    std::fs::write(&pck, pack.to_bytes()).unwrap();
-
-    let started = std::time::Instant::now();
-    let out = Command::new("node")
-        .arg(peer_dir().join("run.mjs"))
-        .arg(&pck)
-        .arg("--")
-        .arg(format!("--seed={}", seed % (1 << 62)))
-        .output()
-        .expect("run node");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    eprintln!("engine run: {:.1} s", started.elapsed().as_secs_f64());
-    assert!(
-        out.status.success(),
-        "the engine run failed (seed {seed}):\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = run_engine(&pack, dir.path(), &[format!("--seed={}", seed % (1 << 62))]);
     let tagged = |tag: &str| -> Vec<Vec<u8>> {
         stdout
             .lines()
@@ -320,6 +331,32 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
             "engine value {i} (seed {seed}) through JSON {text}"
         );
     }
+    // With objects (typed containers of script and class types).
+    let with_objects = tagged("W ");
+    assert_eq!(with_objects.len(), 3, "engine output:\n{stdout}");
+    let dw = DecodeOptions::new(Version::V4).allow_objects(true);
+    let mut scripts = 0;
+    for (i, bytes) in with_objects.iter().enumerate() {
+        let v = decode(bytes, &dw)
+            .unwrap_or_else(|e| panic!("engine value W{i} (seed {seed}): {e}\n{}", hex(bytes)));
+        let types = match &v {
+            Value::Array(a) => vec![a.element_type().clone()],
+            Value::Dictionary(d) => vec![d.key_type().clone(), d.value_type().clone()],
+            other => panic!("W{i}: {other:?}"),
+        };
+        scripts += types
+            .iter()
+            .filter(|t| matches!(t, ContainerType::Script(p) if p == "res://item.gd"))
+            .count();
+        let text = serde_json::to_string(&json::to_json(&v, Version::V4)).unwrap();
+        let back = json::from_json(&serde_json::from_str(&text).unwrap(), Version::V4).unwrap();
+        assert_eq!(
+            hex(&encode(&back, &e4).unwrap()),
+            hex(bytes),
+            "engine value W{i} (seed {seed}) through JSON {text}"
+        );
+    }
+    assert!(scripts >= 1, "a script-typed container with objects");
     assert_eq!(
         kinds.len(),
         Kind::ALL.len(),
@@ -361,4 +398,37 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
             );
         }
     }
+}
+
+/// Writes the fixed vectors of `tests/fixtures/godot/engine-4.6/vectors.tsv` (seed 1):
+/// `cargo test -p gamewire-godot --test live_godot4 -- --ignored`.
+#[test]
+#[ignore = "rewrites a fixture file; run by hand with --ignored"]
+fn capture_godot4_engine_vectors() {
+    if let Some(why) = engine_absent() {
+        panic!("{why}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let stdout = run_engine(
+        &test_pack(),
+        dir.path(),
+        &["--seed=1".into(), "--vectors".into()],
+    );
+    let mut tsv = String::from(
+        "# Godot 4.6.stable.official (web export, single precision): var_to_bytes of one value\n\
+         # of each type and container flavour, with var_to_str of it, made by\n\
+         # crates/gamewire-godot/tests/godot4/main.gd --seed=1 --vectors\n\
+         # (cargo test -p gamewire-godot --test live_godot4 -- --ignored).\n",
+    );
+    let mut n = 0;
+    for line in stdout.lines().filter_map(|l| l.strip_prefix("T ")) {
+        tsv.push_str(line);
+        tsv.push('\n');
+        n += 1;
+    }
+    assert_eq!(n, 50, "engine output:\n{stdout}");
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/godot/engine-4.6/vectors.tsv");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, tsv).unwrap();
 }

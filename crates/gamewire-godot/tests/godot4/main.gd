@@ -207,15 +207,34 @@ func replay(path: String, tag: String) -> void:
 
 func _ready() -> void:
 	var seed := 1
+	var vectors := false
 	for arg in OS.get_cmdline_user_args():
 		if arg.begins_with("--seed="):
 			seed = int(arg.substr(7))
+		vectors = vectors or arg == "--vectors"
 	rng.seed = seed
+	if vectors:
+		# Fixed vectors: `T <hex>\t<var_to_str>` for one value of each type and container.
+		for t in 37:
+			var v = leaf(t)
+			print("T ", var_to_bytes(v).hex_encode(), "\t", var_to_str(v).replace("\n", " "))
+		for c in 10:
+			var v = container(2, c)
+			print("T ", var_to_bytes(v).hex_encode(), "\t", var_to_str(v).replace("\n", " "))
+			if c in [6, 7, 9]:
+				print("T ", var_to_bytes_with_objects(v).hex_encode(), "\t(with objects) ", var_to_str(v).replace("\n", " "))
+		print("GAMEWIRE_DONE")
+		return
 	# One of each type and container first, so every run covers them all.
 	for t in 37:
 		print("V ", var_to_bytes(leaf(t)).hex_encode())
 	for c in 10:
-		print("V ", var_to_bytes(container(2, c)).hex_encode())
+		var v = container(2, c)
+		print("V ", var_to_bytes(v).hex_encode())
+		if c in [6, 7, 9]:
+			# With objects: the element class and script are on the wire only then
+			# (without, 4.6 writes the element type as EncodedObjectAsID).
+			print("W ", var_to_bytes_with_objects(v).hex_encode())
 	for i in COUNT - 47:
 		print("V ", var_to_bytes(value(3)).hex_encode())
 	replay("res://values.hex", "R")
