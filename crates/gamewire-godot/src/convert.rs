@@ -34,7 +34,9 @@
 //! ```
 
 use crate::framing::{decode_framed_all, encode_framed_into};
-use crate::{decode, encode, Array, DecodeOptions, Dictionary, EncodeOptions, Object, Value, Version};
+use crate::{
+    decode, encode, Array, DecodeOptions, Dictionary, EncodeOptions, Object, Value, Version,
+};
 use gamewire_core::{Error, Result};
 
 /// Godot 3 classes that Godot 4 renamed or removed, with what Godot 4 has instead
@@ -239,7 +241,9 @@ fn carry_dictionary(d: &mut Dictionary) -> Result<()> {
     }
     for (i, (k, v)) in d.entries.iter_mut().enumerate() {
         carry(k).map_err(|e| e.in_key(format!("<key {i}>")))?;
-        let key = k.as_str().map_or_else(|| format!("<key {i}>"), str::to_owned);
+        let key = k
+            .as_str()
+            .map_or_else(|| format!("<key {i}>"), str::to_owned);
         carry(v).map_err(|e| e.in_key(key))?;
     }
     Ok(())

@@ -13,10 +13,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod convert;
 mod de;
 mod decode;
 mod encode;
-pub mod convert;
 pub mod framing;
 mod header;
 pub mod json;

@@ -79,13 +79,16 @@ fn godot46_typed_containers_as_the_engine_writes_them() {
         other => panic!("not an Array: {other:?}"),
     };
     assert_eq!(element(containers[4]), ContainerType::Builtin(2)); // Array[int]
-    // Array[Node] without objects: the element class on the wire is EncodedObjectAsID.
+                                                                   // Array[Node] without objects: the element class on the wire is EncodedObjectAsID.
     assert_eq!(
         element(containers[6]),
         ContainerType::ClassName("EncodedObjectAsID".into())
     );
     // ... and with objects, Node.
-    assert_eq!(element(containers[7]), ContainerType::ClassName("Node".into()));
+    assert_eq!(
+        element(containers[7]),
+        ContainerType::ClassName("Node".into())
+    );
     // Array[item.gd]: EncodedObjectAsID without objects, the script's path with them,
     // and each instance's `script` property is that path as a String.
     assert_eq!(

@@ -191,12 +191,13 @@ fn distinct_keys(v: &mut Value) {
             for i in 0..d.entries.len() {
                 distinct_keys(&mut d.entries[i].1);
                 let key = &d.entries[i].0;
-                let dup = d.entries[..i].iter().any(|(k, _)| {
-                    k == key || (k.as_str().is_some() && k.as_str() == key.as_str())
-                }) || matches!(
-                    key,
-                    Value::Float(_) | Value::Array(_) | Value::Dictionary(_)
-                );
+                let dup = d.entries[..i]
+                    .iter()
+                    .any(|(k, _)| k == key || (k.as_str().is_some() && k.as_str() == key.as_str()))
+                    || matches!(
+                        key,
+                        Value::Float(_) | Value::Array(_) | Value::Dictionary(_)
+                    );
                 if dup {
                     d.entries[i].0 = if string_keys {
                         Value::String(format!("key {i}").into())
@@ -298,7 +299,8 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
     });
 
     let mut pack = test_pack();
-    pack.add_file("values.hex", values_hex.into_bytes()).unwrap();
+    pack.add_file("values.hex", values_hex.into_bytes())
+        .unwrap();
     if let Some(save3) = &save3 {
         let save4 = convert::v3_bytes_to_v4(save3, true).expect("carry the Godot 3 save over");
         pack.add_file("save4.bin", save4).unwrap();
@@ -427,8 +429,8 @@ fn capture_godot4_engine_vectors() {
         n += 1;
     }
     assert_eq!(n, 50, "engine output:\n{stdout}");
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/godot/engine-4.6/vectors.tsv");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/godot/engine-4.6/vectors.tsv");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, tsv).unwrap();
 }
