@@ -5,9 +5,9 @@
 //! - the engine makes 300 random values of every Godot 4 type and container flavour
 //!   (`tests/godot4/main.gd`) and prints `var_to_bytes` of each; gamewire decodes each and
 //!   gives the same bytes back through its JSON form;
-//! - gamewire encodes 300 random values; the engine reads each with `bytes_to_var` and
-//!   writes it back with `var_to_bytes`, which gamewire reads as the same value (math
-//!   types in single precision: this build's `real_t`);
+//! - gamewire encodes 300 random values from their JSON text; the engine reads each with
+//!   `bytes_to_var` and writes it back with `var_to_bytes`, which gamewire reads as the
+//!   same value (math types in single precision: this build's `real_t`);
 //! - godot3-server (Godot 3.2.3) writes random values with `store_var`; gamewire carries
 //!   the file over to Godot 4 (`convert::v3_bytes_to_v4`) and the Godot 4 engine reads
 //!   each value with `get_var` as the value Godot 3 wrote.
@@ -284,7 +284,11 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
     for _ in 0..300 {
         let mut v = rng.value(Version::V4, 4);
         distinct_keys(&mut v);
-        values_hex.push_str(&hex(&encode(&v, &e4).unwrap()));
+        // Encoded from gamewire's JSON text of the value, as a user's edited save would be.
+        let text = serde_json::to_string(&json::to_json(&v, Version::V4)).unwrap();
+        let from_text = json::from_json(&serde_json::from_str(&text).unwrap(), Version::V4)
+            .unwrap_or_else(|e| panic!("seed {seed}: JSON {text}: {e}"));
+        values_hex.push_str(&hex(&encode(&from_text, &e4).unwrap()));
         values_hex.push('\n');
         ours.push(v);
     }
