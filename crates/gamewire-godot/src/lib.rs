@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod convert;
 mod de;
 mod decode;
 mod encode;
@@ -20,6 +21,7 @@ pub mod framing;
 mod header;
 pub mod json;
 mod kind;
+pub mod pck;
 pub mod probe;
 mod ser;
 pub mod tape;
