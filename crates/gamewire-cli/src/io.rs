@@ -23,11 +23,28 @@ pub fn read_input(path: Option<&Path>) -> CliResult<Vec<u8>> {
     }
 }
 
-/// Writes `bytes` to the destination `path` names (see [`Output::create`]).
+/// Writes `bytes` to the destination `path` names (see [`Output::create`]). Binary
+/// bytes (not UTF-8 text, or holding a NUL) are refused when stdout is a terminal.
 pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> CliResult {
+    let to_stdout = path.map_or(true, |p| {
+        p == Path::new("-") || p == Path::new("/dev/stdout")
+    });
+    if to_stdout && is_binary(bytes) && std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        return Err(format!(
+            "refusing to write {} bytes of binary data to the terminal: name a file with -o, \
+             or redirect stdout",
+            bytes.len()
+        )
+        .into());
+    }
     let mut out = Output::create(path)?;
     out.write_all(bytes)?;
     out.finish()
+}
+
+/// True for bytes a terminal would show as garbage: not UTF-8, or holding a NUL.
+fn is_binary(bytes: &[u8]) -> bool {
+    bytes.contains(&0) || std::str::from_utf8(bytes).is_err()
 }
 
 /// Writes one JSON document (pretty or compact, then a newline) to the destination `path`

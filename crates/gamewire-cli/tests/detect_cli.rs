@@ -175,3 +175,34 @@ fn inspect_reads_stdin_and_prints_json() {
     assert_eq!(kinds, ["format", "side file"]);
     assert_eq!(entries[1]["format"], "kingsisle");
 }
+
+#[test]
+fn encode_refuses_binary_on_a_terminal_but_not_in_a_pipe() {
+    // `script` gives the command a terminal for stdout.
+    if Command::new("script").arg("--version").output().is_err() {
+        eprintln!("skipped: no `script` (util-linux) to make a terminal");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    std::fs::write(&json, br#"{"hp": 3}"#).unwrap();
+    let bin = env!("CARGO_BIN_EXE_gamewire");
+    let on_tty = Command::new("script")
+        .args([
+            "-qec",
+            &format!("{bin} encode godot4 {}", json.display()),
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&on_tty.stdout);
+    assert!(text.contains("refusing to write"), "{text}");
+    assert!(!on_tty.status.success());
+    // Piped, the bytes flow.
+    let piped = Command::new(bin)
+        .args(["encode", "godot4", json.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(piped.status.success());
+    assert_eq!(piped.stdout[0], 27, "a Godot 4 Dictionary header");
+}
