@@ -45,6 +45,11 @@ pub struct Args {
     /// Print JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// Decode: write enums as numbers even where the type list names their options
+    /// (by default `"Red"`, or `"A|B"` for a bit enum, when the name gives back the
+    /// same value).
+    #[arg(long)]
+    pub enum_numbers: bool,
     /// Encoding: a key repeated in one JSON object keeps its last value instead of
     /// being an error.
     #[arg(long)]
@@ -159,6 +164,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
                 &json::DocumentJson {
                     doc: &doc,
                     types: &types,
+                    enum_numbers: args.enum_numbers,
                 },
                 !args.compact,
             )

@@ -468,16 +468,22 @@ impl<'a, 't> Decoder<'a, 't> {
                         self.r
                             .error_at(at, ErrorKind::InvalidText { encoding: "UTF-8" })
                     })?;
-                    if let Err(bad) = p.enum_from_names(text) {
-                        return Err(self.r.error_at(
-                            at,
-                            ErrorKind::Unexpected {
-                                expected: format!("an option of enum {}", p.type_name),
-                                found: format!("{bad:?}"),
-                            },
-                        ));
+                    match p.enum_from_names(text) {
+                        Err(bad) => {
+                            return Err(self.r.error_at(
+                                at,
+                                ErrorKind::Unexpected {
+                                    expected: format!("an option of enum {}", p.type_name),
+                                    found: format!("{bad:?}"),
+                                },
+                            ));
+                        }
+                        // Written exactly as the encoder writes this value: keep the
+                        // value (JSON names it the same way); any other spelling is
+                        // kept as text so it is written back as it was.
+                        Ok(v) if p.enum_to_names(v).as_deref() == Some(text) => Value::Enum(v),
+                        Ok(_) => Value::EnumName(text.to_owned()),
                     }
-                    Value::EnumName(text.to_owned())
                 } else {
                     Value::Enum(self.r.read_bits(32)? as i64)
                 }

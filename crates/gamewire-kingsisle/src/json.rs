@@ -19,12 +19,21 @@ pub struct DocumentJson<'a> {
     pub doc: &'a Document,
     /// The type list naming its classes and properties.
     pub types: &'a TypeList,
+    /// Write enum values as numbers even where the type list names them (by default an
+    /// enum is written as its option's name, or `A|B` for a bit enum, whenever the
+    /// name gives back exactly the same value).
+    pub enum_numbers: bool,
 }
 
 /// The document as a `serde_json::Value`. Fails only when the document nests too deep
 /// for the stack budget.
 pub fn to_json(doc: &Document, types: &TypeList) -> Result<Json> {
-    serde_json::to_value(DocumentJson { doc, types }).map_err(|e| Error::msg(e.to_string()))
+    serde_json::to_value(DocumentJson {
+        doc,
+        types,
+        enum_numbers: false,
+    })
+    .map_err(|e| Error::msg(e.to_string()))
 }
 
 /// One value as JSON (objects named through `types`).
@@ -33,6 +42,8 @@ pub fn value_to_json(v: &Value, types: &TypeList) -> Result<Json> {
         v,
         types,
         guard: StackGuard::new(),
+        prop: None,
+        enum_numbers: false,
     })
     .map_err(|e| Error::msg(e.to_string()))
 }
@@ -44,7 +55,11 @@ pub fn write_json<W: std::io::Write>(
     types: &TypeList,
     pretty: bool,
 ) -> Result<()> {
-    let view = DocumentJson { doc, types };
+    let view = DocumentJson {
+        doc,
+        types,
+        enum_numbers: false,
+    };
     if pretty {
         serde_json::to_writer_pretty(w, &view)
     } else {
@@ -55,7 +70,11 @@ pub fn write_json<W: std::io::Write>(
 
 /// The document as JSON text (compact or pretty).
 pub fn to_json_bytes(doc: &Document, types: &TypeList, pretty: bool) -> Result<Vec<u8>> {
-    let view = DocumentJson { doc, types };
+    let view = DocumentJson {
+        doc,
+        types,
+        enum_numbers: false,
+    };
     let mut out = Vec::with_capacity(1024);
     if pretty {
         serde_json::to_writer_pretty(&mut out, &view)
@@ -97,12 +116,17 @@ struct ObjectJson<'a> {
     types: &'a TypeList,
     doc: Option<&'a Document>,
     guard: StackGuard,
+    enum_numbers: bool,
 }
 
 struct ValueJson<'a> {
     v: &'a Value,
     types: &'a TypeList,
     guard: StackGuard,
+    /// The property this value (or list element) belongs to, when the type list
+    /// knows it: enums are named through it.
+    prop: Option<&'a PropertyDef>,
+    enum_numbers: bool,
 }
 
 impl Serialize for DocumentJson<'_> {
@@ -112,6 +136,7 @@ impl Serialize for DocumentJson<'_> {
             types: self.types,
             doc: Some(self.doc),
             guard: StackGuard::new(),
+            enum_numbers: self.enum_numbers,
         }
         .serialize(s)
     }
@@ -130,14 +155,17 @@ impl Serialize for ObjectJson<'_> {
         m.serialize_entry("$hash", &self.obj.hash)?;
         let mut hint = 0;
         for (h, v) in &self.obj.properties {
-            let v = ValueJson {
+            let mut v = ValueJson {
                 v,
                 types: self.types,
                 guard: self.guard,
+                prop: None,
+                enum_numbers: self.enum_numbers,
             };
             match class.and_then(|c| c.property_index(*h, hint).map(|i| (c, i))) {
                 Some((c, i)) => {
                     hint = i + 1;
+                    v.prop = Some(&c.properties[i]);
                     m.serialize_entry(&c.properties[i].name, &v)?;
                 }
                 None => m.serialize_entry(&format!("$prop:{h}"), &v)?,
@@ -211,12 +239,32 @@ impl Serialize for F {
     }
 }
 
+impl ValueJson<'_> {
+    /// The name of enum value `x` when the property's type list names it and the name
+    /// reads back as exactly `x` (a bit enum with bits no option covers stays a number).
+    fn enum_name(&self, x: i64) -> Option<String> {
+        if self.enum_numbers {
+            return None;
+        }
+        let p = self.prop?;
+        if p.enum_options.is_empty() {
+            return None;
+        }
+        let name = p.enum_to_names(x)?;
+        (!name.is_empty() && p.enum_from_names(&name) == Ok(x)).then_some(name)
+    }
+}
+
 impl Serialize for ValueJson<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         match self.v {
             Value::Null => s.serialize_unit(),
             Value::Bool(b) => s.serialize_bool(*b),
-            Value::Int(x) | Value::Enum(x) => s.serialize_i64(*x),
+            Value::Enum(x) => match self.enum_name(*x) {
+                Some(name) => s.serialize_str(&name),
+                None => s.serialize_i64(*x),
+            },
+            Value::Int(x) => s.serialize_i64(*x),
             Value::UInt(x) => s.serialize_u64(*x),
             Value::Float(x) => F(*x).serialize(s),
             Value::Double(x) => float(s, *x, format!("{:016x}", x.to_bits()), "$f64"),
@@ -256,6 +304,8 @@ impl Serialize for ValueJson<'_> {
                         v,
                         types: self.types,
                         guard: self.guard,
+                        prop: self.prop,
+                        enum_numbers: self.enum_numbers,
                     })?;
                 }
                 q.end()
@@ -265,6 +315,7 @@ impl Serialize for ValueJson<'_> {
                 types: self.types,
                 doc: None,
                 guard: self.guard,
+                enum_numbers: self.enum_numbers,
             }
             .serialize(s),
             Value::Raw(r) => {
@@ -557,7 +608,12 @@ fn single(j: &Json, p: &PropertyDef, types: &TypeList, depth: usize) -> Result<V
             },
         },
         Kind::Enum => match j {
-            Json::String(s) => Value::EnumName(s.clone()),
+            // A name as decoding writes it stands for its value; other spellings are
+            // kept as text (checked against the options when encoding).
+            Json::String(s) => match p.enum_from_names(s) {
+                Ok(v) if p.enum_to_names(v).as_deref() == Some(s.as_str()) => Value::Enum(v),
+                _ => Value::EnumName(s.clone()),
+            },
             _ => Value::Enum(int::<i64>(j)?),
         },
         Kind::Color => {

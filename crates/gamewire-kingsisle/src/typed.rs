@@ -28,7 +28,14 @@ use serde::{de::DeserializeOwned, Serialize};
 
 /// Reads a document's root object into `T`.
 pub fn from_document<T: DeserializeOwned>(doc: &Document, types: &TypeList) -> Result<T> {
-    let j = json::to_json(doc, types)?;
+    // Enums as numbers: a Rust field for an enum is an integer (or an enum with
+    // `serde_repr`), whatever names the type list has.
+    let j = serde_json::to_value(json::DocumentJson {
+        doc,
+        types,
+        enum_numbers: true,
+    })
+    .map_err(|e| Error::msg(e.to_string()))?;
     serde_json::from_value(j)
         .map_err(|e| Error::msg(format!("document does not fit the type: {e}")))
 }

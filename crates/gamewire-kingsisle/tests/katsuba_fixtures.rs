@@ -111,9 +111,14 @@ fn fixture_values_are_exact() {
     assert_eq!(doc.padding.len(), 1);
     assert_eq!(doc.padding[0].1, 0x5f);
     let doc = get("bitflags-string.bin");
+    // The wire's "FLAG_B|FLAG_C" is exactly how the encoder writes 2|4, so it is read as
+    // that value; JSON names it the same way.
+    assert_eq!(doc.root.properties[0].1, Value::Enum(6));
+    let j = gamewire_kingsisle::json::to_json(&doc, &types).unwrap();
     assert_eq!(
-        doc.root.properties[0].1,
-        Value::EnumName("FLAG_B|FLAG_C".into())
+        j.as_object().unwrap().values().nth(2).unwrap(),
+        "FLAG_B|FLAG_C",
+        "{j}"
     );
     let doc = get("strings-compact.bin");
     assert_eq!(doc.root.properties[0].1, Value::String(b"Short".to_vec()));
@@ -243,4 +248,40 @@ fn deep_nesting_stops_at_the_depth_limit() {
         "{e}"
     );
     assert_eq!(e.offset(), Some(64 * 4 + 4));
+}
+
+#[test]
+fn enums_are_written_by_name_when_the_name_gives_the_value_back() {
+    use gamewire_kingsisle::json::{self, DocumentJson};
+    let types = types();
+    let (_, data, opts) = fixtures("")
+        .into_iter()
+        .find(|(n, _, _)| n == "bitflags-combined.bin")
+        .unwrap();
+    let mut doc = decode(&data, &types, &opts).unwrap();
+    assert_eq!(doc.root.properties[0].1, Value::Enum(5));
+    let named = serde_json::to_value(DocumentJson {
+        doc: &doc,
+        types: &types,
+        enum_numbers: false,
+    })
+    .unwrap();
+    let numbers = serde_json::to_value(DocumentJson {
+        doc: &doc,
+        types: &types,
+        enum_numbers: true,
+    })
+    .unwrap();
+    let field = |j: &serde_json::Value| j.as_object().unwrap().values().nth(2).unwrap().clone();
+    assert_eq!(field(&named), "FLAG_A|FLAG_C");
+    assert_eq!(field(&numbers), 5);
+    // Both read back to the same bytes.
+    for j in [&named, &numbers] {
+        let back = json::from_json(j, &types).unwrap();
+        assert_eq!(encode(&back, &types, &opts).unwrap(), data);
+    }
+    // A bit no option names stays a number, so nothing is lost.
+    doc.root.properties[0].1 = Value::Enum(5 | 1 << 20);
+    let j = json::to_json(&doc, &types).unwrap();
+    assert_eq!(field(&j), 5 | 1 << 20);
 }
