@@ -14,10 +14,15 @@ pub struct Args {
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Length-prefixed values (`store_var`, `StreamPeer.put_var`, `PacketPeerStream`):
-    /// decoding reads every framed value in the input and prints each as one JSON
-    /// document; encoding reads a stream of JSON documents and frames each.
+    /// decoding reads every framed value in the input and prints each as one line of
+    /// JSON (JSON Lines); encoding reads JSON documents (one a line, or back to back)
+    /// and frames each.
     #[arg(long)]
     pub framed: bool,
+    /// With --framed: one JSON array holding every value instead of JSON Lines;
+    /// encoding then reads one array and frames each element.
+    #[arg(long, requires = "framed")]
+    pub array: bool,
     /// Accept full objects (`bytes_to_var_with_objects`).
     #[arg(long)]
     pub allow_objects: bool,
@@ -53,8 +58,14 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
                 let values = framing::decode_framed_all(&input, &decode_opts(&args, v))?;
                 drop(input);
                 let mut out = io::Output::create(args.output.as_deref())?;
-                for value in &values {
-                    out.json(&json::to_json(value, v), !args.compact)?;
+                if args.array {
+                    let all: Vec<_> = values.iter().map(|x| json::to_json(x, v)).collect();
+                    out.json(&all, !args.compact)?;
+                } else {
+                    // JSON Lines: one compact document per value.
+                    for value in &values {
+                        out.json(&json::to_json(value, v), false)?;
+                    }
                 }
                 out.finish()
             } else {
@@ -68,7 +79,14 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
         Action::Encode => {
             let eopts = EncodeOptions::new(v);
             let mut out = Vec::new();
-            let docs = io::parse_json_stream(&input, args.last_key_wins)?;
+            let docs = if args.array {
+                match io::parse_json(&input, args.last_key_wins)? {
+                    serde_json::Value::Array(items) => items,
+                    _ => return Err("--array expects one JSON array of values".into()),
+                }
+            } else {
+                io::parse_json_stream(&input, args.last_key_wins)?
+            };
             if docs.len() > 1 && !args.framed {
                 return Err(
                     "the input holds more than one JSON document; use --framed to encode a stream"

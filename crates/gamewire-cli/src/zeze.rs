@@ -22,6 +22,10 @@ pub struct Args {
     /// Print JSON on one line instead of indented.
     #[arg(long)]
     pub compact: bool,
+    /// With --frames: one JSON array of frames instead of JSON Lines (one compact
+    /// document per frame, per line). Encoding reads the same form back.
+    #[arg(long, requires = "frames")]
+    pub array: bool,
     /// Encoding: a key repeated in one JSON object keeps its last value instead of
     /// being an error.
     #[arg(long)]
@@ -198,10 +202,24 @@ pub fn run(action: Action, args: Args) -> CliResult {
     match action {
         Action::Decode => {
             let j = to_json(&args, &input)?;
-            crate::io::write_json(args.output.as_deref(), &j, !args.compact)
+            match j {
+                // Frames: JSON Lines, one compact document per frame, unless --array.
+                J::Array(frames) if args.frames && !args.array => {
+                    let mut out = crate::io::Output::create(args.output.as_deref())?;
+                    for f in &frames {
+                        out.json(f, false)?;
+                    }
+                    out.finish()
+                }
+                j => crate::io::write_json(args.output.as_deref(), &j, !args.compact),
+            }
         }
         Action::Encode => {
-            let j = crate::io::parse_json(&input, args.last_key_wins)?;
+            let j = if args.frames && !args.array {
+                J::Array(crate::io::parse_json_stream(&input, args.last_key_wins)?)
+            } else {
+                crate::io::parse_json(&input, args.last_key_wins)?
+            };
             crate::io::write_output(args.output.as_deref(), &from_json(&args, &j)?)
         }
         Action::Bench => {

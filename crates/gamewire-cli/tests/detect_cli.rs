@@ -206,3 +206,51 @@ fn encode_refuses_binary_on_a_terminal_but_not_in_a_pipe() {
     assert!(piped.status.success());
     assert_eq!(piped.stdout[0], 27, "a Godot 4 Dictionary header");
 }
+
+#[test]
+fn streams_are_json_lines_or_one_array_and_both_encode_back() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let cases: &[(&str, &str, &str)] = &[
+        ("samples/godot/stream.godot3.bin", "godot3", "--framed"),
+        ("samples/zeze/session.frames.zeze", "zeze", "--frames"),
+    ];
+    for (file, format, flag) in cases {
+        let original = std::fs::read(root.join(file)).unwrap();
+        for array in [false, true] {
+            let mut args = vec!["decode", format, flag];
+            if array {
+                args.push("--array");
+            }
+            args.push(file);
+            let json = gamewire(&args).stdout;
+            let text = String::from_utf8(json.clone()).unwrap();
+            if array {
+                let j: serde_json::Value = serde_json::from_str(&text).unwrap();
+                assert!(j.is_array(), "{file}: one array");
+            } else {
+                // Every line is one whole JSON document.
+                for line in text.lines() {
+                    serde_json::from_str::<serde_json::Value>(line)
+                        .unwrap_or_else(|e| panic!("{file}: {line}: {e}"));
+                }
+                assert!(text.lines().count() >= 2, "{file}: one line per record");
+            }
+            let mut enc = vec!["encode", format, flag];
+            if array {
+                enc.push("--array");
+            }
+            let mut child = Command::new(env!("CARGO_BIN_EXE_gamewire"))
+                .args(&enc)
+                .current_dir(&root)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            child.stdin.take().unwrap().write_all(&json).unwrap();
+            let out = child.wait_with_output().unwrap();
+            assert_eq!(out.stdout, original, "{file} array={array}");
+        }
+    }
+}
