@@ -50,6 +50,23 @@ fn decode_opts(args: &Args, v: Version) -> DecodeOptions {
 
 /// Runs `decode`, `encode` or `bench` for Godot 3 or 4.
 pub fn run(action: Action, major: u8, args: Args) -> CliResult {
+    crate::only_for(
+        action,
+        &[
+            (
+                "--allow-objects",
+                args.allow_objects,
+                &[Action::Decode, Action::Bench],
+            ),
+            ("--compact", args.compact, &[Action::Decode]),
+            ("--last-key-wins", args.last_key_wins, &[Action::Encode]),
+            (
+                "--output",
+                args.output.is_some(),
+                &[Action::Decode, Action::Encode],
+            ),
+        ],
+    )?;
     let v = version(major);
     let input = io::read_input(args.input.as_deref())?;
     match action {

@@ -113,6 +113,21 @@ fn encode_any(
 
 /// Runs `decode`, `encode` or `bench` for kingsisle.
 pub fn run(action: Action, args: Args) -> CliResult {
+    crate::only_for(
+        action,
+        &[
+            ("--bind", args.bind, &[Action::Encode]),
+            ("--xml", args.xml, &[Action::Encode]),
+            ("--last-key-wins", args.last_key_wins, &[Action::Encode]),
+            ("--compact", args.compact, &[Action::Decode]),
+            ("--enum-numbers", args.enum_numbers, &[Action::Decode]),
+            (
+                "--output",
+                args.output.is_some(),
+                &[Action::Decode, Action::Encode],
+            ),
+        ],
+    )?;
     let types = TypeList::from_files(&args.types)?;
     let opts = options(&args);
     let input = crate::io::read_input(args.input.as_deref())?;

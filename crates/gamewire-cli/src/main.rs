@@ -125,6 +125,17 @@ pub enum Action {
     Bench,
 }
 
+impl Action {
+    /// The subcommand's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Decode => "decode",
+            Action::Encode => "encode",
+            Action::Bench => "bench",
+        }
+    }
+}
+
 fn run_codec(action: Action, codec: Codec) -> CliResult {
     match codec {
         #[cfg(feature = "godot")]
@@ -165,6 +176,23 @@ fn main() {
             std::process::exit(1);
         }
     }
+}
+
+/// Refuses options given to an action that does not use them: each entry is an option's
+/// name, whether it was given, and the actions it belongs to.
+pub fn only_for(action: Action, options: &[(&str, bool, &[Action])]) -> CliResult {
+    for &(name, given, actions) in options {
+        if given && !actions.contains(&action) {
+            let of: Vec<&str> = actions.iter().map(|a| a.name()).collect();
+            return Err(format!(
+                "{name} is an option of {}, not of {}",
+                of.join(" and "),
+                action.name()
+            )
+            .into());
+        }
+    }
+    Ok(())
 }
 
 /// Parses `argv` as a whole command line and runs it (used by commands that choose a

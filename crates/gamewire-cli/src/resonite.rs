@@ -18,8 +18,8 @@ pub struct Args {
     #[arg(short, long)]
     pub output: Option<PathBuf>,
     /// Compression to write (encode): lz4, lzma, brotli or none.
-    #[arg(long, default_value = "brotli", value_parser = parse_compression)]
-    pub compression: Compression,
+    #[arg(long, value_parser = parse_compression)]
+    pub compression: Option<Compression>,
     /// Write a headerless legacy file (encode; needs lz4, lzma or brotli).
     #[arg(long)]
     pub legacy: bool,
@@ -63,8 +63,48 @@ fn file_name(a: &Args) -> Option<String> {
     })
 }
 
+/// The compression to encode with: `--compression`, else the output's extension
+/// (`.brson` Brotli, `.7zbson` LZMA, `.lz4bson` LZ4, `.frdt` none), else Brotli (what
+/// Resonite writes). A flag that contradicts the extension is an error.
+fn encode_compression(args: &Args) -> CliResult<Compression> {
+    let by_name = args
+        .output
+        .as_deref()
+        .and_then(|p| p.file_name())
+        .and_then(|n| Compression::from_file_name(&n.to_string_lossy()));
+    match (args.compression, by_name) {
+        (Some(flag), Some(ext)) if flag != ext => Err(format!(
+            "--compression {} contradicts the output's extension, which means {}; \
+             rename the output or drop the flag",
+            flag.name(),
+            ext.name()
+        )
+        .into()),
+        (Some(c), _) | (None, Some(c)) => Ok(c),
+        (None, None) => Ok(Compression::Brotli),
+    }
+}
+
 /// Runs `decode`, `encode` or `bench` for resonite.
 pub fn run(action: Action, args: Args) -> CliResult {
+    crate::only_for(
+        action,
+        &[
+            (
+                "--compression",
+                args.compression.is_some(),
+                &[Action::Encode],
+            ),
+            ("--legacy", args.legacy, &[Action::Encode]),
+            ("--last-key-wins", args.last_key_wins, &[Action::Encode]),
+            ("--compact", args.compact, &[Action::Decode]),
+            (
+                "--output",
+                args.output.is_some(),
+                &[Action::Decode, Action::Encode],
+            ),
+        ],
+    )?;
     let data = crate::io::read_input(args.input.as_deref())?;
     let o = opts(&args);
     let name = file_name(&args);
@@ -84,7 +124,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
             let eo = EncodeOptions {
                 legacy: args.legacy,
                 max_depth: args.max_depth,
-                ..EncodeOptions::new(args.compression)
+                ..EncodeOptions::new(encode_compression(&args)?)
             };
             let bytes = resonite::encode(&doc, &eo)?;
             crate::io::write_output(args.output.as_deref(), &bytes)

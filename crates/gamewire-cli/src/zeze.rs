@@ -198,6 +198,19 @@ fn from_json(a: &Args, j: &J) -> CliResult<Vec<u8>> {
 
 /// Runs `decode`, `encode` or `bench` for zeze.
 pub fn run(action: Action, args: Args) -> CliResult {
+    crate::only_for(
+        action,
+        &[
+            ("--last-key-wins", args.last_key_wins, &[Action::Encode]),
+            ("--compact", args.compact, &[Action::Decode]),
+            ("--array", args.array, &[Action::Decode, Action::Encode]),
+            (
+                "--output",
+                args.output.is_some(),
+                &[Action::Decode, Action::Encode],
+            ),
+        ],
+    )?;
     let input = crate::io::read_input(args.input.as_deref())?;
     match action {
         Action::Decode => {

@@ -1,0 +1,99 @@
+//! Each action takes only the options it uses, and an output's extension chooses the
+//! Resonite compression unless a flag contradicts it.
+#![cfg(all(feature = "godot", feature = "kingsisle", feature = "resonite"))]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn gamewire(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamewire"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+        .output()
+        .unwrap()
+}
+
+fn refused(args: &[&str], says: &str) {
+    let o = gamewire(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert!(err.contains(says), "{args:?}: {err}");
+}
+
+#[test]
+fn options_of_another_action_are_refused() {
+    let ki = [
+        "-t",
+        "samples/kingsisle/types.json",
+        "samples/kingsisle/item.bin",
+    ];
+    refused(
+        &[&["decode", "kingsisle", "--xml"][..], &ki[..]].concat(),
+        "--xml is an option of encode, not of decode",
+    );
+    refused(
+        &[
+            "bench",
+            "godot3",
+            "-o",
+            "x.json",
+            "samples/godot/save.godot3.bin",
+        ],
+        "--output is an option of decode and encode, not of bench",
+    );
+    refused(
+        &[
+            "decode",
+            "resonite",
+            "--compression",
+            "lzma",
+            "samples/resonite/item.brson",
+        ],
+        "--compression is an option of encode, not of decode",
+    );
+    refused(
+        &[
+            "encode",
+            "godot3",
+            "--allow-objects",
+            "samples/godot/save.godot3.bin",
+        ],
+        "--allow-objects is an option of decode and bench, not of encode",
+    );
+}
+
+#[test]
+fn the_output_extension_chooses_the_resonite_compression() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("item.json");
+    let o = gamewire(&["decode", "resonite", "samples/resonite/item.brson"]);
+    std::fs::write(&json, &o.stdout).unwrap();
+    let out = dir.path().join("item.7zbson");
+    let o = gamewire(&[
+        "encode",
+        "resonite",
+        json.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let bytes = std::fs::read(&out).unwrap();
+    // FrDT header: magic, version 0, then the compression byte (2 = LZMA).
+    assert_eq!(&bytes[..4], b"FrDT");
+    let brson = gamewire(&["decode", "resonite", "samples/resonite/item.7zbson"]).stdout;
+    assert_eq!(
+        gamewire(&["decode", "resonite", out.to_str().unwrap()]).stdout,
+        brson
+    );
+    let o = gamewire(&[
+        "encode",
+        "resonite",
+        "--compression",
+        "brotli",
+        json.to_str().unwrap(),
+        "-o",
+        dir.path().join("x.7zbson").to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("contradicts the output's extension"));
+    assert!(!dir.path().join("x.7zbson").exists(), "nothing written");
+}
