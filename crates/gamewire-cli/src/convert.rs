@@ -19,6 +19,10 @@ pub enum Target {
     Json,
     /// JSON back to engine files (`NAME.EXT.json` to `NAME.EXT`); needs `--as`.
     Native,
+    /// Godot 3 files (bare values or `store_var` saves) carried over to Godot 4, the way
+    /// Godot 4 reads them (`save.dat` to `save.godot4.dat`, or the same name under
+    /// `--out-dir`).
+    Godot4,
 }
 
 /// Options of `gamewire convert`.
@@ -159,6 +163,12 @@ fn output_path(job: &Job, args: &ConvertArgs) -> CliResult<PathBuf> {
         .into_owned();
     let out_name = match args.to {
         Target::Json => format!("{name}.json"),
+        Target::Godot4 if name.contains(".godot3") => name.replacen(".godot3", ".godot4", 1),
+        Target::Godot4 if args.out_dir.is_some() => name.clone(),
+        Target::Godot4 => match name.rsplit_once('.') {
+            Some((stem, ext)) if !stem.is_empty() => format!("{stem}.godot4.{ext}"),
+            _ => format!("{name}.godot4"),
+        },
         Target::Native => match name.strip_suffix(".json") {
             Some(stem) if !stem.is_empty() => stem.to_owned(),
             _ => format!("{name}.bin"),
@@ -206,6 +216,32 @@ fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
                 compact: args.compact,
             })?;
         }
+        Target::Godot4 => {
+            let data = std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"))?;
+            let framed = match args.as_format {
+                Some(Format::Godot3) => godot3_framed(&data),
+                Some(other) => {
+                    return Err(format!("--to godot4 converts Godot 3 files, not {other}").into())
+                }
+                None => match gamewire::identify(&data, Some(&name)) {
+                    gamewire::Detection::Found(f) if f.format == Format::Godot3 => match f.layout {
+                        gamewire::Layout::GodotFramed => true,
+                        gamewire::Layout::GodotBare => false,
+                        _ => godot3_framed(&data),
+                    },
+                    gamewire::Detection::Found(f) => {
+                        return Err(format!(
+                            "not a Godot 3 file (it reads as {}); use --as godot3 if it is",
+                            f.describe()
+                        )
+                        .into())
+                    }
+                    _ => return Err("not recognised as Godot 3; use --as godot3 if it is".into()),
+                },
+            };
+            let out = gamewire::godot::convert::v3_bytes_to_v4(&data, framed)?;
+            crate::io::write_output(Some(&output_path(job, args)?), &out)?;
+        }
         Target::Native => {
             if !name.ends_with(".json") {
                 return Ok(Done::Skipped);
@@ -226,6 +262,13 @@ fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
         }
     }
     Ok(Done::Converted)
+}
+
+/// True when Godot 3 bytes read as `store_var` frames and not as one bare value.
+fn godot3_framed(data: &[u8]) -> bool {
+    use gamewire::godot::{decode, framing, DecodeOptions, Version};
+    let opts = DecodeOptions::new(Version::V3);
+    decode(data, &opts).is_err() && framing::decode_framed_all(data, &opts).is_ok()
 }
 
 /// Runs `gamewire convert`.
@@ -304,6 +347,7 @@ pub fn run(args: ConvertArgs) -> CliResult {
         match args.to {
             Target::Json => "json",
             Target::Native => "native",
+            Target::Godot4 => "godot4",
         }
     );
     if failed > 0 {

@@ -115,3 +115,57 @@ fn globs_and_missing_inputs() {
     let o = gamewire(&["convert", "/no/such/file"]);
     assert!(String::from_utf8_lossy(&o.stderr).contains("no such file or folder"));
 }
+
+#[test]
+fn godot3_saves_carry_over_to_godot4() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().join("savegame.dat");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/godot/real/rogue-like-save_file.godot3.save"),
+        &save,
+    )
+    .unwrap();
+    std::fs::copy(
+        samples("godot/save.godot3.bin"),
+        dir.path().join("save.godot3.bin"),
+    )
+    .unwrap();
+    let o = gamewire(&["convert", "--to", "godot4", dir.path().to_str().unwrap()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for (v3, v4, framed) in [
+        ("savegame.dat", "savegame.godot4.dat", true),
+        ("save.godot3.bin", "save.godot4.bin", false),
+    ] {
+        let mut a = vec!["decode", "godot3"];
+        let mut b = vec!["decode", "godot4"];
+        if framed {
+            a.push("--framed");
+            b.push("--framed");
+        }
+        let p3 = dir.path().join(v3);
+        let p4 = dir.path().join(v4);
+        a.push(p3.to_str().unwrap());
+        b.push(p4.to_str().unwrap());
+        let (j3, j4) = (gamewire(&a), gamewire(&b));
+        assert!(
+            j4.status.success(),
+            "{v4}: {}",
+            String::from_utf8_lossy(&j4.stderr)
+        );
+        // The same values under Godot 4's names for the renamed types.
+        let renamed = String::from_utf8(j3.stdout)
+            .unwrap()
+            .replace("\"Transform\"", "\"Transform3D\"")
+            .replace("\"Pool", "\"Packed");
+        assert_eq!(renamed, String::from_utf8(j4.stdout).unwrap(), "{v3}");
+    }
+    // A Godot 4 file is refused, not converted twice.
+    let o = gamewire(&[
+        "convert",
+        "--to",
+        "godot4",
+        dir.path().join("save.godot4.bin").to_str().unwrap(),
+    ]);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a Godot 3 file"));
+}
