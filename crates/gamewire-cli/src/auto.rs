@@ -37,9 +37,11 @@ pub fn find_side_file(path: &Path, names: &[String]) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// The arguments the format's own subcommand takes for this file, side files included.
-fn format_args(path: &Path, found: &Found, data: &[u8]) -> CliResult<Vec<OsString>> {
+/// The arguments the format's own `decode` subcommand takes for this file, side files
+/// included, and the options its `encode` needs to write the same bytes again.
+fn format_args(path: &Path, found: &Found, data: &[u8]) -> CliResult<(Vec<OsString>, Vec<String>)> {
     let mut args: Vec<OsString> = vec![found.format.name().into()];
+    let mut again: Vec<String> = Vec::new();
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -55,6 +57,8 @@ fn format_args(path: &Path, found: &Found, data: &[u8]) -> CliResult<Vec<OsStrin
             };
             if framed {
                 args.push("--framed".into());
+                args.push("--array".into());
+                again.extend(["--framed".into(), "--array".into()]);
             }
         }
         Format::KingsIsle => {
@@ -66,6 +70,7 @@ fn format_args(path: &Path, found: &Found, data: &[u8]) -> CliResult<Vec<OsStrin
                     path.display()
                 )
             })?;
+            again.extend(["-t".into(), types.display().to_string()]);
             args.push("-t".into());
             args.push(types.into());
         }
@@ -74,6 +79,8 @@ fn format_args(path: &Path, found: &Found, data: &[u8]) -> CliResult<Vec<OsStrin
             let frames = found.layout == Layout::ZezeFrames || name.ends_with(".frames.zeze");
             if frames {
                 args.push("--frames".into());
+                args.push("--array".into());
+                again.extend(["--frames".into(), "--array".into()]);
             }
             if let Some(solution) = find_side_file(path, &names) {
                 // A bean file holds the bean its name names (`BUser.zeze`); frames are
@@ -84,18 +91,38 @@ fn format_args(path: &Path, found: &Found, data: &[u8]) -> CliResult<Vec<OsStrin
                     crate::zeze::bean_for_file(&crate::zeze::read_solution(&solution)?, &name)
                 };
                 if frames || bean.is_some() {
+                    again.extend(["--schema".into(), solution.display().to_string()]);
                     args.push("--schema".into());
                     args.push(solution.into());
                 }
                 if let Some(bean) = bean {
+                    again.extend(["--bean".into(), bean.clone()]);
                     args.push("--bean".into());
                     args.push(bean.into());
                 }
             }
         }
-        Format::Resonite | Format::O3de => {}
+        Format::Resonite => {
+            use gamewire::resonite::container;
+            let c = match container::read_header(data)? {
+                Some(h) => container::Container {
+                    compression: h.compression,
+                    framing: container::Framing::FrDT { version: h.version },
+                },
+                None => {
+                    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                    let opts = gamewire::resonite::Options::default();
+                    container::unpack(data, name.as_deref(), &opts)?.0
+                }
+            };
+            again.extend(["--compression".into(), c.compression.name().into()]);
+            if c.framing == container::Framing::Legacy {
+                again.push("--legacy".into());
+            }
+        }
+        Format::O3de => {}
     }
-    Ok(args)
+    Ok((args, again))
 }
 
 /// For a Godot file recognised by name: true when it reads as `store_var` frames and
@@ -154,16 +181,95 @@ pub fn decode(args: DecodeArgs) -> CliResult {
             }
         },
     };
-    let mut argv: Vec<OsString> = vec!["gamewire".into(), "decode".into()];
-    argv.extend(format_args(&path, &found, &data)?);
+    let (decode_args, encode_args) = format_args(&path, &found, &data)?;
     drop(data);
+    // The format's decoder writes to a temporary file beside nothing the user sees; its
+    // JSON goes under "data", after a header saying how to write the file again.
+    let tmp = tempfile::NamedTempFile::new().map_err(|e| format!("temporary file: {e}"))?;
+    let mut argv: Vec<OsString> = vec!["gamewire".into(), "decode".into()];
+    argv.extend(decode_args);
     argv.push(path.into());
+    argv.push("-o".into());
+    argv.push(tmp.path().into());
+    if args.compact {
+        argv.push("--compact".into());
+    }
+    crate::run_argv(argv)?;
+    let body = std::fs::read(tmp.path()).map_err(|e| format!("temporary file: {e}"))?;
+    let header = serde_json::json!({
+        "format": found.format.name(),
+        "encode": encode_args,
+    });
+    let mut out = Vec::with_capacity(body.len() + 128);
+    out.extend_from_slice(format!("{{\"$gamewire\": {header},\n\"data\": ").as_bytes());
+    out.extend_from_slice(body.trim_ascii_end());
+    out.extend_from_slice(b"}\n");
+    crate::io::write_output(args.output.as_deref(), &out)
+}
+
+/// Options of `gamewire encode FILE` (no format named).
+#[derive(clap::Args, Debug, Default)]
+pub struct EncodeArgs {
+    /// JSON written by `gamewire decode FILE` (it says its format and how to write it).
+    pub file: Option<PathBuf>,
+    /// Output file, written atomically; none writes stdout.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+/// Splits JSON written by [`decode`] into its header and the exact text of its data.
+pub fn split_document(text: &[u8]) -> CliResult<(serde_json::Value, Vec<u8>)> {
+    let j: serde_json::Value = crate::io::parse_json(text, false)?;
+    let header = j
+        .get("$gamewire")
+        .cloned()
+        .ok_or("this JSON does not say which engine format it is for (no \"$gamewire\" header, as `gamewire decode FILE` writes): name the format, `gamewire encode FORMAT FILE`")?;
+    // The data's own text when the layout is as written (exact numbers and order), else
+    // the data as parsed.
+    let marker = b"\n\"data\": ";
+    let exact = text
+        .windows(marker.len())
+        .position(|w| w == marker)
+        .and_then(|at| {
+            let rest = &text[at + marker.len()..];
+            let end = rest.trim_ascii_end().strip_suffix(b"}")?;
+            Some(end.to_vec())
+        });
+    let data = match exact {
+        Some(d) => d,
+        None => serde_json::to_vec(j.get("data").ok_or("the \"data\" member is missing")?)?,
+    };
+    Ok((header, data))
+}
+
+/// Runs `gamewire encode FILE`: the format and options come from the JSON's header.
+pub fn encode(args: EncodeArgs) -> CliResult {
+    let input = crate::io::read_input(args.file.as_deref())?;
+    let (header, data) = split_document(&input)?;
+    let format = header
+        .get("format")
+        .and_then(|f| f.as_str())
+        .and_then(Format::from_name)
+        .ok_or("the \"$gamewire\" header names no format gamewire knows")?;
+    let options: Vec<String> = header
+        .get("encode")
+        .and_then(|o| o.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    // The output's extension may choose (Resonite compression): an explicit header
+    // option and the extension must agree, which the format's encoder checks.
+    let tmp = tempfile::NamedTempFile::new().map_err(|e| format!("temporary file: {e}"))?;
+    std::fs::write(tmp.path(), &data).map_err(|e| format!("temporary file: {e}"))?;
+    let mut argv: Vec<OsString> = vec!["gamewire".into(), "encode".into(), format.name().into()];
+    argv.extend(options.into_iter().map(OsString::from));
+    argv.push(tmp.path().into());
     if let Some(out) = args.output {
         argv.push("-o".into());
         argv.push(out.into());
-    }
-    if args.compact {
-        argv.push("--compact".into());
     }
     crate::run_argv(argv)
 }

@@ -17,7 +17,8 @@ use std::time::Instant;
 pub enum Target {
     /// Engine files to JSON (`NAME.EXT` to `NAME.EXT.json`).
     Json,
-    /// JSON back to engine files (`NAME.EXT.json` to `NAME.EXT`); needs `--as`.
+    /// JSON back to engine files (`NAME.EXT.json` to `NAME.EXT`), in the format and with
+    /// the settings `--to json` recorded (or `--as FORMAT` for plain JSON).
     Native,
     /// Godot 3 files (bare values or `store_var` saves) carried over to Godot 4, the way
     /// Godot 4 reads them (`save.dat` to `save.godot4.dat`, or the same name under
@@ -44,8 +45,8 @@ pub struct ConvertArgs {
     /// Files converted at once (default: all cores).
     #[arg(short, long)]
     pub jobs: Option<usize>,
-    /// Read every input as this format instead of detecting it (needed with
-    /// `--to native`: JSON does not say which engine it is for).
+    /// Read every input as this format instead of detecting it (with `--to native`:
+    /// for plain JSON that does not say its format).
     #[arg(long = "as", value_name = "FORMAT", value_parser = parse_format)]
     pub as_format: Option<Format>,
     /// Write JSON on one line per document instead of indented.
@@ -246,19 +247,48 @@ fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
             if !name.ends_with(".json") {
                 return Ok(Done::Skipped);
             }
-            let format = args.as_format.ok_or(
-                "--to native needs --as FORMAT: the JSON does not say which engine it is for",
-            )?;
             let out = output_path(job, args)?;
-            let argv: Vec<OsString> = vec![
-                "gamewire".into(),
-                "encode".into(),
-                format.name().into(),
-                job.input.clone().into(),
-                "-o".into(),
-                out.into(),
-            ];
-            crate::run_argv(argv)?;
+            let mut head = [0u8; 32];
+            let n = std::io::Read::read(
+                &mut std::fs::File::open(&job.input).map_err(|e| format!("cannot read: {e}"))?,
+                &mut head,
+            )
+            .map_err(|e| format!("cannot read: {e}"))?;
+            let has_header = head[..n].starts_with(b"{\"$gamewire\"");
+            match args.as_format {
+                Some(f) if has_header => {
+                    let text =
+                        std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"))?;
+                    let (h, _) = crate::auto::split_document(&text)?;
+                    if h.get("format").and_then(|x| x.as_str()) != Some(f.name()) {
+                        return Err(format!(
+                            "--as {f} contradicts the file's header, which says {}",
+                            h.get("format").unwrap_or(&serde_json::Value::Null)
+                        )
+                        .into());
+                    }
+                    crate::auto::encode(crate::auto::EncodeArgs {
+                        file: Some(job.input.clone()),
+                        output: Some(out),
+                    })?
+                }
+                // The format and settings the JSON's header recorded.
+                None => crate::auto::encode(crate::auto::EncodeArgs {
+                    file: Some(job.input.clone()),
+                    output: Some(out),
+                })?,
+                Some(format) => {
+                    let argv: Vec<OsString> = vec![
+                        "gamewire".into(),
+                        "encode".into(),
+                        format.name().into(),
+                        job.input.clone().into(),
+                        "-o".into(),
+                        out.into(),
+                    ];
+                    crate::run_argv(argv)?;
+                }
+            }
         }
     }
     Ok(Done::Converted)

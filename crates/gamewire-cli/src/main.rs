@@ -58,9 +58,9 @@ enum Command {
     /// Decode a file in an engine format to JSON: `decode FILE` detects the format
     /// (and finds its side files), `decode FORMAT [OPTIONS] [FILE]` names it.
     Decode(DecodeCmd),
-    /// Encode JSON to bytes in an engine format.
-    #[command(subcommand)]
-    Encode(Codec),
+    /// Encode JSON to bytes in an engine format: `encode FILE.json` reads the format and
+    /// settings `decode FILE` recorded, `encode FORMAT [OPTIONS] [FILE]` names them.
+    Encode(EncodeCmd),
     /// Convert many files at once, in parallel: engine files to JSON, or JSON back.
     Convert(convert::ConvertArgs),
     /// Detect each file's format and print a readable tree with types.
@@ -89,6 +89,16 @@ struct DecodeCmd {
     codec: Option<Codec>,
     #[command(flatten)]
     auto: auto::DecodeArgs,
+}
+
+/// `encode`: a format subcommand, or JSON that says its format.
+#[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct EncodeCmd {
+    #[command(subcommand)]
+    codec: Option<Codec>,
+    #[command(flatten)]
+    auto: auto::EncodeArgs,
 }
 
 /// One subcommand per format; `decode`, `encode` and `bench` each take one.
@@ -210,7 +220,8 @@ fn run(cli: Cli) -> CliResult {
     match cli.command {
         Command::Decode(DecodeCmd { codec: Some(c), .. }) => run_codec(Action::Decode, c),
         Command::Decode(DecodeCmd { codec: None, auto }) => auto::decode(auto),
-        Command::Encode(c) => run_codec(Action::Encode, c),
+        Command::Encode(EncodeCmd { codec: Some(c), .. }) => run_codec(Action::Encode, c),
+        Command::Encode(EncodeCmd { codec: None, auto }) => auto::encode(auto),
         Command::Bench(c) => run_codec(Action::Bench, c),
         Command::Inspect(a) => inspect::run(a),
         Command::Convert(a) => convert::run(a),

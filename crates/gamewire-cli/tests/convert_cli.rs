@@ -70,27 +70,42 @@ fn a_folder_converts_to_json_and_back_with_one_bad_file_reported() {
     let one = gamewire(&["decode", input.join("s0.dat").to_str().unwrap()]);
     assert_eq!(std::fs::read(out.join("s0.dat.json")).unwrap(), one.stdout);
 
-    // Back to bytes: the same bytes as the originals.
+    // Back to bytes with no format named: each JSON's header says how, and every file
+    // comes back as it was, the KingsIsle BINd file included.
     let back = dir.path().join("back");
     let o = gamewire(&[
         "convert",
         out.to_str().unwrap(),
+        "-r",
+        "--to",
+        "native",
+        "--out-dir",
+        back.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    for (b, original) in [
+        ("s3.dat", samples("godot/save.godot3.bin")),
+        ("deeper/d.dat", samples("godot/save.godot3.bin")),
+        ("item.bin", samples("kingsisle/item.bin")),
+    ] {
+        assert_eq!(
+            std::fs::read(back.join(b)).unwrap(),
+            std::fs::read(original).unwrap(),
+            "{b}"
+        );
+    }
+    // A format named that contradicts the header is an error.
+    let o = gamewire(&[
+        "convert",
+        out.join("item.bin.json").to_str().unwrap(),
         "--to",
         "native",
         "--as",
         "godot3",
         "--out-dir",
         back.to_str().unwrap(),
-        "-j",
-        "1",
     ]);
-    // (`--as` is obeyed for every file: item.bin.json, plain JSON, becomes a Godot
-    // Dictionary too.)
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert_eq!(
-        std::fs::read(back.join("s3.dat")).unwrap(),
-        std::fs::read(samples("godot/save.godot3.bin")).unwrap()
-    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("contradicts the file's header"));
 }
 
 #[test]

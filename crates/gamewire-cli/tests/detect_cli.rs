@@ -98,10 +98,29 @@ fn decode_with_no_format_matches_the_format_subcommand() {
         ),
     ];
     for (file, explicit) in cases {
-        let auto = ok(&["decode", file]);
+        let auto = ok(&["decode", "--compact", file]);
+        let j: serde_json::Value = serde_json::from_slice(&auto).unwrap();
         let mut args = explicit.to_vec();
+        if args.contains(&"--framed") || args.contains(&"--frames") {
+            args.push("--array"); // a stream is kept as one array under "data"
+        }
+        args.push("--compact");
         args.push(file);
-        assert_eq!(auto, ok(&args), "{file}");
+        let plain: serde_json::Value = serde_json::from_slice(&ok(&args)).unwrap();
+        assert_eq!(j["data"], plain, "{file}");
+        assert_eq!(j["$gamewire"]["format"], explicit[1], "{file}");
+        // And back with no flags: the same bytes.
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("x.json");
+        std::fs::write(&json, &auto).unwrap();
+        let bytes = ok(&["encode", json.to_str().unwrap()]);
+        let original = std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../..")
+                .join(file),
+        )
+        .unwrap();
+        assert_eq!(bytes, original, "{file}: decode FILE then encode FILE.json");
     }
     // A bean file is typed by the solution beside it, through its name.
     let typed = String::from_utf8(ok(&["decode", "samples/zeze/BSimple.zeze"])).unwrap();
@@ -119,8 +138,15 @@ fn decode_with_no_format_explains_what_it_cannot_choose() {
     assert_eq!(out.status.code(), Some(1));
     assert!(err.contains("--as") && err.contains("godot4"), "{err}");
     // --as settles it.
-    let text = ok(&["decode", "--as", "godot3", tiny.to_str().unwrap()]);
-    assert_eq!(String::from_utf8(text).unwrap().trim(), "\"\"");
+    let text = ok(&[
+        "decode",
+        "--compact",
+        "--as",
+        "godot3",
+        tiny.to_str().unwrap(),
+    ]);
+    let j: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    assert_eq!(j["data"], "");
     // JSON is not decoded, and says how to encode it instead.
     let json = dir.path().join("save.json");
     std::fs::write(&json, b"{\"hp\": 1}").unwrap();
