@@ -17,6 +17,12 @@ use std::path::{Path, PathBuf};
 /// The registry file `inspect` looks for beside an O3DE file.
 pub const REGISTRY_NAME: &str = "o3de-registry.json";
 
+/// The registry file for `path`: `o3de-registry.json` in its folder, or else in the
+/// nearest parent folder holding one (as the other formats find their side files).
+pub fn registry_for(path: &Path) -> Option<PathBuf> {
+    crate::auto::find_side_file(path, &[REGISTRY_NAME.to_owned()])
+}
+
 /// Options of `gamewire decode|encode|bench o3de`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -100,13 +106,10 @@ fn resolve_imports(
 fn load_registry(args: &Args) -> CliResult<Registry> {
     let path = match (&args.schema, &args.input) {
         (Some(p), _) => p.clone(),
-        (None, Some(i)) if i != Path::new("-") => {
-            let beside = i.parent().unwrap_or(Path::new(".")).join(REGISTRY_NAME);
-            if !beside.exists() {
-                return Ok(Registry::bundled());
-            }
-            beside
-        }
+        (None, Some(i)) if i != Path::new("-") => match registry_for(i) {
+            Some(found) => found,
+            None => return Ok(Registry::bundled()),
+        },
         _ => return Ok(Registry::bundled()),
     };
     let bytes = std::fs::read(&path)
@@ -204,11 +207,10 @@ pub fn run(action: Action, args: Args) -> CliResult {
 /// (`o3de-registry.json`) sits beside it that knows the envelope's class; else what
 /// the file shows without one (`o3de_doc::inspect`).
 pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    let reg_path = path.parent().unwrap_or(Path::new(".")).join(REGISTRY_NAME);
     // Without a registry, or for a file outside the envelope: what the file shows.
-    if !reg_path.is_file() {
+    let Some(reg_path) = registry_for(path) else {
         return crate::o3de_doc::inspect(path, data, tree);
-    }
+    };
     let json = o3de::parse_json(data)?;
     let Some(env) = Envelope::from_json(&json).ok().flatten() else {
         return crate::o3de_doc::inspect(path, data, tree);

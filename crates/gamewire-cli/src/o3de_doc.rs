@@ -4,7 +4,7 @@
 
 use crate::inspect::{short_str, Tree};
 use crate::io::{read_input, write_output};
-use crate::o3de::{Args, REGISTRY_NAME};
+use crate::o3de::Args;
 use crate::{Action, CliResult};
 use gamewire::o3de::doc::{Document, Layout, Node};
 use gamewire::o3de::recognize::{self, FileKind};
@@ -20,7 +20,10 @@ pub fn is_untyped(args: &Args, bytes: &[u8]) -> bool {
         return false;
     }
     let reg_path = match &args.input {
-        Some(i) if i != Path::new("-") => i.parent().unwrap_or(Path::new(".")).join(REGISTRY_NAME),
+        Some(i) if i != Path::new("-") => match crate::o3de::registry_for(i) {
+            Some(p) => p,
+            None => return true,
+        },
         _ => return true,
     };
     let Some(class) = recognize::envelope_class_name(bytes) else {

@@ -280,3 +280,21 @@ fn streams_are_json_lines_or_one_array_and_both_encode_back() {
         }
     }
 }
+
+#[test]
+#[cfg(feature = "o3de")]
+fn an_o3de_registry_in_a_parent_folder_is_found() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/o3de");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("levels/a")).unwrap();
+    let file = dir.path().join("levels/a/sample-entity.json");
+    std::fs::copy(root.join("sample-entity.json"), &file).unwrap();
+    assert!(inspect(&file).contains("read without a registry"));
+    std::fs::copy(
+        root.join("o3de-registry.json"),
+        dir.path().join("o3de-registry.json"),
+    )
+    .unwrap();
+    let text = inspect(&file);
+    assert!(text.contains("ClassData: SampleEntity"), "{text}");
+}
