@@ -164,6 +164,10 @@ impl Entry {
                 "{}, read for the files beside it ({} bytes)",
                 self.description, self.bytes
             ),
+            "json" if !self.description.is_empty() => format!(
+                "{} ({} bytes); `gamewire encode FILE` writes it back",
+                self.description, self.bytes
+            ),
             "json" => format!("JSON text, not an engine file ({} bytes)", self.bytes),
             "unknown" => format!("unknown format ({} bytes)", self.bytes),
             "skipped" => format!("skipped: {}", self.description),
@@ -211,6 +215,15 @@ fn inspect_one(path: &Path, shown: String, data: &[u8], args: &InspectArgs) -> E
                 e.description = what.to_owned();
             } else if detection == Detection::Json {
                 e.status = "json";
+                // JSON written by `gamewire decode FILE` says its format in its header.
+                if data.starts_with(b"{\"$gamewire\"") {
+                    if let Ok((h, _)) = crate::auto::split_document(data) {
+                        if let Some(f) = h.get("format").and_then(|f| f.as_str()) {
+                            e.description = format!("gamewire JSON of a {f} file");
+                            e.format = Format::from_name(f).map(Format::name);
+                        }
+                    }
+                }
             }
         }
     }

@@ -37,6 +37,21 @@ fn gamewire_json_output_is_not_decoded_as_godot_bytes() {
     std::fs::write(&json, b"{\n  \"hp\": 3\n}\n").unwrap();
     let text = inspect(&json);
     assert!(text.contains("JSON text, not an engine file"), "{text}");
+    // What `decode FILE` writes says its format, and inspect says so.
+    let out = dir.path().join("save.dat.json");
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/godot/save.godot3.bin");
+    let o = Command::new(env!("CARGO_BIN_EXE_gamewire"))
+        .args([
+            "decode",
+            sample.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let text = inspect(&out);
+    assert!(text.contains("gamewire JSON of a godot3 file"), "{text}");
 }
 
 #[test]
