@@ -48,6 +48,11 @@ pub struct Args {
     /// input had one).
     #[arg(long)]
     pub envelope: bool,
+    /// Decode/encode with a registry: write O3DE's canonical form (values coerced as
+    /// O3DE's store writes them, defaults dropped). By default the typed load checks the
+    /// input and reports on stderr, and the input is written back as it was.
+    #[arg(long)]
+    pub canonical: bool,
     /// Compact output instead of indented.
     #[arg(long)]
     pub compact: bool,
@@ -160,6 +165,16 @@ pub fn run(action: Action, args: Args) -> CliResult {
         ..StoreOptions::default()
     };
     match action {
+        Action::Decode | Action::Encode if !args.canonical && !args.envelope => {
+            // Checked by the typed load, reported, and written back as it was.
+            let (_, _, _, report) = load_input(&args, &reg, &bytes)?;
+            let rep = serde_json::json!({ "load": report.to_json() });
+            eprintln!("{}", serde_json::to_string_pretty(&rep)?);
+            if report.processing() == Processing::Halted {
+                return Err("processing halted (see the report above)".into());
+            }
+            crate::o3de_doc::run(action, &args, &bytes)
+        }
         Action::Decode | Action::Encode => {
             let (v, ty, class_name, report) = load_input(&args, &reg, &bytes)?;
             let (mut out, store_report) = o3de::store(&reg, &ty, &v, &store_opts);
@@ -347,6 +362,7 @@ mod tests {
             keep_defaults: false,
             clear_containers: false,
             envelope: false,
+            canonical: true,
             compact: false,
             aliases: Vec::new(),
             allow_import: Vec::new(),
@@ -377,6 +393,7 @@ mod tests {
             keep_defaults: false,
             clear_containers: false,
             envelope: false,
+            canonical: true,
             compact: false,
             aliases: Vec::new(),
             allow_import: Vec::new(),

@@ -96,7 +96,7 @@ fn import_outside_the_folder_needs_allow_import() {
         bin()
             .args(["decode", "o3de", "--schema"])
             .arg(&registry)
-            .args(["--type", "vector<i32>", "--compact"])
+            .args(["--type", "vector<i32>", "--compact", "--canonical"])
             .args(extra)
             .arg(&input)
             .output()

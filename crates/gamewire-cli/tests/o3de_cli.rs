@@ -276,3 +276,44 @@ fn the_json_gamewire_writes_for_other_formats_is_not_claimed() {
     }
     assert_eq!(checked, 5);
 }
+
+#[test]
+fn with_a_registry_decode_keeps_the_input_unless_canonical_is_asked() {
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/o3de");
+    let entity = samples.join("sample-entity.json");
+    // The registry beside it knows the class: checked and reported, written as it was.
+    let kept = bin()
+        .args(["decode", "o3de"])
+        .arg(&entity)
+        .output()
+        .unwrap();
+    ok(&kept);
+    assert!(String::from_utf8_lossy(&kept.stderr).contains("\"load\""));
+    let as_written = bin()
+        .args(["decode", "o3de", "--schema", "/dev/null"])
+        .arg(&entity)
+        .output()
+        .unwrap();
+    // (a registry that does not read is an error, not a silent fallback)
+    assert!(!as_written.status.success());
+    let canonical = bin()
+        .args(["decode", "o3de", "--canonical"])
+        .arg(&entity)
+        .output()
+        .unwrap();
+    ok(&canonical);
+    assert_ne!(
+        kept.stdout, canonical.stdout,
+        "canonical form differs from the input"
+    );
+    // Decode then encode gives back the same document, registry or not.
+    let back = run_with_stdin(&["encode", "o3de"], &kept.stdout);
+    ok(&back);
+    assert_eq!(back.stdout, kept.stdout);
+    // (the sample holds comments, which the document drops; everything else is kept)
+    let text = String::from_utf8(kept.stdout).unwrap();
+    assert!(
+        text.contains("\"0x1F2E3D4C\"") && !text.contains("//"),
+        "{text}"
+    );
+}
