@@ -226,3 +226,23 @@ fn math_type_ids_name_the_built_in_math_types() {
     let a = &reg.classes[reg.classes_named("AssetId")[0]];
     assert_eq!(a.uuid.to_string(), "{652ED536-3402-439B-AEBE-4A5DBC554085}");
 }
+
+#[test]
+fn the_game_transform_component_is_bundled_too() {
+    let reg = Registry::from_json(&Registry::bundled_json()).unwrap();
+    let i = reg.classes_named("AzFramework::TransformComponent");
+    assert_eq!(i.len(), 1);
+    let t = &reg.classes[i[0]];
+    assert_eq!(t.uuid.to_string(), "{22B10178-39B6-4C12-BB37-77DB45FDD3B6}");
+    assert_eq!(t.version, Some(5));
+    let names: Vec<&str> = t.fields.iter().map(|f| f.name.as_str()).collect();
+    for f in [
+        "Parent",
+        "Transform",
+        "LocalTransform",
+        "ParentActivationTransformMode",
+        "IsStatic",
+    ] {
+        assert!(names.contains(&f), "{f} in {names:?}");
+    }
+}
