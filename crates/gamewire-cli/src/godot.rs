@@ -75,22 +75,26 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
                 let values = framing::decode_framed_all(&input, &decode_opts(&args, v))?;
                 drop(input);
                 let mut out = io::Output::create(args.output.as_deref())?;
+                // Streamed: no JSON tree is built for the values' containers.
                 if args.array {
-                    let all: Vec<_> = values.iter().map(|x| json::to_json(x, v)).collect();
+                    let all: Vec<_> = values.iter().map(|x| json::JsonView::new(x, v)).collect();
                     out.json(&all, !args.compact)?;
                 } else {
                     // JSON Lines: one compact document per value.
                     for value in &values {
-                        out.json(&json::to_json(value, v), false)?;
+                        out.json(&json::JsonView::new(value, v), false)?;
                     }
                 }
                 out.finish()
             } else {
                 let value = godot::decode(&input, &decode_opts(&args, v))?;
                 drop(input);
-                let j = json::to_json(&value, v);
-                drop(value);
-                io::write_json(args.output.as_deref(), &j, !args.compact)
+                // Streamed: no JSON tree is built for the value's containers.
+                io::write_json(
+                    args.output.as_deref(),
+                    &json::JsonView::new(&value, v),
+                    !args.compact,
+                )
             }
         }
         Action::Encode => {

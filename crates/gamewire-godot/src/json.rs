@@ -30,6 +30,128 @@ struct ToJson {
     version: Version,
 }
 
+/// The JSON of a Variant written straight to a serializer, with no JSON tree built for
+/// its containers: `serde_json::to_writer(w, &JsonView::new(&v, version))` writes the
+/// very text `to_json` would give, with memory for one leaf at a time (a leaf such as a
+/// packed array is still turned into JSON whole).
+#[derive(Debug, Clone, Copy)]
+pub struct JsonView<'a> {
+    value: &'a Value,
+    version: Version,
+}
+
+impl<'a> JsonView<'a> {
+    /// A view of `value`, naming types as `version` does.
+    pub fn new(value: &'a Value, version: Version) -> Self {
+        JsonView { value, version }
+    }
+
+    fn of(&self, value: &'a Value) -> Self {
+        JsonView {
+            value,
+            version: self.version,
+        }
+    }
+}
+
+impl serde::Serialize for JsonView<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        let to = ToJson {
+            version: self.version,
+        };
+        let v = self.value;
+        let kind_name = || v.kind().name(self.version);
+        match v {
+            Value::Array(a) if a.element_type().is_any() => {
+                let mut q = s.serialize_seq(Some(a.items.len()))?;
+                for x in &a.items {
+                    q.serialize_element(&self.of(x))?;
+                }
+                q.end()
+            }
+            Value::Array(a) => {
+                let mut m = s.serialize_map(Some(3))?;
+                m.serialize_entry(TYPE_KEY, kind_name())?;
+                m.serialize_entry("element_type", &to.container_type(a.element_type()))?;
+                m.serialize_entry("value", &Items(self, &a.items))?;
+                m.end()
+            }
+            Value::Dictionary(d) => {
+                let plain = d.key_type().is_any()
+                    && d.value_type().is_any()
+                    && unique_keys(
+                        d.entries.iter().map(|(k, _)| match k {
+                            Value::String(s) => Some(s.as_str()),
+                            _ => None,
+                        }),
+                        d.entries.len(),
+                    );
+                if plain {
+                    let mut m = s.serialize_map(Some(d.entries.len()))?;
+                    for (k, x) in &d.entries {
+                        m.serialize_entry(k.as_str().unwrap_or_default(), &self.of(x))?;
+                    }
+                    return m.end();
+                }
+                let mut m = s.serialize_map(None)?;
+                m.serialize_entry(TYPE_KEY, kind_name())?;
+                if !d.key_type().is_any() {
+                    m.serialize_entry("key_type", &to.container_type(d.key_type()))?;
+                }
+                if !d.value_type().is_any() {
+                    m.serialize_entry("value_type", &to.container_type(d.value_type()))?;
+                }
+                m.serialize_entry("entries", &Pairs(self, &d.entries))?;
+                m.end()
+            }
+            Value::Object(o) => match &**o {
+                Object::Full { class, properties } => {
+                    let mut m = s.serialize_map(Some(3))?;
+                    m.serialize_entry(TYPE_KEY, kind_name())?;
+                    m.serialize_entry("class", class)?;
+                    m.serialize_entry("properties", &Properties(self, properties))?;
+                    m.end()
+                }
+                Object::Id(_) => to.value(v).serialize(s),
+            },
+            _ => to.value(v).serialize(s),
+        }
+    }
+}
+
+/// Array items, streamed.
+struct Items<'v, 'a>(&'v JsonView<'a>, &'a [Value]);
+
+impl serde::Serialize for Items<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_seq(self.1.iter().map(|x| self.0.of(x)))
+    }
+}
+
+/// Dictionary entries as `[key, value]` pairs, streamed.
+struct Pairs<'v, 'a>(&'v JsonView<'a>, &'a [(Value, Value)]);
+
+impl serde::Serialize for Pairs<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_seq(self.1.iter().map(|(k, x)| (self.0.of(k), self.0.of(x))))
+    }
+}
+
+/// Object properties: a map when the names are distinct, else `[name, value]` pairs.
+struct Properties<'v, 'a>(&'v JsonView<'a>, &'a [(String, Value)]);
+
+impl serde::Serialize for Properties<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let props = self.1;
+        if unique_keys(props.iter().map(|(k, _)| Some(k.as_str())), props.len()) {
+            s.collect_map(props.iter().map(|(k, x)| (k, self.0.of(x))))
+        } else {
+            s.collect_seq(props.iter().map(|(k, x)| (k, self.0.of(x))))
+        }
+    }
+}
+
 /// A f64 as a JSON number (always written with a decimal point or exponent), or the
 /// tagged form for NaN and infinities.
 fn float(f: f64) -> Json {
