@@ -155,6 +155,17 @@ fn load_input(
 
 /// Runs `decode`, `encode` or `bench` for o3de.
 pub fn run(action: Action, args: Args) -> CliResult {
+    const WRITES: &[Action] = &[Action::Decode, Action::Encode];
+    crate::only_for(
+        action,
+        &[
+            ("--output", args.output.is_some(), WRITES),
+            ("--envelope", args.envelope, WRITES),
+            ("--canonical", args.canonical, WRITES),
+            ("--compact", args.compact, WRITES),
+            ("--clear-containers", args.clear_containers, WRITES),
+        ],
+    )?;
     let bytes = read_input(args.input.as_deref())?;
     if crate::o3de_doc::is_untyped(&args, &bytes) {
         return crate::o3de_doc::run(action, &args, &bytes);

@@ -63,6 +63,46 @@ fn options_of_another_action_are_refused() {
 }
 
 #[test]
+#[cfg(feature = "o3de")]
+fn o3de_options_of_decode_and_encode_are_refused_by_bench() {
+    for (name, opt) in [
+        ("--output", &["-o", "x.json"][..]),
+        ("--envelope", &["--envelope"]),
+        ("--canonical", &["--canonical"]),
+        ("--compact", &["--compact"]),
+        ("--clear-containers", &["--clear-containers"]),
+    ] {
+        let args = [
+            &["bench", "o3de"][..],
+            opt,
+            &["samples/o3de/sample-entity.json"],
+        ]
+        .concat();
+        refused(
+            &args,
+            &format!("{name} is an option of decode and encode, not of bench"),
+        );
+    }
+    assert!(!Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../x.json")
+        .exists());
+}
+
+#[test]
+#[cfg(feature = "o3de")]
+fn o3de_actions_keep_their_own_options() {
+    // The same options are taken by decode (and bench runs without them).
+    let o = gamewire(&[
+        "decode",
+        "o3de",
+        "--compact",
+        "samples/o3de/sample-entity.json",
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(!o.stdout.is_empty());
+}
+
+#[test]
 fn the_output_extension_chooses_the_resonite_compression() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("item.json");
