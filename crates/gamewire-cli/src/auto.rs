@@ -148,6 +148,11 @@ pub fn decode(args: DecodeArgs) -> CliResult {
         );
     };
     let data = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    decode_data(args, path, data)
+}
+
+/// [`decode`] of the file at `path`, already read as `data`.
+pub fn decode_data(args: DecodeArgs, path: PathBuf, data: Vec<u8>) -> CliResult {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     let found = match args.as_format {
         Some(f) => Found::new(f, Evidence::Given),
@@ -182,20 +187,19 @@ pub fn decode(args: DecodeArgs) -> CliResult {
         },
     };
     let (decode_args, encode_args) = format_args(&path, &found, &data)?;
-    drop(data);
-    // The format's decoder writes to a temporary file beside nothing the user sees; its
+    // The format's decoder is handed the bytes already read and writes to memory; its
     // JSON goes under "data", after a header saying how to write the file again.
-    let tmp = tempfile::NamedTempFile::new().map_err(|e| format!("temporary file: {e}"))?;
+    let capture = PathBuf::from(format!("<memory:{}>", path.display()));
     let mut argv: Vec<OsString> = vec!["gamewire".into(), "decode".into()];
     argv.extend(decode_args);
-    argv.push(path.into());
+    argv.push(path.clone().into());
     argv.push("-o".into());
-    argv.push(tmp.path().into());
+    argv.push(capture.clone().into());
     if args.compact {
         argv.push("--compact".into());
     }
-    crate::run_argv(argv)?;
-    let body = std::fs::read(tmp.path()).map_err(|e| format!("temporary file: {e}"))?;
+    let (res, body) = crate::io::in_memory(&path, data, &capture, || crate::run_argv(argv));
+    res?;
     let header = serde_json::json!({
         "format": found.format.name(),
         "encode": encode_args,

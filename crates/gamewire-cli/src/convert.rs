@@ -65,7 +65,8 @@ struct Job {
 
 /// What happened to one file.
 enum Done {
-    Converted,
+    /// Converted, from an input of this many bytes.
+    Converted(u64),
     /// Not an input for this direction (JSON text when converting to JSON, a side
     /// file, a non-JSON file when converting to native).
     Skipped,
@@ -191,6 +192,24 @@ fn output_path(job: &Job, args: &ConvertArgs) -> CliResult<PathBuf> {
     })
 }
 
+/// The folders outputs were written to: `--out-dir`, or else the inputs' folders.
+fn output_dirs(args: &ConvertArgs, jobs: &[Job]) -> Vec<PathBuf> {
+    if let Some(d) = &args.out_dir {
+        return vec![d.clone()];
+    }
+    let mut dirs: Vec<PathBuf> = jobs.iter().map(|j| parent_or_here(&j.input)).collect();
+    dirs.sort();
+    dirs.dedup();
+    dirs
+}
+
+fn parent_or_here(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
 /// Converts one file.
 fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
     let name = job
@@ -201,24 +220,32 @@ fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
     if is_side_file(&name) {
         return Ok(Done::Skipped);
     }
+    let size;
     match args.to {
         Target::Json => {
-            if args.as_format.is_none() {
-                let data = std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"))?;
-                if gamewire::identify(&data, Some(&name)) == gamewire::Detection::Json {
-                    return Ok(Done::Skipped); // JSON already (an earlier run's output)
-                }
+            // Read once: detection and the decoder share the bytes.
+            let data = std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"))?;
+            size = data.len() as u64;
+            if args.as_format.is_none()
+                && gamewire::identify(&data, Some(&name)) == gamewire::Detection::Json
+            {
+                return Ok(Done::Skipped); // JSON already (an earlier run's output)
             }
             let out = output_path(job, args)?;
-            crate::auto::decode(crate::auto::DecodeArgs {
-                file: Some(job.input.clone()),
-                output: Some(out),
-                as_format: args.as_format,
-                compact: args.compact,
-            })?;
+            crate::auto::decode_data(
+                crate::auto::DecodeArgs {
+                    file: Some(job.input.clone()),
+                    output: Some(out),
+                    as_format: args.as_format,
+                    compact: args.compact,
+                },
+                job.input.clone(),
+                data,
+            )?;
         }
         Target::Godot4 => {
             let data = std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"))?;
+            size = data.len() as u64;
             let framed = match args.as_format {
                 Some(Format::Godot3) => godot3_framed(&data),
                 Some(other) => {
@@ -255,6 +282,7 @@ fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
             )
             .map_err(|e| format!("cannot read: {e}"))?;
             let has_header = head[..n].starts_with(b"{\"$gamewire\"");
+            size = std::fs::metadata(&job.input).map_or(0, |m| m.len());
             match args.as_format {
                 Some(f) if has_header => {
                     let text =
@@ -291,7 +319,7 @@ fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
             }
         }
     }
-    Ok(Done::Converted)
+    Ok(Done::Converted(size))
 }
 
 /// True when Godot 3 bytes read as `store_var` frames and not as one bare value.
@@ -327,11 +355,14 @@ pub fn run(args: ConvertArgs) -> CliResult {
     let bytes = AtomicU64::new(0);
     let skipped = AtomicU64::new(0);
     let failures = Mutex::new(Vec::new());
+    // Each output is written to a temporary file and renamed over its target (a reader
+    // sees the old file or the whole new one), without a sync per file: the file
+    // systems written to are synced once at the end, before convert reports success.
+    crate::io::sync_each(false);
     pool.install(|| {
         jobs.par_iter().for_each(|job| {
-            let size = std::fs::metadata(&job.input).map_or(0, |m| m.len());
             match convert_one(job, &args) {
-                Ok(Done::Converted) => {
+                Ok(Done::Converted(size)) => {
                     bytes.fetch_add(size, Ordering::Relaxed);
                 }
                 Ok(Done::Skipped) => {
@@ -363,6 +394,8 @@ pub fn run(args: ConvertArgs) -> CliResult {
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
+    crate::io::sync_each(true);
+    crate::io::sync_file_systems(&output_dirs(&args, &jobs))?;
     let failed = failures
         .into_inner()
         .unwrap_or_else(|p| p.into_inner())

@@ -3,13 +3,109 @@
 
 use crate::{CliError, CliResult};
 use gamewire_core::json_text::{self, TextOptions};
+use std::cell::RefCell;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+thread_local! {
+    /// Inputs already read, handed to the next [`read_input`] of their path on this
+    /// thread (see [`in_memory`]).
+    static HELD: RefCell<Vec<(PathBuf, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
+    /// Outputs kept in memory instead of written (see [`in_memory`]).
+    static CAPTURED: RefCell<Vec<(PathBuf, SharedBuf)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Whether [`Output::finish`] syncs each file before renaming it (see [`sync_each`]).
+static SYNC_EACH: AtomicBool = AtomicBool::new(true);
+
+/// Chooses whether each atomically written output is synced to disk before it is
+/// renamed over its target (the default). `convert` turns this off and syncs the
+/// file systems it wrote to once at the end (see [`sync_file_systems`]).
+pub fn sync_each(on: bool) {
+    SYNC_EACH.store(on, Ordering::Relaxed);
+}
+
+/// Flushes to disk everything written to the file systems holding `dirs` (one
+/// `syncfs` per file system); folders that do not exist are passed over.
+#[cfg(target_os = "linux")]
+pub fn sync_file_systems(dirs: &[PathBuf]) -> CliResult {
+    use std::os::unix::fs::MetadataExt;
+    let mut done = Vec::new();
+    for d in dirs.iter().filter(|d| d.is_dir()) {
+        let f = std::fs::File::open(d).map_err(|e| format!("cannot sync {}: {e}", d.display()))?;
+        let dev = f.metadata()?.dev();
+        if !done.contains(&dev) {
+            rustix::fs::syncfs(&f).map_err(|e| format!("cannot sync {}: {e}", d.display()))?;
+            done.push(dev);
+        }
+    }
+    Ok(())
+}
+
+/// Flushes to disk everything written below `dirs` (a sync of each folder).
+#[cfg(not(target_os = "linux"))]
+pub fn sync_file_systems(dirs: &[PathBuf]) -> CliResult {
+    for d in dirs.iter().filter(|d| d.is_dir()) {
+        std::fs::File::open(d)
+            .and_then(|f| f.sync_all())
+            .map_err(|e| format!("cannot sync {}: {e}", d.display()))?;
+    }
+    Ok(())
+}
+
+/// Runs `f` (a command run in this process) with the first [`read_input`] of `input`
+/// answered by `data`, already read, and whatever it writes to `capture` kept in
+/// memory instead of a file; returns `f`'s result and the captured bytes. This lets
+/// `decode FILE` and `convert` hand a file to a format's decoder without reading it
+/// again or going through a temporary file.
+pub fn in_memory<R>(
+    input: &Path,
+    data: Vec<u8>,
+    capture: &Path,
+    f: impl FnOnce() -> R,
+) -> (R, Vec<u8>) {
+    let buf = SharedBuf::default();
+    HELD.with(|h| h.borrow_mut().push((input.to_path_buf(), data)));
+    CAPTURED.with(|c| c.borrow_mut().push((capture.to_path_buf(), buf.clone())));
+    let r = f();
+    HELD.with(|h| h.borrow_mut().retain(|(p, _)| p != input));
+    CAPTURED.with(|c| c.borrow_mut().retain(|(p, _)| p != capture));
+    let bytes = std::mem::take(&mut *buf.0.lock().unwrap_or_else(|p| p.into_inner()));
+    (r, bytes)
+}
+
+/// A byte buffer shared between an [`Output`] and [`in_memory`].
+#[derive(Clone, Default)]
+struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
 
 /// Reads the whole input: the file at `path`, or stdin when `path` is `None` or `-`.
 pub fn read_input(path: Option<&Path>) -> CliResult<Vec<u8>> {
     match path {
         Some(p) if p != Path::new("-") => {
+            let held = HELD.with(|h| {
+                let mut h = h.borrow_mut();
+                let i = h.iter().position(|(q, _)| q == p)?;
+                Some(h.swap_remove(i).1)
+            });
+            if let Some(data) = held {
+                return Ok(data);
+            }
             std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()).into())
         }
         _ => {
@@ -194,6 +290,22 @@ impl Output {
     /// [`Output::finish`].
     pub fn create(path: Option<&Path>) -> CliResult<Output> {
         let label = path.map_or("stdout".to_owned(), |p| p.display().to_string());
+        if let Some(p) = path {
+            let captured = CAPTURED.with(|c| {
+                c.borrow()
+                    .iter()
+                    .find(|(q, _)| q == p)
+                    .map(|(_, b)| b.clone())
+            });
+            if let Some(buf) = captured {
+                return Ok(Output {
+                    w: std::io::BufWriter::with_capacity(OUT_BUF, Box::new(buf)),
+                    pending: None,
+                    file: None,
+                    label,
+                });
+            }
+        }
         match destination(path)? {
             Dest::Stdout => Ok(Output {
                 w: std::io::BufWriter::with_capacity(OUT_BUF, stdout_sink()?),
@@ -270,8 +382,10 @@ impl Output {
         };
         let label = &self.label;
         if let Some(f) = &self.file {
-            f.sync_all()
-                .map_err(|e| format!("cannot write {label}: {e}"))?;
+            if SYNC_EACH.load(Ordering::Relaxed) {
+                f.sync_all()
+                    .map_err(|e| format!("cannot write {label}: {e}"))?;
+            }
             // A temporary file is private (0600); give the output the permissions of
             // the file it replaces, or the usual ones for a new file.
             let perms = match std::fs::metadata(&p.target) {
@@ -480,6 +594,30 @@ pub fn is_broken_pipe(e: &(dyn std::error::Error + Send + Sync + 'static)) -> bo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn in_memory_hands_over_the_input_once_and_keeps_the_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.bin");
+        std::fs::write(&input, b"on disk").unwrap();
+        let capture = dir.path().join("out.json");
+        let (r, out) = in_memory(&input, b"held".to_vec(), &capture, || {
+            let first = read_input(Some(&input)).unwrap();
+            // A second read goes to the file.
+            let second = read_input(Some(&input)).unwrap();
+            let mut o = Output::create(Some(&capture)).unwrap();
+            o.write_all(&first).unwrap();
+            o.finish().unwrap();
+            second
+        });
+        assert_eq!(r, b"on disk");
+        assert_eq!(out, b"held");
+        assert!(!capture.exists(), "captured, not written");
+        // Afterwards the paths are ordinary again.
+        assert_eq!(read_input(Some(&input)).unwrap(), b"on disk");
+        write_output(Some(&capture), b"x").unwrap();
+        assert_eq!(std::fs::read(&capture).unwrap(), b"x");
+    }
 
     #[test]
     fn atomic_write_replaces_whole_file() {
