@@ -3,12 +3,15 @@
 # shell loop running `gamewire decode` once per file, and convert with 1 worker against
 # all cores. Prints each time and the ratios.
 #   scripts/cli/convert-vs-loop.sh [N]     (default 1000)
+# The files go to a fresh folder under $TMPDIR (default /tmp); TMPDIR=/dev/shm keeps the
+# file system's own cost (on ext4, inode allocation slows after many deletions) out of
+# the comparison.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n="${1:-1000}"
 cargo build -q --release -p gamewire-cli
 bin="${CARGO_TARGET_DIR:-target}/release/gamewire"
-work="$(mktemp -d)"
+work="$(mktemp -d -p "${TMPDIR:-/tmp}")"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/in"
 for i in $(seq 1 "$n"); do cp samples/godot/save.godot3.bin "$work/in/save$i.dat"; done
@@ -17,7 +20,7 @@ loop() { mkdir -p "$work/loop"; for f in "$work"/in/*.dat; do "$bin" decode "$f"
 t_loop=$(secs loop)
 t_all=$(secs "$bin" convert "$work/in" --out-dir "$work/all" -q)
 t_one=$(secs "$bin" convert "$work/in" --out-dir "$work/one" -q -j 1)
-echo "files: $n (cores: $(nproc))"
+echo "files: $n (cores: $(nproc), load: $(cut -d" " -f1 /proc/loadavg), in: $(stat -f -c %T "$work"))"
 echo "shell loop of gamewire decode: $t_loop s"
 echo "gamewire convert, 1 worker:    $t_one s"
 echo "gamewire convert, all cores:   $t_all s"
