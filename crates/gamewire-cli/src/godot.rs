@@ -1,8 +1,8 @@
 //! The `godot3` / `godot4` commands of the CLI.
 
-use crate::inspect::{short_str, Tree};
+use crate::inspect::Tree;
 use crate::{io, Action, CliResult};
-use gamewire::godot::{self, framing, json, DecodeOptions, EncodeOptions, Object, Value, Version};
+use gamewire::godot::{self, framing, json, DecodeOptions, EncodeOptions, Value, Version};
 use std::path::{Path, PathBuf};
 
 /// Options of `gamewire decode|encode|bench godot3|godot4`.
@@ -165,132 +165,12 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
     }
 }
 
-/// Prints a Godot file as a tree: a raw Variant, or else a stream of framed values.
+/// Adds a Godot file's tree (built by `gamewire_godot::inspect`) for `gamewire inspect`.
 pub fn inspect(format: gamewire::Format, _path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
     let v = if format == gamewire::Format::Godot3 {
         Version::V3
     } else {
         Version::V4
     };
-    let opts = DecodeOptions::new(v).allow_objects(true);
-    match godot::decode(data, &opts) {
-        Ok(value) => {
-            render(&value, "", v, tree);
-            Ok(())
-        }
-        Err(raw_err) => match framing::decode_framed_all(data, &opts) {
-            Ok(values) => {
-                tree.note(&format!("{} framed value(s)", values.len()));
-                for (i, value) in values.iter().enumerate() {
-                    render(value, &format!("frame {i}"), v, tree);
-                }
-                Ok(())
-            }
-            Err(_) => Err(raw_err.into()),
-        },
-    }
-}
-
-fn floats(v: &[f64]) -> String {
-    let parts: Vec<String> = v.iter().map(|x| format!("{x}")).collect();
-    format!("({})", parts.join(", "))
-}
-
-/// Renders one value (and its children) into the tree.
-pub fn render(value: &Value, label: &str, v: Version, tree: &mut Tree) {
-    let ty = value.kind().name(v);
-    match value {
-        Value::Nil => tree.leaf(label, ty, "null"),
-        Value::Bool(b) => tree.leaf(label, ty, &b.to_string()),
-        Value::Int(i) => tree.leaf(label, ty, &i.to_string()),
-        Value::Float(f) => tree.leaf(label, ty, &format!("{f:?}")),
-        Value::String(s) | Value::StringName(s) => tree.leaf(label, ty, &short_str(s, 60)),
-        Value::NodePath(p) => tree.leaf(label, ty, &format!("{:?}", p.to_string())),
-        Value::Array(a) => {
-            let typed = if a.element_type().is_any() {
-                String::new()
-            } else {
-                format!("[{:?}]", a.element_type())
-            };
-            tree.open(label, &format!("{ty}{typed}"), Some(a.items.len()));
-            for (i, item) in a.items.iter().enumerate() {
-                if tree.keep(i, a.items.len()) {
-                    render(item, &format!("[{i}]"), v, tree);
-                }
-            }
-            tree.close();
-        }
-        Value::Dictionary(d) => {
-            tree.open(label, ty, Some(d.entries.len()));
-            for (i, (k, val)) in d.entries.iter().enumerate() {
-                if tree.keep(i, d.entries.len()) {
-                    let key = match k {
-                        Value::String(s) => short_str(s, 40),
-                        other => format!(
-                            "<{}>",
-                            serde_json::to_string(&json::to_json(other, v)).unwrap_or_default()
-                        ),
-                    };
-                    render(val, &key, v, tree);
-                }
-            }
-            tree.close();
-        }
-        Value::Object(o) => match &**o {
-            Object::Id(id) => tree.leaf(label, ty, &format!("instance id {id}")),
-            Object::Full { class, properties } if class.is_empty() => {
-                let _ = properties;
-                tree.leaf(label, ty, "null")
-            }
-            Object::Full { class, properties } => {
-                tree.open(label, &format!("{ty} {class}"), Some(properties.len()));
-                for (i, (name, val)) in properties.iter().enumerate() {
-                    if tree.keep(i, properties.len()) {
-                        render(val, name, v, tree);
-                    }
-                }
-                tree.close();
-            }
-        },
-        Value::PackedByteArray(b) => {
-            let head: Vec<String> = b.iter().take(16).map(|x| x.to_string()).collect();
-            let more = if b.len() > 16 {
-                format!(", … {} more", b.len() - 16)
-            } else {
-                String::new()
-            };
-            tree.leaf(
-                label,
-                &format!("{ty} ({})", b.len()),
-                &format!("[{}{more}]", head.join(", ")),
-            )
-        }
-        other => {
-            // Math types and packed arrays: their JSON value, elided when long.
-            let j = json::to_json(other, v);
-            let inner = j.get("value").cloned().unwrap_or(j.clone());
-            let count = inner.as_array().map(Vec::len);
-            let text = match (&inner, count) {
-                (serde_json::Value::Array(items), Some(n))
-                    if n > 8 && other.kind().name(v).contains("Array") =>
-                {
-                    let head: Vec<String> = items.iter().take(8).map(|x| x.to_string()).collect();
-                    format!("[{}, … {} more]", head.join(", "), n - 8)
-                }
-                _ => inner.to_string(),
-            };
-            let nums: Option<Vec<f64>> = inner
-                .as_array()
-                .and_then(|a| a.iter().map(|x| x.as_f64()).collect());
-            let shown = match nums {
-                Some(n) if !other.kind().name(v).contains("Array") => floats(&n),
-                _ => text,
-            };
-            let ty = match count {
-                Some(n) if other.kind().name(v).contains("Array") => format!("{ty} ({n})"),
-                _ => ty.to_owned(),
-            };
-            tree.leaf(label, &ty, &shown)
-        }
-    }
+    Ok(godot::inspect::fill(data, v, tree)?)
 }

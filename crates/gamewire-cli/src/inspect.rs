@@ -359,16 +359,8 @@ fn render(format: Format, path: &Path, data: &[u8], max_items: usize) -> CliResu
 /// for every front end), printed here as text or JSON.
 pub use gamewire::core::inspect::TreeBuilder as Tree;
 
-/// Shortens a string for display: quoted, escaped, at most `max` characters.
-pub fn short_str(s: &str, max: usize) -> String {
-    let count = s.chars().count();
-    if count <= max {
-        format!("{s:?}")
-    } else {
-        let head: String = s.chars().take(max).collect();
-        format!("{head:?}… ({count} chars)")
-    }
-}
+/// Shortens a string for display (gamewire-core's, shared by the formats' trees).
+pub use gamewire::core::inspect::short_str;
 
 #[cfg(test)]
 mod tests {

@@ -1,10 +1,8 @@
 //! The `kingsisle` commands of the CLI.
 
-use crate::inspect::{short_str, Tree};
+use crate::inspect::Tree;
 use crate::{Action, CliResult};
-use gamewire::kingsisle::{
-    self as ki, bind, json, Document, Options, PropertyDef, TypeList, Value,
-};
+use gamewire::kingsisle::{self as ki, bind, json, Document, Options, TypeList};
 use std::path::{Path, PathBuf};
 
 /// Options of `gamewire decode|encode|bench kingsisle`.
@@ -91,11 +89,7 @@ fn is_xml(data: &[u8]) -> bool {
 }
 
 fn decode_any(data: &[u8], types: &TypeList, opts: &Options) -> CliResult<Document> {
-    Ok(if data.starts_with(bind::MAGIC) {
-        bind::decode(data, types, opts)?
-    } else {
-        ki::decode(data, types, opts)?
-    })
+    Ok(ki::inspect::decode_any(data, types, opts)?)
 }
 
 fn encode_any(
@@ -242,52 +236,12 @@ pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
         )
     })?;
     let types = TypeList::from_files(&[&tpath])?;
-    let doc = decode_any(data, &types, &Options::default())?;
-    tree.note(&format!(
-        "type list {}; flags word {}; {} trailing byte(s)",
-        tpath.display(),
-        doc.flags.map_or("none".into(), |f| f.to_string()),
-        doc.trailing.len()
-    ));
-    print_object(tree, "root", &doc.root, &types);
-    Ok(())
-}
-
-fn print_object(tree: &mut Tree, label: &str, o: &ki::Object, types: &TypeList) {
-    let class = types.get(o.hash);
-    let name = class.map_or_else(|| format!("unknown class {}", o.hash), |c| c.name.clone());
-    tree.open(label, &name, Some(o.properties.len()));
-    for (h, v) in &o.properties {
-        match class.and_then(|c| c.properties.iter().find(|p| p.hash == *h)) {
-            Some(p) => print_value(tree, &p.name, v, Some(p), types),
-            None => print_value(tree, &format!("#{h}"), v, None, types),
-        }
-    }
-    tree.close();
-}
-
-fn print_value(tree: &mut Tree, label: &str, v: &Value, p: Option<&PropertyDef>, types: &TypeList) {
-    let ty = p.map_or("?", |p| p.type_name.as_str());
-    match v {
-        Value::List(_) | Value::Bools(_) | Value::SmallInts(_) | Value::SmallUInts(_) => {
-            let items = v.list_items().unwrap_or_default();
-            tree.open(label, &format!("list of {ty}"), Some(items.len()));
-            for (i, item) in items.iter().enumerate() {
-                if tree.keep(i, items.len()) {
-                    print_value(tree, &format!("[{i}]"), item, p, types);
-                }
-            }
-            tree.close();
-        }
-        Value::Object(o) => print_object(tree, label, o, types),
-        Value::String(b) => tree.leaf(label, ty, &short_str(&String::from_utf8_lossy(b), 60)),
-        Value::WString(w) => tree.leaf(label, ty, &short_str(&String::from_utf16_lossy(w), 60)),
-        other => tree.leaf(
-            label,
-            ty,
-            &json::value_to_json(other, types).map_or_else(|e| e.to_string(), |j| j.to_string()),
-        ),
-    }
+    Ok(ki::inspect::fill(
+        data,
+        &types,
+        &tpath.display().to_string(),
+        tree,
+    )?)
 }
 
 /// Options of `gamewire hash`.

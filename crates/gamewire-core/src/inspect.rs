@@ -212,6 +212,18 @@ fn line(out: &mut String, n: &Node) {
     }
 }
 
+/// A string for display in a tree: quoted, escaped, at most `max` characters (longer
+/// strings end with `… (N chars)`).
+pub fn short_str(s: &str, max: usize) -> String {
+    let count = s.chars().count();
+    if count <= max {
+        format!("{s:?}")
+    } else {
+        let head: String = s.chars().take(max).collect();
+        format!("{head:?}… ({count} chars)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

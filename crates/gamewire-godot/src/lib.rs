@@ -19,6 +19,7 @@ mod decode;
 mod encode;
 pub mod framing;
 mod header;
+pub mod inspect;
 pub mod json;
 mod kind;
 pub mod pck;

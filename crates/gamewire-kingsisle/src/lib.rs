@@ -16,6 +16,7 @@ pub mod bits;
 mod decode;
 mod encode;
 pub mod hash;
+pub mod inspect;
 pub mod json;
 mod options;
 mod stack;

@@ -1,0 +1,133 @@
+//! The inspect tree of a KingsIsle ObjectProperty file (plain or `BINd`), as
+//! [`gamewire_core::inspect`] nodes for every front end to show.
+
+use crate::{bind, json, Document, Object, Options, PropertyDef, TypeList, Value};
+use gamewire_core::inspect::{short_str, Node, TreeBuilder};
+use gamewire_core::Result;
+
+/// Decodes `data` (a `BINd` file or a bare object) with `types`.
+pub fn decode_any(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
+    if data.starts_with(bind::MAGIC) {
+        bind::decode(data, types, opts)
+    } else {
+        crate::decode(data, types, opts)
+    }
+}
+
+/// The tree of `data` decoded with `types` (named `types_source` in the first note),
+/// eliding lists past `max_items` items.
+pub fn tree(
+    data: &[u8],
+    types: &TypeList,
+    types_source: &str,
+    max_items: usize,
+) -> Result<Vec<Node>> {
+    let mut t = TreeBuilder::new(max_items);
+    fill(data, types, types_source, &mut t)?;
+    Ok(t.finish())
+}
+
+/// Adds the tree of `data` to `tree`: a note naming the type list, the flags word and
+/// the trailing bytes, then the root object.
+pub fn fill(
+    data: &[u8],
+    types: &TypeList,
+    types_source: &str,
+    tree: &mut TreeBuilder,
+) -> Result<()> {
+    let doc = decode_any(data, types, &Options::default())?;
+    tree.note(&format!(
+        "type list {types_source}; flags word {}; {} trailing byte(s)",
+        doc.flags.map_or("none".into(), |f| f.to_string()),
+        doc.trailing.len()
+    ));
+    object(tree, "root", &doc.root, types);
+    Ok(())
+}
+
+/// Adds an object and its properties to the tree under `label`.
+pub fn object(tree: &mut TreeBuilder, label: &str, o: &Object, types: &TypeList) {
+    let class = types.get(o.hash);
+    let name = class.map_or_else(|| format!("unknown class {}", o.hash), |c| c.name.clone());
+    tree.open(label, &name, Some(o.properties.len()));
+    for (h, v) in &o.properties {
+        match class.and_then(|c| c.properties.iter().find(|p| p.hash == *h)) {
+            Some(p) => value(tree, &p.name, v, Some(p), types),
+            None => value(tree, &format!("#{h}"), v, None, types),
+        }
+    }
+    tree.close();
+}
+
+/// Adds a property's value to the tree under `label` (`p`: its definition, when known).
+pub fn value(
+    tree: &mut TreeBuilder,
+    label: &str,
+    v: &Value,
+    p: Option<&PropertyDef>,
+    types: &TypeList,
+) {
+    let ty = p.map_or("?", |p| p.type_name.as_str());
+    match v {
+        Value::List(_) | Value::Bools(_) | Value::SmallInts(_) | Value::SmallUInts(_) => {
+            let items = v.list_items().unwrap_or_default();
+            tree.open(label, &format!("list of {ty}"), Some(items.len()));
+            for (i, item) in items.iter().enumerate() {
+                if tree.keep(i, items.len()) {
+                    value(tree, &format!("[{i}]"), item, p, types);
+                }
+            }
+            tree.close();
+        }
+        Value::Object(o) => object(tree, label, o, types),
+        Value::String(b) => tree.leaf(label, ty, &short_str(&String::from_utf8_lossy(b), 60)),
+        Value::WString(w) => tree.leaf(label, ty, &short_str(&String::from_utf16_lossy(w), 60)),
+        other => tree.leaf(
+            label,
+            ty,
+            &json::value_to_json(other, types).map_or_else(|e| e.to_string(), |j| j.to_string()),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gamewire_core::inspect::render_text;
+
+    const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/kingsisle/");
+
+    #[test]
+    fn the_sample_item_shows_its_class_and_named_properties() {
+        let types = TypeList::from_files(&[format!("{SAMPLES}types.json")]).unwrap();
+        let data = std::fs::read(format!("{SAMPLES}item.bin")).unwrap();
+        let nodes = tree(&data, &types, "types.json", 8).unwrap();
+        let text = render_text(&nodes);
+        assert!(
+            text.starts_with("  type list types.json; flags word "),
+            "{text}"
+        );
+        let root = &nodes[1];
+        assert_eq!(root.label, "root");
+        assert_eq!(root.ty, "class SampleItem");
+        assert_eq!(root.count, Some(11));
+        assert!(
+            text.contains("    m_name: std::string = \"Storm Hat\"\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "    m_tags: list of std::string (3 items)\n      [0]: std::string = \"hat\"\n"
+            ),
+            "{text}"
+        );
+        // Lists past max_items are elided.
+        let short = tree(&data, &types, "types.json", 1).unwrap();
+        let tags = short[1]
+            .children
+            .iter()
+            .find(|c| c.label == "m_tags")
+            .unwrap();
+        assert_eq!((tags.children.len(), tags.elided), (1, 2));
+    }
+}
