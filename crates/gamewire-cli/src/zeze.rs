@@ -1,11 +1,11 @@
 //! The `zeze` commands of the CLI.
 
-use crate::inspect::{short_str, Tree};
+use crate::inspect::Tree;
 use crate::{Action, CliResult};
 use gamewire::zeze::frame::{decode_frames, encode_frames, Family, Frame, FrameOptions, Payload};
-use gamewire::zeze::json::{bean_from_json, bean_to_json, frame_from_json, frame_to_json, hex};
+use gamewire::zeze::json::{bean_from_json, bean_to_json, frame_from_json, frame_to_json};
 use gamewire::zeze::schema::Schema;
-use gamewire::zeze::{self as zeze, Bean, Value};
+use gamewire::zeze::{self as zeze};
 use std::path::{Path, PathBuf};
 
 /// Options of `gamewire decode|encode|bench zeze`.
@@ -276,77 +276,6 @@ pub fn run(action: Action, args: Args) -> CliResult {
     }
 }
 
-fn f32s(a: &[f32]) -> String {
-    let parts: Vec<String> = a.iter().map(|x| format!("{x:?}")).collect();
-    format!("({})", parts.join(", "))
-}
-
-fn i64s(a: &[i64]) -> String {
-    let parts: Vec<String> = a.iter().map(|x| x.to_string()).collect();
-    format!("({})", parts.join(", "))
-}
-
-fn show_value(label: &str, v: &Value, tree: &mut Tree) {
-    match v {
-        Value::Integer(i) => tree.leaf(label, "integer", &i.to_string()),
-        Value::Float(f) => tree.leaf(label, "float", &format!("{f:?}")),
-        Value::Double(d) => tree.leaf(label, "double", &format!("{d:?}")),
-        Value::Bytes(b) => match std::str::from_utf8(b) {
-            Ok(s) => tree.leaf(label, "bytes", &short_str(s, 60)),
-            Err(_) => tree.leaf(
-                label,
-                "bytes",
-                &format!("0x{} ({} bytes)", hex(&b[..b.len().min(32)]), b.len()),
-            ),
-        },
-        Value::Vector2(a) => tree.leaf(label, "vector2", &f32s(a)),
-        Value::Vector3(a) => tree.leaf(label, "vector3", &f32s(a)),
-        Value::Vector4(a) => tree.leaf(label, "vector4", &f32s(a)),
-        Value::Vector2Int(a) => tree.leaf(label, "vector2int", &i64s(a)),
-        Value::Vector3Int(a) => tree.leaf(label, "vector3int", &i64s(a)),
-        Value::List { elem, items } => {
-            tree.open(label, &format!("list<{elem}>"), Some(items.len()));
-            for (i, it) in items.iter().enumerate() {
-                if tree.keep(i, items.len()) {
-                    show_value(&format!("[{i}]"), it, tree);
-                }
-            }
-            tree.close();
-        }
-        Value::Map {
-            key,
-            value,
-            entries,
-        } => {
-            tree.open(label, &format!("map<{key}, {value}>"), Some(entries.len()));
-            for (i, (k, v)) in entries.iter().enumerate() {
-                if tree.keep(i, entries.len()) {
-                    show_value(&format!("key[{i}]"), k, tree);
-                    show_value(&format!("value[{i}]"), v, tree);
-                }
-            }
-            tree.close();
-        }
-        Value::Bean(b) => show_bean(label, "bean", b, tree),
-        Value::Dynamic { type_id, bean } => {
-            show_bean(label, &format!("dynamic (type id {type_id})"), bean, tree)
-        }
-    }
-}
-
-fn show_bean(label: &str, ty: &str, b: &Bean, tree: &mut Tree) {
-    tree.open(label, ty, Some(b.fields.len()));
-    for (i, f) in b.fields.iter().enumerate() {
-        if tree.keep(i, b.fields.len()) {
-            show_value(&f.id.to_string(), &f.value, tree);
-        }
-    }
-    if let Some(base) = &b.base {
-        show_bean("base", "bean level", base, tree);
-    }
-    tree.close();
-}
-
 /// Prints a zeze file as a tree for `gamewire inspect`: `*.frames.zeze` files are frame
 /// streams (typed by the protocols a `zeze-solution.xml` beside them declares with ids),
 /// other `*.zeze` files one bean, named and typed when that solution declares a bean named
@@ -357,70 +286,18 @@ pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
         .map(|n| n.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
     let solution = path.with_file_name(SOLUTION_FILE);
-    if name.ends_with(".frames.zeze") {
-        let frames = decode_frames(data, &FrameOptions::default())?;
-        let typed = if solution.is_file() {
-            Some(Typed {
-                schema: load_schema(&solution)?,
-                bean: None,
-            })
-        } else {
-            None
-        };
-        tree.open("frames", "zeze frame stream", Some(frames.len()));
-        for (i, f) in frames.iter().enumerate() {
-            if !tree.keep(i, frames.len()) {
-                continue;
-            }
-            let head = format!("[{i}] module {} protocol {}", f.module_id, f.protocol_id);
-            match &f.payload {
-                Payload::Body(b) => {
-                    let mut ty = b.family.name().to_string();
-                    if let Some(s) = b.session_id {
-                        ty.push_str(&format!(" session {s}"));
-                    }
-                    if let Some(rc) = b.result_code {
-                        ty.push_str(&format!(" result code {rc}"));
-                    }
-                    let known = typed.as_ref().and_then(|t| {
-                        match t.frame_bean(f.module_id, f.protocol_id, Some(b.family)) {
-                            (Some(bean), name) => Some((t, bean, name)),
-                            _ => None,
-                        }
-                    });
-                    match known {
-                        Some((t, bean, name)) => {
-                            let j = t.schema.decode(
-                                &bean,
-                                &zeze::encode(&b.bean)?,
-                                &zeze::Options::default(),
-                            )?;
-                            let proto = name.unwrap_or_default();
-                            show_json(
-                                &format!("{head} {proto}"),
-                                &format!("{ty}: {bean}"),
-                                &j,
-                                tree,
-                            );
-                        }
-                        None => show_bean(&head, &ty, &b.bean, tree),
-                    }
-                }
-                Payload::Raw(r) => tree.leaf(&head, "raw body", &format!("{} bytes", r.len())),
-            }
-        }
-        tree.close();
+    let schema = if solution.is_file() {
+        Some(load_schema(&solution)?)
     } else {
-        if solution.is_file() {
-            let schema = load_schema(&solution)?;
-            if let Some(bean) = bean_for_file(&schema, &name) {
-                let j = schema.decode(&bean, data, &zeze::Options::default())?;
-                show_json("bean", &bean, &j, tree);
-                return Ok(());
-            }
-        }
-        let bean = zeze::decode(data, &zeze::Options::default())?;
-        show_bean("bean", "bean", &bean, tree);
+        None
+    };
+    if name.ends_with(".frames.zeze") {
+        zeze::inspect::fill_frames(data, schema.as_ref(), tree)?;
+    } else {
+        let typed = schema
+            .as_ref()
+            .and_then(|s| bean_for_file(s, &name).map(|b| (s, b)));
+        zeze::inspect::fill_bean(data, typed.as_ref().map(|(s, b)| (*s, b.as_str())), tree)?;
     }
     Ok(())
 }
@@ -447,43 +324,3 @@ pub fn read_solution(path: &Path) -> CliResult<Schema> {
 
 /// The schema `inspect` looks for beside a `*.zeze` file.
 pub const SOLUTION_FILE: &str = "zeze-solution.xml";
-
-fn show_json(label: &str, ty: &str, j: &serde_json::Value, tree: &mut Tree) {
-    use serde_json::Value as J;
-    match j {
-        J::Object(o) => {
-            tree.open(
-                label,
-                if ty.is_empty() { "object" } else { ty },
-                Some(o.len()),
-            );
-            for (i, (k, v)) in o.iter().enumerate() {
-                if tree.keep(i, o.len()) {
-                    show_json(k, "", v, tree);
-                }
-            }
-            tree.close();
-        }
-        J::Array(a) => {
-            tree.open(
-                label,
-                if ty.is_empty() { "array" } else { ty },
-                Some(a.len()),
-            );
-            for (i, v) in a.iter().enumerate() {
-                if tree.keep(i, a.len()) {
-                    show_json(&format!("[{i}]"), "", v, tree);
-                }
-            }
-            tree.close();
-        }
-        J::String(s) => tree.leaf(label, "string", &short_str(s, 60)),
-        J::Bool(b) => tree.leaf(label, "bool", &b.to_string()),
-        J::Number(n) => tree.leaf(
-            label,
-            if n.is_f64() { "number" } else { "integer" },
-            &n.to_string(),
-        ),
-        J::Null => tree.leaf(label, "null", "null"),
-    }
-}

@@ -19,6 +19,7 @@ mod decode;
 mod encode;
 pub mod frame;
 pub mod hash;
+pub mod inspect;
 pub mod json;
 pub mod schema;
 pub mod ser;
