@@ -1,6 +1,6 @@
 //! The `resonite` commands of the CLI.
 
-use crate::inspect::{short_str, Tree};
+use crate::inspect::Tree;
 use crate::{Action, CliResult};
 use gamewire::resonite::tree::{DataTree, TreeValue};
 use gamewire::resonite::{
@@ -164,108 +164,10 @@ pub fn run(action: Action, args: Args) -> CliResult {
     }
 }
 
-fn container_line(c: &container::Container) -> String {
-    match c.framing {
-        Framing::FrDT { version } => {
-            format!("FrDT version {version}, {} compression", c.compression)
-        }
-        Framing::Legacy => format!("legacy (no header), {} compression", c.compression),
-    }
-}
-
-fn leaf_text(v: &Value<'_>) -> String {
-    match v {
-        Value::String(s) => short_str(s, 60),
-        Value::Double(d) => format!("{d:?}"),
-        Value::Int32(i) => i.to_string(),
-        Value::Int64(i) => i.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Null | Value::Undefined | Value::MinKey | Value::MaxKey => String::new(),
-        Value::DateTime(ms) => format!("{ms} ms"),
-        Value::Binary { subtype, bytes } => format!("{} bytes, subtype {subtype}", bytes.len()),
-        other => match json::value_to_json(other, 64) {
-            Ok(j) => short_str(&j.to_string(), 60),
-            Err(e) => e.to_string(),
-        },
-    }
-}
-
-fn print_value(tree: &mut Tree, label: &str, v: &Value<'_>, depth: usize) {
-    const MAX_DEPTH: usize = 12;
-    match v {
-        // a synced member `{"ID", "Data"}` whose Data has a value convention: typed
-        Value::Document(d) if d.len() == 2 && d.get("ID").is_some() => {
-            match d.get("Data").and_then(TreeValue::infer) {
-                Some(tv) => {
-                    let text = tv.to_string();
-                    let shown = text.split_once(' ').map_or("", |(_, r)| r);
-                    tree.leaf(label, &tv.type_name(), &clip(shown.to_string(), 80));
-                }
-                None => print_doc(tree, label, d, depth),
-            }
-        }
-        Value::Document(d) => print_doc(tree, label, d, depth),
-        Value::Array(a) => {
-            if depth >= MAX_DEPTH {
-                tree.leaf(
-                    label,
-                    "array",
-                    &format!("({} items, deeper levels not shown)", a.len()),
-                );
-                return;
-            }
-            tree.open(label, "array", Some(a.len()));
-            for (i, x) in a.iter().enumerate() {
-                if tree.keep(i, a.len()) {
-                    print_value(tree, &format!("[{i}]"), x, depth + 1);
-                }
-            }
-            tree.close();
-        }
-        other => tree.leaf(label, other.type_name(), &leaf_text(other)),
-    }
-}
-
-fn print_doc(tree: &mut Tree, label: &str, d: &Document<'_>, depth: usize) {
-    const MAX_DEPTH: usize = 12;
-    if depth >= MAX_DEPTH {
-        tree.leaf(
-            label,
-            "document",
-            &format!("({} entries, deeper levels not shown)", d.len()),
-        );
-        return;
-    }
-    tree.open(label, "document", Some(d.len()));
-    for (i, (k, x)) in d.entries.iter().enumerate() {
-        if tree.keep(i, d.len()) {
-            print_value(tree, k, x, depth + 1);
-        }
-    }
-    tree.close();
-}
-
 /// Prints a resonite file as a tree for `gamewire inspect`.
 pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let o = resonite::Options::default();
-    let (c, bson) = container::unpack(data, name.as_deref(), &o)?;
-    let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
-    tree.note(&format!(
-        "{}; {} bytes of BSON",
-        container_line(&c),
-        bson.len()
-    ));
-    let t = DataTree::new(&doc);
-    if let Some(v) = t.version_number() {
-        tree.note(&format!(
-            "data tree saved by {v}: {} types, {} slots",
-            t.types().len(),
-            t.slots().len()
-        ));
-    }
-    print_doc(tree, "root", &doc, 0);
-    Ok(())
+    Ok(resonite::inspect::fill(data, name.as_deref(), tree)?)
 }
 
 /// `gamewire resonite ...` subcommands.
@@ -276,14 +178,6 @@ pub enum ResoniteCmd {
         /// A FrDT container or legacy brson/7zbson/lz4bson file.
         file: PathBuf,
     },
-}
-
-/// `s` cut to `max` characters (with `…`).
-fn clip(s: String, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s,
-    }
 }
 
 /// One `name: type value` line per member of `data` (but its `ID`), typed by `read`;
@@ -300,12 +194,16 @@ fn member_lines(
             continue;
         }
         let text = match read(k) {
-            Ok(Some(tv)) => clip(tv.to_string(), 100),
+            Ok(Some(tv)) => resonite::inspect::clip(tv.to_string(), 100),
             Ok(None) => match resonite::tree::member(data, k) {
                 Some(Value::Array(a)) => format!("array ({} items)", a.len()),
                 Some(Value::Document(d)) => format!("document ({} entries)", d.len()),
-                Some(other) => format!("{} {}", other.type_name(), leaf_text(other)),
-                None => leaf_text(v),
+                Some(other) => format!(
+                    "{} {}",
+                    other.type_name(),
+                    resonite::inspect::leaf_text(other)
+                ),
+                None => resonite::inspect::leaf_text(v),
             },
             Err(e) => format!("error: {e}"),
         };
@@ -351,7 +249,7 @@ pub fn slot_tree(doc: &Document<'_>) -> String {
                 t.type_name(&c)
                     .map(|c| c.into_owned())
                     .unwrap_or_else(|| match c.type_value {
-                        Some(v) => format!("(unknown type {})", leaf_text(v)),
+                        Some(v) => format!("(unknown type {})", resonite::inspect::leaf_text(v)),
                         None => "(no type)".into(),
                     });
             let _ = writeln!(out, "{indent}  + {ty}");

@@ -30,6 +30,7 @@ pub mod brotli_stream;
 pub mod bson_read;
 pub mod bson_write;
 pub mod container;
+pub mod inspect;
 pub mod json;
 pub mod lz4;
 pub mod lzma;

@@ -1,0 +1,177 @@
+//! The inspect tree of a Resonite/Neos file: its container, the data tree's version,
+//! then the BSON document, as [`gamewire_core::inspect`] nodes for every front end.
+
+use crate::container::{self, Container, Framing};
+use crate::tree::{DataTree, TreeValue};
+use crate::{json, Document, Options, Result, Value};
+use gamewire_core::inspect::{short_str, Node, TreeBuilder};
+
+/// The tree of `data` (`name`, the file name, helps tell legacy files apart), eliding
+/// containers past `max_items` children.
+pub fn tree(data: &[u8], name: Option<&str>, max_items: usize) -> Result<Vec<Node>> {
+    let mut t = TreeBuilder::new(max_items);
+    fill(data, name, &mut t)?;
+    Ok(t.finish())
+}
+
+/// Adds the tree of `data` to `tree`: a note on the container and the BSON's size, a
+/// note on the data tree's version, types and slots when it has one, then the root
+/// document.
+pub fn fill(data: &[u8], name: Option<&str>, tree: &mut TreeBuilder) -> Result<()> {
+    let o = Options::default();
+    let (c, bson) = container::unpack(data, name, &o)?;
+    let doc = crate::read_unpacked(data.len(), &c, &bson, &o)?;
+    tree.note(&format!(
+        "{}; {} bytes of BSON",
+        container_line(&c),
+        bson.len()
+    ));
+    let t = DataTree::new(&doc);
+    if let Some(v) = t.version_number() {
+        tree.note(&format!(
+            "data tree saved by {v}: {} types, {} slots",
+            t.types().len(),
+            t.slots().len()
+        ));
+    }
+    add_document(tree, "root", &doc, 0);
+    Ok(())
+}
+
+/// The container's line of the tree: framing, version and compression.
+pub fn container_line(c: &Container) -> String {
+    match c.framing {
+        Framing::FrDT { version } => {
+            format!("FrDT version {version}, {} compression", c.compression)
+        }
+        Framing::Legacy => format!("legacy (no header), {} compression", c.compression),
+    }
+}
+
+/// `s` cut to `max` characters (with `…`).
+pub fn clip(s: String, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s,
+    }
+}
+
+/// A BSON leaf value as text (strings quoted and shortened; empty for null-likes).
+pub fn leaf_text(v: &Value<'_>) -> String {
+    match v {
+        Value::String(s) => short_str(s, 60),
+        Value::Double(d) => format!("{d:?}"),
+        Value::Int32(i) => i.to_string(),
+        Value::Int64(i) => i.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Null | Value::Undefined | Value::MinKey | Value::MaxKey => String::new(),
+        Value::DateTime(ms) => format!("{ms} ms"),
+        Value::Binary { subtype, bytes } => format!("{} bytes, subtype {subtype}", bytes.len()),
+        other => match json::value_to_json(other, 64) {
+            Ok(j) => short_str(&j.to_string(), 60),
+            Err(e) => e.to_string(),
+        },
+    }
+}
+
+/// Adds a BSON value to the tree under `label`; a synced member `{ID, Data}` whose
+/// data has a value convention is shown typed. Levels past 12 are summarised.
+pub fn add_value(tree: &mut TreeBuilder, label: &str, v: &Value<'_>, depth: usize) {
+    const MAX_DEPTH: usize = 12;
+    match v {
+        // a synced member `{"ID", "Data"}` whose Data has a value convention: typed
+        Value::Document(d) if d.len() == 2 && d.get("ID").is_some() => {
+            match d.get("Data").and_then(TreeValue::infer) {
+                Some(tv) => {
+                    let text = tv.to_string();
+                    let shown = text.split_once(' ').map_or("", |(_, r)| r);
+                    tree.leaf(label, &tv.type_name(), &clip(shown.to_string(), 80));
+                }
+                None => add_document(tree, label, d, depth),
+            }
+        }
+        Value::Document(d) => add_document(tree, label, d, depth),
+        Value::Array(a) => {
+            if depth >= MAX_DEPTH {
+                tree.leaf(
+                    label,
+                    "array",
+                    &format!("({} items, deeper levels not shown)", a.len()),
+                );
+                return;
+            }
+            tree.open(label, "array", Some(a.len()));
+            for (i, x) in a.iter().enumerate() {
+                if tree.keep(i, a.len()) {
+                    add_value(tree, &format!("[{i}]"), x, depth + 1);
+                }
+            }
+            tree.close();
+        }
+        other => tree.leaf(label, other.type_name(), &leaf_text(other)),
+    }
+}
+
+/// Adds a BSON document to the tree under `label` (see [`add_value`]).
+pub fn add_document(tree: &mut TreeBuilder, label: &str, d: &Document<'_>, depth: usize) {
+    const MAX_DEPTH: usize = 12;
+    if depth >= MAX_DEPTH {
+        tree.leaf(
+            label,
+            "document",
+            &format!("({} entries, deeper levels not shown)", d.len()),
+        );
+        return;
+    }
+    tree.open(label, "document", Some(d.len()));
+    for (i, (k, x)) in d.entries.iter().enumerate() {
+        if tree.keep(i, d.len()) {
+            add_value(tree, k, x, depth + 1);
+        }
+    }
+    tree.close();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gamewire_core::inspect::render_text;
+
+    #[test]
+    fn a_data_tree_shows_its_container_version_and_typed_members() {
+        let doc = crate::synth::data_tree(4, 3, 1);
+        let bytes = crate::encode(&doc, &crate::EncodeOptions::default()).unwrap();
+        let nodes = tree(&bytes, Some("x.brson"), 3).unwrap();
+        let text = render_text(&nodes);
+        assert!(text.starts_with("  FrDT version 0, "), "{text}");
+        assert!(
+            text.contains("  data tree saved by 2024.8.5.1346: "),
+            "{text}"
+        );
+        let root = nodes.last().unwrap();
+        assert_eq!(
+            (root.label.as_str(), root.ty.as_str()),
+            ("root", "document")
+        );
+        assert_eq!(root.count, Some(doc.len()));
+        assert_eq!(root.elided, doc.len() - 3);
+    }
+
+    #[test]
+    fn synced_members_of_the_sample_item_are_typed() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../samples/resonite/item.brson"
+        );
+        let data = std::fs::read(path).unwrap();
+        let text = render_text(&tree(&data, Some("item.brson"), 100).unwrap());
+        assert!(
+            text.starts_with("  FrDT version 0, brotli compression; "),
+            "{text}"
+        );
+        assert!(
+            text.contains("Value: float3 = (4.0030003, 4.023, 5.177)\n"),
+            "{text}"
+        );
+    }
+}
