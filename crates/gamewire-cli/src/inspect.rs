@@ -359,9 +359,6 @@ fn render(format: Format, path: &Path, data: &[u8], max_items: usize) -> CliResu
 /// for every front end), printed here as text or JSON.
 pub use gamewire::core::inspect::TreeBuilder as Tree;
 
-/// Shortens a string for display (gamewire-core's, shared by the formats' trees).
-pub use gamewire::core::inspect::short_str;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -380,7 +377,10 @@ mod tests {
             render_text(&t.finish()),
             "  items: Array (4 items)\n    [0]: int = 0\n    [1]: int = 1\n    … 2 more\n"
         );
-        assert_eq!(short_str("abcdef", 3), "\"abc\"… (6 chars)");
+        assert_eq!(
+            gamewire::core::inspect::short_str("abcdef", 3),
+            "\"abc\"… (6 chars)"
+        );
     }
 
     #[test]

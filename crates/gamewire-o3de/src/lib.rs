@@ -30,6 +30,7 @@ pub mod duplicates;
 pub mod envelope;
 pub mod import;
 pub mod infer;
+pub mod inspect;
 pub mod load;
 mod math;
 pub mod numbers;
