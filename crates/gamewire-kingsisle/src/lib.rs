@@ -29,6 +29,7 @@ pub mod zlib;
 
 pub use decode::decode;
 pub use encode::{encode, value_kind};
+pub use hash::Game;
 pub use options::Options;
 pub use stack::set_stack_budget;
 pub use types::{ClassDef, Kind, PropertyDef, TypeList};

@@ -1,7 +1,7 @@
 //! Type lists: the reflected classes of a game, read from wiztype JSON dumps (v1, v2) or
 //! KingsIsle's own XML dump form, merged from several files.
 
-use crate::hash;
+use crate::hash::{self, Game};
 use gamewire_core::{Error, Result};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -373,6 +373,47 @@ impl TypeList {
     /// True when the list has no class.
     pub fn is_empty(&self) -> bool {
         self.classes.is_empty()
+    }
+
+    /// Rehashes for `game` the classes and properties whose hashes were computed for
+    /// Wizard101 (from the name, because the list gave none: XML dumps, hand-written
+    /// lists); hashes the list gave for another game are left as they are.
+    pub fn set_game(&mut self, game: Game) {
+        if game == Game::Wizard101 {
+            return;
+        }
+        let w = Game::Wizard101;
+        for c in &mut self.classes {
+            if c.hash == w.type_hash(c.name.as_bytes()) {
+                c.hash = game.type_hash(c.name.as_bytes());
+            }
+            for p in &mut c.properties {
+                if p.hash == w.property_hash(&p.type_name, &p.name) {
+                    p.hash = game.property_hash(&p.type_name, &p.name);
+                }
+            }
+        }
+        self.by_hash = IdMap::default();
+        for (i, c) in self.classes.iter().enumerate() {
+            self.by_hash.insert(c.hash, i);
+        }
+    }
+
+    /// The game whose class-name hash every class's hash is (see [`Game`]), when the
+    /// list says: `None` for an empty list, or one whose hashes fit neither game (or
+    /// both).
+    pub fn game(&self) -> Option<Game> {
+        let fits = |g: Game| {
+            self.classes
+                .iter()
+                .all(|c| c.hash == g.type_hash(c.name.as_bytes()))
+        };
+        match (fits(Game::Wizard101), fits(Game::Pirate101)) {
+            _ if self.classes.is_empty() => None,
+            (true, false) => Some(Game::Wizard101),
+            (false, true) => Some(Game::Pirate101),
+            _ => None,
+        }
     }
 
     /// Reads a type list: JSON (wiztype v1 or v2) or KingsIsle's XML dump, by its first
