@@ -18,6 +18,11 @@ pub struct Args {
     /// (later files win). Repeat the option or separate paths with commas.
     #[arg(short, long = "types", required = true, value_delimiter = ',')]
     pub types: Vec<PathBuf>,
+    /// The game whose hashes the type list uses where it gives none (`wizard101`:
+    /// class names by string_id; `pirate101`: by djb2). Hashes a list gives (wiztype,
+    /// arrtype) are used as given, so a Pirate101 list from arrtype needs no option.
+    #[arg(long, value_parser = parse_game, default_value = "wizard101")]
+    pub game: ki::Game,
     /// Serializer flags: 1 stateful, 2 compact lengths, 4 enum names, 8 zlib, 16 forbid absence.
     #[arg(short, long, default_value = "0", value_parser = parse_u32)]
     pub flags: u32,
@@ -58,6 +63,10 @@ pub struct Args {
     /// Decompression limits (zlib).
     #[command(flatten)]
     pub decompress: crate::limits::DecompressArgs,
+}
+
+fn parse_game(s: &str) -> Result<ki::Game, String> {
+    ki::Game::from_name(s).ok_or_else(|| format!("unknown game {s:?}: use wizard101 or pirate101"))
 }
 
 fn parse_u32(s: &str) -> Result<u32, String> {
@@ -122,7 +131,8 @@ pub fn run(action: Action, args: Args) -> CliResult {
             ),
         ],
     )?;
-    let types = TypeList::from_files(&args.types)?;
+    let mut types = TypeList::from_files(&args.types)?;
+    types.set_game(args.game);
     let opts = options(&args);
     let input = crate::io::read_input(args.input.as_deref())?;
     match action {
