@@ -31,6 +31,7 @@ pub mod bson_read;
 pub mod bson_write;
 pub mod container;
 pub mod json;
+pub mod json_view;
 pub mod lz4;
 pub mod lzma;
 #[doc(hidden)]
