@@ -20,6 +20,7 @@ mod encode;
 pub mod frame;
 pub mod hash;
 pub mod json;
+pub mod json_view;
 pub mod schema;
 pub mod ser;
 pub mod types;
