@@ -112,8 +112,9 @@ pub fn run(action: Action, args: Args) -> CliResult {
         Action::Decode => {
             let (c, bson) = container::unpack(&data, name.as_deref(), &o)?;
             let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
-            let j = json::document_to_json(&doc, o.limits.max_depth)?;
-            crate::io::write_json(args.output.as_deref(), &j, !args.compact)
+            // Streamed: no JSON tree is built (the same text as `document_to_json`).
+            let view = gamewire::resonite::json_view::DocumentView::new(&doc);
+            crate::io::write_json(args.output.as_deref(), &view, !args.compact)
         }
         Action::Encode => {
             let j = json::parse_text_with(

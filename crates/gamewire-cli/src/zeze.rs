@@ -213,6 +213,13 @@ pub fn run(action: Action, args: Args) -> CliResult {
     )?;
     let input = crate::io::read_input(args.input.as_deref())?;
     match action {
+        Action::Decode if !args.frames && args.schema.is_none() => {
+            // The schema-less tree, streamed: no JSON tree is built (the same text as
+            // `bean_to_json`).
+            let bean = zeze::decode(&input, &opts(&args))?;
+            let view = gamewire::zeze::json_view::BeanView::new(&bean);
+            crate::io::write_json(args.output.as_deref(), &view, !args.compact)
+        }
         Action::Decode => {
             let j = to_json(&args, &input)?;
             match j {

@@ -41,7 +41,7 @@ fn tag(key: &str, value: Json) -> Json {
 
 /// True when a document maps to a plain JSON object: no key starts with `$` and no
 /// key repeats.
-fn is_plain(doc: &Document<'_>) -> bool {
+pub(crate) fn is_plain(doc: &Document<'_>) -> bool {
     if doc.entries.iter().any(|(k, _)| k.starts_with('$')) {
         return false;
     }
@@ -227,7 +227,7 @@ fn to_json(v: &Value<'_>, depth: usize, max: usize) -> Result<Json> {
 
 /// The non-recursive cases, kept out of `to_json` so its stack frame stays small.
 #[inline(never)]
-fn scalar_json(v: &Value<'_>) -> Json {
+pub(crate) fn scalar_json(v: &Value<'_>) -> Json {
     match v {
         Value::Double(d) => match Number::from_f64(*d) {
             Some(n) => Json::Number(n),

@@ -32,6 +32,7 @@ pub mod bson_write;
 pub mod container;
 pub mod inspect;
 pub mod json;
+pub mod json_view;
 pub mod lz4;
 pub mod lzma;
 #[doc(hidden)]

@@ -128,3 +128,64 @@ fn json_keeps_numeric_types_through_each_compression() {
         assert_eq!(serde_json::to_string(&back["f"]).unwrap(), "5.0");
     }
 }
+
+/// The text of `j` compact and pretty.
+fn texts<T: serde::Serialize>(j: &T) -> (String, String) {
+    (
+        serde_json::to_string(j).unwrap(),
+        serde_json::to_string_pretty(j).unwrap(),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn the_json_view_writes_the_text_of_document_to_json(doc in document_of(value())) {
+        use gamewire_resonite::json_view::{DocumentView, ValueView};
+        let tree = json::document_to_json(&doc, 1024).unwrap();
+        prop_assert_eq!(texts(&DocumentView::new(&doc)), texts(&tree));
+        for (_, v) in &doc.entries {
+            prop_assert_eq!(texts(&ValueView::new(v)), texts(&json::value_to_json(v, 1024).unwrap()));
+        }
+    }
+}
+
+#[test]
+fn the_json_view_writes_the_text_of_document_to_json_on_every_sample() {
+    use gamewire_resonite::json_view::DocumentView;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/resonite");
+    let mut n = 0;
+    for entry in std::fs::read_dir(root).unwrap() {
+        let p = entry.unwrap().path();
+        let data = std::fs::read(&p).unwrap();
+        let name = p.file_name().unwrap().to_str().unwrap().to_owned();
+        let d = decode(&data, Some(&name), &Options::default()).unwrap();
+        let tree = json::document_to_json(&d.document, 1024).unwrap();
+        assert_eq!(
+            texts(&DocumentView::new(&d.document)),
+            texts(&tree),
+            "{name}"
+        );
+        n += 1;
+    }
+    assert_eq!(n, 7);
+    // Every escape of the mapping in one document: `$` keys, a repeated key, scope code.
+    let mut doc = Document::new();
+    doc.push("$x", Value::Null);
+    doc.push(
+        "$x",
+        Value::Array(vec![Value::Double(f64::NAN), Value::Double(-0.0)]),
+    );
+    let mut plain = Document::new();
+    plain.push("a", Value::Document(doc.clone()));
+    plain.push(
+        "s",
+        Value::JavaScriptWithScope(Box::new(CodeWithScope {
+            code: "f".into(),
+            scope: doc,
+        })),
+    );
+    let tree = json::document_to_json(&plain, 1024).unwrap();
+    assert_eq!(texts(&DocumentView::new(&plain)), texts(&tree));
+}

@@ -198,7 +198,7 @@ pub fn value_to_json(v: &Value) -> J {
 }
 
 #[inline(never)]
-fn scalar_to_json(v: &Value) -> J {
+pub(crate) fn scalar_to_json(v: &Value) -> J {
     let tagged = |k: &str, x: J| {
         let mut m = Map::with_capacity(1);
         m.insert(k.to_owned(), x);
@@ -259,7 +259,7 @@ pub fn item_to_json(v: &Value) -> J {
 }
 
 #[inline(never)]
-fn compact_scalar_json(v: &Value) -> J {
+pub(crate) fn compact_scalar_json(v: &Value) -> J {
     match v {
         Value::Integer(i) => J::from(*i),
         Value::Float(f) => f32_json(*f),

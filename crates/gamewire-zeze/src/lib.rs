@@ -21,6 +21,7 @@ pub mod frame;
 pub mod hash;
 pub mod inspect;
 pub mod json;
+pub mod json_view;
 pub mod schema;
 pub mod ser;
 pub mod types;

@@ -211,6 +211,28 @@ fn bean_inheritance_levels() {
 }
 
 #[test]
+fn the_json_view_writes_the_text_of_bean_to_json_on_every_vector() {
+    use gamewire_zeze::json_view::BeanView;
+    let beans = beans();
+    assert!(beans.len() > 3);
+    for (name, b) in beans {
+        let bean = decode(&b, &Options::default()).unwrap();
+        let tree = bean_to_json(&bean);
+        let view = BeanView::new(&bean);
+        assert_eq!(
+            serde_json::to_string(&view).unwrap(),
+            serde_json::to_string(&tree).unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            serde_json::to_string_pretty(&view).unwrap(),
+            serde_json::to_string_pretty(&tree).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn every_bean_round_trips_through_json() {
     for (name, b) in beans() {
         let bean = decode(&b, &Options::default()).unwrap();

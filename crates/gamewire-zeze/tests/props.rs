@@ -367,3 +367,24 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #[test]
+    fn the_json_view_writes_the_text_of_bean_to_json(b in bean_of(value().boxed())) {
+        use gamewire_zeze::json_view::{BeanView, ItemView, ValueView};
+        use gamewire_zeze::json::{item_to_json, value_to_json};
+        let tree = bean_to_json(&b);
+        prop_assert_eq!(serde_json::to_string(&BeanView::new(&b)).unwrap(), serde_json::to_string(&tree).unwrap());
+        prop_assert_eq!(serde_json::to_string_pretty(&BeanView::new(&b)).unwrap(), serde_json::to_string_pretty(&tree).unwrap());
+        for f in &b.fields {
+            prop_assert_eq!(serde_json::to_string(&ValueView::new(&f.value)).unwrap(), serde_json::to_string(&value_to_json(&f.value)).unwrap());
+            prop_assert_eq!(serde_json::to_string(&ItemView::new(&f.value)).unwrap(), serde_json::to_string(&item_to_json(&f.value)).unwrap());
+        }
+        // A hand-built bean with a repeated id goes through the tree: the same text.
+        let mut twice = b.clone();
+        if let Some(f) = b.fields.first() {
+            twice.fields.push(f.clone());
+            prop_assert_eq!(serde_json::to_string(&BeanView::new(&twice)).unwrap(), serde_json::to_string(&bean_to_json(&twice)).unwrap());
+        }
+    }
+}

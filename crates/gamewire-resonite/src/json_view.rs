@@ -1,0 +1,77 @@
+//! The JSON of a decoded document written straight to a serializer, with no
+//! `serde_json` tree built for its documents and arrays: `serde_json::to_writer(w,
+//! &DocumentView::new(&doc))` writes the very text that serializing
+//! [`crate::json::document_to_json`] gives, with memory for one leaf at a time.
+
+use crate::json::{is_plain, scalar_json};
+use crate::value::{Document, Value};
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+/// A document as the lossless JSON mapping writes it (a plain object, or
+/// `{"$entries": [[key, value], ...]}` when a key starts with `$` or repeats).
+#[derive(Debug, Clone, Copy)]
+pub struct DocumentView<'v, 'a> {
+    doc: &'v Document<'a>,
+}
+
+impl<'v, 'a> DocumentView<'v, 'a> {
+    /// A view of `doc`.
+    pub fn new(doc: &'v Document<'a>) -> Self {
+        DocumentView { doc }
+    }
+}
+
+/// A value as the lossless JSON mapping writes it.
+#[derive(Debug, Clone, Copy)]
+pub struct ValueView<'v, 'a> {
+    value: &'v Value<'a>,
+}
+
+impl<'v, 'a> ValueView<'v, 'a> {
+    /// A view of `value`.
+    pub fn new(value: &'v Value<'a>) -> Self {
+        ValueView { value }
+    }
+}
+
+impl Serialize for DocumentView<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let entries = &self.doc.entries;
+        if is_plain(self.doc) {
+            let mut m = s.serialize_map(Some(entries.len()))?;
+            for (k, v) in entries {
+                m.serialize_entry(k.as_ref(), &ValueView::new(v))?;
+            }
+            m.end()
+        } else {
+            let mut m = s.serialize_map(Some(1))?;
+            m.serialize_entry("$entries", &Entries(entries))?;
+            m.end()
+        }
+    }
+}
+
+/// Entries as `[key, value]` pairs, streamed.
+struct Entries<'v, 'a>(&'v [(std::borrow::Cow<'a, str>, Value<'a>)]);
+
+impl Serialize for Entries<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|(k, v)| (k.as_ref(), ValueView::new(v))))
+    }
+}
+
+impl Serialize for ValueView<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.value {
+            Value::Document(d) => DocumentView::new(d).serialize(s),
+            Value::Array(a) => s.collect_seq(a.iter().map(ValueView::new)),
+            Value::JavaScriptWithScope(c) => {
+                let mut m = s.serialize_map(Some(2))?;
+                m.serialize_entry("$code", c.code.as_ref())?;
+                m.serialize_entry("$scope", &DocumentView::new(&c.scope))?;
+                m.end()
+            }
+            leaf => scalar_json(leaf).serialize(s),
+        }
+    }
+}
