@@ -1,0 +1,50 @@
+//! `gamewire.godot`: Godot Variant binary (3.x and 4.x).
+//!
+//! Values are those of Godot's lossless JSON mapping: plain data as native Python values,
+//! every other type (Vector3, NodePath, typed arrays, ...) a dict tagged `"$type"`.
+
+use crate::{errors, json, maybe_allow_threads};
+use gamewire::godot::{self, DecodeOptions, EncodeOptions, Version};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+fn version(v: u8) -> PyResult<Version> {
+    match v {
+        3 => Ok(Version::V3),
+        4 => Ok(Version::V4),
+        _ => Err(PyValueError::new_err(format!(
+            "version must be 3 or 4, not {v}"
+        ))),
+    }
+}
+
+/// Decodes one Variant (`version` 3 or 4) to Python values.
+#[pyfunction]
+#[pyo3(signature = (data, *, version=4, allow_objects=false))]
+fn decode(py: Python<'_>, data: &[u8], version: u8, allow_objects: bool) -> PyResult<PyObject> {
+    let ver = self::version(version)?;
+    let mut opts = DecodeOptions::new(ver);
+    opts.allow_objects = allow_objects;
+    let j = maybe_allow_threads(py, data.len(), || {
+        godot::decode(data, &opts).map(|v| godot::json::to_json(&v, ver))
+    })
+    .map_err(|e| errors::to_py(py, e))?;
+    json::to_py(py, &j)
+}
+
+/// Encodes Python values (as `decode` gives them) to Variant bytes.
+#[pyfunction]
+#[pyo3(signature = (value, *, version=4))]
+fn encode(py: Python<'_>, value: &Bound<'_, PyAny>, version: u8) -> PyResult<Vec<u8>> {
+    let ver = self::version(version)?;
+    let j = json::from_py(value)?;
+    let v = godot::json::from_json(&j, ver).map_err(|e| errors::to_py(py, e))?;
+    godot::encode(&v, &EncodeOptions::new(ver)).map_err(|e| errors::to_py(py, e))
+}
+
+/// Adds the module's functions.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    Ok(())
+}

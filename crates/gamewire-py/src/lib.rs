@@ -1,0 +1,52 @@
+//! Python bindings for gamewire: the `gamewire._gamewire` extension module behind the
+//! `gamewire` Python package (python/gamewire). Build with maturin
+//! (`pip install ./crates/gamewire-py`).
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use pyo3::prelude::*;
+
+pub mod errors;
+pub mod godot;
+pub mod json;
+
+/// Inputs at least this long are decoded with the GIL released.
+pub const RELEASE_GIL_AT: usize = 64 * 1024;
+
+/// Runs `f` with the GIL released when `len` is large, holding it otherwise.
+pub fn maybe_allow_threads<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce() -> T + Send) -> T {
+    if len >= RELEASE_GIL_AT {
+        py.allow_threads(f)
+    } else {
+        f()
+    }
+}
+
+/// Detects the format of `data` (file name `name` helps for formats without magic).
+/// Returns the format name (`godot3`, `godot4`, `kingsisle`, `zeze`, `resonite`, `o3de`),
+/// `"json"` for JSON text, a list of names when several fit, or `None`.
+#[pyfunction]
+#[pyo3(signature = (data, name=None))]
+fn detect(py: Python<'_>, data: &[u8], name: Option<&str>) -> PyResult<PyObject> {
+    use gamewire::Detection;
+    Ok(match gamewire::identify(data, name) {
+        Detection::Found(f) => f.format.name().into_pyobject(py)?.into_any().unbind(),
+        Detection::Ambiguous(all) => {
+            let names: Vec<&str> = all.iter().map(|f| f.format.name()).collect();
+            names.into_pyobject(py)?.into_any().unbind()
+        }
+        Detection::Json => "json".into_pyobject(py)?.into_any().unbind(),
+        Detection::Unknown => py.None(),
+    })
+}
+
+/// The extension module.
+#[pymodule]
+fn _gamewire(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("DecodeError", m.py().get_type::<errors::DecodeError>())?;
+    m.add_function(wrap_pyfunction!(detect, m)?)?;
+    let g = PyModule::new(m.py(), "godot")?;
+    godot::register(&g)?;
+    m.add_submodule(&g)?;
+    Ok(())
+}
