@@ -79,6 +79,10 @@ enum Command {
     #[cfg(feature = "o3de")]
     #[command(subcommand)]
     O3de(o3de_tools::O3deCmd),
+    /// Zeze-specific tools (Rust code generation from a solution).
+    #[cfg(feature = "zeze")]
+    #[command(subcommand)]
+    Zeze(zeze::ZezeCmd),
 }
 
 /// `decode`: a format subcommand, or a file whose format is detected.
@@ -231,5 +235,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Resonite(c) => resonite::tool(c),
         #[cfg(feature = "o3de")]
         Command::O3de(c) => o3de_tools::tool(c),
+        #[cfg(feature = "zeze")]
+        Command::Zeze(c) => zeze::tool(c),
     }
 }

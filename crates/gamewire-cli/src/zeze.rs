@@ -43,6 +43,32 @@ pub struct Args {
     pub bean: Option<String>,
 }
 
+/// `gamewire zeze ...`: tools beside decode and encode.
+#[derive(clap::Subcommand)]
+pub enum ZezeCmd {
+    /// Write Rust serde types for every bean, dynamic variable, protocol and Rpc of a
+    /// solution (the same as `gamewire_zeze::gen::gen` in a build.rs).
+    Gen {
+        /// The solution XML.
+        #[arg(long)]
+        schema: PathBuf,
+        /// Output directory (gets `zeze_gen.rs`) or file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+/// Runs a [`ZezeCmd`].
+pub fn tool(c: ZezeCmd) -> CliResult {
+    match c {
+        ZezeCmd::Gen { schema, out } => {
+            let path = zeze::gen::gen(&schema, &out)?;
+            eprintln!("wrote {}", path.display());
+            Ok(())
+        }
+    }
+}
+
 /// The schema (and bean name) given with --schema/--bean.
 struct Typed {
     schema: Schema,

@@ -9,7 +9,8 @@
 //! - [`json`]: the lossless JSON mapping of that tree;
 //! - [`schema`]: Zeze's solution XML, and named, typed decoding and encoding;
 //! - [`frame`]: protocol frames (module id, protocol id, size, body) and a stream reader;
-//! - [`ser`] / [`de`]: serde for Rust structs, straight to and from bean bytes.
+//! - [`ser`] / [`de`]: serde for Rust structs, straight to and from bean bytes;
+//! - [`gen`]: Rust structs generated from a solution, for a `build.rs` or the CLI.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -18,6 +19,7 @@ pub mod de;
 mod decode;
 mod encode;
 pub mod frame;
+pub mod gen;
 pub mod hash;
 pub mod inspect;
 pub mod json;

@@ -618,6 +618,13 @@ impl Schema {
         self.protocols.get(&(module_id, protocol_id))
     }
 
+    /// Every protocol and Rpc declared with ids, sorted by full name.
+    pub fn protocols(&self) -> Vec<&ProtocolDef> {
+        let mut v: Vec<&ProtocolDef> = self.protocols.values().collect();
+        v.sort_by(|a, b| a.name.cmp(&b.name));
+        v
+    }
+
     /// Every bean's full name, sorted.
     pub fn bean_names(&self) -> Vec<&str> {
         let mut v: Vec<&str> = self.beans.keys().map(String::as_str).collect();

@@ -1,0 +1,50 @@
+//! Rust code generation from a Zeze solution: one serde struct per bean, one enum per
+//! dynamic variable, one struct per protocol and Rpc.
+//!
+//! The generated code uses only `serde` and this crate: fields carry their Zeze ids
+//! through `#[serde(rename = "name#ID")]` (see [`crate::ser`]), so [`crate::to_bytes`]
+//! and [`crate::from_bytes`] write and read exactly the bytes Zeze's own generated
+//! `Encode`/`Decode` do. A dynamic variable becomes an enum whose variants are the
+//! beans it may hold, renamed `"Bean#TYPEID"`, with an `Empty` default. Maps whose key
+//! type has no total order (floats, vectors, beans) use [`Pairs`].
+//!
+//! Not generated yet: beans with a `base` (Zeze writes each inheritance level as its
+//! own run of fields ended by byte 1; the serde mapping has no such form), which are
+//! listed in a comment at the top of the output instead.
+
+mod pairs;
+mod writer;
+
+pub use pairs::Pairs;
+pub use writer::generate;
+
+use crate::schema::Schema;
+use gamewire_core::{Error, Result};
+use std::path::Path;
+
+/// Loads the solution XML at `schema` and writes the generated Rust to `out` (a file
+/// path, or a directory that gets `zeze_gen.rs`). For a `build.rs`:
+///
+/// ```no_run
+/// let out = std::env::var("OUT_DIR").unwrap();
+/// gamewire_zeze::gen::gen("solution.xml", &out).unwrap();
+/// // then in the crate: include!(concat!(env!("OUT_DIR"), "/zeze_gen.rs"));
+/// ```
+pub fn gen(schema: impl AsRef<Path>, out: impl AsRef<Path>) -> Result<std::path::PathBuf> {
+    let schema = schema.as_ref();
+    let text = std::fs::read_to_string(schema)
+        .map_err(|e| Error::msg(format!("{}: {e}", schema.display())))?;
+    let s = Schema::from_xml(&text)?;
+    let code = generate(&s)?;
+    let out = out.as_ref();
+    let path = if out.is_dir() {
+        out.join("zeze_gen.rs")
+    } else {
+        out.to_path_buf()
+    };
+    // Written whole to a temporary file then renamed: never half an output.
+    let tmp = path.with_extension("rs.tmp");
+    std::fs::write(&tmp, code).map_err(|e| Error::msg(format!("{}: {e}", tmp.display())))?;
+    std::fs::rename(&tmp, &path).map_err(|e| Error::msg(format!("{}: {e}", path.display())))?;
+    Ok(path)
+}

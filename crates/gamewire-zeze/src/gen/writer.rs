@@ -1,0 +1,268 @@
+//! The Rust text for a loaded [`Schema`].
+
+use crate::schema::{BeanDef, Schema, Type};
+use gamewire_core::Result;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write;
+
+/// Rust keywords that need `r#` as field names.
+const KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "static", "struct", "trait", "true", "type", "unsafe", "use", "where", "while", "async",
+    "await", "dyn", "abstract", "become", "box", "do", "final", "macro", "override", "priv",
+    "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+/// `byName` -> `by_name`, keywords escaped.
+fn field_ident(name: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in name.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else {
+            out.push('_');
+        }
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    if out == "self" || out == "super" || out == "Self" {
+        out.push('_');
+    } else if KEYWORDS.contains(&out.as_str()) {
+        out.insert_str(0, "r#");
+    }
+    out
+}
+
+/// `a.b` -> `AB`: each segment with a capital first letter.
+fn camel(segments: &[&str]) -> String {
+    let mut out = String::new();
+    for s in segments {
+        let mut cs = s.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_');
+        if let Some(f) = cs.next() {
+            out.push(f.to_ascii_uppercase());
+            out.extend(cs);
+        }
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'T');
+    }
+    out
+}
+
+/// Rust type names for full names: the short name when unique among all generated
+/// names, else the namespace below the solution joined in camel case.
+fn type_names(full: &[&str]) -> HashMap<String, String> {
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    for f in full {
+        *count.entry(f.rsplit('.').next().unwrap_or(f)).or_default() += 1;
+    }
+    let mut out = HashMap::new();
+    for f in full {
+        let short = f.rsplit('.').next().unwrap_or(f);
+        let segs: Vec<&str> = f.split('.').collect();
+        let name = if count[short] == 1 {
+            camel(&[short])
+        } else {
+            camel(&segs[1.min(segs.len() - 1)..])
+        };
+        out.insert(f.to_string(), name);
+    }
+    out
+}
+
+fn ordered_key(t: &Type) -> bool {
+    matches!(
+        t,
+        Type::Bool
+            | Type::Byte
+            | Type::Short
+            | Type::Int
+            | Type::Long
+            | Type::String
+            | Type::Binary
+            | Type::Decimal
+    )
+}
+
+struct Gen<'a> {
+    names: HashMap<String, String>,
+    /// Dynamic enums to write: name -> (type id, bean full name).
+    dynamics: BTreeMap<String, Vec<(i64, String)>>,
+    schema: &'a Schema,
+}
+
+impl Gen<'_> {
+    fn rust_type(&mut self, t: &Type, owner: &str, field: &str) -> String {
+        match t {
+            Type::Bool => "bool".into(),
+            Type::Byte => "i8".into(),
+            Type::Short => "i16".into(),
+            Type::Int => "i32".into(),
+            Type::Long => "i64".into(),
+            Type::Float => "f32".into(),
+            Type::Double => "f64".into(),
+            Type::String | Type::Decimal => "String".into(),
+            Type::Binary => "gamewire_zeze::types::Binary".into(),
+            Type::List(e) | Type::Set(e) => {
+                format!("Vec<{}>", self.rust_type(e, owner, field))
+            }
+            Type::Map(k, v) => {
+                let kt = self.rust_type(k, owner, field);
+                let vt = self.rust_type(v, owner, field);
+                if ordered_key(k) {
+                    format!("std::collections::BTreeMap<{kt}, {vt}>")
+                } else {
+                    format!("gamewire_zeze::gen::Pairs<{kt}, {vt}>")
+                }
+            }
+            Type::Bean(b) => self.names.get(b).cloned().unwrap_or_else(|| camel(&[b])),
+            Type::Dynamic(vals) => {
+                let name = format!("{owner}{}", camel(&[field]));
+                self.dynamics.insert(name.clone(), vals.clone());
+                name
+            }
+            Type::Vector2 => "gamewire_zeze::types::Vector2".into(),
+            Type::Vector2Int => "gamewire_zeze::types::Vector2Int".into(),
+            Type::Vector3 => "gamewire_zeze::types::Vector3".into(),
+            Type::Vector3Int => "gamewire_zeze::types::Vector3Int".into(),
+            Type::Vector4 | Type::Quaternion => "gamewire_zeze::types::Vector4".into(),
+        }
+    }
+
+    fn bean(&mut self, b: &BeanDef, out: &mut String) {
+        let rname = self.names[&b.name].clone();
+        let _ = writeln!(out, "/// Bean `{}`.", b.name);
+        out.push_str(
+            "#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]\n",
+        );
+        let _ = writeln!(out, "pub struct {rname} {{");
+        for v in &b.vars {
+            let ty = self.rust_type(&v.ty, &rname, &v.name);
+            let _ = writeln!(out, "    /// Variable `{}`, id {}.", v.name, v.id);
+            let _ = writeln!(out, "    #[serde(rename = \"{}#{}\")]", v.name, v.id);
+            let _ = writeln!(out, "    pub {}: {ty},", field_ident(&v.name));
+        }
+        out.push_str("}\n\n");
+        let _ = writeln!(out, "impl {rname} {{");
+        let _ = writeln!(out, "    /// The bean's full name in the solution.");
+        let _ = writeln!(out, "    pub const FULL_NAME: &'static str = {:?};", b.name);
+        out.push_str("}\n\n");
+    }
+
+    fn dynamic(&self, name: &str, vals: &[(i64, String)], out: &mut String) {
+        let _ = writeln!(
+            out,
+            "/// A dynamic variable: one of its beans, keyed on the wire by type id."
+        );
+        out.push_str(
+            "#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]\n",
+        );
+        let _ = writeln!(out, "pub enum {name} {{");
+        out.push_str("    /// No bean (type id 0, not written).\n    #[default]\n    Empty,\n");
+        for (id, bean) in vals {
+            let t = self
+                .names
+                .get(bean)
+                .cloned()
+                .unwrap_or_else(|| camel(&[bean]));
+            let _ = writeln!(out, "    /// `{bean}`, type id {id}.");
+            let _ = writeln!(out, "    #[serde(rename = \"{t}#{id}\")]");
+            let _ = writeln!(out, "    {t}({t}),");
+        }
+        out.push_str("}\n\n");
+        let _ = self.schema;
+    }
+}
+
+/// The Rust source for every bean, dynamic variable, protocol and Rpc of `schema`, in a
+/// stable order (sorted by full name), ready for `include!` or a module file.
+pub fn generate(schema: &Schema) -> Result<String> {
+    let beans = schema.bean_names();
+    let protos = schema.protocols();
+    let mut all: Vec<&str> = beans.clone();
+    all.extend(protos.iter().map(|p| p.name.as_str()));
+    let mut g = Gen {
+        names: type_names(&all),
+        dynamics: BTreeMap::new(),
+        schema,
+    };
+    let mut out = String::new();
+    out.push_str("// Generated by gamewire zeze gen from a Zeze solution. Do not edit.\n");
+    let mut skipped = Vec::new();
+    let mut body = String::new();
+    for n in &beans {
+        let b = schema.bean(n)?;
+        if b.base.is_some() {
+            skipped.push(b.name.clone());
+            continue;
+        }
+        g.bean(b, &mut body);
+    }
+    if !skipped.is_empty() {
+        out.push_str("// Beans with a base, not generated yet:\n");
+        for s in &skipped {
+            let _ = writeln!(out, "//   {s}");
+        }
+    }
+    out.push('\n');
+    out.push_str(&body);
+    let dyns = std::mem::take(&mut g.dynamics);
+    for (name, vals) in &dyns {
+        g.dynamic(name, vals, &mut out);
+    }
+    for p in protos {
+        let rname = g.names[&p.name].clone();
+        let kind = if p.result.is_some() {
+            "Rpc"
+        } else {
+            "Protocol"
+        };
+        let _ = writeln!(
+            out,
+            "/// {kind} `{}` (module id {}, protocol id {}).",
+            p.name, p.module_id, p.protocol_id
+        );
+        out.push_str("#[derive(Debug, Clone, PartialEq, Default)]\n");
+        let _ = writeln!(out, "pub struct {rname} {{");
+        let arg = p
+            .argument
+            .as_ref()
+            .map(|a| g.names.get(a).cloned().unwrap_or_else(|| camel(&[a])));
+        let res = p
+            .result
+            .as_ref()
+            .map(|a| g.names.get(a).cloned().unwrap_or_else(|| camel(&[a])));
+        if let Some(a) = &arg {
+            let _ = writeln!(out, "    /// The argument.\n    pub argument: {a},");
+        }
+        if let Some(r) = &res {
+            let _ = writeln!(out, "    /// The result.\n    pub result: {r},");
+        }
+        out.push_str("}\n\n");
+        let _ = writeln!(out, "impl {rname} {{");
+        let _ = writeln!(out, "    /// The full name in the solution.");
+        let _ = writeln!(out, "    pub const FULL_NAME: &'static str = {:?};", p.name);
+        let _ = writeln!(
+            out,
+            "    /// The module id.\n    pub const MODULE_ID: u32 = {};",
+            p.module_id
+        );
+        let _ = writeln!(
+            out,
+            "    /// The protocol id.\n    pub const PROTOCOL_ID: u32 = {};",
+            p.protocol_id
+        );
+        out.push_str("}\n\n");
+    }
+    while out.ends_with("\n\n") {
+        out.pop();
+    }
+    Ok(out)
+}
