@@ -164,3 +164,132 @@ fn every_bean_of_every_real_solution_round_trips() {
     println!("{total} beans round-tripped");
     assert!(total > 1500);
 }
+
+fn var<'a>(s: &'a Schema, bean: &str, name: &str) -> &'a Type {
+    let b = s.bean(bean).unwrap_or_else(|e| panic!("{bean}: {e}"));
+    &b.vars
+        .iter()
+        .find(|v| v.name == name)
+        .unwrap_or_else(|| panic!("{bean} has no {name}"))
+        .ty
+}
+
+#[test]
+fn implicit_dynamic_type_ids_match_zeze_generated_java() {
+    // <value bean="BSimpleTimer"/> without an id: Gen uses the bean's TypeId, which is
+    // FixedHash.Hash64 of its full name. The values are the constants Gen wrote into
+    // ZezeJava/ZezeJava/src/main/java/Zeze/Builtin/Timer/BTimer.java and BSimpleTimer.java
+    // (DynamicTypeId_TimerObj_..., TYPEID) at the fixtures' commit.
+    let s = load("ZezeJava/ZezeJava/solution.zeze.xml").unwrap();
+    let Type::Dynamic(ids) = var(&s, "Zeze.Builtin.Timer.BTimer", "TimerObj") else {
+        panic!("TimerObj is not a dynamic")
+    };
+    let mut ids = ids.clone();
+    ids.sort();
+    assert_eq!(
+        ids,
+        vec![
+            (
+                -6_995_089_347_718_168_392,
+                "Zeze.Builtin.Timer.BCronTimer".to_owned()
+            ),
+            (
+                1_832_177_636_612_857_692,
+                "Zeze.Builtin.Timer.BSimpleTimer".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(
+        gamewire_zeze::hash::hash64("Zeze.Builtin.Timer.BTimer"),
+        -3_755_541_261_968_580_150
+    );
+    // A dynamic value round-trips under its implicit id.
+    let v = json!({"TimerObj": {"type_id": 1_832_177_636_612_857_692_i64, "value": {}}});
+    let bytes = s.encode("Zeze.Builtin.Timer.BTimer", &v).unwrap();
+    let back = s
+        .decode("Zeze.Builtin.Timer.BTimer", &bytes, &Options::default())
+        .unwrap();
+    assert_eq!(back["TimerObj"]["bean"], "Zeze.Builtin.Timer.BSimpleTimer");
+}
+
+#[test]
+fn dynamic_base_holds_the_base_and_every_derived_bean() {
+    // confcs: `map[int, dynamic:Base]` with no <value>s; Final derives from Derive, which
+    // derives from Base. Explicit ids (`Base:1`) are kept where given.
+    let s = load("confcs/solution.xml").unwrap();
+    let m = "demo.Module1.Module11";
+    let Type::Map(_, v) = var(&s, &format!("{m}.Dynamic"), "dynMap") else {
+        panic!("dynMap is not a map")
+    };
+    let Type::Dynamic(ids) = &**v else {
+        panic!("dynMap's value is not a dynamic")
+    };
+    let hash = gamewire_zeze::hash::hash64;
+    let names = ["Base", "Derive", "Final"].map(|n| format!("{m}.{n}"));
+    let mut want: Vec<(i64, String)> = names.iter().map(|n| (hash(n), n.clone())).collect();
+    let mut got = ids.clone();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+    let Type::Dynamic(ids) = var(&s, &format!("{m}.Dynamic"), "dyn") else {
+        panic!("dyn is not a dynamic")
+    };
+    assert_eq!(
+        ids,
+        &names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (i as i64 + 1, n.clone()))
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn real_beans_match_zeze_bytes() {
+    // /work/shared/fixtures/zeze/vectors.json ("Final extends Derive extends Base", bytes
+    // from Zeze's Java ByteBuffer) describes exactly confcs's Module11 Base/Derive/Final:
+    // Final{finalInt=3, Derive{deriveInt=2, Base{baseInt=1}}} = 10 03 01 10 02 01 10 01 00.
+    let s = load("confcs/solution.xml").unwrap();
+    let fin = "demo.Module1.Module11.Final";
+    let v = json!({"finalInt": 3, "deriveInt": 2, "baseInt": 1});
+    let want = [0x10, 0x03, 0x01, 0x10, 0x02, 0x01, 0x10, 0x01, 0x00];
+    assert_eq!(s.encode(fin, &v).unwrap(), want);
+    assert_eq!(s.decode(fin, &want, &Options::default()).unwrap(), v);
+    assert_eq!(s.encode(fin, &json!({})).unwrap(), [0x01, 0x01, 0x00]);
+    // Held in `dyn` (id 1, dynamic) under its special type id 3: tag 0x17 (id 1,
+    // DYNAMIC = 7), type id 3 as a long (0x03), Final's bytes, then the end 0x00.
+    let d = json!({"dyn": {"type_id": 3, "value": v}});
+    let mut want_d = vec![0x17, 0x03];
+    want_d.extend_from_slice(&want);
+    want_d.push(0x00);
+    let dyn_bean = "demo.Module1.Module11.Dynamic";
+    assert_eq!(s.encode(dyn_bean, &d).unwrap(), want_d);
+    let back = s.decode(dyn_bean, &want_d, &Options::default()).unwrap();
+    assert_eq!(back["dyn"]["bean"], fin);
+    assert_eq!(back["dyn"]["value"], v);
+    // sortedmap[int, int] (ZezeJavaTest BValue.sortedmap1, id 47) is written as a map:
+    // tag f0 20 (id 47 = 15 + 32, MAP = 5 -> f5 20), header 00 01 (int, int; 1 pair), 01 02.
+    let t = load("ZezeJava/ZezeJavaTest/solution.xml").unwrap();
+    let bytes = t
+        .encode("demo.Module1.BValue", &json!({"sortedmap1": {"1": 2}}))
+        .unwrap();
+    assert_eq!(bytes, [0xf5, 0x20, 0x00, 0x01, 0x01, 0x02, 0x00]);
+}
+
+#[test]
+fn mutual_imports_load_once_and_resolve_both_ways() {
+    // zege's solution.linkd.xml imports solution.xml, which imports it back; the linkd
+    // module's Rpc names a bean of solution.xml, and solution.xml's beans use Zeze's.
+    let s = load("projects/zege/Server/solution.linkd.xml").unwrap();
+    let p = s
+        .protocol(
+            10000,
+            gamewire_zeze::hash::hash32("Zege.Linkd.ChallengeMe") as u32,
+        )
+        .expect("Zege.Linkd.ChallengeMe");
+    assert_eq!(p.argument.as_deref(), Some("Zege.User.BAccount"));
+    s.bean("Zege.Linkd.BChallengeArgument").unwrap();
+    s.bean("Zeze.Builtin.Timer.BTimer").unwrap();
+    let other = load("projects/zege/Server/solution.xml").unwrap();
+    assert_eq!(other.bean_names(), s.bean_names());
+}
