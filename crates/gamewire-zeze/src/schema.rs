@@ -323,7 +323,9 @@ impl Schema {
     }
 
     /// [`Schema::from_file`] with the files read by `read` (given the lexically
-    /// normalised path of each file; an error there means the file is absent).
+    /// normalised path of each file, `path` first; an error there means the file is
+    /// absent). Errors name the file they are in (the first file for names that do not
+    /// resolve).
     pub fn from_file_with(
         path: &std::path::Path,
         read: &mut dyn FnMut(&std::path::Path) -> std::io::Result<String>,
@@ -366,7 +368,7 @@ impl Schema {
                 queue.push(found);
             }
         }
-        finish(p)
+        finish(p).map_err(|e| Error::msg(format!("{}: {e}", path.display())))
     }
 
     /// The beans a bean holds by value: its base and the beans of its direct bean
