@@ -4,7 +4,11 @@
 //! `<variable id=.. name=.. type=..>` (`list[T]`, `set[T]`, `map[K,V]`, `type="list"
 //! value=".."`, `type="map" key=".." value=".."`, `dynamic` with `<value bean="Name:id"/>`
 //! children, vectors, nested beans). Bean names resolve like Zeze's generator: relative to
-//! the enclosing module, then outwards, then absolute.
+//! the enclosing module, then outwards, then absolute. [`Schema::from_file`] follows
+//! `<import file=..>` as Gen does (each file once, mutual imports allowed); `sortedmap` is a
+//! map, `gtable` a map of schema-less rows, `<external>` beans are schema-less, and a
+//! dynamic `<value bean="Name"/>` without an id takes the bean's type id (`TypeId`, else
+//! [`crate::hash::hash64`] of its full name).
 //!
 //! Decoding applies the conversions Zeze does on read (integer/float/double, bean read
 //! from a dynamic and back, vectors of other sizes); fields the schema does not declare
@@ -48,7 +52,7 @@ pub enum Type {
     List(Box<Type>),
     /// `set[T]`.
     Set(Box<Type>),
-    /// `map[K,V]`.
+    /// `map[K,V]`, and `sortedmap[K,V]` (sorted in memory, the same bytes).
     Map(Box<Type>, Box<Type>),
     /// A bean or beankey, by full name.
     Bean(String),
