@@ -1428,7 +1428,13 @@ fn finish(p: Pending) -> Result<Schema> {
         });
     }
     // Resolve bean names.
-    let names: std::collections::HashSet<String> = beans.iter().map(|b| b.name.clone()).collect();
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for b in &beans {
+        // Gen refuses a type declared twice ("duplicate type").
+        if !names.insert(b.name.clone()) {
+            return Err(Error::msg(format!("bean {} is declared twice", b.name)));
+        }
+    }
     let resolve = |ns: &str, n: &str| -> Result<String> {
         let mut scope = ns.to_owned();
         loop {

@@ -374,3 +374,13 @@ fn implicit_and_special_dynamic_ids_and_sortedmap() {
     .to_string()
     .contains("bad type id"));
 }
+
+#[test]
+fn a_bean_declared_twice_is_an_error() {
+    // Across imports too: Gen refuses a duplicate type rather than pick one layout.
+    let a = r#"<solution name="A"><import file="b.xml"/><module name="M"><bean name="X"/></module></solution>"#;
+    let b = r#"<solution name="A"><module name="M"><bean name="X"><variable id="1" name="i" type="int"/></bean></module></solution>"#;
+    let (s, _) = load_mem(&[("/d/a.xml", a), ("/d/b.xml", b)], "/d/a.xml");
+    let e = s.unwrap_err().to_string();
+    assert!(e.contains("A.M.X is declared twice"), "{e}");
+}
