@@ -75,10 +75,18 @@ struct Typed {
     bean: Option<String>,
 }
 
+/// Loads a solution and the files it imports (`<import file=..>`, as Zeze's Gen finds
+/// them); errors name the file.
 fn load_schema(path: &Path) -> CliResult<Schema> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    Schema::from_xml(&text).map_err(|e| format!("{}: {e}", path.display()).into())
+    // The loader reads `path` first: hand it the text already read.
+    let mut first = Some(text);
+    let mut read = |p: &Path| match first.take() {
+        Some(t) => Ok(t),
+        None => std::fs::read_to_string(p),
+    };
+    Schema::from_file_with(path, &mut read).map_err(|e| e.to_string().into())
 }
 
 fn typed(a: &Args) -> CliResult<Option<Typed>> {

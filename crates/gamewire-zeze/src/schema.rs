@@ -4,7 +4,11 @@
 //! `<variable id=.. name=.. type=..>` (`list[T]`, `set[T]`, `map[K,V]`, `type="list"
 //! value=".."`, `type="map" key=".." value=".."`, `dynamic` with `<value bean="Name:id"/>`
 //! children, vectors, nested beans). Bean names resolve like Zeze's generator: relative to
-//! the enclosing module, then outwards, then absolute.
+//! the enclosing module, then outwards, then absolute. [`Schema::from_file`] follows
+//! `<import file=..>` as Gen does (each file once, mutual imports allowed); `sortedmap` is a
+//! map, `gtable` a map of schema-less rows, `<external>` beans are schema-less, and a
+//! dynamic `<value bean="Name"/>` without an id takes the bean's type id (`TypeId`, else
+//! [`crate::hash::hash64`] of its full name).
 //!
 //! Decoding applies the conversions Zeze does on read (integer/float/double, bean read
 //! from a dynamic and back, vectors of other sizes); fields the schema does not declare
@@ -48,7 +52,7 @@ pub enum Type {
     List(Box<Type>),
     /// `set[T]`.
     Set(Box<Type>),
-    /// `map[K,V]`.
+    /// `map[K,V]`, and `sortedmap[K,V]` (sorted in memory, the same bytes).
     Map(Box<Type>, Box<Type>),
     /// A bean or beankey, by full name.
     Bean(String),
@@ -141,8 +145,13 @@ enum Raw {
     List(Box<Raw>),
     Set(Box<Raw>),
     Map(Box<Raw>, Box<Raw>),
-    Dynamic(Vec<(i64, String)>),
+    /// The `<value bean="Name[:id]">`s (no id: the bean's own type id) and the base of
+    /// `dynamic:Base` (the base and every bean derived from it).
+    Dynamic(Vec<DynValue>, Option<String>),
 }
+
+/// A dynamic's `<value bean="Name[:id]">`: the special type id, if given, and the name.
+type DynValue = (Option<i64>, String);
 
 struct PendingVar {
     id: u32,
@@ -160,14 +169,23 @@ type OpenVar = (
     String,
     Option<String>,
     Option<String>,
-    Vec<(i64, String)>,
+    Vec<DynValue>,
 );
 
 struct PendingBean {
     name: String,
     ns: String,
     base: Option<String>,
+    /// The `TypeId` attribute (Gen's default is [`crate::hash::hash64`] of the full name).
+    type_id: Option<i64>,
     vars: Vec<PendingVar>,
+}
+
+/// What the solution files read so far declare, before names are resolved.
+#[derive(Default)]
+struct Pending {
+    beans: Vec<PendingBean>,
+    protos: Vec<PendingProto>,
 }
 
 fn split_top(s: &str) -> Option<(&str, &str)> {
@@ -187,6 +205,10 @@ fn split_top(s: &str) -> Option<(&str, &str)> {
 /// a collection, so real types nest at most once; a few spare levels give room for
 /// readable errors from the later checks.
 pub const MAX_TYPE_NESTING: usize = 8;
+
+/// The bean a `gtable[Row, Col, Value]` holds per row (`Zeze.Transaction.GTable`'s
+/// hand-written bean map): no layout in the solution, so decoded schema-less.
+pub const GTABLE_ROW: &str = "Zeze.Transaction.GTable.BeanMap";
 
 /// The most values a bean's default (every variable at its default, nested beans
 /// expanded) may hold. Bounds the work a missing nested bean costs while decoding.
@@ -220,7 +242,7 @@ fn parse_raw(
     ty: &str,
     key: Option<&str>,
     value: Option<&str>,
-    dyn_values: &[(i64, String)],
+    dyn_values: &[DynValue],
 ) -> Result<Raw> {
     let ty = ty.trim();
     check_type_nesting(ty)?;
@@ -234,7 +256,19 @@ fn parse_raw(
         return match &rest[..open] {
             "list" | "array" => Ok(Raw::List(Box::new(inner(args)?))),
             "set" => Ok(Raw::Set(Box::new(inner(args)?))),
-            "map" => {
+            // Gen's `gtable[Row, Col, Value]` is written as a map from row key to the
+            // hand-written `GTable.BeanMap2` bean (its layout is not in the solution), kept
+            // here as a schema-less bean.
+            "gtable" => {
+                let (row, _) = split_top(args)
+                    .ok_or_else(|| Error::msg(format!("gtable type {ty:?} needs [R,C,V]")))?;
+                Ok(Raw::Map(
+                    Box::new(inner(row)?),
+                    Box::new(Raw::Named(GTABLE_ROW.to_owned())),
+                ))
+            }
+            // `sortedmap` is a map kept sorted in memory; Gen writes it exactly as a map.
+            "map" | "sortedmap" => {
                 let (k, v) = split_top(args)
                     .ok_or_else(|| Error::msg(format!("map type {ty:?} needs [K,V]")))?;
                 Ok(Raw::Map(Box::new(inner(k)?), Box::new(inner(v)?)))
@@ -249,13 +283,15 @@ fn parse_raw(
     match lower.as_str() {
         "list" | "array" => Ok(Raw::List(Box::new(inner(&need(value, "value")?)?))),
         "set" => Ok(Raw::Set(Box::new(inner(&need(value, "value")?)?))),
-        "map" => Ok(Raw::Map(
+        "map" | "sortedmap" => Ok(Raw::Map(
             Box::new(inner(&need(key, "key")?)?),
             Box::new(inner(&need(value, "value")?)?),
         )),
-        _ if lower == "dynamic" || lower.starts_with("dynamic:") => {
-            Ok(Raw::Dynamic(dyn_values.to_vec()))
-        }
+        "dynamic" => Ok(Raw::Dynamic(dyn_values.to_vec(), None)),
+        _ if lower.starts_with("dynamic:") => Ok(Raw::Dynamic(
+            dyn_values.to_vec(),
+            Some(ty["dynamic:".len()..].trim().to_owned()).filter(|b| !b.is_empty()),
+        )),
         _ => Ok(Raw::Named(ty.to_owned())),
     }
 }
@@ -274,223 +310,69 @@ fn attr(e: &quick_xml::events::BytesStart<'_>, name: &str) -> Result<Option<Stri
 }
 
 impl Schema {
-    /// Parses a solution XML document.
+    /// Parses a solution XML document. Its `<import file=..>`s are not followed (see
+    /// [`Schema::from_file`]).
     pub fn from_xml(text: &str) -> Result<Schema> {
-        use quick_xml::events::Event;
-        let mut reader = quick_xml::Reader::from_str(text);
-        let mut ns: Vec<String> = Vec::new();
-        let mut module_ids: Vec<Option<u32>> = Vec::new();
-        // (ns, name, module id, protocol id, argument, result)
-        let mut protos: Vec<PendingProto> = Vec::new();
-        let mut stack: Vec<String> = Vec::new();
-        let mut beans: Vec<PendingBean> = Vec::new();
-        let mut cur: Option<PendingBean> = None;
-        // A <variable> with children (<value bean=..>) waiting for its end tag.
-        let mut open_var: Option<OpenVar> = None;
-        loop {
-            let ev = reader.read_event().map_err(|e| {
-                Error::msg(format!(
-                    "solution XML at byte {}: {e}",
-                    reader.buffer_position()
-                ))
-            })?;
-            let (e, empty) = match &ev {
-                Event::Start(e) => (e.clone(), false),
-                Event::Empty(e) => (e.clone(), true),
-                Event::End(end) => {
-                    let tag = String::from_utf8_lossy(end.name().as_ref()).to_ascii_lowercase();
-                    match tag.as_str() {
-                        "solution" | "module" => {
-                            ns.pop();
-                            module_ids.pop();
-                        }
-                        "bean" | "beankey" => {
-                            if let Some(b) = cur.take() {
-                                beans.push(b);
-                            }
-                        }
-                        "variable" => {
-                            if let (Some((id, name, ty, k, v, dv)), Some(b)) =
-                                (open_var.take(), cur.as_mut())
-                            {
-                                let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &dv)?;
-                                b.vars.push(PendingVar { id, name, raw });
-                            }
-                        }
-                        _ => {}
-                    }
-                    stack.pop();
+        let mut p = Pending::default();
+        parse_doc(text, &mut p)?;
+        finish(p)
+    }
+
+    /// Loads a solution file and the files it imports (`<import file=..>`), as Zeze's
+    /// Gen does: an import is read relative to the importing file's directory, else
+    /// relative to the first file's directory (Gen's starting directory); each file is
+    /// read once (imports may be mutual), and bean names resolve across all of them.
+    pub fn from_file(path: &std::path::Path) -> Result<Schema> {
+        Schema::from_file_with(path, &mut |p| std::fs::read_to_string(p))
+    }
+
+    /// [`Schema::from_file`] with the files read by `read` (given the lexically
+    /// normalised path of each file, `path` first; an error there means the file is
+    /// absent). Errors name the file they are in (the first file for names that do not
+    /// resolve).
+    pub fn from_file_with(
+        path: &std::path::Path,
+        read: &mut dyn FnMut(&std::path::Path) -> std::io::Result<String>,
+    ) -> Result<Schema> {
+        let first = normalize(path);
+        let top_dir = first.parent().map(normalize).unwrap_or_default();
+        let mut seen = std::collections::HashSet::new();
+        let text = read(&first).map_err(|e| Error::msg(format!("{}: {e}", first.display())))?;
+        let mut queue = vec![(first, text)];
+        let mut p = Pending::default();
+        while let Some((file, text)) = queue.pop() {
+            if !seen.insert(file.clone()) {
+                continue;
+            }
+            let imports = parse_doc(&text, &mut p)
+                .map_err(|e| Error::msg(format!("{}: {e}", file.display())))?;
+            let dir = file.parent().map(normalize).unwrap_or_default();
+            for imp in imports {
+                let imp = imp.replace('\\', "/");
+                let here = normalize(&dir.join(&imp));
+                if seen.contains(&here) {
                     continue;
                 }
-                Event::Eof => break,
-                _ => continue,
-            };
-            let tag = String::from_utf8_lossy(e.name().as_ref()).to_ascii_lowercase();
-            if !empty {
-                stack.push(tag.clone());
-            }
-            match tag.as_str() {
-                "solution" | "module" if !empty => {
-                    ns.push(attr(&e, "name")?.unwrap_or_default());
-                    module_ids.push(
-                        attr(&e, "id")?
-                            .and_then(|s| s.trim().parse::<i64>().ok())
-                            .map(|i| i as u32),
-                    );
-                }
-                "protocol" | "rpc" => {
-                    let name = attr(&e, "name")?.map(|n| n.trim().to_string());
-                    // Zeze's Gen: without an `id`, the id is FixedHash.Hash32 of the full
-                    // name (solution and modules, dot-separated).
-                    let pid = match attr(&e, "id")?.filter(|s| !s.is_empty()) {
-                        Some(s) => s.trim().parse::<i64>().ok(),
-                        None => name
-                            .as_ref()
-                            .map(|n| i64::from(crate::hash::hash32(&full(&ns, n)))),
-                    };
-                    let mid = module_ids.iter().rev().flatten().next().copied();
-                    if let (Some(pid), Some(mid), Some(name)) = (pid, mid, name) {
-                        let arg = attr(&e, "argument")?.filter(|s| !s.is_empty());
-                        let res = attr(&e, "result")?.filter(|s| !s.is_empty());
-                        protos.push((ns.join("."), name, mid, pid as u32, arg, res));
-                    }
-                }
-                "bean" | "beankey" => {
-                    let name =
-                        attr(&e, "name")?.ok_or_else(|| Error::msg("<bean> without a name"))?;
-                    let b = PendingBean {
-                        name: full(&ns, &name),
-                        ns: ns.join("."),
-                        base: attr(&e, "base")?.filter(|s| !s.is_empty()),
-                        vars: Vec::new(),
-                    };
-                    if empty {
-                        beans.push(b);
-                    } else {
-                        cur = Some(b);
-                    }
-                }
-                "variable" if cur.is_some() => {
-                    let id: u32 = attr(&e, "id")?
-                        .and_then(|s| s.trim().parse().ok())
-                        .filter(|&i| i >= 1 && i <= i32::MAX as u32)
-                        .ok_or_else(|| Error::msg("<variable> needs an id 1..=2147483647"))?;
-                    let name =
-                        attr(&e, "name")?.ok_or_else(|| Error::msg("<variable> without a name"))?;
-                    let ty = attr(&e, "type")?
-                        .ok_or_else(|| Error::msg(format!("variable {name} has no type")))?;
-                    let (k, v) = (attr(&e, "key")?, attr(&e, "value")?);
-                    if empty {
-                        let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &[])?;
-                        if let Some(b) = cur.as_mut() {
-                            b.vars.push(PendingVar { id, name, raw });
+                let found = match read(&here) {
+                    Ok(t) => (here, t),
+                    Err(e) => {
+                        let there = normalize(&top_dir.join(&imp));
+                        match read(&there) {
+                            Ok(t) => (there, t),
+                            Err(_) => {
+                                return Err(Error::msg(format!(
+                                    "{}: import {imp:?}: {}: {e}",
+                                    file.display(),
+                                    here.display()
+                                )))
+                            }
                         }
-                    } else {
-                        open_var = Some((id, name, ty, k, v, Vec::new()));
                     }
-                }
-                "value" => {
-                    if let (Some(ov), Some(spec)) = (open_var.as_mut(), attr(&e, "bean")?) {
-                        let (name, id) = spec
-                            .rsplit_once(':')
-                            .and_then(|(n, i)| {
-                                Some((n.trim().to_owned(), i.trim().parse::<i64>().ok()?))
-                            })
-                            .ok_or_else(|| {
-                                Error::msg(format!(
-                                    "dynamic <value bean={spec:?}> needs Name:typeId"
-                                ))
-                            })?;
-                        ov.5.push((id, name));
-                    }
-                }
-                _ => {}
-            }
-        }
-        // Resolve bean names.
-        let names: std::collections::HashSet<String> =
-            beans.iter().map(|b| b.name.clone()).collect();
-        let resolve = |ns: &str, n: &str| -> Result<String> {
-            let mut scope = ns.to_owned();
-            loop {
-                let cand = if scope.is_empty() {
-                    n.to_owned()
-                } else {
-                    format!("{scope}.{n}")
                 };
-                if names.contains(&cand) {
-                    return Ok(cand);
-                }
-                match scope.rfind('.') {
-                    Some(i) => scope.truncate(i),
-                    None if !scope.is_empty() => scope.clear(),
-                    None => {
-                        return Err(Error::msg(format!(
-                            "unknown type or bean {n:?} (in {ns:?})"
-                        )))
-                    }
-                }
+                queue.push(found);
             }
-        };
-        let mut out = HashMap::new();
-        for b in &beans {
-            let mut vars = Vec::new();
-            for v in &b.vars {
-                let ty = resolve_type(&v.raw, &|n| resolve(&b.ns, n)).map_err(|e| {
-                    Error::msg(format!("bean {}, variable {}: {e}", b.name, v.name))
-                })?;
-                vars.push(Var {
-                    id: v.id,
-                    name: v.name.clone(),
-                    ty,
-                });
-            }
-            vars.sort_by_key(|v| v.id);
-            if vars.windows(2).any(|w| w[0].id == w[1].id) {
-                return Err(Error::msg(format!(
-                    "bean {} has two variables with one id",
-                    b.name
-                )));
-            }
-            let base = b.base.as_deref().map(|n| resolve(&b.ns, n)).transpose()?;
-            out.insert(
-                b.name.clone(),
-                BeanDef {
-                    name: b.name.clone(),
-                    base,
-                    vars,
-                },
-            );
         }
-        let mut protocols = HashMap::new();
-        for (pns, name, mid, pid, arg, res) in protos {
-            let arg = arg.map(|a| resolve(&pns, &a)).transpose()?;
-            let res = res.map(|r| resolve(&pns, &r)).transpose()?;
-            let full_name = if pns.is_empty() {
-                name
-            } else {
-                format!("{pns}.{name}")
-            };
-            protocols.insert(
-                (mid, pid),
-                ProtocolDef {
-                    name: full_name,
-                    module_id: mid,
-                    protocol_id: pid,
-                    argument: arg,
-                    result: res,
-                },
-            );
-        }
-        let s = Schema {
-            beans: out,
-            protocols,
-        };
-        for name in s.beans.keys() {
-            s.levels(name)?;
-        }
-        s.check_containment()?;
-        Ok(s)
+        finish(p).map_err(|e| Error::msg(format!("{}: {e}", path.display())))
     }
 
     /// The beans a bean holds by value: its base and the beans of its direct bean
@@ -1287,19 +1169,22 @@ fn full(ns: &[String], name: &str) -> String {
     parts.join(".")
 }
 
-fn resolve_type(raw: &Raw, resolve: &dyn Fn(&str) -> Result<String>) -> Result<Type> {
+/// Resolves a dynamic's `<value>`s and `dynamic:Base` to (type id, bean full name).
+type DynResolve<'a> = &'a dyn Fn(&[DynValue], Option<&str>) -> Result<Vec<(i64, String)>>;
+
+fn resolve_type(
+    raw: &Raw,
+    resolve: &dyn Fn(&str) -> Result<String>,
+    dynamic: DynResolve<'_>,
+) -> Result<Type> {
     Ok(match raw {
-        Raw::List(e) => Type::List(Box::new(resolve_type(e, resolve)?)),
-        Raw::Set(e) => Type::Set(Box::new(resolve_type(e, resolve)?)),
+        Raw::List(e) => Type::List(Box::new(resolve_type(e, resolve, dynamic)?)),
+        Raw::Set(e) => Type::Set(Box::new(resolve_type(e, resolve, dynamic)?)),
         Raw::Map(k, v) => Type::Map(
-            Box::new(resolve_type(k, resolve)?),
-            Box::new(resolve_type(v, resolve)?),
+            Box::new(resolve_type(k, resolve, dynamic)?),
+            Box::new(resolve_type(v, resolve, dynamic)?),
         ),
-        Raw::Dynamic(ids) => Type::Dynamic(
-            ids.iter()
-                .map(|(i, n)| Ok((*i, resolve(n)?)))
-                .collect::<Result<Vec<_>>>()?,
-        ),
+        Raw::Dynamic(vals, base) => Type::Dynamic(dynamic(vals, base.as_deref())?),
         Raw::Named(n) => match n.to_ascii_lowercase().as_str() {
             "bool" => Type::Bool,
             "byte" => Type::Byte,
@@ -1354,4 +1239,370 @@ fn java_f2l(x: f64, ty: &Type) -> i64 {
         Type::Long => x as i64,
         _ => x as i32 as i64,
     }
+}
+
+/// Reads one solution document into `p`; returns the files it imports. The contents of
+/// `<project>` and `<service>` (code generation and service wiring, no wire layout) are
+/// skipped, as are tables, enums and other elements that do not change the bytes.
+fn parse_doc(text: &str, p: &mut Pending) -> Result<Vec<String>> {
+    use quick_xml::events::Event;
+    let mut reader = quick_xml::Reader::from_str(text);
+    let mut ns: Vec<String> = Vec::new();
+    let mut module_ids: Vec<Option<u32>> = Vec::new();
+    // (ns, name, module id, protocol id, argument, result)
+    let protos = &mut p.protos;
+    let beans = &mut p.beans;
+    let mut stack: Vec<String> = Vec::new();
+    let mut cur: Option<PendingBean> = None;
+    // A <variable> with children (<value bean=..>) waiting for its end tag.
+    let mut open_var: Option<OpenVar> = None;
+    let mut imports = Vec::new();
+    // Depth inside a skipped element (0: not skipping).
+    let mut skip = 0usize;
+    loop {
+        let ev = reader.read_event().map_err(|e| {
+            Error::msg(format!(
+                "solution XML at byte {}: {e}",
+                reader.buffer_position()
+            ))
+        })?;
+        if skip > 0 {
+            match ev {
+                Event::Start(_) => skip += 1,
+                Event::End(_) => skip -= 1,
+                Event::Eof => break,
+                _ => {}
+            }
+            continue;
+        }
+        let (e, empty) = match &ev {
+            Event::Start(e) => (e.clone(), false),
+            Event::Empty(e) => (e.clone(), true),
+            Event::End(end) => {
+                let tag = String::from_utf8_lossy(end.name().as_ref()).to_ascii_lowercase();
+                match tag.as_str() {
+                    "solution" | "module" => {
+                        ns.pop();
+                        module_ids.pop();
+                    }
+                    "bean" | "beankey" => {
+                        if let Some(b) = cur.take() {
+                            beans.push(b);
+                        }
+                    }
+                    "variable" | "var" => {
+                        if let (Some((id, name, ty, k, v, dv)), Some(b)) =
+                            (open_var.take(), cur.as_mut())
+                        {
+                            let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &dv)?;
+                            b.vars.push(PendingVar { id, name, raw });
+                        }
+                    }
+                    _ => {}
+                }
+                stack.pop();
+                continue;
+            }
+            Event::Eof => break,
+            _ => continue,
+        };
+        let tag = String::from_utf8_lossy(e.name().as_ref()).to_ascii_lowercase();
+        if !empty {
+            stack.push(tag.clone());
+        }
+        match tag.as_str() {
+            "project" | "service" if !empty => {
+                stack.pop();
+                skip = 1;
+            }
+            "solution" | "module" if !empty => {
+                ns.push(attr(&e, "name")?.unwrap_or_default());
+                module_ids.push(
+                    attr(&e, "id")?
+                        .and_then(|s| s.trim().parse::<i64>().ok())
+                        .map(|i| i as u32),
+                );
+            }
+            "import" => {
+                if let Some(f) = attr(&e, "file")?.filter(|f| !f.trim().is_empty()) {
+                    imports.push(f.trim().to_owned());
+                }
+            }
+            "external" | "externalkey" => {
+                // A bean written by hand (its layout is not in the solution): kept
+                // schema-less, its fields under "_unknown".
+                let key = if tag == "external" { "bean" } else { "beankey" };
+                if let Some(n) = attr(&e, key)?.filter(|n| !n.trim().is_empty()) {
+                    beans.push(PendingBean {
+                        name: n.trim().to_owned(),
+                        ns: String::new(),
+                        base: None,
+                        type_id: None,
+                        vars: Vec::new(),
+                    });
+                }
+            }
+            "protocol" | "rpc" => {
+                let name = attr(&e, "name")?.map(|n| n.trim().to_string());
+                // Zeze's Gen: without an `id`, the id is FixedHash.Hash32 of the full
+                // name (solution and modules, dot-separated).
+                let pid = match attr(&e, "id")?.filter(|s| !s.is_empty()) {
+                    Some(s) => s.trim().parse::<i64>().ok(),
+                    None => name
+                        .as_ref()
+                        .map(|n| i64::from(crate::hash::hash32(&full(&ns, n)))),
+                };
+                let mid = module_ids.iter().rev().flatten().next().copied();
+                if let (Some(pid), Some(mid), Some(name)) = (pid, mid, name) {
+                    let arg = attr(&e, "argument")?.filter(|s| !s.is_empty());
+                    let res = attr(&e, "result")?.filter(|s| !s.is_empty());
+                    protos.push((ns.join("."), name, mid, pid as u32, arg, res));
+                }
+            }
+            "bean" | "beankey" => {
+                let name = attr(&e, "name")?.ok_or_else(|| Error::msg("<bean> without a name"))?;
+                let b = PendingBean {
+                    name: full(&ns, &name),
+                    ns: ns.join("."),
+                    base: attr(&e, "base")?.filter(|s| !s.is_empty()),
+                    type_id: attr(&e, "TypeId")?.and_then(|s| s.trim().parse().ok()),
+                    vars: Vec::new(),
+                };
+                if empty {
+                    beans.push(b);
+                } else {
+                    cur = Some(b);
+                }
+            }
+            "variable" | "var" if cur.is_some() => {
+                let id: u32 = attr(&e, "id")?
+                    .and_then(|s| s.trim().parse().ok())
+                    .filter(|&i| i >= 1 && i <= i32::MAX as u32)
+                    .ok_or_else(|| Error::msg("<variable> needs an id 1..=2147483647"))?;
+                let name =
+                    attr(&e, "name")?.ok_or_else(|| Error::msg("<variable> without a name"))?;
+                let ty = attr(&e, "type")?
+                    .ok_or_else(|| Error::msg(format!("variable {name} has no type")))?;
+                let (k, v) = (attr(&e, "key")?, attr(&e, "value")?);
+                if empty {
+                    let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &[])?;
+                    if let Some(b) = cur.as_mut() {
+                        b.vars.push(PendingVar { id, name, raw });
+                    }
+                } else {
+                    open_var = Some((id, name, ty, k, v, Vec::new()));
+                }
+            }
+            "value" => {
+                if let (Some(ov), Some(spec)) = (open_var.as_mut(), attr(&e, "bean")?) {
+                    // `Name:typeId`, or `Name` alone: the bean's own type id.
+                    let (name, id) = match spec.rsplit_once(':') {
+                        Some((n, i)) => (
+                            n.trim().to_owned(),
+                            Some(i.trim().parse::<i64>().map_err(|_| {
+                                Error::msg(format!(
+                                    "dynamic <value bean={spec:?}>: bad type id {i:?}"
+                                ))
+                            })?),
+                        ),
+                        None => (spec.trim().to_owned(), None),
+                    };
+                    if !name.is_empty() {
+                        ov.5.push((id, name));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(imports)
+}
+
+/// Resolves the names of everything read into a schema.
+fn finish(p: Pending) -> Result<Schema> {
+    let Pending { mut beans, protos } = p;
+    if !beans.iter().any(|b| b.name == GTABLE_ROW)
+        && beans
+            .iter()
+            .any(|b| b.vars.iter().any(|v| mentions(&v.raw, GTABLE_ROW)))
+    {
+        beans.push(PendingBean {
+            name: GTABLE_ROW.to_owned(),
+            ns: String::new(),
+            base: None,
+            type_id: None,
+            vars: Vec::new(),
+        });
+    }
+    // Resolve bean names.
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for b in &beans {
+        // Gen refuses a type declared twice ("duplicate type").
+        if !names.insert(b.name.clone()) {
+            return Err(Error::msg(format!("bean {} is declared twice", b.name)));
+        }
+    }
+    let resolve = |ns: &str, n: &str| -> Result<String> {
+        let mut scope = ns.to_owned();
+        loop {
+            let cand = if scope.is_empty() {
+                n.to_owned()
+            } else {
+                format!("{scope}.{n}")
+            };
+            if names.contains(&cand) {
+                return Ok(cand);
+            }
+            match scope.rfind('.') {
+                Some(i) => scope.truncate(i),
+                None if !scope.is_empty() => scope.clear(),
+                None => {
+                    return Err(Error::msg(format!(
+                        "unknown type or bean {n:?} (in {ns:?})"
+                    )))
+                }
+            }
+        }
+    };
+    // Gen's Bean.TypeId: the `TypeId` attribute, else FixedHash.Hash64 of the full name.
+    let type_ids: HashMap<&str, i64> = beans
+        .iter()
+        .map(|b| {
+            let id = b.type_id.unwrap_or_else(|| crate::hash::hash64(&b.name));
+            (b.name.as_str(), id)
+        })
+        .collect();
+    let mut bases: HashMap<&str, String> = HashMap::new();
+    for b in &beans {
+        if let Some(n) = &b.base {
+            bases.insert(b.name.as_str(), resolve(&b.ns, n)?);
+        }
+    }
+    // Gen's `dynamic:Base` without <value>s: the base and every bean derived from it
+    // (through any number of levels), each with its own type id.
+    let derived_from = |base: &str| -> Vec<String> {
+        let mut v: Vec<String> = beans
+            .iter()
+            .filter(|b| {
+                let mut cur = bases.get(b.name.as_str());
+                for _ in 0..=bases.len() {
+                    match cur {
+                        Some(n) if n == base => return true,
+                        Some(n) => cur = bases.get(n.as_str()),
+                        None => return false,
+                    }
+                }
+                false
+            })
+            .map(|b| b.name.clone())
+            .collect();
+        v.sort();
+        v
+    };
+    let dyn_ids = |ns: &str, vals: &[DynValue], base: Option<&str>| {
+        let mut out: Vec<(i64, String)> = Vec::new();
+        if vals.is_empty() {
+            if let Some(bn) = base {
+                let bn = resolve(ns, bn)?;
+                for n in std::iter::once(bn.clone()).chain(derived_from(&bn)) {
+                    out.push((type_ids[n.as_str()], n));
+                }
+            }
+        }
+        for (id, n) in vals {
+            let n = resolve(ns, n)?;
+            out.push((id.unwrap_or(type_ids[n.as_str()]), n));
+        }
+        Ok(out)
+    };
+    let mut out = HashMap::new();
+    for b in &beans {
+        let mut vars = Vec::new();
+        for v in &b.vars {
+            let ty = resolve_type(&v.raw, &|n| resolve(&b.ns, n), &|vals, base| {
+                dyn_ids(&b.ns, vals, base)
+            })
+            .map_err(|e| Error::msg(format!("bean {}, variable {}: {e}", b.name, v.name)))?;
+            vars.push(Var {
+                id: v.id,
+                name: v.name.clone(),
+                ty,
+            });
+        }
+        vars.sort_by_key(|v| v.id);
+        if vars.windows(2).any(|w| w[0].id == w[1].id) {
+            return Err(Error::msg(format!(
+                "bean {} has two variables with one id",
+                b.name
+            )));
+        }
+        let base = bases.get(b.name.as_str()).cloned();
+        out.insert(
+            b.name.clone(),
+            BeanDef {
+                name: b.name.clone(),
+                base,
+                vars,
+            },
+        );
+    }
+    let mut protocols = HashMap::new();
+    for (pns, name, mid, pid, arg, res) in protos {
+        let arg = arg.map(|a| resolve(&pns, &a)).transpose()?;
+        let res = res.map(|r| resolve(&pns, &r)).transpose()?;
+        let full_name = if pns.is_empty() {
+            name
+        } else {
+            format!("{pns}.{name}")
+        };
+        protocols.insert(
+            (mid, pid),
+            ProtocolDef {
+                name: full_name,
+                module_id: mid,
+                protocol_id: pid,
+                argument: arg,
+                result: res,
+            },
+        );
+    }
+    let s = Schema {
+        beans: out,
+        protocols,
+    };
+    for name in s.beans.keys() {
+        s.levels(name)?;
+    }
+    s.check_containment()?;
+    Ok(s)
+}
+
+/// Whether a type mentions the bean `name`.
+fn mentions(raw: &Raw, name: &str) -> bool {
+    match raw {
+        Raw::Named(n) => n == name,
+        Raw::List(e) | Raw::Set(e) => mentions(e, name),
+        Raw::Map(k, v) => mentions(k, name) || mentions(v, name),
+        Raw::Dynamic(..) => false,
+    }
+}
+
+/// A path with `.` and `..` folded away (without touching the file system), as Gen's
+/// `Path.GetFullPath` names each file once.
+fn normalize(p: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let last_is_up = matches!(out.components().next_back(), Some(Component::ParentDir));
+                if last_is_up || !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }

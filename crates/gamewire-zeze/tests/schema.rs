@@ -253,3 +253,134 @@ fn protocols_without_ids_take_the_name_hash() {
     );
     assert!(s.protocol(7, id.wrapping_add(1)).is_none());
 }
+
+/// Loads `top` from in-memory files (path -> text), counting the reads of each.
+fn load_mem(
+    files: &[(&str, &str)],
+    top: &str,
+) -> (
+    gamewire_core::Result<Schema>,
+    std::collections::HashMap<String, usize>,
+) {
+    let mut reads = std::collections::HashMap::new();
+    let mut read = |p: &std::path::Path| {
+        let key = p.to_string_lossy().replace('\\', "/");
+        *reads.entry(key.clone()).or_insert(0) += 1;
+        files
+            .iter()
+            .find(|(n, _)| *n == key)
+            .map(|(_, t)| t.to_string())
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"))
+    };
+    let r = Schema::from_file_with(std::path::Path::new(top), &mut read);
+    (r, reads)
+}
+
+#[test]
+fn imports_are_mutual_read_once_and_resolve_both_ways() {
+    let a = r#"<solution name="A"><import file="sub/../b.xml"/>
+        <module name="M" id="1"><bean name="BA"><variable id="1" name="b" type="B.N.BB"/></bean>
+        <protocol name="P" argument="B.N.BB"/></module></solution>"#;
+    let b = r#"<solution name="B"><import file="./a.xml"/>
+        <module name="N" id="2"><bean name="BB"><variable id="1" name="x" type="int"/>
+        <variable id="2" name="back" type="list[A.M.BA]"/></bean></module></solution>"#;
+    let (s, reads) = load_mem(&[("/s/a.xml", a), ("/s/b.xml", b)], "/s/a.xml");
+    let s = s.unwrap();
+    assert_eq!(s.bean_names(), ["A.M.BA", "B.N.BB"]);
+    assert_eq!(reads["/s/a.xml"], 1);
+    assert_eq!(reads["/s/b.xml"], 1);
+    let v = json!({"b": {"x": 5, "back": [{"b": {"x": 0, "back": []}}]}});
+    let bytes = s.encode("A.M.BA", &v).unwrap();
+    // b: tag 16 (id 1, BEAN); x: 10 05; back: tag 24 (id 1 after 1, LIST), header 16
+    // (one BEAN), the element's empty bean 00; end 00; end 00.
+    assert_eq!(bytes, [0x16, 0x10, 0x05, 0x14, 0x16, 0x00, 0x00, 0x00]);
+    assert_eq!(s.decode("A.M.BA", &bytes, &Options::default()).unwrap(), v);
+}
+
+#[test]
+fn import_falls_back_to_the_first_files_directory_and_names_a_missing_one() {
+    // Gen reads an import relative to the importing file, else relative to the
+    // directory it started in.
+    let top = r#"<solution name="T"><import file="lib/l.xml"/></solution>"#;
+    let lib = r#"<solution name="L"><import file="shared.xml"/>
+        <module name="M"><bean name="B"><variable id="1" name="s" type="S.X"/></bean></module></solution>"#;
+    let shared = r#"<solution name="S"><bean name="X"/></solution>"#;
+    let files = [
+        ("/p/t.xml", top),
+        ("/p/lib/l.xml", lib),
+        ("/p/shared.xml", shared),
+    ];
+    let (s, _) = load_mem(&files, "/p/t.xml");
+    assert_eq!(s.unwrap().bean_names(), ["L.M.B", "S.X"]);
+    let (e, _) = load_mem(&files[..2], "/p/t.xml");
+    let e = e.unwrap_err().to_string();
+    assert!(
+        e.contains("/p/lib/l.xml") && e.contains("shared.xml"),
+        "unclear error: {e}"
+    );
+}
+
+#[test]
+fn implicit_and_special_dynamic_ids_and_sortedmap() {
+    let s = Schema::from_xml(
+        r#"<solution name="S"><module name="M">
+        <bean name="Base"/><bean name="Mid" base="Base"/><bean name="Leaf" base="Mid"/>
+        <bean name="Own" TypeId="9"/>
+        <bean name="H">
+          <variable id="1" name="d" type="dynamic"><value bean="Leaf"/><value bean="Own"/></variable>
+          <variable id="2" name="b" type="dynamic:Mid"/>
+          <variable id="3" name="m" type="sortedmap[int,string]"/>
+          <var id="4" name="g" type="gtable[int,int,int]"/>
+        </bean></module>
+        <project name="p"><service name="s"><bean ref="Nowhere"/></service></project>
+        </solution>"#,
+    )
+    .unwrap();
+    use gamewire_zeze::hash::hash64;
+    use gamewire_zeze::schema::{Type, GTABLE_ROW};
+    let h = s.bean("S.M.H").unwrap();
+    let dy = |i: usize| match &h.vars[i].ty {
+        Type::Dynamic(ids) => ids.clone(),
+        t => panic!("{t:?}"),
+    };
+    assert_eq!(
+        dy(0),
+        [
+            (hash64("S.M.Leaf"), "S.M.Leaf".to_owned()),
+            (9, "S.M.Own".to_owned())
+        ]
+    );
+    // dynamic:Mid: Mid and what derives from it, not its base.
+    assert_eq!(
+        dy(1),
+        [
+            (hash64("S.M.Mid"), "S.M.Mid".to_owned()),
+            (hash64("S.M.Leaf"), "S.M.Leaf".to_owned())
+        ]
+    );
+    assert_eq!(
+        h.vars[2].ty,
+        Type::Map(Box::new(Type::Int), Box::new(Type::String))
+    );
+    assert_eq!(
+        h.vars[3].ty,
+        Type::Map(Box::new(Type::Int), Box::new(Type::Bean(GTABLE_ROW.into())))
+    );
+    assert!(Schema::from_xml(
+        r#"<solution name="S"><module name="M"><bean name="H">
+        <variable id="1" name="d" type="dynamic"><value bean="H:x"/></variable></bean></module></solution>"#
+    )
+    .unwrap_err()
+    .to_string()
+    .contains("bad type id"));
+}
+
+#[test]
+fn a_bean_declared_twice_is_an_error() {
+    // Across imports too: Gen refuses a duplicate type rather than pick one layout.
+    let a = r#"<solution name="A"><import file="b.xml"/><module name="M"><bean name="X"/></module></solution>"#;
+    let b = r#"<solution name="A"><module name="M"><bean name="X"><variable id="1" name="i" type="int"/></bean></module></solution>"#;
+    let (s, _) = load_mem(&[("/d/a.xml", a), ("/d/b.xml", b)], "/d/a.xml");
+    let e = s.unwrap_err().to_string();
+    assert!(e.contains("A.M.X is declared twice"), "{e}");
+}

@@ -1,0 +1,64 @@
+//! `--schema` with a real Zeze solution that imports others (tests/fixtures/zeze/real).
+#![cfg(feature = "zeze")]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], stdin: &[u8]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gamewire"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_schema_follows_its_imports() {
+    // ZezexJava's solution.xml imports ../ZezeJava/solution.zeze.xml, where BTimer is.
+    let xml = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/zeze/real/ZezeJava/ZezexJava/solution.xml"
+    );
+    let args = ["--schema", xml, "--bean", "Zeze.Builtin.Timer.BTimer"];
+    let enc = run(
+        &[&["encode", "zeze"][..], &args].concat(),
+        br#"{"TimerName": "ab"}"#,
+    );
+    assert!(enc.status.success(), "{enc:?}");
+    // TimerName: tag 13 (id 1, BYTES), length 2, "ab"; end 00.
+    assert_eq!(enc.stdout, [0x13, 0x02, b'a', b'b', 0x00]);
+    let dec = run(&[&["decode", "zeze"][..], &args].concat(), &enc.stdout);
+    assert!(dec.status.success(), "{dec:?}");
+    let j: serde_json::Value = serde_json::from_slice(&dec.stdout).unwrap();
+    assert_eq!(j["TimerName"], "ab");
+    assert_eq!(j["TimerObj"]["type_id"], 0);
+}
+
+#[test]
+fn a_missing_import_is_an_error_naming_both_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let xml = dir.path().join("s.xml");
+    std::fs::write(
+        &xml,
+        r#"<solution name="s"><import file="gone.xml"/></solution>"#,
+    )
+    .unwrap();
+    let out = run(
+        &[
+            "decode",
+            "zeze",
+            "--schema",
+            xml.to_str().unwrap(),
+            "--bean",
+            "X",
+        ],
+        &[0],
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("s.xml") && err.contains("gone.xml"), "{err}");
+}
