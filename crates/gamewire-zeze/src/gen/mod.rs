@@ -22,7 +22,7 @@ use crate::schema::Schema;
 use gamewire_core::{Error, Result};
 use std::path::Path;
 
-/// Loads the solution XML at `schema` and writes the generated Rust to `out` (a file
+/// Loads the solution XML at `schema` (and the files it imports) and writes the generated Rust to `out` (a file
 /// path, or a directory that gets `zeze_gen.rs`). For a `build.rs`:
 ///
 /// ```no_run
@@ -31,10 +31,8 @@ use std::path::Path;
 /// // then in the crate: include!(concat!(env!("OUT_DIR"), "/zeze_gen.rs"));
 /// ```
 pub fn gen(schema: impl AsRef<Path>, out: impl AsRef<Path>) -> Result<std::path::PathBuf> {
-    let schema = schema.as_ref();
-    let text = std::fs::read_to_string(schema)
-        .map_err(|e| Error::msg(format!("{}: {e}", schema.display())))?;
-    let s = Schema::from_xml(&text)?;
+    // Imports are followed as Zeze's Gen does (each file once).
+    let s = Schema::from_file(schema.as_ref())?;
     let code = generate(&s)?;
     let out = out.as_ref();
     let path = if out.is_dir() {
