@@ -19,6 +19,7 @@ pub mod de;
 mod decode;
 mod encode;
 pub mod frame;
+pub mod frame_typed;
 pub mod gen;
 pub mod hash;
 pub mod inspect;

@@ -196,3 +196,65 @@ proptest! {
         prop_assert_eq!(from_bytes::<BOuter>(&bytes).unwrap(), outer);
     }
 }
+
+/// A generated protocol and Rpc write the same frames as the tree codec and read them
+/// back; a frame of another protocol is refused.
+#[test]
+fn generated_protocols_read_and_write_frames() {
+    use gamewire_zeze::frame::{decode_frames, Family, FrameOptions, Payload};
+    let mut simple = Simple::default();
+    simple.argument.i = 150;
+    simple.argument.s = "hi".into();
+    let mut outer = Outer::default();
+    outer.argument.ints = vec![1, -1, 300];
+    outer.result.x = 7;
+    let mut bytes = Vec::new();
+    simple.write_frame(&mut bytes).unwrap();
+    outer.write_request(5, &mut bytes).unwrap();
+    outer.write_response(5, Some(3), &mut bytes).unwrap();
+    // The tree codec reads the same stream: ids, families, session and result code.
+    let frames = decode_frames(&bytes, &FrameOptions::default()).unwrap();
+    assert_eq!(frames.len(), 3);
+    let heads: Vec<_> = frames
+        .iter()
+        .map(|f| match &f.payload {
+            Payload::Body(b) => (
+                f.module_id,
+                f.protocol_id,
+                b.family,
+                b.session_id,
+                b.result_code,
+            ),
+            Payload::Raw(_) => panic!("raw body"),
+        })
+        .collect();
+    assert_eq!(
+        heads,
+        vec![
+            (1, 100, Family::Protocol, None, None),
+            (1, 200, Family::Request, Some(5), None),
+            (1, 200, Family::Response, Some(5), Some(3)),
+        ]
+    );
+    let opts = FrameOptions::default();
+    let (got, head, n1) = Simple::read_frame(&bytes, &opts).unwrap().unwrap();
+    assert_eq!((got, head.family), (simple.clone(), Family::Protocol));
+    let (req, head, n2) = Outer::read_request(&bytes[n1..], &opts).unwrap().unwrap();
+    assert_eq!(
+        (req.argument, head.session_id),
+        (outer.argument.clone(), Some(5))
+    );
+    let (resp, head, n3) = Outer::read_response(&bytes[n1 + n2..], &opts)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (resp.result, head.result_code),
+        (outer.result.clone(), Some(3))
+    );
+    assert_eq!(n1 + n2 + n3, bytes.len());
+    // Partial input asks for more; another protocol's frame is an error.
+    assert!(Simple::read_frame(&bytes[..n1 - 1], &opts)
+        .unwrap()
+        .is_none());
+    assert!(Simple::read_frame(&bytes[n1..], &opts).is_err());
+}

@@ -259,10 +259,49 @@ pub fn generate(schema: &Schema) -> Result<String> {
             "    /// The protocol id.\n    pub const PROTOCOL_ID: u32 = {};",
             p.protocol_id
         );
+        frame_methods(&mut out, arg.is_some(), res.is_some());
         out.push_str("}\n\n");
     }
     while out.ends_with("\n\n") {
         out.pop();
     }
     Ok(out)
+}
+
+/// Writes the frame methods of a generated protocol (`write_frame`/`read_frame`) or Rpc
+/// (`write_request`/`write_response`/`read_request`/`read_response`), through
+/// [`crate::frame_typed`].
+fn frame_methods(out: &mut String, argument: bool, result: bool) {
+    let head = |family: &str, rc: &str, sid: &str| {
+        format!(
+            "gamewire_zeze::frame_typed::FrameHead {{ module_id: Self::MODULE_ID, protocol_id: Self::PROTOCOL_ID, family: gamewire_zeze::frame::Family::{family}, result_code: {rc}, session_id: {sid} }}"
+        )
+    };
+    let read = |name: &str, doc: &str, field: &str, ty_field: &str| {
+        format!(
+            "    /// Reads {doc} frame of this type from the start of `data`: `Ok(None)` when more\n    /// bytes are needed, else the value (other fields at their defaults), the frame's head\n    /// (session id and result code) and its length.\n    /// A frame of another module or protocol id is an error.\n    #[allow(clippy::type_complexity)]\n    pub fn {name}(data: &[u8], opts: &gamewire_zeze::frame::FrameOptions) -> gamewire_zeze::Result<Option<(Self, gamewire_zeze::frame_typed::FrameHead, usize)>> {{\n        match gamewire_zeze::frame_typed::read::<{ty_field}>(data, opts)? {{\n            None => Ok(None),\n            Some((head, bean, len)) => {{\n                if head.module_id != Self::MODULE_ID || head.protocol_id != Self::PROTOCOL_ID {{\n                    return Err(gamewire_zeze::Error::msg_at(0, format!(\"frame of module {{}} protocol {{}}, not {{}}\", head.module_id, head.protocol_id, Self::FULL_NAME)));\n                }}\n                Ok(Some((Self {{ {field}: bean, ..Default::default() }}, head, len)))\n            }}\n        }}\n    }}\n"
+        )
+    };
+    if argument && !result {
+        let _ = writeln!(
+            out,
+            "    /// Appends this protocol as one frame.\n    pub fn write_frame(&self, out: &mut Vec<u8>) -> gamewire_zeze::Result<()> {{\n        gamewire_zeze::frame_typed::write(&{}, &self.argument, out)\n    }}",
+            head("Protocol", "None", "None")
+        );
+        out.push_str(&read("read_frame", "a protocol", "argument", "_"));
+    }
+    if argument && result {
+        let _ = writeln!(
+            out,
+            "    /// Appends the request (the argument) as one frame.\n    pub fn write_request(&self, session_id: i64, out: &mut Vec<u8>) -> gamewire_zeze::Result<()> {{\n        gamewire_zeze::frame_typed::write(&{}, &self.argument, out)\n    }}",
+            head("Request", "None", "Some(session_id)")
+        );
+        let _ = writeln!(
+            out,
+            "    /// Appends the response (the result, with a result code when given) as one frame.\n    pub fn write_response(&self, session_id: i64, result_code: Option<i64>, out: &mut Vec<u8>) -> gamewire_zeze::Result<()> {{\n        gamewire_zeze::frame_typed::write(&{}, &self.result, out)\n    }}",
+            head("Response", "result_code", "Some(session_id)")
+        );
+        out.push_str(&read("read_request", "an Rpc request", "argument", "_"));
+        out.push_str(&read("read_response", "an Rpc response", "result", "_"));
+    }
 }

@@ -175,6 +175,46 @@ impl Outer {
     pub const MODULE_ID: u32 = 1;
     /// The protocol id.
     pub const PROTOCOL_ID: u32 = 200;
+    /// Appends the request (the argument) as one frame.
+    pub fn write_request(&self, session_id: i64, out: &mut Vec<u8>) -> gamewire_zeze::Result<()> {
+        gamewire_zeze::frame_typed::write(&gamewire_zeze::frame_typed::FrameHead { module_id: Self::MODULE_ID, protocol_id: Self::PROTOCOL_ID, family: gamewire_zeze::frame::Family::Request, result_code: None, session_id: Some(session_id) }, &self.argument, out)
+    }
+    /// Appends the response (the result, with a result code when given) as one frame.
+    pub fn write_response(&self, session_id: i64, result_code: Option<i64>, out: &mut Vec<u8>) -> gamewire_zeze::Result<()> {
+        gamewire_zeze::frame_typed::write(&gamewire_zeze::frame_typed::FrameHead { module_id: Self::MODULE_ID, protocol_id: Self::PROTOCOL_ID, family: gamewire_zeze::frame::Family::Response, result_code: result_code, session_id: Some(session_id) }, &self.result, out)
+    }
+    /// Reads an Rpc request frame of this type from the start of `data`: `Ok(None)` when more
+    /// bytes are needed, else the value (other fields at their defaults), the frame's head
+    /// (session id and result code) and its length.
+    /// A frame of another module or protocol id is an error.
+    #[allow(clippy::type_complexity)]
+    pub fn read_request(data: &[u8], opts: &gamewire_zeze::frame::FrameOptions) -> gamewire_zeze::Result<Option<(Self, gamewire_zeze::frame_typed::FrameHead, usize)>> {
+        match gamewire_zeze::frame_typed::read::<_>(data, opts)? {
+            None => Ok(None),
+            Some((head, bean, len)) => {
+                if head.module_id != Self::MODULE_ID || head.protocol_id != Self::PROTOCOL_ID {
+                    return Err(gamewire_zeze::Error::msg_at(0, format!("frame of module {} protocol {}, not {}", head.module_id, head.protocol_id, Self::FULL_NAME)));
+                }
+                Ok(Some((Self { argument: bean, ..Default::default() }, head, len)))
+            }
+        }
+    }
+    /// Reads an Rpc response frame of this type from the start of `data`: `Ok(None)` when more
+    /// bytes are needed, else the value (other fields at their defaults), the frame's head
+    /// (session id and result code) and its length.
+    /// A frame of another module or protocol id is an error.
+    #[allow(clippy::type_complexity)]
+    pub fn read_response(data: &[u8], opts: &gamewire_zeze::frame::FrameOptions) -> gamewire_zeze::Result<Option<(Self, gamewire_zeze::frame_typed::FrameHead, usize)>> {
+        match gamewire_zeze::frame_typed::read::<_>(data, opts)? {
+            None => Ok(None),
+            Some((head, bean, len)) => {
+                if head.module_id != Self::MODULE_ID || head.protocol_id != Self::PROTOCOL_ID {
+                    return Err(gamewire_zeze::Error::msg_at(0, format!("frame of module {} protocol {}, not {}", head.module_id, head.protocol_id, Self::FULL_NAME)));
+                }
+                Ok(Some((Self { result: bean, ..Default::default() }, head, len)))
+            }
+        }
+    }
 }
 
 /// Protocol `fixtures.outer.Simple` (module id 1, protocol id 100).
@@ -191,4 +231,24 @@ impl Simple {
     pub const MODULE_ID: u32 = 1;
     /// The protocol id.
     pub const PROTOCOL_ID: u32 = 100;
+    /// Appends this protocol as one frame.
+    pub fn write_frame(&self, out: &mut Vec<u8>) -> gamewire_zeze::Result<()> {
+        gamewire_zeze::frame_typed::write(&gamewire_zeze::frame_typed::FrameHead { module_id: Self::MODULE_ID, protocol_id: Self::PROTOCOL_ID, family: gamewire_zeze::frame::Family::Protocol, result_code: None, session_id: None }, &self.argument, out)
+    }
+    /// Reads a protocol frame of this type from the start of `data`: `Ok(None)` when more
+    /// bytes are needed, else the value (other fields at their defaults), the frame's head
+    /// (session id and result code) and its length.
+    /// A frame of another module or protocol id is an error.
+    #[allow(clippy::type_complexity)]
+    pub fn read_frame(data: &[u8], opts: &gamewire_zeze::frame::FrameOptions) -> gamewire_zeze::Result<Option<(Self, gamewire_zeze::frame_typed::FrameHead, usize)>> {
+        match gamewire_zeze::frame_typed::read::<_>(data, opts)? {
+            None => Ok(None),
+            Some((head, bean, len)) => {
+                if head.module_id != Self::MODULE_ID || head.protocol_id != Self::PROTOCOL_ID {
+                    return Err(gamewire_zeze::Error::msg_at(0, format!("frame of module {} protocol {}, not {}", head.module_id, head.protocol_id, Self::FULL_NAME)));
+                }
+                Ok(Some((Self { argument: bean, ..Default::default() }, head, len)))
+            }
+        }
+    }
 }
