@@ -274,19 +274,19 @@ pub fn generate(schema: &Schema) -> Result<String> {
 fn frame_methods(out: &mut String, argument: bool, result: bool) {
     let head = |family: &str, rc: &str, sid: &str| {
         format!(
-            "gamewire_zeze::frame_typed::FrameHead {{ module_id: Self::MODULE_ID, protocol_id: Self::PROTOCOL_ID, family: gamewire_zeze::frame::Family::{family}, result_code: {rc}, session_id: {sid} }}"
+            "gamewire_zeze::frame_typed::FrameHead {{ module_id: Self::MODULE_ID, protocol_id: Self::PROTOCOL_ID, family: gamewire_zeze::frame::Family::{family}, {rc}, session_id: {sid} }}"
         )
     };
     let read = |name: &str, doc: &str, field: &str, ty_field: &str| {
         format!(
-            "    /// Reads {doc} frame of this type from the start of `data`: `Ok(None)` when more\n    /// bytes are needed, else the value (other fields at their defaults), the frame's head\n    /// (session id and result code) and its length.\n    /// A frame of another module or protocol id is an error.\n    #[allow(clippy::type_complexity)]\n    pub fn {name}(data: &[u8], opts: &gamewire_zeze::frame::FrameOptions) -> gamewire_zeze::Result<Option<(Self, gamewire_zeze::frame_typed::FrameHead, usize)>> {{\n        match gamewire_zeze::frame_typed::read::<{ty_field}>(data, opts)? {{\n            None => Ok(None),\n            Some((head, bean, len)) => {{\n                if head.module_id != Self::MODULE_ID || head.protocol_id != Self::PROTOCOL_ID {{\n                    return Err(gamewire_zeze::Error::msg_at(0, format!(\"frame of module {{}} protocol {{}}, not {{}}\", head.module_id, head.protocol_id, Self::FULL_NAME)));\n                }}\n                Ok(Some((Self {{ {field}: bean, ..Default::default() }}, head, len)))\n            }}\n        }}\n    }}\n"
+            "    /// Reads {doc} frame of this type from the start of `data`: `Ok(None)` when more\n    /// bytes are needed, else the value (other fields at their defaults), the frame's head\n    /// (session id and result code) and its length.\n    /// A frame of another module or protocol id is an error.\n    #[allow(clippy::type_complexity, clippy::needless_update)]\n    pub fn {name}(data: &[u8], opts: &gamewire_zeze::frame::FrameOptions) -> gamewire_zeze::Result<Option<(Self, gamewire_zeze::frame_typed::FrameHead, usize)>> {{\n        match gamewire_zeze::frame_typed::read::<{ty_field}>(data, opts)? {{\n            None => Ok(None),\n            Some((head, bean, len)) => {{\n                if head.module_id != Self::MODULE_ID || head.protocol_id != Self::PROTOCOL_ID {{\n                    return Err(gamewire_zeze::Error::msg_at(0, format!(\"frame of module {{}} protocol {{}}, not {{}}\", head.module_id, head.protocol_id, Self::FULL_NAME)));\n                }}\n                Ok(Some((Self {{ {field}: bean, ..Default::default() }}, head, len)))\n            }}\n        }}\n    }}\n"
         )
     };
     if argument && !result {
         let _ = writeln!(
             out,
             "    /// Appends this protocol as one frame.\n    pub fn write_frame(&self, out: &mut Vec<u8>) -> gamewire_zeze::Result<()> {{\n        gamewire_zeze::frame_typed::write(&{}, &self.argument, out)\n    }}",
-            head("Protocol", "None", "None")
+            head("Protocol", "result_code: None", "None")
         );
         out.push_str(&read("read_frame", "a protocol", "argument", "_"));
     }
@@ -294,7 +294,7 @@ fn frame_methods(out: &mut String, argument: bool, result: bool) {
         let _ = writeln!(
             out,
             "    /// Appends the request (the argument) as one frame.\n    pub fn write_request(&self, session_id: i64, out: &mut Vec<u8>) -> gamewire_zeze::Result<()> {{\n        gamewire_zeze::frame_typed::write(&{}, &self.argument, out)\n    }}",
-            head("Request", "None", "Some(session_id)")
+            head("Request", "result_code: None", "Some(session_id)")
         );
         let _ = writeln!(
             out,

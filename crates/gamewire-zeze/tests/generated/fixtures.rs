@@ -181,13 +181,13 @@ impl Outer {
     }
     /// Appends the response (the result, with a result code when given) as one frame.
     pub fn write_response(&self, session_id: i64, result_code: Option<i64>, out: &mut Vec<u8>) -> gamewire_zeze::Result<()> {
-        gamewire_zeze::frame_typed::write(&gamewire_zeze::frame_typed::FrameHead { module_id: Self::MODULE_ID, protocol_id: Self::PROTOCOL_ID, family: gamewire_zeze::frame::Family::Response, result_code: result_code, session_id: Some(session_id) }, &self.result, out)
+        gamewire_zeze::frame_typed::write(&gamewire_zeze::frame_typed::FrameHead { module_id: Self::MODULE_ID, protocol_id: Self::PROTOCOL_ID, family: gamewire_zeze::frame::Family::Response, result_code, session_id: Some(session_id) }, &self.result, out)
     }
     /// Reads an Rpc request frame of this type from the start of `data`: `Ok(None)` when more
     /// bytes are needed, else the value (other fields at their defaults), the frame's head
     /// (session id and result code) and its length.
     /// A frame of another module or protocol id is an error.
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity, clippy::needless_update)]
     pub fn read_request(data: &[u8], opts: &gamewire_zeze::frame::FrameOptions) -> gamewire_zeze::Result<Option<(Self, gamewire_zeze::frame_typed::FrameHead, usize)>> {
         match gamewire_zeze::frame_typed::read::<_>(data, opts)? {
             None => Ok(None),
@@ -203,7 +203,7 @@ impl Outer {
     /// bytes are needed, else the value (other fields at their defaults), the frame's head
     /// (session id and result code) and its length.
     /// A frame of another module or protocol id is an error.
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity, clippy::needless_update)]
     pub fn read_response(data: &[u8], opts: &gamewire_zeze::frame::FrameOptions) -> gamewire_zeze::Result<Option<(Self, gamewire_zeze::frame_typed::FrameHead, usize)>> {
         match gamewire_zeze::frame_typed::read::<_>(data, opts)? {
             None => Ok(None),
@@ -239,7 +239,7 @@ impl Simple {
     /// bytes are needed, else the value (other fields at their defaults), the frame's head
     /// (session id and result code) and its length.
     /// A frame of another module or protocol id is an error.
-    #[allow(clippy::type_complexity)]
+    #[allow(clippy::type_complexity, clippy::needless_update)]
     pub fn read_frame(data: &[u8], opts: &gamewire_zeze::frame::FrameOptions) -> gamewire_zeze::Result<Option<(Self, gamewire_zeze::frame_typed::FrameHead, usize)>> {
         match gamewire_zeze::frame_typed::read::<_>(data, opts)? {
             None => Ok(None),
