@@ -1,6 +1,7 @@
 //! Bytes to [`Document`]: the shallow and deep bit decoders.
 
 use crate::bits::BitReader;
+use crate::properties::Builder;
 use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
 use crate::value::{serializer_flags as sf, Document, KeptZlib, Object, Raw, Value};
@@ -215,7 +216,7 @@ impl<'a, 't> Decoder<'a, 't> {
     }
 
     fn shallow_props(&mut self, class: &ClassDef) -> Result<Object> {
-        let mut props = Vec::with_capacity(class.properties.len());
+        let mut props = Builder::with_capacity(class.properties.len());
         for p in &class.properties {
             if !masked(p, self.mask) {
                 continue;
@@ -237,14 +238,17 @@ impl<'a, 't> Decoder<'a, 't> {
                 Some(Err(e)) => return Err(e.in_key(p.name.as_str())),
                 None => self.property(p).map_err(|e| e.in_key(p.name.as_str()))?,
             };
-            props.push((p.hash, v));
+            props.push(p.hash, v);
         }
-        Ok(Object::new(class.hash, props))
+        Ok(Object {
+            hash: class.hash,
+            properties: props.finish(),
+        })
     }
 
     fn deep_props(&mut self, class: &ClassDef) -> Result<Object> {
         let mut left = self.object_size()?;
-        let mut props = Vec::with_capacity(class.properties.len());
+        let mut props = Builder::with_capacity(class.properties.len());
         let mut hint = 0usize;
         while left > 0 {
             let start = self.r.pos();
@@ -312,9 +316,12 @@ impl<'a, 't> Decoder<'a, 't> {
                     )),
                 )
             })?;
-            props.push((hash, value));
+            props.push(hash, value);
         }
-        Ok(Object::new(class.hash, props))
+        Ok(Object {
+            hash: class.hash,
+            properties: props.finish(),
+        })
     }
 
     /// The common byte-aligned scalars, read in the property loop itself (no call, no

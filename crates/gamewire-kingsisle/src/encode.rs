@@ -257,17 +257,18 @@ impl Encoder<'_, '_> {
                 continue;
             }
             let found = match o.properties.get(hint) {
-                Some((h, v)) if *h == p.hash => {
+                Some((h, v)) if h == p.hash => {
                     hint += 1;
                     Some(v)
                 }
                 _ => o
                     .properties
                     .iter()
-                    .position(|(h, _)| *h == p.hash)
-                    .map(|i| {
+                    .enumerate()
+                    .find(|(_, (h, _))| *h == p.hash)
+                    .map(|(i, (_, v))| {
                         hint = i + 1;
-                        &o.properties[i].1
+                        v
                     }),
             };
             if p.flags & flags::DELTA_ENCODE != 0 {
@@ -302,8 +303,8 @@ impl Encoder<'_, '_> {
             self.align();
             let psize_at = self.w.pos();
             self.w.write_bits(0, 32);
-            self.w.write_bits(u64::from(*hash), 32);
-            match class.property_index(*hash, hint) {
+            self.w.write_bits(u64::from(hash), 32);
+            match class.property_index(hash, hint) {
                 Some(i) => {
                     hint = i + 1;
                     let p = &class.properties[i];

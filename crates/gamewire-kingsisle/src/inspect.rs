@@ -51,7 +51,7 @@ pub fn object(tree: &mut TreeBuilder, label: &str, o: &Object, types: &TypeList)
     let name = class.map_or_else(|| format!("unknown class {}", o.hash), |c| c.name.clone());
     tree.open(label, &name, Some(o.properties.len()));
     for (h, v) in &o.properties {
-        match class.and_then(|c| c.properties.iter().find(|p| p.hash == *h)) {
+        match class.and_then(|c| c.properties.iter().find(|p| p.hash == h)) {
             Some(p) => value(tree, &p.name, v, Some(p), types),
             None => value(tree, &format!("#{h}"), v, None, types),
         }

@@ -162,7 +162,7 @@ impl Serialize for ObjectJson<'_> {
                 prop: None,
                 enum_numbers: self.enum_numbers,
             };
-            match class.and_then(|c| c.property_index(*h, hint).map(|i| (c, i))) {
+            match class.and_then(|c| c.property_index(h, hint).map(|i| (c, i))) {
                 Some((c, i)) => {
                     hint = i + 1;
                     v.prop = Some(&c.properties[i]);

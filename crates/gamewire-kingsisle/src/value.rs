@@ -1,5 +1,7 @@
 //! The model: a lossless value of every ObjectProperty type, and a decoded document.
 
+use crate::properties::Properties;
+
 /// Serializer flag bits (the `flags` of [`crate::Options`]).
 pub mod serializer_flags {
     /// The flags word is written first (u32) and replaces the caller's flags on read.
@@ -162,14 +164,14 @@ pub struct Raw {
 
 /// An object: its type hash and its properties (tag and value) in wire order.
 ///
-/// The properties are a boxed slice (not a `Vec`) so that an object fits inside a
-/// [`Value`] without a further allocation; edit them with `into_vec()` and `.into()`.
+/// The properties pack small scalars (see [`Properties`]) and fit inside a [`Value`]
+/// without a further allocation; edit them with `into_vec()` and `.into()`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Object {
     /// The class hash (`string_id` of the class name).
     pub hash: u32,
     /// Property tag and value, in the order they were read (or are to be written in deep mode).
-    pub properties: Box<[(u32, Value)]>,
+    pub properties: Properties,
 }
 
 impl Object {
@@ -177,16 +179,13 @@ impl Object {
     pub fn new(hash: u32, properties: Vec<(u32, Value)>) -> Self {
         Object {
             hash,
-            properties: properties.into_boxed_slice(),
+            properties: properties.into(),
         }
     }
 
     /// The value of the property with tag `hash`.
     pub fn get(&self, hash: u32) -> Option<&Value> {
-        self.properties
-            .iter()
-            .find(|(h, _)| *h == hash)
-            .map(|(_, v)| v)
+        self.properties.find(hash)
     }
 }
 

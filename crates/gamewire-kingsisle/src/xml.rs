@@ -72,7 +72,7 @@ fn write_object(
         let p = class
             .properties
             .iter()
-            .find(|p| p.hash == *h)
+            .find(|p| p.hash == h)
             .ok_or_else(|| {
                 Error::msg(format!(
                     "{} has no property with hash {h} (raw bits cannot be written as XML)",

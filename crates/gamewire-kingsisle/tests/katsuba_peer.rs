@@ -112,7 +112,7 @@ fn canonical_object(o: &Object, types: &TypeList) -> Json {
             .properties
             .iter()
             .enumerate()
-            .find(|(_, p)| p.hash == *h)
+            .find(|(_, p)| p.hash == h)
             .unwrap();
         let p = &class.properties[i];
         m.insert(p.name.clone(), canonical(v, p, types));

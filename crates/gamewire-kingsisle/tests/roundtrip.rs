@@ -150,7 +150,10 @@ fn xml_object_file_shape() {
     let e = xml::read(bad.as_bytes(), &types).unwrap_err();
     assert_eq!(e.path_string(), "$[0].m_level");
     assert_eq!(e.offset(), bad.find("<m_level>"));
-    assert!(matches!(objs[0].properties[0].1, Value::String(_)));
+    assert!(matches!(
+        *objs[0].properties.get(0).unwrap().1,
+        Value::String(_)
+    ));
 }
 
 #[test]

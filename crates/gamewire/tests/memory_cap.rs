@@ -42,7 +42,80 @@ fn kingsisle_bools() -> Case {
         input,
         decode: Box::new(move |d| {
             let doc = decode(d, &types, &opts).unwrap();
-            assert_eq!(doc.root.properties[0].1.list_len(), Some(8 << 20));
+            assert_eq!(
+                doc.root.properties.get(0).unwrap().1.list_len(),
+                Some(8 << 20)
+            );
+        }),
+    }
+}
+
+fn kingsisle_bool_objects() -> Case {
+    // 64 Ki objects of a class of 64 `bool` properties (shallow mode: one bit each,
+    // after the object's 32-bit type hash), in one list.
+    use gamewire::kingsisle::{
+        decode, encode, ClassDef, Document, Object, Options, PropertyDef, TypeList, Value,
+    };
+    let n = 64 << 10;
+    let mut bits = ClassDef::new("class Bits");
+    for i in 0..64 {
+        let p = PropertyDef::new(&format!("m_b{i}"), "bool", i, 7, false);
+        bits.properties.push(p);
+    }
+    let mut holder = ClassDef::new("class Holder");
+    holder
+        .properties
+        .push(PropertyDef::new("m_items", "class Bits*", 0, 7, true));
+    let item = Object::new(
+        bits.hash,
+        bits.properties
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.hash, Value::Bool(i % 3 == 0)))
+            .collect(),
+    );
+    let mut types = TypeList::new();
+    let holder_hash = (holder.hash, holder.properties[0].hash);
+    types.insert(bits);
+    types.insert(holder);
+    let opts = Options {
+        property_mask: 7,
+        ..Options::default()
+    };
+    // Encoding 64 Ki objects would leave their freed heap resident (and the decode would
+    // reuse it unseen): encode lists of 1 and 2, then repeat the 12-byte item.
+    let with = |k: usize| {
+        let items = vec![Value::Object(item.clone()); k];
+        let root = Object::new(holder_hash.0, vec![(holder_hash.1, Value::List(items))]);
+        let doc = Document {
+            root,
+            ..Document::default()
+        };
+        encode(&doc, &types, &opts).unwrap()
+    };
+    let (one, two) = (with(1), with(2));
+    let len = two.len() - one.len();
+    let at = one.iter().zip(&two).position(|(a, b)| a != b).unwrap();
+    let build = |k: usize| {
+        let mut v = one[..at].to_vec();
+        v.extend((k as u32).to_le_bytes());
+        for _ in 0..k {
+            v.extend(&one[at + 4..at + 4 + len]);
+        }
+        v.extend(&one[at + 4 + len..]);
+        v
+    };
+    assert_eq!(
+        build(2),
+        two,
+        "the list is a u32 count, then whole-byte items"
+    );
+    let input = build(n);
+    Case {
+        input,
+        decode: Box::new(move |d| {
+            let doc = decode(d, &types, &opts).unwrap();
+            assert_eq!(doc.root.properties.get(0).unwrap().1.list_len(), Some(n));
         }),
     }
 }
@@ -319,6 +392,7 @@ fn case(name: &str) -> Option<Case> {
     use gamewire::resonite::Compression;
     Some(match name {
         "kingsisle-bools" => kingsisle_bools(),
+        "kingsisle-bool-objects" => kingsisle_bool_objects(),
         "kingsisle-zlib-bomb" => kingsisle_zlib_bomb(),
         "zeze-empty-beans" => zeze_empty_beans(),
         "godot-nils" => godot_nils(),
@@ -344,7 +418,7 @@ fn case(name: &str) -> Option<Case> {
 fn bound(name: &str) -> (u64, u64) {
     match name {
         "kingsisle-bools" | "godot-nils" | "resonite-nulls" => (16, 1 << 20),
-        "zeze-empty-beans" => (64, 1 << 20),
+        "zeze-empty-beans" | "kingsisle-bool-objects" => (64, 1 << 20),
         "zeze-bean-fields"
         | "resonite-tiny-fields"
         | "resonite-tiny-fields-json"
@@ -362,6 +436,7 @@ fn bound(name: &str) -> (u64, u64) {
 
 const CASES: &[&str] = &[
     "kingsisle-bools",
+    "kingsisle-bool-objects",
     "kingsisle-zlib-bomb",
     "zeze-empty-beans",
     "godot-nils",
