@@ -69,3 +69,19 @@ def test_save_load(tmp_path):
     kingsisle.save(str(p), value, types=TYPES, **o)
     assert p.read_bytes() == path.read_bytes()
     assert kingsisle.load(str(p), types=TYPES, **o) == value
+
+
+@pytest.mark.parametrize("name", ["all-scalars-deep.bin", "all-scalars-shallow.bin", "strings-deep.bin"])
+def test_agrees_with_katsuba(name):
+    op = pytest.importorskip("katsuba.op", reason="katsuba not installed (pip install katsuba)")
+    path = KATSUBA / name
+    o = options(path)
+    so = op.SerializerOptions()
+    so.shallow, so.flags, so.property_mask, so.manual_compression = o["shallow"], o["flags"], o["property_mask"], o["zlib"]
+    theirs = op.Serializer(so, op.TypeList.open(TYPES)).deserialize(path.read_bytes())
+    ours = kingsisle.decode(path.read_bytes(), types=TYPES, **o)
+    assert ours["$hash"] == theirs.type_hash
+    mine = {k: v for k, v in ours.items() if not k.startswith("$")}
+    # katsuba gives std::string as bytes; gamewire's JSON gives UTF-8 text as str.
+    want = {k: v.decode("utf-8") if isinstance(v, bytes) else v for k, v in theirs.items()}
+    assert mine == want
