@@ -9,6 +9,9 @@ use pyo3::prelude::*;
 pub mod errors;
 pub mod godot;
 pub mod json;
+pub mod kingsisle;
+pub mod resonite;
+pub mod zeze;
 
 /// Inputs at least this long are decoded with the GIL released.
 pub const RELEASE_GIL_AT: usize = 64 * 1024;
@@ -45,8 +48,17 @@ fn detect(py: Python<'_>, data: &[u8], name: Option<&str>) -> PyResult<PyObject>
 fn _gamewire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DecodeError", m.py().get_type::<errors::DecodeError>())?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;
-    let g = PyModule::new(m.py(), "godot")?;
-    godot::register(&g)?;
-    m.add_submodule(&g)?;
+    type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
+    let modules: [(&str, Register); 4] = [
+        ("godot", godot::register),
+        ("kingsisle", kingsisle::register),
+        ("resonite", resonite::register),
+        ("zeze", zeze::register),
+    ];
+    for (name, register) in modules {
+        let sub = PyModule::new(m.py(), name)?;
+        register(&sub)?;
+        m.add_submodule(&sub)?;
+    }
     Ok(())
 }

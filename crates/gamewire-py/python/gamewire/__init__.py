@@ -1,6 +1,7 @@
 """gamewire: read and write five game engines' data formats byte-exact.
 
-Format modules: ``gamewire.godot`` (more to come). Errors raise ``DecodeError`` (a
+Format modules: ``gamewire.godot``, ``gamewire.kingsisle``, ``gamewire.resonite`` and
+``gamewire.zeze``. Errors raise ``DecodeError`` (a
 ``ValueError``) with ``.offset`` (byte offset or None) and ``.path`` (``$...``).
 """
 import os as _os
@@ -8,9 +9,9 @@ import tempfile as _tempfile
 
 from . import _gamewire
 from ._gamewire import DecodeError, detect
-from . import godot
+from . import godot, kingsisle, resonite, zeze
 
-__all__ = ["DecodeError", "detect", "load", "godot"]
+__all__ = ["DecodeError", "detect", "load", "godot", "kingsisle", "resonite", "zeze"]
 
 
 def _save_atomic(path, data):
@@ -29,8 +30,30 @@ def _save_atomic(path, data):
         raise
 
 
-def load(path):
-    """Reads any file gamewire recognises and returns its decoded value."""
+def _find_types(path):
+    """The KingsIsle type list for ``path``, found as ``gamewire decode`` finds it."""
+    name = _os.path.basename(path)
+    stem = name.split(".")[0]
+    names = [f"{name}.types.json", f"{stem}.types.json", "types.json", "types.xml"]
+    d = _os.path.dirname(_os.path.abspath(path))
+    while True:
+        for n in names:
+            p = _os.path.join(d, n)
+            if _os.path.isfile(p):
+                return p
+        parent = _os.path.dirname(d)
+        if parent == d:
+            raise DecodeError(
+                f"{path}: a KingsIsle file needs its type list: put {stem}.types.json or "
+                "types.json beside it (or in a parent folder), or pass types="
+            )
+        d = parent
+
+
+def load(path, **options):
+    """Reads any file gamewire recognises and returns its decoded value. ``options`` go to
+    the format's ``decode`` (``types=`` for KingsIsle, found beside the file otherwise;
+    ``schema=``/``bean=`` for Zeze, schema-less otherwise)."""
     with open(path, "rb") as f:
         data = f.read()
     fmt = detect(data, _os.path.basename(path))
@@ -38,4 +61,12 @@ def load(path):
         return godot.decode(data, version=3)
     if fmt == "godot4":
         return godot.decode(data, version=4)
+    if fmt == "kingsisle":
+        types = options.pop("types", None) or _find_types(path)
+        return kingsisle.decode(data, types=types, **options)
+    if fmt == "resonite":
+        return resonite.decode(data, name=_os.path.basename(path))
+    if fmt == "zeze":
+        options.setdefault("frames", path.endswith(".frames.zeze"))
+        return zeze.decode(data, **options)
     raise DecodeError(f"{path}: format not recognised or not supported: {fmt!r}")

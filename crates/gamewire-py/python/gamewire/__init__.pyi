@@ -1,9 +1,12 @@
 from typing import Any, List, Optional, Union
 from . import godot as godot
+from . import kingsisle as kingsisle
+from . import resonite as resonite
+from . import zeze as zeze
 
 class DecodeError(ValueError):
     offset: Optional[int]
     path: str
 
 def detect(data: bytes, name: Optional[str] = None) -> Union[str, List[str], None]: ...
-def load(path: str) -> Any: ...
+def load(path: str, **options: Any) -> Any: ...

@@ -1,0 +1,96 @@
+//! `gamewire.kingsisle`: KingsIsle ObjectProperty blobs (and `BINd` files).
+//!
+//! Values are those of the KingsIsle crate's lossless JSON mapping, named through a type
+//! list (wiztype JSON or KingsIsle's XML dump), given as a path or as the text itself.
+
+use crate::{errors, json, maybe_allow_threads};
+use gamewire::kingsisle::{self as ki, bind, Options, TypeList};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// A type list from its text (JSON or XML) or from the path of such a file.
+fn types(py: Python<'_>, t: &str) -> PyResult<TypeList> {
+    let s = t.trim_start();
+    if s.starts_with('{') || s.starts_with('<') {
+        let mut list = TypeList::from_bytes(s.as_bytes()).map_err(|e| errors::to_py(py, e))?;
+        list.include_bases();
+        Ok(list)
+    } else {
+        TypeList::from_files(&[t]).map_err(|e| errors::to_py(py, e))
+    }
+}
+
+fn options(shallow: bool, flags: u32, property_mask: Option<u32>, zlib: bool) -> Options {
+    let d = Options::default();
+    Options {
+        flags,
+        property_mask: property_mask.unwrap_or(d.property_mask),
+        shallow,
+        manual_zlib: zlib,
+        ..d
+    }
+}
+
+/// Decodes a blob (or a `BINd` file) with the type list `types` (path, JSON or XML text)
+/// and the serializer's options.
+#[pyfunction]
+#[pyo3(signature = (data, *, types, shallow=true, flags=0, property_mask=None, zlib=false))]
+fn decode(
+    py: Python<'_>,
+    data: &[u8],
+    types: &str,
+    shallow: bool,
+    flags: u32,
+    property_mask: Option<u32>,
+    zlib: bool,
+) -> PyResult<PyObject> {
+    let t = self::types(py, types)?;
+    let o = options(shallow, flags, property_mask, zlib);
+    let j = maybe_allow_threads(py, data.len(), || {
+        ki::inspect::decode_any(data, &t, &o).and_then(|d| ki::json::to_json(&d, &t))
+    })
+    .map_err(|e| errors::to_py(py, e))?;
+    json::to_py(py, &j)
+}
+
+/// Encodes a value (as `decode` gives it) with the same type list and options.
+#[pyfunction]
+#[pyo3(signature = (value, *, types, shallow=true, flags=0, property_mask=None, zlib=false))]
+fn encode(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    types: &str,
+    shallow: bool,
+    flags: u32,
+    property_mask: Option<u32>,
+    zlib: bool,
+) -> PyResult<Vec<u8>> {
+    let t = self::types(py, types)?;
+    let o = options(shallow, flags, property_mask, zlib);
+    let j = json::from_py(value)?;
+    let doc = ki::json::from_json(&j, &t).map_err(|e| errors::to_py(py, e))?;
+    if doc.bind {
+        bind::encode(&doc, &t, &o)
+    } else {
+        ki::encode(&doc, &t, &o)
+    }
+    .map_err(|e| errors::to_py(py, e))
+}
+
+/// Checks that `types` reads as a type list (so `load` can fail early and clearly).
+#[pyfunction]
+fn check_types(py: Python<'_>, types: &str) -> PyResult<usize> {
+    let t = self::types(py, types)?;
+    if t.classes().is_empty() {
+        return Err(PyValueError::new_err("the type list has no classes"));
+    }
+    Ok(t.classes().len())
+}
+
+/// Adds the module's functions.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    m.add_function(wrap_pyfunction!(check_types, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,111 @@
+//! `gamewire.zeze`: Zeze beans (the `ByteBuffer` encoding) and protocol frame streams.
+//!
+//! Without a schema, values are the Zeze crate's lossless schema-less JSON (fields keyed by
+//! id with their wire types); with a solution XML and a bean name, named typed values.
+
+use crate::{errors, json, maybe_allow_threads};
+use gamewire::zeze::frame::{decode_frames, encode_frames, FrameOptions};
+use gamewire::zeze::json::{bean_from_json, bean_to_json, frame_from_json, frame_to_json};
+use gamewire::zeze::schema::Schema;
+use gamewire::zeze::{self as zeze};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// A schema from a solution XML's text or from the path of such a file.
+fn schema(py: Python<'_>, s: &str) -> PyResult<Schema> {
+    let text = if s.trim_start().starts_with('<') {
+        s.to_owned()
+    } else {
+        std::fs::read_to_string(s)
+            .map_err(|e| PyValueError::new_err(format!("cannot read schema {s}: {e}")))?
+    };
+    Schema::from_xml(&text).map_err(|e| errors::to_py(py, e))
+}
+
+/// The schema and bean, when both are given; an error for a schema without a bean.
+fn typed(
+    py: Python<'_>,
+    s: Option<&str>,
+    bean: Option<&str>,
+) -> PyResult<Option<(Schema, String)>> {
+    match (s, bean) {
+        (None, None) => Ok(None),
+        (Some(s), Some(b)) => {
+            let schema = schema(py, s)?;
+            let name = schema
+                .bean(b)
+                .map_err(|e| errors::to_py(py, e))?
+                .name
+                .clone();
+            Ok(Some((schema, name)))
+        }
+        _ => Err(PyValueError::new_err(
+            "schema and bean go together: pass both or neither",
+        )),
+    }
+}
+
+/// Decodes a bean (or, with `frames=True`, a stream of protocol frames, schema-less).
+/// `schema` is a solution XML (text or path) and `bean` the bean's name.
+#[pyfunction]
+#[pyo3(signature = (data, *, schema=None, bean=None, frames=false))]
+fn decode(
+    py: Python<'_>,
+    data: &[u8],
+    schema: Option<&str>,
+    bean: Option<&str>,
+    frames: bool,
+) -> PyResult<PyObject> {
+    let t = typed(py, schema, bean)?;
+    let o = zeze::Options::default();
+    let j = maybe_allow_threads(py, data.len(), || match (&t, frames) {
+        (_, true) if t.is_some() => Err(gamewire::Error::msg(
+            "frames with a schema are not supported here; decode the bodies by bean",
+        )),
+        (_, true) => decode_frames(data, &FrameOptions::default()).map(|fs| {
+            serde_json::Value::Array(fs.iter().map(|f| frame_to_json(f, bean_to_json)).collect())
+        }),
+        (Some((s, b)), false) => s.decode(b, data, &o),
+        (None, false) => zeze::decode(data, &o).map(|b| bean_to_json(&b)),
+    })
+    .map_err(|e| errors::to_py(py, e))?;
+    json::to_py(py, &j)
+}
+
+/// Encodes a value (as `decode` gives it, with the same keyword arguments) to bytes.
+#[pyfunction]
+#[pyo3(signature = (value, *, schema=None, bean=None, frames=false))]
+fn encode(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    schema: Option<&str>,
+    bean: Option<&str>,
+    frames: bool,
+) -> PyResult<Vec<u8>> {
+    let t = typed(py, schema, bean)?;
+    let j = json::from_py(value)?;
+    let r = match (&t, frames) {
+        (Some(_), true) => Err(gamewire::Error::msg(
+            "frames with a schema are not supported here; encode the bodies by bean",
+        )),
+        (None, true) => match j.as_array() {
+            None => Err(gamewire::Error::msg("expected a list of frames")),
+            Some(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, f)| frame_from_json(f, bean_from_json).map_err(|e| e.in_index(i)))
+                .collect::<gamewire::Result<Vec<_>>>()
+                .and_then(|fs| encode_frames(&fs)),
+        },
+        (Some((s, b)), false) => s.encode(b, &j),
+        (None, false) => bean_from_json(&j).and_then(|b| zeze::encode(&b)),
+    };
+    r.map_err(|e| errors::to_py(py, e))
+}
+
+/// Adds the module's functions.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    Ok(())
+}

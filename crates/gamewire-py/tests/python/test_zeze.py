@@ -1,0 +1,59 @@
+"""Zeze: every shared bean vector and sample round-trips byte-exact; errors carry offsets."""
+import json
+import os
+import pickle
+
+import pytest
+
+import gamewire
+from gamewire import zeze
+from conftest import FIXTURES, SAMPLES
+
+SOLUTION = str(SAMPLES / "zeze" / "zeze-solution.xml")
+
+
+def vectors():
+    v = json.loads((FIXTURES / "zeze" / "vectors.json").read_text(encoding="utf-8"))
+    return [bytes.fromhex(b["hex"]) for b in v["beans"]]
+
+
+def test_shared_beans_round_trip():
+    beans = vectors()
+    assert len(beans) == 4
+    for data in beans:
+        value = zeze.decode(data)
+        assert zeze.encode(value) == data
+        assert pickle.loads(pickle.dumps(value)) == value
+
+
+@pytest.mark.parametrize("path", sorted((SAMPLES / "zeze").glob("*.zeze")), ids=lambda p: p.name)
+def test_samples_round_trip(path):
+    data = path.read_bytes()
+    frames = path.name.endswith(".frames.zeze")
+    value = zeze.decode(data, frames=frames)
+    assert zeze.encode(value, frames=frames) == data
+    assert gamewire.load(str(path)) == value
+
+
+def test_typed_with_schema():
+    data = (SAMPLES / "zeze" / "BSimple.zeze").read_bytes()
+    value = zeze.decode(data, schema=SOLUTION, bean="BSimple")
+    assert isinstance(value, dict) and value
+    assert zeze.encode(value, schema=SOLUTION, bean="BSimple") == data
+    with pytest.raises(ValueError):
+        zeze.decode(data, schema=SOLUTION)
+
+
+def test_error_offset():
+    data = vectors()[0]
+    with pytest.raises(gamewire.DecodeError) as e:
+        zeze.decode(data[:-4])
+    assert e.value.offset is not None
+
+
+def test_save_load(tmp_path):
+    value = zeze.decode(vectors()[0])
+    p = tmp_path / "b.zeze"
+    zeze.save(str(p), value)
+    assert zeze.load(str(p)) == value
+    assert not [f for f in os.listdir(tmp_path) if f.startswith(".gamewire-")]
