@@ -3,8 +3,10 @@
 use crate::inspect::Tree;
 use crate::{Action, CliResult};
 use gamewire::zeze::frame::{decode_frames, encode_frames, Family, Frame, FrameOptions, Payload};
-use gamewire::zeze::json::{bean_from_json, bean_to_json, frame_from_json, frame_to_json};
+use gamewire::zeze::json::{bean_from_json, frame_from_json};
+use gamewire::zeze::json_view::{BeanView, FrameView};
 use gamewire::zeze::schema::Schema;
+use gamewire::zeze::schema_view::SchemaView;
 use gamewire::zeze::{self as zeze};
 use std::path::{Path, PathBuf};
 
@@ -126,29 +128,38 @@ impl Typed {
         }
     }
 
-    fn frame_json(&self, f: &Frame, o: &zeze::Options) -> zeze::Result<J> {
-        let family = match &f.payload {
-            Payload::Body(b) => Some(b.family),
-            Payload::Raw(_) => None,
-        };
-        let (bean, name) = self.frame_bean(f.module_id, f.protocol_id, family);
-        let mut err = None;
-        let mut j = frame_to_json(f, |b| match &bean {
-            None => bean_to_json(b),
-            Some(n) => zeze::encode(b)
-                .and_then(|bytes| self.schema.decode(n, &bytes, o))
-                .unwrap_or_else(|e| {
-                    err = Some(e);
-                    J::Null
-                }),
-        });
-        if let Some(e) = err {
-            return Err(e);
+    /// [`Typed::frame_bean`], borrowed from the schema.
+    fn frame_bean_ref(
+        &self,
+        module: u32,
+        protocol: u32,
+        family: Option<Family>,
+    ) -> (Option<&str>, Option<&str>) {
+        if let Some(b) = &self.bean {
+            return (Some(b), None);
         }
-        if let (Some(n), Some(obj)) = (name, j.as_object_mut()) {
-            obj.insert("name".into(), J::from(n));
+        match self.schema.protocol(module, protocol) {
+            Some(p) => {
+                let bean = if family == Some(Family::Response) {
+                    &p.result
+                } else {
+                    &p.argument
+                };
+                (bean.as_deref(), Some(&p.name))
+            }
+            None => (None, None),
         }
-        Ok(j)
+    }
+
+    /// Checks that a frame's body reads as its bean (the errors `decode` would meet).
+    fn check_frame(&self, f: &Frame, o: &zeze::Options) -> zeze::Result<()> {
+        if let Payload::Body(b) = &f.payload {
+            if let (Some(n), _) = self.frame_bean(f.module_id, f.protocol_id, Some(b.family)) {
+                let bytes = zeze::encode(&b.bean)?;
+                SchemaView::new(&self.schema, &n, &bytes, o)?;
+            }
+        }
+        Ok(())
     }
 
     fn frame_from(&self, j: &J) -> zeze::Result<Frame> {
@@ -165,6 +176,64 @@ impl Typed {
     }
 }
 
+/// The frames of a stream as JSON, each written from its tree (typed when a schema
+/// names its bean): a JSON array, or one frame at a time.
+struct Frames<'a> {
+    t: Option<&'a Typed>,
+    frames: &'a [Frame],
+    opts: zeze::Options,
+}
+
+impl<'a> Frames<'a> {
+    fn frame(&self, f: &'a Frame) -> FrameView<'a, Body<'a>> {
+        let family = match &f.payload {
+            Payload::Body(b) => Some(b.family),
+            Payload::Raw(_) => None,
+        };
+        let (bean, name) = match self.t {
+            Some(t) => t.frame_bean_ref(f.module_id, f.protocol_id, family),
+            None => (None, None),
+        };
+        let body = Body {
+            f,
+            typed: self.t.zip(bean),
+            opts: self.opts,
+        };
+        FrameView::new(f, body, name)
+    }
+}
+
+impl serde::Serialize for Frames<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.frames.iter().map(|f| self.frame(f)))
+    }
+}
+
+/// A frame's body bean: schema-less, or typed by its bean (checked before writing).
+struct Body<'a> {
+    f: &'a Frame,
+    typed: Option<(&'a Typed, &'a str)>,
+    opts: zeze::Options,
+}
+
+impl serde::Serialize for Body<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        let Payload::Body(b) = &self.f.payload else {
+            return s.serialize_unit();
+        };
+        match self.typed {
+            None => BeanView::new(&b.bean).serialize(s),
+            Some((t, n)) => {
+                let bytes = zeze::encode(&b.bean).map_err(S::Error::custom)?;
+                SchemaView::new(&t.schema, n, &bytes, &self.opts)
+                    .map_err(S::Error::custom)?
+                    .serialize(s)
+            }
+        }
+    }
+}
+
 fn opts(a: &Args) -> zeze::Options {
     zeze::Options {
         max_depth: a.max_depth,
@@ -178,31 +247,7 @@ fn frame_opts(a: &Args) -> FrameOptions {
     }
 }
 
-/// Decodes Zeze bytes (a bean or a frame stream) to JSON.
-fn to_json(a: &Args, data: &[u8]) -> CliResult<J> {
-    let t = typed(a)?;
-    if a.frames {
-        let frames = decode_frames(data, &frame_opts(a))?;
-        let mut out = Vec::with_capacity(frames.len());
-        for (i, f) in frames.iter().enumerate() {
-            out.push(match &t {
-                None => frame_to_json(f, bean_to_json),
-                Some(t) => t.frame_json(f, &opts(a)).map_err(|e| e.in_index(i))?,
-            });
-        }
-        Ok(J::Array(out))
-    } else if let Some(Typed {
-        schema,
-        bean: Some(bean),
-    }) = &t
-    {
-        Ok(schema.decode(bean, data, &opts(a))?)
-    } else {
-        Ok(bean_to_json(&zeze::decode(data, &opts(a))?))
-    }
-}
-
-/// Encodes JSON (as `to_json` writes it) to Zeze bytes.
+/// Encodes JSON (as `decode` writes it) to Zeze bytes.
 fn from_json(a: &Args, j: &J) -> CliResult<Vec<u8>> {
     let t = typed(a)?;
     if a.frames {
@@ -254,18 +299,44 @@ pub fn run(action: Action, args: Args) -> CliResult {
             let view = gamewire::zeze::json_view::BeanView::new(&bean);
             crate::io::write_json(args.output.as_deref(), &view, !args.compact)
         }
+        Action::Decode if !args.frames => {
+            // Typed by the schema, streamed from the bytes (the same text as
+            // `Schema::decode`'s value): the input is checked whole first, then written.
+            let t = typed(&args)?;
+            let Some(Typed {
+                schema,
+                bean: Some(bean),
+            }) = &t
+            else {
+                return Err("--schema needs --bean NAME for a single bean".into());
+            };
+            let view = SchemaView::new(schema, bean, &input, &opts(&args))?;
+            crate::io::write_json(args.output.as_deref(), &view, !args.compact)
+        }
         Action::Decode => {
-            let j = to_json(&args, &input)?;
-            match j {
-                // Frames: JSON Lines, one compact document per frame, unless --array.
-                J::Array(frames) if args.frames && !args.array => {
-                    let mut out = crate::io::Output::create(args.output.as_deref())?;
-                    for f in &frames {
-                        out.json(f, false)?;
-                    }
-                    out.finish()
+            // Frames, one at a time: every frame is checked first (no output on an
+            // error), then each is written straight from its decoded tree.
+            let t = typed(&args)?;
+            let frames = decode_frames(&input, &frame_opts(&args))?;
+            if let Some(t) = &t {
+                for (i, f) in frames.iter().enumerate() {
+                    t.check_frame(f, &opts(&args)).map_err(|e| e.in_index(i))?;
                 }
-                j => crate::io::write_json(args.output.as_deref(), &j, !args.compact),
+            }
+            let views = Frames {
+                t: t.as_ref(),
+                frames: &frames,
+                opts: opts(&args),
+            };
+            if args.array {
+                crate::io::write_json(args.output.as_deref(), &views, !args.compact)
+            } else {
+                // JSON Lines: one compact document per frame.
+                let mut out = crate::io::Output::create(args.output.as_deref())?;
+                for f in &frames {
+                    out.json(&views.frame(f), false)?;
+                }
+                out.finish()
             }
         }
         Action::Encode => {

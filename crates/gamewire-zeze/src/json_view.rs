@@ -3,6 +3,7 @@
 //! &BeanView::new(&bean))` writes the very text that serializing
 //! [`crate::json::bean_to_json`] gives, with memory for one leaf at a time.
 
+use crate::frame::{Frame, Payload};
 use crate::json::{bean_to_json, compact_scalar_json, scalar_to_json};
 use crate::value::{Bean, Value};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -129,5 +130,51 @@ impl Serialize for Entries<'_> {
                 .iter()
                 .map(|(k, v)| (ItemView::new(k), ItemView::new(v))),
         )
+    }
+}
+
+/// A protocol frame as [`crate::json::frame_to_json`] writes it, with its body bean
+/// written by `bean` (a [`BeanView`], or a [`crate::schema_view::SchemaView`] of the
+/// body's bytes) and, when given, the protocol's `"name"` last.
+pub struct FrameView<'a, B> {
+    frame: &'a Frame,
+    bean: B,
+    name: Option<&'a str>,
+}
+
+impl<'a, B: Serialize> FrameView<'a, B> {
+    /// A view of `frame` whose body bean `bean` writes; `name` is added as `"name"`.
+    pub fn new(frame: &'a Frame, bean: B, name: Option<&'a str>) -> Self {
+        FrameView { frame, bean, name }
+    }
+}
+
+impl<B: Serialize> Serialize for FrameView<'_, B> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let f = self.frame;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("module", &f.module_id)?;
+        m.serialize_entry("protocol", &f.protocol_id)?;
+        match &f.payload {
+            Payload::Body(b) => {
+                m.serialize_entry("family", b.family.name())?;
+                if let Some(rc) = b.result_code {
+                    m.serialize_entry("result_code", &rc)?;
+                }
+                if let Some(sid) = b.session_id {
+                    m.serialize_entry("session_id", &sid)?;
+                }
+                m.serialize_entry("bean", &self.bean)?;
+            }
+            Payload::Raw(r) => {
+                let mut raw = serde_json::Map::new();
+                raw.insert("bytes".into(), serde_json::Value::from(crate::json::hex(r)));
+                m.serialize_entry("raw", &raw)?;
+            }
+        }
+        if let Some(n) = self.name {
+            m.serialize_entry("name", n)?;
+        }
+        m.end()
     }
 }

@@ -26,6 +26,7 @@ pub mod inspect;
 pub mod json;
 pub mod json_view;
 pub mod schema;
+pub mod schema_view;
 pub mod ser;
 pub mod types;
 mod value;

@@ -567,7 +567,7 @@ impl Schema {
         self.read_bean_in(c, name, opts, depth, &mut budget)
     }
 
-    fn read_bean_in(
+    pub(crate) fn read_bean_in(
         &self,
         c: &mut Cursor<'_>,
         name: &str,
@@ -652,7 +652,7 @@ impl Schema {
     }
 
     /// The default of a variable of type `ty`, each value taken from `budget`.
-    fn default_json(&self, ty: &Type, budget: &mut u64) -> Result<J> {
+    pub(crate) fn default_json(&self, ty: &Type, budget: &mut u64) -> Result<J> {
         if *budget == 0 {
             return Err(Error::msg(
                 "the defaults of absent variables expand past the limit (a run of empty \
@@ -690,7 +690,7 @@ impl Schema {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn read_typed(
+    pub(crate) fn read_typed(
         &self,
         c: &mut Cursor<'_>,
         ty: &Type,
@@ -1153,7 +1153,7 @@ pub fn unknown_key(li: usize) -> String {
 /// The defaults of absent variables a schema decode may fill in per input byte.
 pub const DEFAULTS_PER_BYTE: u64 = 4;
 
-fn default_budget(input: usize) -> u64 {
+pub(crate) fn default_budget(input: usize) -> u64 {
     (input as u64)
         .saturating_mul(DEFAULTS_PER_BYTE)
         .saturating_add(MAX_DEFAULT_VALUES)
@@ -1208,7 +1208,7 @@ fn resolve_type(
 }
 
 /// Map keys that print as JSON object keys: strings and integers.
-fn map_key_is_text(k: &Type) -> bool {
+pub(crate) fn map_key_is_text(k: &Type) -> bool {
     matches!(
         k,
         Type::String

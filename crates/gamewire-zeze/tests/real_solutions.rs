@@ -146,6 +146,15 @@ fn every_bean_of_every_real_solution_round_trips() {
                 .decode(name, &bytes, &Options::default())
                 .unwrap_or_else(|e| panic!("{rel}: decode {name}: {e}"));
             assert_eq!(back, v, "{rel}: {name} did not round-trip");
+            // The streamed view writes the same text.
+            let view =
+                gamewire_zeze::schema_view::SchemaView::new(&s, name, &bytes, &Options::default())
+                    .unwrap_or_else(|e| panic!("{rel}: view {name}: {e}"));
+            assert_eq!(
+                serde_json::to_string_pretty(&view).unwrap(),
+                serde_json::to_string_pretty(&back).unwrap(),
+                "{rel}: {name}: the view's text"
+            );
             assert_eq!(s.encode(name, &back).unwrap(), bytes, "{rel}: {name}");
             // A variable other than a bean with no variables (an external) is non-default.
             let holds = |n: &str| s.levels(n).unwrap().iter().any(|l| !l.vars.is_empty());

@@ -25,6 +25,12 @@ fn bean_bytes(i: usize) -> Vec<u8> {
 fn both_ways(s: &Schema, name: &str, bytes: &[u8], want: J) {
     let got = s.decode(name, bytes, &Options::default()).unwrap();
     assert_eq!(got, want, "{name}");
+    let view =
+        gamewire_zeze::schema_view::SchemaView::new(s, name, bytes, &Options::default()).unwrap();
+    assert_eq!(
+        serde_json::to_string(&view).unwrap(),
+        serde_json::to_string(&got).unwrap()
+    );
     assert_eq!(s.encode(name, &got).unwrap(), bytes, "{name}");
     // Through JSON text too.
     let text = serde_json::to_string(&got).unwrap();
