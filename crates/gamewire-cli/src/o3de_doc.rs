@@ -72,8 +72,12 @@ pub fn run(action: Action, args: &Args, bytes: &[u8]) -> CliResult {
     };
     match action {
         Action::Decode | Action::Encode => {
+            // Streamed: pretty text indents each line by its depth, so it can be far
+            // larger than the input.
             let doc = parse(bytes, name.as_deref())?;
-            write_output(args.output.as_deref(), &doc.write(layout))
+            let mut out = crate::io::Output::create(args.output.as_deref())?;
+            doc.write_to(layout, &mut out)?;
+            out.finish()
         }
         Action::Bench => {
             // decode: parse the document (and drop it); encode: write it again.

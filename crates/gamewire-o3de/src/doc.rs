@@ -238,68 +238,103 @@ impl<'a> Document<'a> {
 
     /// [`Document::write`] appending to `out`.
     pub fn write_into(&self, layout: Layout, out: &mut Vec<u8>) {
-        write_node(&self.root, layout, 0, out);
+        // A Vec takes every write.
+        let _ = self.write_to(layout, out);
+    }
+
+    /// [`Document::write`] streamed to `w` (nothing built in memory: pretty text can be
+    /// far larger than the input, as each line is indented by its depth).
+    pub fn write_to<W: std::io::Write + ?Sized>(
+        &self,
+        layout: Layout,
+        w: &mut W,
+    ) -> std::io::Result<()> {
+        write_node_to(&self.root, layout, 0, w)?;
         if self.final_newline {
-            out.push(b'\n');
+            w.write_all(b"\n")?;
         }
+        Ok(())
     }
 }
 
 /// Writes one value (`level` is its nesting depth, for the indentation).
 pub fn write_node(n: &Node<'_>, layout: Layout, level: usize, out: &mut Vec<u8>) {
+    // A Vec takes every write.
+    let _ = write_node_to(n, layout, level, out);
+}
+
+/// [`write_node`] to any writer.
+pub fn write_node_to<W: std::io::Write + ?Sized>(
+    n: &Node<'_>,
+    layout: Layout,
+    level: usize,
+    out: &mut W,
+) -> std::io::Result<()> {
     match n {
-        Node::Null => out.extend_from_slice(b"null"),
-        Node::Bool(true) => out.extend_from_slice(b"true"),
-        Node::Bool(false) => out.extend_from_slice(b"false"),
-        Node::Number(t) => out.extend_from_slice(t.as_bytes()),
+        Node::Null => out.write_all(b"null"),
+        Node::Bool(true) => out.write_all(b"true"),
+        Node::Bool(false) => out.write_all(b"false"),
+        Node::Number(t) => out.write_all(t.as_bytes()),
         Node::String(s) => write_str(s, out),
         Node::Array(a) => {
-            out.push(b'[');
+            out.write_all(b"[")?;
             for (i, x) in a.iter().enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    out.write_all(b",")?;
                 }
-                newline(layout, level + 1, out);
-                write_node(x, layout, level + 1, out);
+                newline(layout, level + 1, out)?;
+                write_node_to(x, layout, level + 1, out)?;
             }
             if !a.is_empty() {
-                newline(layout, level, out);
+                newline(layout, level, out)?;
             }
-            out.push(b']');
+            out.write_all(b"]")
         }
         Node::Object(m) => {
-            out.push(b'{');
+            out.write_all(b"{")?;
             for (i, (k, x)) in m.iter().enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    out.write_all(b",")?;
                 }
-                newline(layout, level + 1, out);
-                write_str(k, out);
-                out.push(b':');
-                if layout == Layout::Pretty {
-                    out.push(b' ');
-                }
-                write_node(x, layout, level + 1, out);
+                newline(layout, level + 1, out)?;
+                write_str(k, out)?;
+                out.write_all(if layout == Layout::Pretty {
+                    b": "
+                } else {
+                    b":"
+                })?;
+                write_node_to(x, layout, level + 1, out)?;
             }
             if !m.is_empty() {
-                newline(layout, level, out);
+                newline(layout, level, out)?;
             }
-            out.push(b'}');
+            out.write_all(b"}")
         }
     }
 }
 
-fn write_str(s: &Str<'_>, out: &mut Vec<u8>) {
-    out.push(b'"');
-    out.extend_from_slice(s.raw().as_bytes());
-    out.push(b'"');
+fn write_str<W: std::io::Write + ?Sized>(s: &Str<'_>, out: &mut W) -> std::io::Result<()> {
+    out.write_all(b"\"")?;
+    out.write_all(s.raw().as_bytes())?;
+    out.write_all(b"\"")
 }
 
-fn newline(layout: Layout, level: usize, out: &mut Vec<u8>) {
+fn newline<W: std::io::Write + ?Sized>(
+    layout: Layout,
+    level: usize,
+    out: &mut W,
+) -> std::io::Result<()> {
+    const SPACES: [u8; 256] = [b' '; 256];
     if layout == Layout::Pretty {
-        out.push(b'\n');
-        out.resize(out.len() + 4 * level, b' ');
+        out.write_all(b"\n")?;
+        let mut n = 4 * level;
+        while n > 0 {
+            let k = n.min(SPACES.len());
+            out.write_all(&SPACES[..k])?;
+            n -= k;
+        }
     }
+    Ok(())
 }
 
 /// The parser behind [`Document::parse`], also driven member by member by readers that
