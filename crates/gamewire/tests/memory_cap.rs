@@ -316,10 +316,10 @@ fn zeze_schema_repeated_keys() -> Case {
 }
 
 fn o3de_doc_pretty_deep() -> Case {
-    // 16 Ki numbers 1,000 arrays deep, written back in O3DE's layout (what `decode
-    // o3de` does without a registry): each on a line of 4,004 spaces, 64 MiB of text
-    // for 32 KiB, streamed.
-    let (depth, n) = (1000usize, 16usize << 10);
+    // 32 Ki numbers 1,000 arrays deep, written back in O3DE's layout (what `decode
+    // o3de` does without a registry): each on a line of 4,004 spaces, 128 MiB of text
+    // for 66 KiB, streamed.
+    let (depth, n) = (1000usize, 32usize << 10);
     let mut input = b"[".repeat(depth);
     input.extend_from_slice(&b"0,".repeat(n - 1));
     input.extend_from_slice(b"0");
