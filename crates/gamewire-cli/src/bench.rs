@@ -121,6 +121,7 @@ pub fn run<T>(
     mut decode: impl FnMut(&[u8]) -> CliResult<T>,
     mut encode: impl FnMut(&T) -> CliResult<Vec<u8>>,
 ) -> CliResult {
+    crate::io::check_stdout_open()?;
     let value = decode(input)?;
     let encoded = encode(&value)?;
     let same = if encoded == input {

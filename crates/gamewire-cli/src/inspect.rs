@@ -235,6 +235,7 @@ fn inspect_one(path: &Path, shown: String, data: &[u8], args: &InspectArgs) -> E
 /// error, and the command exits 1 at the end if any did. `-` reads stdin; `--json`
 /// prints one JSON array of every file's entry instead of text.
 pub fn run(args: InspectArgs) -> CliResult {
+    crate::io::check_stdout_open()?;
     let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
     let paths: Vec<PathBuf> = args
         .paths

@@ -440,6 +440,14 @@ fn stdout_sink() -> CliResult<Box<dyn Write + Send>> {
     Ok(Box::new(f))
 }
 
+/// An error when stdout was closed before the run (`>&-`; see [`Output::create`]), for
+/// commands that print to stdout without an [`Output`].
+pub fn check_stdout_open() -> CliResult {
+    #[cfg(unix)]
+    stdout_sink()?;
+    Ok(())
+}
+
 /// True when descriptor 1 was closed before the process started. Rust's runtime opens
 /// `/dev/null` on a closed descriptor 0, 1 or 2 before `main` (so nothing else lands
 /// there), read-write; a shell's `>/dev/null` (and `Stdio::null()`) opens it write-only.

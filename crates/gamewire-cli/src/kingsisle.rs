@@ -297,6 +297,7 @@ pub fn hash(args: HashArgs) -> CliResult {
             )
         }
     };
+    crate::io::check_stdout_open()?;
     println!("{v}");
     Ok(())
 }

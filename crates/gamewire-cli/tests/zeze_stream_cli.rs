@@ -183,6 +183,17 @@ fn a_stdout_closed_before_the_run_is_an_error_and_dev_null_is_not() {
             .output()
             .unwrap()
     };
+    // `inspect` and `bench` print to stdout too.
+    for cmd in ["inspect", "bench zeze"] {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("\"$0\" {cmd} \"$1\" >&-"))
+            .arg(exe)
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {out:?}");
+    }
     let closed = run(">&-");
     assert_eq!(closed.status.code(), Some(1), "{closed:?}");
     let err = String::from_utf8_lossy(&closed.stderr);
