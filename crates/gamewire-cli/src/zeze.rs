@@ -151,12 +151,16 @@ impl Typed {
         }
     }
 
-    /// Checks that a frame's body reads as its bean (the errors `decode` would meet).
-    fn check_frame(&self, f: &Frame, o: &zeze::Options) -> zeze::Result<()> {
+    /// Checks that a frame's body reads as its bean (the errors `decode` would meet);
+    /// `end` is the offset in the stream where the frame (and so its bean) ends.
+    fn check_frame(&self, f: &Frame, end: usize, o: &zeze::Options) -> zeze::Result<()> {
         if let Payload::Body(b) = &f.payload {
             if let (Some(n), _) = self.frame_bean(f.module_id, f.protocol_id, Some(b.family)) {
+                // The bean written again gives its bytes as they were (Zeze's encoding is
+                // canonical), so an offset in them shifts to the stream's.
                 let bytes = zeze::encode(&b.bean)?;
-                SchemaView::new(&self.schema, &n, &bytes, o)?;
+                let start = end.saturating_sub(bytes.len());
+                SchemaView::new(&self.schema, &n, &bytes, o).map_err(|e| e.shift_offset(start))?;
             }
         }
         Ok(())
@@ -319,8 +323,17 @@ pub fn run(action: Action, args: Args) -> CliResult {
             let t = typed(&args)?;
             let frames = decode_frames(&input, &frame_opts(&args))?;
             if let Some(t) = &t {
+                // Each frame is 12 header bytes (the last 4 its body's size), then the body,
+                // which ends with the bean: offsets in errors count from the file's start.
+                let mut end = 0usize;
                 for (i, f) in frames.iter().enumerate() {
-                    t.check_frame(f, &opts(&args)).map_err(|e| e.in_index(i))?;
+                    let size = input
+                        .get(end + 8..end + 12)
+                        .and_then(|w| <[u8; 4]>::try_from(w).ok())
+                        .map_or(0, u32::from_le_bytes);
+                    end += 12 + size as usize;
+                    t.check_frame(f, end, &opts(&args))
+                        .map_err(|e| e.in_index(i))?;
                 }
             }
             let views = Frames {

@@ -168,6 +168,9 @@ fn a_frame_that_does_not_read_as_its_bean_leaves_no_output() {
     assert_eq!(code, Some(1), "{err}");
     assert!(out.is_empty(), "half an output: {out}");
     assert!(err.contains("$[1].i"), "{err}");
+    // Counted from the file's start: frame 0 is 12 + 4 bytes (header, family, bean
+    // 10 05 00); frame 1's bean starts at 16 + 12 + 1 = 29, its field's tag there.
+    assert!(err.contains("at byte 29 "), "{err}");
 }
 
 #[test]
