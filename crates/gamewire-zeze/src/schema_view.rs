@@ -41,7 +41,7 @@ impl<'a> SchemaView<'a> {
         let walk = Walk {
             schema,
             data,
-            opts: opts.clone(),
+            opts: *opts,
             pos: Cell::new(0),
             budget: Cell::new(crate::schema::default_budget(data.len())),
             checking: Cell::new(true),

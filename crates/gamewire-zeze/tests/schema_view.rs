@@ -201,7 +201,7 @@ fn the_defaults_budget_stops_both_the_same_way() {
     assert!(!same(&s, "H", &b, &Options::default()));
     // 1,000 of them fit.
     let rest = 1000 - 15;
-    let mut b = vec![0x14, 0xf6, 0x80 | (rest >> 8) as u8, rest as u8 as u8];
+    let mut b = vec![0x14, 0xf6, 0x80 | (rest >> 8) as u8, rest as u8];
     b.extend(std::iter::repeat(0).take(1000));
     b.push(0);
     assert!(same(&s, "H", &b, &Options::default()));
