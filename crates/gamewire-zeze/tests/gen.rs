@@ -292,7 +292,10 @@ fn derived_beans_match_java_vectors() {
     // Deref reaches the bases' variables.
     assert_eq!((v.final_int, v.derive_int, v.base_int), (3, 2, 1));
     let bytes = bean_bytes(2);
-    assert_eq!(bytes, [0x10, 0x03, 0x01, 0x10, 0x02, 0x01, 0x10, 0x01, 0x00]);
+    assert_eq!(
+        bytes,
+        [0x10, 0x03, 0x01, 0x10, 0x02, 0x01, 0x10, 0x01, 0x00]
+    );
     assert_eq!(to_bytes(&v).unwrap(), bytes);
     assert_eq!(from_bytes::<Final>(&bytes).unwrap(), v);
     let empty = bean_bytes(3);
@@ -300,8 +303,13 @@ fn derived_beans_match_java_vectors() {
     assert_eq!(from_bytes::<Final>(&empty).unwrap(), Final::default());
     // The tree codec agrees.
     let s = schema();
-    let j = s.decode(Final::FULL_NAME, &bytes, &Options::default()).unwrap();
-    assert_eq!(j, serde_json::json!({"finalInt": 3, "deriveInt": 2, "baseInt": 1}));
+    let j = s
+        .decode(Final::FULL_NAME, &bytes, &Options::default())
+        .unwrap();
+    assert_eq!(
+        j,
+        serde_json::json!({"finalInt": 3, "deriveInt": 2, "baseInt": 1})
+    );
 
     // confcs: the same layout, and held in a dynamic under its special type id 3.
     use confcs::{Base as CBase, Derive as CDerive, Dynamic, DynamicDyn, Final as CFinal};
@@ -324,7 +332,9 @@ fn derived_beans_match_java_vectors() {
     assert_eq!(to_bytes(&d).unwrap(), want);
     assert_eq!(from_bytes::<Dynamic>(&want).unwrap(), d);
     let c = confcs_schema();
-    let j = c.decode(Dynamic::FULL_NAME, &want, &Options::default()).unwrap();
+    let j = c
+        .decode(Dynamic::FULL_NAME, &want, &Options::default())
+        .unwrap();
     assert_eq!(j["dyn"]["bean"], CFinal::FULL_NAME);
     assert_eq!(c.encode(Dynamic::FULL_NAME, &j).unwrap(), want);
 }
@@ -340,7 +350,13 @@ fn derived_beans_skip_unknown_fields_and_default_a_missing_base() {
     assert_eq!((v.final_int, v.derive_int, v.base_int), (3, 0, 1));
     // No base level at all.
     let v = from_bytes::<Final>(&[0x10, 0x03, 0x00]).unwrap();
-    assert_eq!(v, Final { final_int: 3, ..Final::default() });
+    assert_eq!(
+        v,
+        Final {
+            final_int: 3,
+            ..Final::default()
+        }
+    );
     // Truncated in the base: an error, not a panic.
     assert!(from_bytes::<Final>(&[0x10, 0x03, 0x01, 0x10]).is_err());
 }
@@ -354,7 +370,10 @@ fn enums_become_constants() {
     // <module name="Module1"><enum name="eTestEnum" value="1"/> Test Enum
     assert_eq!(confcs::demo_module1::E_TEST_ENUM, 1);
     let code = std::fs::read_to_string(GENERATED_CONFCS).unwrap();
-    assert!(code.contains("/// `<enum name=\"eTestEnum\">`: Test Enum"), "{code}");
+    assert!(
+        code.contains("/// `<enum name=\"eTestEnum\">`: Test Enum"),
+        "{code}"
+    );
 }
 
 fn final_strategy() -> impl Strategy<Value = Final> {

@@ -95,6 +95,8 @@ struct Gen<'a> {
     names: HashMap<String, String>,
     /// Dynamic enums to write: name -> (type id, bean full name).
     dynamics: BTreeMap<String, Vec<(i64, String)>>,
+    /// The dynamic enum named for each (owner type, variable).
+    dynamic_names: HashMap<(String, String), String>,
     schema: &'a Schema,
 }
 
@@ -124,8 +126,26 @@ impl Gen<'_> {
             }
             Type::Bean(b) => self.names.get(b).cloned().unwrap_or_else(|| camel(&[b])),
             Type::Dynamic(vals) => {
-                let name = format!("{owner}{}", camel(&[field]));
+                let key = (owner.to_owned(), field.to_owned());
+                if let Some(n) = self.dynamic_names.get(&key) {
+                    return n.clone();
+                }
+                // Owner and variable in camel case, unless a bean, protocol or another
+                // dynamic already has that name (`BBuf` + `extra` and bean `BBufExtra`).
+                let base = format!("{owner}{}", camel(&[field]));
+                let taken =
+                    |n: &str| self.dynamics.contains_key(n) || self.names.values().any(|t| t == n);
+                let mut name = base.clone();
+                if taken(&name) {
+                    name = format!("{base}Dynamic");
+                }
+                let mut i = 2;
+                while taken(&name) {
+                    name = format!("{base}Dynamic{i}");
+                    i += 1;
+                }
                 self.dynamics.insert(name.clone(), vals.clone());
+                self.dynamic_names.insert(key, name.clone());
                 name
             }
             Type::Vector2 => "gamewire_zeze::types::Vector2".into(),
@@ -138,12 +158,10 @@ impl Gen<'_> {
 
     fn bean(&mut self, b: &BeanDef, consts: &[&ConstDef], out: &mut String) {
         let rname = self.names[&b.name].clone();
-        let base = b.base.as_ref().map(|n| {
-            self.names
-                .get(n)
-                .cloned()
-                .unwrap_or_else(|| camel(&[n]))
-        });
+        let base = b
+            .base
+            .as_ref()
+            .map(|n| self.names.get(n).cloned().unwrap_or_else(|| camel(&[n])));
         match &b.base {
             Some(n) => {
                 let _ = writeln!(
@@ -239,6 +257,7 @@ pub fn generate(schema: &Schema) -> Result<String> {
     let mut g = Gen {
         names: type_names(&all),
         dynamics: BTreeMap::new(),
+        dynamic_names: HashMap::new(),
         schema,
     };
     // Constants by the bean, protocol or module declaring them.
@@ -331,7 +350,11 @@ pub fn generate(schema: &Schema) -> Result<String> {
             name = format!("{}_consts", name.trim_start_matches("r#"));
         }
         mod_names.push(name.clone());
-        let shown = if module.is_empty() { "(top level)" } else { module };
+        let shown = if module.is_empty() {
+            "(top level)"
+        } else {
+            module
+        };
         let _ = writeln!(out, "/// The `<enum>` constants of module `{shown}`.");
         let _ = writeln!(out, "pub mod {name} {{");
         write_consts(&mut out, "    ", cs, &[]);
@@ -357,7 +380,10 @@ fn const_ident(name: &str) -> String {
         if c.is_ascii_uppercase() && i > 0 && !out.ends_with('_') {
             let prev = cs[i - 1];
             let next_lower = cs.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
-            if prev.is_ascii_lowercase() || prev.is_ascii_digit() || (prev.is_ascii_uppercase() && next_lower) {
+            if prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower)
+            {
                 out.push('_');
             }
         }
@@ -377,7 +403,10 @@ fn const_value(c: &ConstDef) -> Option<(&'static str, String)> {
             Some(d) => (true, d),
             None => (false, v.as_str()),
         };
-        let n = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+        let n = match digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"))
+        {
             Some(h) => i128::from_str_radix(h, 16).ok()?,
             None => digits.parse::<i128>().ok()?,
         };
