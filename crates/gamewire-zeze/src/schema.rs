@@ -252,6 +252,8 @@ pub struct Schema {
     bean_locs: HashMap<String, Loc>,
     /// Where each variable is declared, by (bean, variable name).
     var_locs: HashMap<(String, String), Loc>,
+    /// The `default=` of variables that have one, by (bean, variable name).
+    initials: HashMap<(String, String), String>,
 }
 
 /// A type as written in the XML, before bean names are resolved.
@@ -315,6 +317,8 @@ struct Pending {
     beans: Vec<PendingBean>,
     protos: Vec<PendingProto>,
     consts: Vec<ConstDef>,
+    /// `default=` of variables: (bean, variable, value).
+    initials: Vec<(String, String, String)>,
 }
 
 fn split_top(s: &str) -> Option<(&str, &str)> {
@@ -617,6 +621,15 @@ impl Schema {
             .get(&(bean.to_owned(), var.to_owned()))
             .cloned()
             .unwrap_or_else(|| self.bean_loc(bean))
+    }
+
+    /// The `default="..."` of variable `var` of bean `bean` (full name), as written: the
+    /// value Zeze's generated constructor gives it (decoding an absent variable still
+    /// gives its zero, as Zeze's generated `decode` does).
+    pub fn initial(&self, bean: &str, var: &str) -> Option<&str> {
+        self.initials
+            .get(&(bean.to_owned(), var.to_owned()))
+            .map(String::as_str)
     }
 
     /// Every `<enum>` constant, in the order the files were read.
@@ -1401,6 +1414,7 @@ fn parse_doc(text: &str, file: &str, p: &mut Pending) -> Result<Vec<(String, Loc
     let protos = &mut p.protos;
     let beans = &mut p.beans;
     let consts = &mut p.consts;
+    let p_initials = &mut p.initials;
     let mut stack: Vec<String> = Vec::new();
     let mut cur: Option<PendingBean> = None;
     // A <variable> with children (<value bean=..>) waiting for its end tag.
@@ -1590,6 +1604,12 @@ fn parse_doc(text: &str, file: &str, p: &mut Pending) -> Result<Vec<(String, Loc
                 let ty = attr("type")?
                     .ok_or_else(|| loc.error(format!("variable {name} has no type")))?;
                 let (k, v) = (attr("key")?, attr("value")?);
+                if let (Some(init), Some(b)) = (attr("default")?, cur.as_ref()) {
+                    let init = init.trim();
+                    if !init.is_empty() {
+                        p_initials.push((b.name.clone(), name.clone(), init.to_owned()));
+                    }
+                }
                 if empty {
                     let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &[])
                         .map_err(|e| loc.error(e))?;
@@ -1631,6 +1651,7 @@ fn finish(p: Pending) -> Result<Schema> {
         mut beans,
         protos,
         consts,
+        initials,
     } = p;
     if !beans.iter().any(|b| b.name == GTABLE_ROW)
         && beans
@@ -1812,6 +1833,7 @@ fn finish(p: Pending) -> Result<Schema> {
         consts,
         bean_locs,
         var_locs,
+        initials: initials.into_iter().map(|(b, v, x)| ((b, v), x)).collect(),
     };
     for name in s.beans.keys() {
         s.levels(name).map_err(|e| s.bean_loc(name).error(e))?;

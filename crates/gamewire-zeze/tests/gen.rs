@@ -376,6 +376,27 @@ fn enums_become_constants() {
     );
 }
 
+/// `default="1"`: a new value starts there (Zeze's generated constructor), is written
+/// because it is not zero, and an absent variable reads as zero (Zeze's generated
+/// `decode` sets it to 0 when the id is missing).
+#[test]
+fn variable_defaults_are_the_new_value_not_the_absent_one() {
+    let b = confcs::Bean1::default();
+    assert_eq!(b.v1, 1);
+    let bytes = to_bytes(&b).unwrap();
+    assert_eq!(bytes, [0x10, 0x01, 0x00]);
+    assert_eq!(from_bytes::<confcs::Bean1>(&bytes).unwrap(), b);
+    assert_eq!(from_bytes::<confcs::Bean1>(&[0x00]).unwrap().v1, 0);
+    let c = confcs_schema();
+    assert_eq!(
+        c.encode(confcs::Bean1::FULL_NAME, &serde_json::json!({"v1": 1}))
+            .unwrap(),
+        bytes
+    );
+    assert_eq!(c.initial("demo.Bean1", "v1"), Some("1"));
+    assert_eq!(confcs::Key::default().s, 1);
+}
+
 fn final_strategy() -> impl Strategy<Value = Final> {
     (any::<i32>(), any::<i32>(), any::<i32>()).prop_map(|(f, d, b)| Final {
         final_int: f,

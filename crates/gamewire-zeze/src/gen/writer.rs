@@ -175,15 +175,45 @@ impl Gen<'_> {
                 let _ = writeln!(out, "/// Bean `{}`.", b.name);
             }
         }
-        out.push_str(
-            "#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]\n",
-        );
+        // `default="..."`: the value Zeze's constructor gives (a hand-written `Default`).
+        let initials: Vec<Option<String>> = b
+            .vars
+            .iter()
+            .map(|v| {
+                let init = self.schema.initial(&b.name, &v.name)?;
+                initial_expr(&v.ty, init, consts)
+            })
+            .collect();
+        let derive_default = initials.iter().all(Option::is_none);
+        out.push_str(if derive_default {
+            "#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]\n"
+        } else {
+            "#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]\n"
+        });
         let _ = writeln!(out, "pub struct {rname} {{");
         let mut idents = Vec::new();
-        for v in &b.vars {
+        for (v, init) in b.vars.iter().zip(&initials) {
             let ty = self.rust_type(&v.ty, &rname, &v.name);
             let ident = field_ident(&v.name);
-            let _ = writeln!(out, "    /// Variable `{}`, id {}.", v.name, v.id);
+            match (init, self.schema.initial(&b.name, &v.name)) {
+                (Some(_), Some(x)) => {
+                    let _ = writeln!(
+                        out,
+                        "    /// Variable `{}`, id {}, default `{x}` (a new value's; an absent one reads as zero, as in Zeze).",
+                        v.name, v.id
+                    );
+                }
+                (None, Some(x)) => {
+                    let _ = writeln!(
+                        out,
+                        "    /// Variable `{}`, id {} (its default `{x}` is not a literal of its type: not applied).",
+                        v.name, v.id
+                    );
+                }
+                _ => {
+                    let _ = writeln!(out, "    /// Variable `{}`, id {}.", v.name, v.id);
+                }
+            }
             let _ = writeln!(out, "    #[serde(rename = \"{}#{}\")]", v.name, v.id);
             let _ = writeln!(out, "    pub {ident}: {ty},");
             idents.push(ident);
@@ -205,6 +235,26 @@ impl Gen<'_> {
             let _ = writeln!(out, "    pub {base_field}: {bt},");
         }
         out.push_str("}\n\n");
+        if !derive_default {
+            let _ = writeln!(
+                out,
+                "impl Default for {rname} {{\n    fn default() -> Self {{\n        Self {{"
+            );
+            for (ident, init) in idents.iter().zip(&initials) {
+                match init {
+                    Some(x) => {
+                        let _ = writeln!(out, "            {ident}: {x},");
+                    }
+                    None => {
+                        let _ = writeln!(out, "            {ident}: Default::default(),");
+                    }
+                }
+            }
+            if base.is_some() {
+                let _ = writeln!(out, "            {base_field}: Default::default(),");
+            }
+            out.push_str("        }\n    }\n}\n\n");
+        }
         let _ = writeln!(out, "impl {rname} {{");
         let _ = writeln!(out, "    /// The bean's full name in the solution.");
         let _ = writeln!(out, "    pub const FULL_NAME: &'static str = {:?};", b.name);
@@ -393,6 +443,37 @@ fn const_ident(name: &str) -> String {
         out.insert(0, 'C');
     }
     out
+}
+
+/// The Rust expression for a variable's `default="..."`: a literal of its type, or the
+/// name of one of the bean's `<enum>` constants; `None` otherwise.
+fn initial_expr(ty: &Type, init: &str, consts: &[&ConstDef]) -> Option<String> {
+    if let Some(c) = consts.iter().find(|c| c.name == init) {
+        const_value(c)?;
+        return Some(format!("Self::{}", const_ident(&c.name)));
+    }
+    let name = match ty {
+        Type::Bool => "bool",
+        Type::Byte => "byte",
+        Type::Short => "short",
+        Type::Int => "int",
+        Type::Long => "long",
+        Type::Float => "float",
+        Type::Double => "double",
+        Type::String | Type::Decimal => {
+            return Some(format!("{init:?}.to_owned()"));
+        }
+        _ => return None,
+    };
+    let c = ConstDef {
+        scope: String::new(),
+        kind: ConstScope::Bean,
+        name: String::new(),
+        ty: name.to_owned(),
+        value: init.to_owned(),
+        comment: String::new(),
+    };
+    const_value(&c).map(|(_, lit)| lit)
 }
 
 /// The Rust type and literal for a constant, when its value is a literal of its type.
