@@ -254,6 +254,8 @@ pub struct Schema {
     var_locs: HashMap<(String, String), Loc>,
     /// The `default=` of variables that have one, by (bean, variable name).
     initials: HashMap<(String, String), String>,
+    /// Each bean's type id (Gen's `Bean.TypeId`).
+    type_ids: HashMap<String, i64>,
 }
 
 /// A type as written in the XML, before bean names are resolved.
@@ -630,6 +632,13 @@ impl Schema {
         self.initials
             .get(&(bean.to_owned(), var.to_owned()))
             .map(String::as_str)
+    }
+
+    /// The type id of bean `name` (a full name), as Zeze's Gen gives it (`Bean.TypeId`):
+    /// its `TypeId` attribute, else [`crate::hash::hash64`] of its full name. It keys the
+    /// bean in a dynamic variable that gives it no special id.
+    pub fn type_id(&self, name: &str) -> Option<i64> {
+        self.type_ids.get(name).copied()
     }
 
     /// Every `<enum>` constant, in the order the files were read.
@@ -1826,6 +1835,10 @@ fn finish(p: Pending) -> Result<Schema> {
             },
         );
     }
+    let type_ids: HashMap<String, i64> = type_ids
+        .iter()
+        .map(|(n, id)| (n.to_string(), *id))
+        .collect();
     let bean_locs = beans.into_iter().map(|b| (b.name, b.loc)).collect();
     let s = Schema {
         beans: out,
@@ -1834,6 +1847,7 @@ fn finish(p: Pending) -> Result<Schema> {
         bean_locs,
         var_locs,
         initials: initials.into_iter().map(|(b, v, x)| ((b, v), x)).collect(),
+        type_ids,
     };
     for name in s.beans.keys() {
         s.levels(name).map_err(|e| s.bean_loc(name).error(e))?;

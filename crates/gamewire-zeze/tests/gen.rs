@@ -397,6 +397,18 @@ fn variable_defaults_are_the_new_value_not_the_absent_one() {
     assert_eq!(confcs::Key::default().s, 1);
 }
 
+/// `TYPE_ID` is Zeze's `TYPEID`: the `TypeId` attribute, else the hash of the full name.
+#[test]
+fn type_ids_are_zezes() {
+    // <bean name="Simple" TypeId="1">, <bean name="Value" TypeId="2"> (Module2).
+    assert_eq!(confcs::Simple::TYPE_ID, 1);
+    assert_eq!(confcs::Module2Value::TYPE_ID, 2);
+    assert_eq!(
+        confcs::Base::TYPE_ID,
+        gamewire_zeze::hash::hash64("demo.Module1.Module11.Base")
+    );
+}
+
 fn final_strategy() -> impl Strategy<Value = Final> {
     (any::<i32>(), any::<i32>(), any::<i32>()).prop_map(|(f, d, b)| Final {
         final_int: f,

@@ -95,6 +95,8 @@ struct Gen<'a> {
     names: HashMap<String, String>,
     /// Dynamic enums to write: name -> (type id, bean full name).
     dynamics: BTreeMap<String, Vec<(i64, String)>>,
+    /// Where each dynamic enum comes from: `Owner.variable`.
+    dynamic_docs: HashMap<String, String>,
     /// The dynamic enum named for each (owner type, variable).
     dynamic_names: HashMap<(String, String), String>,
     schema: &'a Schema,
@@ -145,6 +147,8 @@ impl Gen<'_> {
                     i += 1;
                 }
                 self.dynamics.insert(name.clone(), vals.clone());
+                self.dynamic_docs
+                    .insert(name.clone(), format!("{owner}.{field}"));
                 self.dynamic_names.insert(key, name.clone());
                 name
             }
@@ -258,7 +262,14 @@ impl Gen<'_> {
         let _ = writeln!(out, "impl {rname} {{");
         let _ = writeln!(out, "    /// The bean's full name in the solution.");
         let _ = writeln!(out, "    pub const FULL_NAME: &'static str = {:?};", b.name);
-        write_consts(out, "    ", consts, &["FULL_NAME"]);
+        if let Some(id) = self.schema.type_id(&b.name) {
+            let _ = writeln!(
+                out,
+                "    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name)."
+            );
+            let _ = writeln!(out, "    pub const TYPE_ID: i64 = {id};");
+        }
+        write_consts(out, "    ", consts, &["FULL_NAME", "TYPE_ID"]);
         out.push_str("}\n\n");
         if let Some(bt) = &base {
             let _ = writeln!(
@@ -273,9 +284,10 @@ impl Gen<'_> {
     }
 
     fn dynamic(&self, name: &str, vals: &[(i64, String)], out: &mut String) {
+        let from = self.dynamic_docs.get(name).map_or("", String::as_str);
         let _ = writeln!(
             out,
-            "/// A dynamic variable: one of its beans, keyed on the wire by type id."
+            "/// Dynamic variable `{from}`: one of its beans, keyed on the wire by type id."
         );
         out.push_str(
             "#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]\n",
@@ -307,6 +319,7 @@ pub fn generate(schema: &Schema) -> Result<String> {
     let mut g = Gen {
         names: type_names(&all),
         dynamics: BTreeMap::new(),
+        dynamic_docs: HashMap::new(),
         dynamic_names: HashMap::new(),
         schema,
     };

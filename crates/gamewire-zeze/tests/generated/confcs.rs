@@ -23,6 +23,8 @@ impl Default for Bean1 {
 impl Bean1 {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Bean1";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -410057899348847631;
     /// `<enum name="Enum1">`
     pub const ENUM1: i32 = 4;
 }
@@ -41,6 +43,8 @@ pub struct AutoKey {
 impl AutoKey {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module1.AutoKey";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -9163995489891467717;
 }
 
 /// Bean `demo.Module1.AutoValue`.
@@ -60,6 +64,8 @@ pub struct AutoValue {
 impl AutoValue {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module1.AutoValue";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = 87786109461620345;
 }
 
 /// Bean `demo.Module1.Key`.
@@ -81,6 +87,8 @@ impl Default for Key {
 impl Key {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module1.Key";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -4033798796484741924;
     /// `<enum name="Enum1">`
     pub const ENUM1: i32 = 4;
 }
@@ -96,6 +104,8 @@ pub struct Base {
 impl Base {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module1.Module11.Base";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -5215777285641025080;
 }
 
 /// Bean `demo.Module1.Module11.Derive`, derived from `demo.Module1.Module11.Base`: its own variables, then the base's (reached through `base`, or directly by `Deref`).
@@ -112,6 +122,8 @@ pub struct Derive {
 impl Derive {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module1.Module11.Derive";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = 5184769477030246210;
 }
 
 impl std::ops::Deref for Derive {
@@ -148,6 +160,8 @@ pub struct Dynamic {
 impl Dynamic {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module1.Module11.Dynamic";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -4724041963773094120;
 }
 
 /// Bean `demo.Module1.Module11.Final`, derived from `demo.Module1.Module11.Derive`: its own variables, then the base's (reached through `base`, or directly by `Deref`).
@@ -164,6 +178,8 @@ pub struct Final {
 impl Final {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module1.Module11.Final";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -312555671620517311;
 }
 
 impl std::ops::Deref for Final {
@@ -191,6 +207,8 @@ pub struct Removed2 {
 impl Removed2 {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module1.Removed2";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = 3523573186496138611;
 }
 
 /// Bean `demo.Module1.Simple`.
@@ -213,6 +231,8 @@ pub struct Simple {
 impl Simple {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module1.Simple";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = 1;
 }
 
 /// Bean `demo.Module1.Value`.
@@ -304,6 +324,8 @@ pub struct Module1Value {
 impl Module1Value {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module1.Value";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -6704978169579361478;
     /// `<enum name="Enum1">`
     pub const ENUM1: i32 = 4;
 }
@@ -327,9 +349,11 @@ impl Default for Module2Value {
 impl Module2Value {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "demo.Module2.Value";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = 2;
 }
 
-/// A dynamic variable: one of its beans, keyed on the wire by type id.
+/// Dynamic variable `Dynamic.dyn`: one of its beans, keyed on the wire by type id.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum DynamicDyn {
     /// No bean (type id 0, not written).
@@ -346,7 +370,7 @@ pub enum DynamicDyn {
     Final(Final),
 }
 
-/// A dynamic variable: one of its beans, keyed on the wire by type id.
+/// Dynamic variable `Dynamic.dynArray`: one of its beans, keyed on the wire by type id.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum DynamicDynArray {
     /// No bean (type id 0, not written).
@@ -363,7 +387,7 @@ pub enum DynamicDynArray {
     Final(Final),
 }
 
-/// A dynamic variable: one of its beans, keyed on the wire by type id.
+/// Dynamic variable `Dynamic.dynList`: one of its beans, keyed on the wire by type id.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum DynamicDynList {
     /// No bean (type id 0, not written).
@@ -380,7 +404,7 @@ pub enum DynamicDynList {
     Final(Final),
 }
 
-/// A dynamic variable: one of its beans, keyed on the wire by type id.
+/// Dynamic variable `Dynamic.dynMap`: one of its beans, keyed on the wire by type id.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum DynamicDynMap {
     /// No bean (type id 0, not written).
@@ -397,7 +421,7 @@ pub enum DynamicDynMap {
     Final(Final),
 }
 
-/// A dynamic variable: one of its beans, keyed on the wire by type id.
+/// Dynamic variable `Module1Value.arrayDynamic`: one of its beans, keyed on the wire by type id.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Module1ValueArrayDynamic {
     /// No bean (type id 0, not written).
@@ -411,7 +435,7 @@ pub enum Module1ValueArrayDynamic {
     Simple(Simple),
 }
 
-/// A dynamic variable: one of its beans, keyed on the wire by type id.
+/// Dynamic variable `Module1Value.dynamic14`: one of its beans, keyed on the wire by type id.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Module1ValueDynamic14 {
     /// No bean (type id 0, not written).
@@ -425,7 +449,7 @@ pub enum Module1ValueDynamic14 {
     Simple(Simple),
 }
 
-/// A dynamic variable: one of its beans, keyed on the wire by type id.
+/// Dynamic variable `Module1Value.dynamic29`: one of its beans, keyed on the wire by type id.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Module1ValueDynamic29 {
     /// No bean (type id 0, not written).

@@ -32,6 +32,8 @@ pub struct BHolder {
 impl BHolder {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "fixtures.BHolder";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -7875316082966917139;
 }
 
 /// Bean `fixtures.BSimple`.
@@ -63,6 +65,8 @@ pub struct BSimple {
 impl BSimple {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "fixtures.BSimple";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -220174663529461449;
 }
 
 /// Bean `fixtures.Base`.
@@ -76,6 +80,8 @@ pub struct Base {
 impl Base {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "fixtures.Base";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -2365117601423075532;
 }
 
 /// Bean `fixtures.Derive`, derived from `fixtures.Base`: its own variables, then the base's (reached through `base`, or directly by `Deref`).
@@ -92,6 +98,8 @@ pub struct Derive {
 impl Derive {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "fixtures.Derive";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -4473224682530231762;
 }
 
 impl std::ops::Deref for Derive {
@@ -122,6 +130,8 @@ pub struct Final {
 impl Final {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "fixtures.Final";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = 5964640118550362133;
 }
 
 impl std::ops::Deref for Final {
@@ -152,6 +162,8 @@ pub struct BInner {
 impl BInner {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "fixtures.outer.BInner";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = -805660676596483122;
 }
 
 /// Bean `fixtures.outer.BOuter`.
@@ -186,9 +198,11 @@ pub struct BOuter {
 impl BOuter {
     /// The bean's full name in the solution.
     pub const FULL_NAME: &'static str = "fixtures.outer.BOuter";
+    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name).
+    pub const TYPE_ID: i64 = 6026468518893247625;
 }
 
-/// A dynamic variable: one of its beans, keyed on the wire by type id.
+/// Dynamic variable `BHolder.any`: one of its beans, keyed on the wire by type id.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum BHolderAny {
     /// No bean (type id 0, not written).
@@ -202,7 +216,7 @@ pub enum BHolderAny {
     BInner(BInner),
 }
 
-/// A dynamic variable: one of its beans, keyed on the wire by type id.
+/// Dynamic variable `BHolder.many`: one of its beans, keyed on the wire by type id.
 #[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
 pub enum BHolderMany {
     /// No bean (type id 0, not written).
