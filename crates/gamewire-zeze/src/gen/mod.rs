@@ -19,6 +19,10 @@
 //! bean's type, a protocol's on the protocol's type, a module's in a `pub mod` named
 //! after the module's full name (`demo.Module1` -> `demo_module1`).
 //!
+//! Every bean has `FULL_NAME` and `TYPE_ID` (Zeze's `TYPEID`). A variable's
+//! `default="..."` becomes the generated `Default` (what Zeze's constructor sets); an
+//! absent variable still reads as zero, as Zeze's generated `decode` does.
+//!
 //! The schema is loaded and the whole output generated before anything is written, so a
 //! schema with errors writes nothing (the errors name the file, line and element).
 
