@@ -136,6 +136,10 @@ fn build_crate(name: &str, solutions: &[(&str, &str)], extra: &str) {
         // One target directory for both crates: the dependencies build once.
         .env("CARGO_TARGET_DIR", tmp.join("zeze-gen-crate-target"))
         .env("RUSTFLAGS", "-Dwarnings")
+        // Small and quick: no incremental state and no debug info (the all-solutions
+        // crate would take gigabytes of both).
+        .env("CARGO_INCREMENTAL", "0")
+        .env("CARGO_PROFILE_DEV_DEBUG", "0")
         .env_remove("CARGO_BUILD_RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .output()
