@@ -359,6 +359,32 @@ fn derived_beans_skip_unknown_fields_and_default_a_missing_base() {
     );
     // Truncated in the base: an error, not a panic.
     assert!(from_bytes::<Final>(&[0x10, 0x03, 0x01, 0x10]).is_err());
+    // Held by value and absent: the zero value, all levels.
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    struct Holder {
+        #[serde(rename = "f#1")]
+        f: Final,
+        #[serde(rename = "x#2")]
+        x: i32,
+    }
+    let h = from_bytes::<Holder>(&[0x20, 0x05, 0x00]).unwrap();
+    assert_eq!(
+        h,
+        Holder {
+            f: Final::default(),
+            x: 5
+        }
+    );
+    // Held by value and present: tag 0x16 (id 1, BEAN = 6), Final's bytes.
+    let h = Holder {
+        f: from_bytes(&bean_bytes(2)).unwrap(),
+        x: 5,
+    };
+    let mut want = vec![0x16];
+    want.extend_from_slice(&bean_bytes(2));
+    want.extend_from_slice(&[0x10, 0x05, 0x00]);
+    assert_eq!(to_bytes(&h).unwrap(), want);
+    assert_eq!(from_bytes::<Holder>(&want).unwrap(), h);
 }
 
 /// `<enum>` constants become `pub const`s: on the bean (Java's static finals of the
