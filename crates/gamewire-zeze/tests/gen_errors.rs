@@ -162,3 +162,31 @@ fn gen_writes_nothing_for_a_schema_with_errors() {
     assert!(gamewire_zeze::gen::gen(d.join("gone.xml"), &out).is_err());
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
 }
+
+#[test]
+fn unknown_base_and_protocol_argument_name_their_elements() {
+    let xml = "<solution name=\"s\">\n  <bean name=\"D\" base=\"Gone\"/>\n</solution>";
+    let (e, d) = load_err("base", &[("solution.xml", xml)]);
+    assert!(
+        e.starts_with(&format!(
+            "{}<bean name=\"D\" base=\"Gone\"/>: bean s.D: base: unknown type or bean \"Gone\"",
+            at(&d, "solution.xml", 2, 3)
+        )),
+        "{e}"
+    );
+    let xml = "<solution name=\"s\">\n<module name=\"m\" id=\"1\">\n<rpc name=\"R\" id=\"2\" argument=\"A\" result=\"Gone\"/>\n<bean name=\"A\"/>\n</module>\n</solution>";
+    let (e, d) = load_err("proto", &[("solution.xml", xml)]);
+    assert!(e.starts_with(&at(&d, "solution.xml", 3, 1)), "{e}");
+    assert!(
+        e.contains("<rpc name=\"R\" id=\"2\" argument=\"A\" result=\"Gone\"/>: result: unknown type or bean \"Gone\""),
+        "{e}"
+    );
+    // A base cycle names a bean of the cycle.
+    let xml = "<solution name=\"s\">\n<bean name=\"A\" base=\"B\"/>\n<bean name=\"B\" base=\"A\"/>\n</solution>";
+    let (e, d) = load_err("cycle", &[("solution.xml", xml)]);
+    assert!(e.contains("has a base cycle"), "{e}");
+    assert!(
+        e.starts_with(&d.join("solution.xml").display().to_string()),
+        "{e}"
+    );
+}
