@@ -3,7 +3,8 @@
 //! absent from the bytes (Zeze leaves out default values) take their zero value (0,
 //! false, "", empty list or map, a struct of zero values, `None`); unknown field ids are
 //! skipped; integers, floats and doubles convert into each other as Zeze's `ReadInt(tag)`
-//! and friends do. Beans with base classes: fields after the first `0x01` are skipped.
+//! and friends do. Beans with base classes: fields after the first `0x01` are skipped,
+//! unless the struct's last field is [`crate::types::BASE_FIELD`], which reads that level.
 
 use crate::cursor::Cursor;
 use crate::decode::{read_tag_delta, skip_bean, skip_value, wire_type, Options};
@@ -12,6 +13,8 @@ use crate::value::WireType;
 use gamewire_core::{Error, ErrorKind};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
+
+mod base;
 
 type R<T> = std::result::Result<T, SerdeError>;
 
@@ -824,6 +827,9 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> R<V::Value> {
+        if fields.last() == Some(&crate::types::BASE_FIELD) {
+            return base::derived(self, fields, visitor);
+        }
         self.bean_start()?;
         self.enter()?;
         let ids = Ids::of(fields);

@@ -131,11 +131,131 @@ pub struct ProtocolDef {
     pub result: Option<String>,
 }
 
+/// One `<enum name=.. value=.. [type=..]>` of a bean or module: a named constant, which
+/// Zeze's Gen writes as `public static final int NAME = VALUE;` in the bean's or module's
+/// class. It changes no bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstDef {
+    /// Full name of the bean, protocol or module (or solution) that declares it.
+    pub scope: String,
+    /// What `scope` is.
+    pub kind: ConstScope,
+    /// The constant's name as written.
+    pub name: String,
+    /// Its `type` (Gen's default `int`), as written.
+    pub ty: String,
+    /// Its `value`, as written (Gen copies it into the code).
+    pub value: String,
+    /// Its description (`description` or `comment` attribute, else the text after it).
+    pub comment: String,
+}
+
+/// What declares a [`ConstDef`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstScope {
+    /// A `<bean>` or `<beankey>`.
+    Bean,
+    /// A `<protocol>` or `<rpc>`.
+    Protocol,
+    /// A `<module>` or the `<solution>`.
+    Module,
+}
+
+/// Where an element of a solution file is: file, line and column (1-based), and its
+/// start tag. Errors about an element begin with it: `file:line:col: <tag ...>: `.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Loc {
+    /// The file (as given or normalised by the loader; `<input>` for [`Schema::from_xml`]).
+    pub file: String,
+    /// Line, from 1.
+    pub line: usize,
+    /// Column in characters, from 1.
+    pub col: usize,
+    /// The element's start tag as written (shortened past 100 characters).
+    pub elem: String,
+}
+
+impl Loc {
+    /// An error about this element.
+    pub fn error(&self, msg: impl std::fmt::Display) -> Error {
+        if self.file.is_empty() {
+            return Error::msg(msg.to_string());
+        }
+        Error::msg(format!("{self}: {msg}"))
+    }
+}
+
+impl std::fmt::Display for Loc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)?;
+        if !self.elem.is_empty() {
+            write!(f, ": {}", self.elem)?;
+        }
+        Ok(())
+    }
+}
+
+/// Line starts of a text, for byte offset -> line and column.
+struct Lines<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|b| b.1 == b'\n')
+                .map(|b| b.0 + 1),
+        );
+        Lines { text, starts }
+    }
+
+    /// The location of byte `at`, for element `elem` (raw start tag bytes, if any).
+    fn loc(&self, file: &str, at: usize, elem: Option<(&[u8], bool)>) -> Loc {
+        let at = at.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= at);
+        let start = self.starts[line - 1];
+        let col = self
+            .text
+            .get(start..at)
+            .map_or(at - start, |t| t.chars().count())
+            + 1;
+        let elem = elem.map_or_else(String::new, |(raw, empty)| {
+            let mut t: String = String::from_utf8_lossy(raw)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if t.chars().count() > 100 {
+                t = t.chars().take(100).collect::<String>() + "...";
+            }
+            format!("<{t}{}>", if empty { "/" } else { "" })
+        });
+        Loc {
+            file: file.to_owned(),
+            line,
+            col,
+            elem,
+        }
+    }
+}
+
 /// A loaded solution: every bean by full name, and the protocols whose ids it gives.
 #[derive(Debug, Clone, Default)]
 pub struct Schema {
     beans: HashMap<String, BeanDef>,
     protocols: HashMap<(u32, u32), ProtocolDef>,
+    consts: Vec<ConstDef>,
+    /// Where each bean is declared.
+    bean_locs: HashMap<String, Loc>,
+    /// Where each variable is declared, by (bean, variable name).
+    var_locs: HashMap<(String, String), Loc>,
+    /// The `default=` of variables that have one, by (bean, variable name).
+    initials: HashMap<(String, String), String>,
+    /// Each bean's type id (Gen's `Bean.TypeId`).
+    type_ids: HashMap<String, i64>,
 }
 
 /// A type as written in the XML, before bean names are resolved.
@@ -157,12 +277,22 @@ struct PendingVar {
     id: u32,
     name: String,
     raw: Raw,
+    loc: Loc,
 }
 
-/// A `<protocol>`/`<rpc>`: namespace, name, module id, protocol id, argument, result.
-type PendingProto = (String, String, u32, u32, Option<String>, Option<String>);
+/// A `<protocol>`/`<rpc>`: namespace, name, module id, protocol id, argument, result,
+/// and where it is.
+type PendingProto = (
+    String,
+    String,
+    u32,
+    u32,
+    Option<String>,
+    Option<String>,
+    Loc,
+);
 
-/// A `<variable>` with children: id, name, type, key, value, dynamic values.
+/// A `<variable>` with children: id, name, type, key, value, dynamic values, where.
 type OpenVar = (
     u32,
     String,
@@ -170,6 +300,7 @@ type OpenVar = (
     Option<String>,
     Option<String>,
     Vec<DynValue>,
+    Loc,
 );
 
 struct PendingBean {
@@ -179,6 +310,7 @@ struct PendingBean {
     /// The `TypeId` attribute (Gen's default is [`crate::hash::hash64`] of the full name).
     type_id: Option<i64>,
     vars: Vec<PendingVar>,
+    loc: Loc,
 }
 
 /// What the solution files read so far declare, before names are resolved.
@@ -186,6 +318,9 @@ struct PendingBean {
 struct Pending {
     beans: Vec<PendingBean>,
     protos: Vec<PendingProto>,
+    consts: Vec<ConstDef>,
+    /// `default=` of variables: (bean, variable, value).
+    initials: Vec<(String, String, String)>,
 }
 
 fn split_top(s: &str) -> Option<(&str, &str)> {
@@ -314,7 +449,7 @@ impl Schema {
     /// [`Schema::from_file`]).
     pub fn from_xml(text: &str) -> Result<Schema> {
         let mut p = Pending::default();
-        parse_doc(text, &mut p)?;
+        parse_doc(text, "<input>", &mut p)?;
         finish(p)
     }
 
@@ -328,8 +463,8 @@ impl Schema {
 
     /// [`Schema::from_file`] with the files read by `read` (given the lexically
     /// normalised path of each file, `path` first; an error there means the file is
-    /// absent). Errors name the file they are in (the first file for names that do not
-    /// resolve).
+    /// absent). Errors name the file, line, column and element they are about
+    /// ([`Loc`]).
     pub fn from_file_with(
         path: &std::path::Path,
         read: &mut dyn FnMut(&std::path::Path) -> std::io::Result<String>,
@@ -344,10 +479,9 @@ impl Schema {
             if !seen.insert(file.clone()) {
                 continue;
             }
-            let imports = parse_doc(&text, &mut p)
-                .map_err(|e| Error::msg(format!("{}: {e}", file.display())))?;
+            let imports = parse_doc(&text, &file.display().to_string(), &mut p)?;
             let dir = file.parent().map(normalize).unwrap_or_default();
-            for imp in imports {
+            for (imp, loc) in imports {
                 let imp = imp.replace('\\', "/");
                 let here = normalize(&dir.join(&imp));
                 if seen.contains(&here) {
@@ -360,9 +494,8 @@ impl Schema {
                         match read(&there) {
                             Ok(t) => (there, t),
                             Err(_) => {
-                                return Err(Error::msg(format!(
-                                    "{}: import {imp:?}: {}: {e}",
-                                    file.display(),
+                                return Err(loc.error(format!(
+                                    "cannot read the imported file {}: {e}",
                                     here.display()
                                 )))
                             }
@@ -372,7 +505,7 @@ impl Schema {
                 queue.push(found);
             }
         }
-        finish(p).map_err(|e| Error::msg(format!("{}: {e}", path.display())))
+        finish(p)
     }
 
     /// The beans a bean holds by value: its base and the beans of its direct bean
@@ -426,7 +559,7 @@ impl Schema {
                                 .map(|(p, v)| format!("{}.{v}", p.0))
                                 .collect();
                             chain.push(child.to_owned());
-                            return Err(Error::msg(format!(
+                            return Err(self.var_loc(name, var).error(format!(
                                 "bean {child} holds itself by value ({}): its value would be \
                                  infinite; hold it in a list or dynamic instead",
                                 chain.join(" -> ")
@@ -460,13 +593,13 @@ impl Schema {
                     }
                 }
                 if values > MAX_DEFAULT_VALUES {
-                    return Err(Error::msg(format!(
+                    return Err(self.bean_loc(name).error(format!(
                         "bean {name}: its default value holds {values} values (beans held \
                          by value, expanded), more than {MAX_DEFAULT_VALUES}"
                     )));
                 }
                 if depth > MAX_BEAN_NESTING {
-                    return Err(Error::msg(format!(
+                    return Err(self.bean_loc(name).error(format!(
                         "bean {name}: beans held by value nest {depth} deep, more than \
                          {MAX_BEAN_NESTING}"
                     )));
@@ -476,6 +609,41 @@ impl Schema {
             }
         }
         Ok(())
+    }
+
+    /// Where bean `name` (a full name) is declared (an empty location if unknown).
+    pub fn bean_loc(&self, name: &str) -> Loc {
+        self.bean_locs.get(name).cloned().unwrap_or_default()
+    }
+
+    /// Where variable `var` of bean `bean` is declared; the bean's location for its base
+    /// (`var` is `"(base)"`) or an unknown variable.
+    pub fn var_loc(&self, bean: &str, var: &str) -> Loc {
+        self.var_locs
+            .get(&(bean.to_owned(), var.to_owned()))
+            .cloned()
+            .unwrap_or_else(|| self.bean_loc(bean))
+    }
+
+    /// The `default="..."` of variable `var` of bean `bean` (full name), as written: the
+    /// value Zeze's generated constructor gives it (decoding an absent variable still
+    /// gives its zero, as Zeze's generated `decode` does).
+    pub fn initial(&self, bean: &str, var: &str) -> Option<&str> {
+        self.initials
+            .get(&(bean.to_owned(), var.to_owned()))
+            .map(String::as_str)
+    }
+
+    /// The type id of bean `name` (a full name), as Zeze's Gen gives it (`Bean.TypeId`):
+    /// its `TypeId` attribute, else [`crate::hash::hash64`] of its full name. It keys the
+    /// bean in a dynamic variable that gives it no special id.
+    pub fn type_id(&self, name: &str) -> Option<i64> {
+        self.type_ids.get(name).copied()
+    }
+
+    /// Every `<enum>` constant, in the order the files were read.
+    pub fn consts(&self) -> &[ConstDef] {
+        &self.consts
     }
 
     /// The bean named `name`: a full name, or a short name that only one bean has.
@@ -1241,30 +1409,38 @@ fn java_f2l(x: f64, ty: &Type) -> i64 {
     }
 }
 
-/// Reads one solution document into `p`; returns the files it imports. The contents of
-/// `<project>` and `<service>` (code generation and service wiring, no wire layout) are
-/// skipped, as are tables, enums and other elements that do not change the bytes.
-fn parse_doc(text: &str, p: &mut Pending) -> Result<Vec<String>> {
+/// Reads one solution document (`file` names it in errors) into `p`; returns the files it
+/// imports, each with the `<import>` element's location. The contents of `<project>` and
+/// `<service>` (code generation and service wiring, no wire layout) are skipped, as are
+/// tables and other elements that do not change the bytes; `<enum>`s are kept as
+/// constants.
+fn parse_doc(text: &str, file: &str, p: &mut Pending) -> Result<Vec<(String, Loc)>> {
     use quick_xml::events::Event;
+    let lines = Lines::new(text);
     let mut reader = quick_xml::Reader::from_str(text);
     let mut ns: Vec<String> = Vec::new();
     let mut module_ids: Vec<Option<u32>> = Vec::new();
-    // (ns, name, module id, protocol id, argument, result)
     let protos = &mut p.protos;
     let beans = &mut p.beans;
+    let consts = &mut p.consts;
+    let p_initials = &mut p.initials;
     let mut stack: Vec<String> = Vec::new();
     let mut cur: Option<PendingBean> = None;
     // A <variable> with children (<value bean=..>) waiting for its end tag.
     let mut open_var: Option<OpenVar> = None;
+    // An <enum> without a description, waiting for the text after it.
+    let mut enum_text: Option<usize> = None;
+    // The <protocol>/<rpc> whose children are being read.
+    let mut cur_proto: Option<String> = None;
     let mut imports = Vec::new();
     // Depth inside a skipped element (0: not skipping).
     let mut skip = 0usize;
     loop {
+        let at = reader.buffer_position() as usize;
         let ev = reader.read_event().map_err(|e| {
-            Error::msg(format!(
-                "solution XML at byte {}: {e}",
-                reader.buffer_position()
-            ))
+            lines
+                .loc(file, reader.error_position() as usize, None)
+                .error(format!("bad XML: {e}"))
         })?;
         if skip > 0 {
             match ev {
@@ -1274,6 +1450,13 @@ fn parse_doc(text: &str, p: &mut Pending) -> Result<Vec<String>> {
                 _ => {}
             }
             continue;
+        }
+        if let Some(i) = enum_text.take() {
+            if let Event::Text(t) = &ev {
+                let t = String::from_utf8_lossy(t);
+                consts[i].comment = t.split_whitespace().collect::<Vec<_>>().join(" ");
+                continue;
+            }
         }
         let (e, empty) = match &ev {
             Event::Start(e) => (e.clone(), false),
@@ -1290,12 +1473,14 @@ fn parse_doc(text: &str, p: &mut Pending) -> Result<Vec<String>> {
                             beans.push(b);
                         }
                     }
+                    "protocol" | "rpc" => cur_proto = None,
                     "variable" | "var" => {
-                        if let (Some((id, name, ty, k, v, dv)), Some(b)) =
+                        if let (Some((id, name, ty, k, v, dv, loc)), Some(b)) =
                             (open_var.take(), cur.as_mut())
                         {
-                            let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &dv)?;
-                            b.vars.push(PendingVar { id, name, raw });
+                            let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &dv)
+                                .map_err(|e| loc.error(e))?;
+                            b.vars.push(PendingVar { id, name, raw, loc });
                         }
                     }
                     _ => {}
@@ -1307,6 +1492,8 @@ fn parse_doc(text: &str, p: &mut Pending) -> Result<Vec<String>> {
             _ => continue,
         };
         let tag = String::from_utf8_lossy(e.name().as_ref()).to_ascii_lowercase();
+        let loc = lines.loc(file, at, Some((&e, empty)));
+        let attr = |name: &str| attr(&e, name).map_err(|err| loc.error(err));
         if !empty {
             stack.push(tag.clone());
         }
@@ -1316,37 +1503,79 @@ fn parse_doc(text: &str, p: &mut Pending) -> Result<Vec<String>> {
                 skip = 1;
             }
             "solution" | "module" if !empty => {
-                ns.push(attr(&e, "name")?.unwrap_or_default());
+                ns.push(attr("name")?.unwrap_or_default());
                 module_ids.push(
-                    attr(&e, "id")?
+                    attr("id")?
                         .and_then(|s| s.trim().parse::<i64>().ok())
                         .map(|i| i as u32),
                 );
             }
             "import" => {
-                if let Some(f) = attr(&e, "file")?.filter(|f| !f.trim().is_empty()) {
-                    imports.push(f.trim().to_owned());
+                if let Some(f) = attr("file")?.filter(|f| !f.trim().is_empty()) {
+                    imports.push((f.trim().to_owned(), loc));
                 }
+            }
+            "enum" => {
+                let name = attr("name")?
+                    .map(|n| n.trim().to_owned())
+                    .filter(|n| !n.is_empty())
+                    .ok_or_else(|| loc.error("<enum> without a name"))?;
+                let (scope, kind) = match (&cur, &cur_proto) {
+                    (Some(b), _) => (b.name.clone(), ConstScope::Bean),
+                    (None, Some(p)) => (p.clone(), ConstScope::Protocol),
+                    (None, None) => (
+                        full(&ns, "").trim_end_matches('.').to_owned(),
+                        ConstScope::Module,
+                    ),
+                };
+                // Gen refuses two enums of one name in a bean.
+                if kind == ConstScope::Bean
+                    && consts.iter().any(|c| c.scope == scope && c.name == name)
+                {
+                    return Err(loc.error(format!("enum {name} is declared twice in {scope}")));
+                }
+                let comment = match attr("description")?.filter(|c| !c.trim().is_empty()) {
+                    Some(c) => c.trim().to_owned(),
+                    None => attr("comment")?.unwrap_or_default().trim().to_owned(),
+                };
+                if comment.is_empty() && empty {
+                    enum_text = Some(consts.len());
+                }
+                consts.push(ConstDef {
+                    scope,
+                    kind,
+                    name,
+                    ty: attr("type")?
+                        .map(|t| t.trim().to_owned())
+                        .filter(|t| !t.is_empty())
+                        .unwrap_or_else(|| "int".to_owned()),
+                    value: attr("value")?.unwrap_or_default().trim().to_owned(),
+                    comment,
+                });
             }
             "external" | "externalkey" => {
                 // A bean written by hand (its layout is not in the solution): kept
                 // schema-less, its fields under "_unknown".
                 let key = if tag == "external" { "bean" } else { "beankey" };
-                if let Some(n) = attr(&e, key)?.filter(|n| !n.trim().is_empty()) {
+                if let Some(n) = attr(key)?.filter(|n| !n.trim().is_empty()) {
                     beans.push(PendingBean {
                         name: n.trim().to_owned(),
                         ns: String::new(),
                         base: None,
                         type_id: None,
                         vars: Vec::new(),
+                        loc,
                     });
                 }
             }
             "protocol" | "rpc" => {
-                let name = attr(&e, "name")?.map(|n| n.trim().to_string());
+                let name = attr("name")?.map(|n| n.trim().to_string());
+                if !empty {
+                    cur_proto = Some(full(&ns, name.as_deref().unwrap_or("")));
+                }
                 // Zeze's Gen: without an `id`, the id is FixedHash.Hash32 of the full
                 // name (solution and modules, dot-separated).
-                let pid = match attr(&e, "id")?.filter(|s| !s.is_empty()) {
+                let pid = match attr("id")?.filter(|s| !s.is_empty()) {
                     Some(s) => s.trim().parse::<i64>().ok(),
                     None => name
                         .as_ref()
@@ -1354,19 +1583,20 @@ fn parse_doc(text: &str, p: &mut Pending) -> Result<Vec<String>> {
                 };
                 let mid = module_ids.iter().rev().flatten().next().copied();
                 if let (Some(pid), Some(mid), Some(name)) = (pid, mid, name) {
-                    let arg = attr(&e, "argument")?.filter(|s| !s.is_empty());
-                    let res = attr(&e, "result")?.filter(|s| !s.is_empty());
-                    protos.push((ns.join("."), name, mid, pid as u32, arg, res));
+                    let arg = attr("argument")?.filter(|s| !s.is_empty());
+                    let res = attr("result")?.filter(|s| !s.is_empty());
+                    protos.push((ns.join("."), name, mid, pid as u32, arg, res, loc));
                 }
             }
             "bean" | "beankey" => {
-                let name = attr(&e, "name")?.ok_or_else(|| Error::msg("<bean> without a name"))?;
+                let name = attr("name")?.ok_or_else(|| loc.error("<bean> without a name"))?;
                 let b = PendingBean {
                     name: full(&ns, &name),
                     ns: ns.join("."),
-                    base: attr(&e, "base")?.filter(|s| !s.is_empty()),
-                    type_id: attr(&e, "TypeId")?.and_then(|s| s.trim().parse().ok()),
+                    base: attr("base")?.filter(|s| !s.is_empty()),
+                    type_id: attr("TypeId")?.and_then(|s| s.trim().parse().ok()),
                     vars: Vec::new(),
+                    loc,
                 };
                 if empty {
                     beans.push(b);
@@ -1375,32 +1605,38 @@ fn parse_doc(text: &str, p: &mut Pending) -> Result<Vec<String>> {
                 }
             }
             "variable" | "var" if cur.is_some() => {
-                let id: u32 = attr(&e, "id")?
+                let id: u32 = attr("id")?
                     .and_then(|s| s.trim().parse().ok())
                     .filter(|&i| i >= 1 && i <= i32::MAX as u32)
-                    .ok_or_else(|| Error::msg("<variable> needs an id 1..=2147483647"))?;
-                let name =
-                    attr(&e, "name")?.ok_or_else(|| Error::msg("<variable> without a name"))?;
-                let ty = attr(&e, "type")?
-                    .ok_or_else(|| Error::msg(format!("variable {name} has no type")))?;
-                let (k, v) = (attr(&e, "key")?, attr(&e, "value")?);
+                    .ok_or_else(|| loc.error("<variable> needs an id 1..=2147483647"))?;
+                let name = attr("name")?.ok_or_else(|| loc.error("<variable> without a name"))?;
+                let ty = attr("type")?
+                    .ok_or_else(|| loc.error(format!("variable {name} has no type")))?;
+                let (k, v) = (attr("key")?, attr("value")?);
+                if let (Some(init), Some(b)) = (attr("default")?, cur.as_ref()) {
+                    let init = init.trim();
+                    if !init.is_empty() {
+                        p_initials.push((b.name.clone(), name.clone(), init.to_owned()));
+                    }
+                }
                 if empty {
-                    let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &[])?;
+                    let raw = parse_raw(&ty, k.as_deref(), v.as_deref(), &[])
+                        .map_err(|e| loc.error(e))?;
                     if let Some(b) = cur.as_mut() {
-                        b.vars.push(PendingVar { id, name, raw });
+                        b.vars.push(PendingVar { id, name, raw, loc });
                     }
                 } else {
-                    open_var = Some((id, name, ty, k, v, Vec::new()));
+                    open_var = Some((id, name, ty, k, v, Vec::new(), loc));
                 }
             }
             "value" => {
-                if let (Some(ov), Some(spec)) = (open_var.as_mut(), attr(&e, "bean")?) {
+                if let (Some(ov), Some(spec)) = (open_var.as_mut(), attr("bean")?) {
                     // `Name:typeId`, or `Name` alone: the bean's own type id.
                     let (name, id) = match spec.rsplit_once(':') {
                         Some((n, i)) => (
                             n.trim().to_owned(),
                             Some(i.trim().parse::<i64>().map_err(|_| {
-                                Error::msg(format!(
+                                loc.error(format!(
                                     "dynamic <value bean={spec:?}>: bad type id {i:?}"
                                 ))
                             })?),
@@ -1420,7 +1656,12 @@ fn parse_doc(text: &str, p: &mut Pending) -> Result<Vec<String>> {
 
 /// Resolves the names of everything read into a schema.
 fn finish(p: Pending) -> Result<Schema> {
-    let Pending { mut beans, protos } = p;
+    let Pending {
+        mut beans,
+        protos,
+        consts,
+        initials,
+    } = p;
     if !beans.iter().any(|b| b.name == GTABLE_ROW)
         && beans
             .iter()
@@ -1432,15 +1673,21 @@ fn finish(p: Pending) -> Result<Schema> {
             base: None,
             type_id: None,
             vars: Vec::new(),
+            loc: Loc::default(),
         });
     }
     // Resolve bean names.
     let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut first: HashMap<&str, &Loc> = HashMap::new();
     for b in &beans {
         // Gen refuses a type declared twice ("duplicate type").
-        if !names.insert(b.name.clone()) {
-            return Err(Error::msg(format!("bean {} is declared twice", b.name)));
+        if let Some(f) = first.insert(b.name.as_str(), &b.loc) {
+            return Err(b.loc.error(format!(
+                "bean {} is declared twice (first at {}:{}:{})",
+                b.name, f.file, f.line, f.col
+            )));
         }
+        names.insert(b.name.clone());
     }
     let resolve = |ns: &str, n: &str| -> Result<String> {
         let mut scope = ns.to_owned();
@@ -1475,7 +1722,9 @@ fn finish(p: Pending) -> Result<Schema> {
     let mut bases: HashMap<&str, String> = HashMap::new();
     for b in &beans {
         if let Some(n) = &b.base {
-            bases.insert(b.name.as_str(), resolve(&b.ns, n)?);
+            let base = resolve(&b.ns, n)
+                .map_err(|e| b.loc.error(format!("bean {}: base: {e}", b.name)))?;
+            bases.insert(b.name.as_str(), base);
         }
     }
     // Gen's `dynamic:Base` without <value>s: the base and every bean derived from it
@@ -1516,26 +1765,40 @@ fn finish(p: Pending) -> Result<Schema> {
         Ok(out)
     };
     let mut out = HashMap::new();
+    let mut var_locs = HashMap::new();
     for b in &beans {
         let mut vars = Vec::new();
+        // Gen refuses two variables of one id or one name ("duplicate Variable.Id").
+        let mut ids: HashMap<u32, &str> = HashMap::new();
+        let mut var_names: std::collections::HashSet<&str> = std::collections::HashSet::new();
         for v in &b.vars {
+            if let Some(other) = ids.insert(v.id, &v.name) {
+                return Err(v.loc.error(format!(
+                    "duplicate id {} in bean {} (also variable {other})",
+                    v.id, b.name
+                )));
+            }
+            if !var_names.insert(&v.name) {
+                return Err(v.loc.error(format!(
+                    "duplicate variable name {} in bean {}",
+                    v.name, b.name
+                )));
+            }
             let ty = resolve_type(&v.raw, &|n| resolve(&b.ns, n), &|vals, base| {
                 dyn_ids(&b.ns, vals, base)
             })
-            .map_err(|e| Error::msg(format!("bean {}, variable {}: {e}", b.name, v.name)))?;
+            .map_err(|e| {
+                v.loc
+                    .error(format!("bean {}, variable {}: {e}", b.name, v.name))
+            })?;
             vars.push(Var {
                 id: v.id,
                 name: v.name.clone(),
                 ty,
             });
+            var_locs.insert((b.name.clone(), v.name.clone()), v.loc.clone());
         }
         vars.sort_by_key(|v| v.id);
-        if vars.windows(2).any(|w| w[0].id == w[1].id) {
-            return Err(Error::msg(format!(
-                "bean {} has two variables with one id",
-                b.name
-            )));
-        }
         let base = bases.get(b.name.as_str()).cloned();
         out.insert(
             b.name.clone(),
@@ -1547,9 +1810,15 @@ fn finish(p: Pending) -> Result<Schema> {
         );
     }
     let mut protocols = HashMap::new();
-    for (pns, name, mid, pid, arg, res) in protos {
-        let arg = arg.map(|a| resolve(&pns, &a)).transpose()?;
-        let res = res.map(|r| resolve(&pns, &r)).transpose()?;
+    for (pns, name, mid, pid, arg, res, loc) in protos {
+        let arg = arg
+            .map(|a| resolve(&pns, &a))
+            .transpose()
+            .map_err(|e| loc.error(format!("argument: {e}")))?;
+        let res = res
+            .map(|r| resolve(&pns, &r))
+            .transpose()
+            .map_err(|e| loc.error(format!("result: {e}")))?;
         let full_name = if pns.is_empty() {
             name
         } else {
@@ -1566,12 +1835,22 @@ fn finish(p: Pending) -> Result<Schema> {
             },
         );
     }
+    let type_ids: HashMap<String, i64> = type_ids
+        .iter()
+        .map(|(n, id)| (n.to_string(), *id))
+        .collect();
+    let bean_locs = beans.into_iter().map(|b| (b.name, b.loc)).collect();
     let s = Schema {
         beans: out,
         protocols,
+        consts,
+        bean_locs,
+        var_locs,
+        initials: initials.into_iter().map(|(b, v, x)| ((b, v), x)).collect(),
+        type_ids,
     };
     for name in s.beans.keys() {
-        s.levels(name)?;
+        s.levels(name).map_err(|e| s.bean_loc(name).error(e))?;
     }
     s.check_containment()?;
     Ok(s)

@@ -148,8 +148,27 @@ impl<'a> BeanSer<'a> {
         name.and_then(explicit_id).unwrap_or(self.auto + 1)
     }
 
+    /// Writes a derived bean's base level ([`crate::types::BASE_FIELD`]): `1`, then the
+    /// base bean's bytes, which end the bean (`last` becomes `u32::MAX`: no field follows).
+    #[inline(never)]
+    fn base<T: Serialize + ?Sized>(&mut self, value: &T) -> R<()> {
+        if self.last == u32::MAX {
+            return err("a bean has one base, declared last");
+        }
+        self.out.push(1);
+        if value.serialize(Ser { out: self.out })? != Some(WireType::Bean) {
+            return err("the base of a bean must serialize as a bean (a struct)");
+        }
+        self.last = u32::MAX;
+        Ok(())
+    }
+
     #[inline(always)]
     fn end(self) -> R<Option<WireType>> {
+        if self.last == u32::MAX {
+            // The base level wrote the bean's end.
+            return Ok(Some(self.wire));
+        }
         if let Some((mark, body)) = self.drop {
             if self.out.len() == body {
                 self.out.truncate(mark);
@@ -774,6 +793,9 @@ impl ser::SerializeStruct for BeanSer<'_> {
     type Error = SerdeError;
     #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, v: &T) -> R<()> {
+        if key == crate::types::BASE_FIELD {
+            return self.base(v);
+        }
         let id = self.next_id(Some(key));
         self.field(id, v)
     }

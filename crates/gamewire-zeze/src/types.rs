@@ -44,6 +44,13 @@ impl<'de> Deserialize<'de> for Binary {
     }
 }
 
+/// The struct field name that holds a derived bean's base: with this crate's serde, the
+/// field (declared last) is written as Zeze writes an inheritance level: a `1` byte, then
+/// the base bean's own bytes (its variables, its own base past another `1`, and the end
+/// `0`). Generated code for a bean with a `base` uses it; other serde formats see a
+/// nested struct under this key.
+pub const BASE_FIELD: &str = "$zeze::base";
+
 /// The newtype-struct names that tell this crate's serializer to write a vector type.
 pub(crate) const MARKERS: [(&str, crate::WireType); 5] = [
     ("$zeze::Vector2", crate::WireType::Vector2),

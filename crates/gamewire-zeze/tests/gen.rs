@@ -15,11 +15,27 @@ mod fixtures {
 }
 use fixtures::*;
 
+/// Generated from the real `confcs/solution.xml` of Zeze's repository: inheritance
+/// (Module11's Base, Derive, Final), dynamics over them, and `<enum>` constants.
+#[allow(dead_code)]
+mod confcs {
+    include!("generated/confcs.rs");
+}
+
 const SCHEMA: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../samples/zeze/zeze-solution.xml"
 );
 const GENERATED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/generated/fixtures.rs");
+const CONFCS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/fixtures/zeze/real/confcs/solution.xml"
+);
+const GENERATED_CONFCS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/generated/confcs.rs");
+
+fn confcs_schema() -> Schema {
+    Schema::from_file(std::path::Path::new(CONFCS)).unwrap()
+}
 
 fn schema() -> Schema {
     Schema::from_xml(&std::fs::read_to_string(SCHEMA).unwrap()).unwrap()
@@ -38,15 +54,17 @@ fn bean_bytes(i: usize) -> Vec<u8> {
 /// Regenerate with `GAMEWIRE_REGEN=1 cargo test -p gamewire-zeze --test gen`.
 #[test]
 fn committed_output_is_current() {
-    let code = gamewire_zeze::gen::generate(&schema()).unwrap();
-    if std::env::var_os("GAMEWIRE_REGEN").is_some() {
-        std::fs::write(GENERATED, &code).unwrap();
+    for (s, path) in [(schema(), GENERATED), (confcs_schema(), GENERATED_CONFCS)] {
+        let code = gamewire_zeze::gen::generate(&s).unwrap();
+        if std::env::var_os("GAMEWIRE_REGEN").is_some() {
+            std::fs::write(path, &code).unwrap();
+        }
+        assert_eq!(
+            std::fs::read_to_string(path).unwrap(),
+            code,
+            "{path} is stale: rerun with GAMEWIRE_REGEN=1"
+        );
     }
-    assert_eq!(
-        std::fs::read_to_string(GENERATED).unwrap(),
-        code,
-        "tests/generated/fixtures.rs is stale: rerun with GAMEWIRE_REGEN=1"
-    );
 }
 
 #[test]
@@ -257,4 +275,212 @@ fn generated_protocols_read_and_write_frames() {
         .unwrap()
         .is_none());
     assert!(Simple::read_frame(&bytes[n1..], &opts).is_err());
+}
+
+/// Inheritance: `Final` (base `Derive`, base `Base`) writes and reads the bytes of Zeze's
+/// Java (vectors.json: "Final extends Derive extends Base" and "Final, all defaults"),
+/// for the sample solution's beans and for confcs's real ones.
+#[test]
+fn derived_beans_match_java_vectors() {
+    let v = Final {
+        final_int: 3,
+        base: Derive {
+            derive_int: 2,
+            base: Base { base_int: 1 },
+        },
+    };
+    // Deref reaches the bases' variables.
+    assert_eq!((v.final_int, v.derive_int, v.base_int), (3, 2, 1));
+    let bytes = bean_bytes(2);
+    assert_eq!(
+        bytes,
+        [0x10, 0x03, 0x01, 0x10, 0x02, 0x01, 0x10, 0x01, 0x00]
+    );
+    assert_eq!(to_bytes(&v).unwrap(), bytes);
+    assert_eq!(from_bytes::<Final>(&bytes).unwrap(), v);
+    let empty = bean_bytes(3);
+    assert_eq!(to_bytes(&Final::default()).unwrap(), empty);
+    assert_eq!(from_bytes::<Final>(&empty).unwrap(), Final::default());
+    // The tree codec agrees.
+    let s = schema();
+    let j = s
+        .decode(Final::FULL_NAME, &bytes, &Options::default())
+        .unwrap();
+    assert_eq!(
+        j,
+        serde_json::json!({"finalInt": 3, "deriveInt": 2, "baseInt": 1})
+    );
+
+    // confcs: the same layout, and held in a dynamic under its special type id 3.
+    use confcs::{Base as CBase, Derive as CDerive, Dynamic, DynamicDyn, Final as CFinal};
+    let f = CFinal {
+        final_int: 3,
+        base: CDerive {
+            derive_int: 2,
+            base: CBase { base_int: 1 },
+        },
+    };
+    assert_eq!(to_bytes(&f).unwrap(), bytes);
+    assert_eq!(from_bytes::<CFinal>(&bytes).unwrap(), f);
+    let d = Dynamic {
+        r#dyn: DynamicDyn::Final(f.clone()),
+        ..Dynamic::default()
+    };
+    let mut want = vec![0x17, 0x03];
+    want.extend_from_slice(&bytes);
+    want.push(0x00);
+    assert_eq!(to_bytes(&d).unwrap(), want);
+    assert_eq!(from_bytes::<Dynamic>(&want).unwrap(), d);
+    let c = confcs_schema();
+    let j = c
+        .decode(Dynamic::FULL_NAME, &want, &Options::default())
+        .unwrap();
+    assert_eq!(j["dyn"]["bean"], CFinal::FULL_NAME);
+    assert_eq!(c.encode(Dynamic::FULL_NAME, &j).unwrap(), want);
+}
+
+/// A derived bean's reader does what Zeze's generated `decode` does: unknown fields of a
+/// level are skipped, a level that ends with `0` before its base leaves the base at its
+/// default, and fields absent from a level are defaults.
+#[test]
+fn derived_beans_skip_unknown_fields_and_default_a_missing_base() {
+    // Final: unknown field id 2 (int 7), then the base level Derive: only its base.
+    let bytes = [0x10, 0x03, 0x10, 0x07, 0x01, 0x01, 0x10, 0x01, 0x00];
+    let v = from_bytes::<Final>(&bytes).unwrap();
+    assert_eq!((v.final_int, v.derive_int, v.base_int), (3, 0, 1));
+    // No base level at all.
+    let v = from_bytes::<Final>(&[0x10, 0x03, 0x00]).unwrap();
+    assert_eq!(
+        v,
+        Final {
+            final_int: 3,
+            ..Final::default()
+        }
+    );
+    // Truncated in the base: an error, not a panic.
+    assert!(from_bytes::<Final>(&[0x10, 0x03, 0x01, 0x10]).is_err());
+    // Held by value and absent: the zero value, all levels.
+    #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    struct Holder {
+        #[serde(rename = "f#1")]
+        f: Final,
+        #[serde(rename = "x#2")]
+        x: i32,
+    }
+    let h = from_bytes::<Holder>(&[0x20, 0x05, 0x00]).unwrap();
+    assert_eq!(
+        h,
+        Holder {
+            f: Final::default(),
+            x: 5
+        }
+    );
+    // Held by value and present: tag 0x16 (id 1, BEAN = 6), Final's bytes.
+    let h = Holder {
+        f: from_bytes(&bean_bytes(2)).unwrap(),
+        x: 5,
+    };
+    let mut want = vec![0x16];
+    want.extend_from_slice(&bean_bytes(2));
+    want.extend_from_slice(&[0x10, 0x05, 0x00]);
+    assert_eq!(to_bytes(&h).unwrap(), want);
+    assert_eq!(from_bytes::<Holder>(&want).unwrap(), h);
+}
+
+/// `<enum>` constants become `pub const`s: on the bean (Java's static finals of the
+/// bean class), and in a module per Zeze module.
+#[test]
+fn enums_become_constants() {
+    // <bean name="Bean1"><enum name="Enum1" value="4"/>
+    assert_eq!(confcs::Bean1::ENUM1, 4);
+    // <module name="Module1"><enum name="eTestEnum" value="1"/> Test Enum
+    assert_eq!(confcs::demo_module1::E_TEST_ENUM, 1);
+    let code = std::fs::read_to_string(GENERATED_CONFCS).unwrap();
+    assert!(
+        code.contains("/// `<enum name=\"eTestEnum\">`: Test Enum"),
+        "{code}"
+    );
+}
+
+/// `default="1"`: a new value starts there (Zeze's generated constructor), is written
+/// because it is not zero, and an absent variable reads as zero (Zeze's generated
+/// `decode` sets it to 0 when the id is missing).
+#[test]
+fn variable_defaults_are_the_new_value_not_the_absent_one() {
+    let b = confcs::Bean1::default();
+    assert_eq!(b.v1, 1);
+    let bytes = to_bytes(&b).unwrap();
+    assert_eq!(bytes, [0x10, 0x01, 0x00]);
+    assert_eq!(from_bytes::<confcs::Bean1>(&bytes).unwrap(), b);
+    assert_eq!(from_bytes::<confcs::Bean1>(&[0x00]).unwrap().v1, 0);
+    let c = confcs_schema();
+    assert_eq!(
+        c.encode(confcs::Bean1::FULL_NAME, &serde_json::json!({"v1": 1}))
+            .unwrap(),
+        bytes
+    );
+    assert_eq!(c.initial("demo.Bean1", "v1"), Some("1"));
+    assert_eq!(confcs::Key::default().s, 1);
+}
+
+/// `TYPE_ID` is Zeze's `TYPEID`: the `TypeId` attribute, else the hash of the full name.
+#[test]
+fn type_ids_are_zezes() {
+    // <bean name="Simple" TypeId="1">, <bean name="Value" TypeId="2"> (Module2).
+    assert_eq!(confcs::Simple::TYPE_ID, 1);
+    assert_eq!(confcs::Module2Value::TYPE_ID, 2);
+    assert_eq!(
+        confcs::Base::TYPE_ID,
+        gamewire_zeze::hash::hash64("demo.Module1.Module11.Base")
+    );
+}
+
+fn final_strategy() -> impl Strategy<Value = Final> {
+    (any::<i32>(), any::<i32>(), any::<i32>()).prop_map(|(f, d, b)| Final {
+        final_int: f,
+        base: Derive {
+            derive_int: d,
+            base: Base { base_int: b },
+        },
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Derived beans: generated types and the tree codec write the same bytes and read
+    /// them back, alone and inside a dynamic list (confcs's `dynList`).
+    #[test]
+    fn derived_generated_equals_tree_codec(f in final_strategy(), picks in proptest::collection::vec(0u8..3, 0..4)) {
+        let s = schema();
+        let bytes = to_bytes(&f).unwrap();
+        let j = s.decode(Final::FULL_NAME, &bytes, &Options::default()).unwrap();
+        prop_assert_eq!(s.encode(Final::FULL_NAME, &j).unwrap(), bytes.clone());
+        prop_assert_eq!(from_bytes::<Final>(&bytes).unwrap(), f.clone());
+
+        use confcs::{Base as CBase, Derive as CDerive, Dynamic, DynamicDynList, Final as CFinal};
+        let c = confcs_schema();
+        let list: Vec<DynamicDynList> = picks
+            .iter()
+            .map(|p| match p {
+                0 => DynamicDynList::Base(CBase { base_int: f.base_int }),
+                1 => DynamicDynList::Derive(CDerive {
+                    derive_int: f.derive_int,
+                    base: CBase { base_int: f.base_int },
+                }),
+                _ => DynamicDynList::Final(CFinal {
+                    final_int: f.final_int,
+                    base: CDerive {
+                        derive_int: f.derive_int,
+                        base: CBase { base_int: f.base_int },
+                    },
+                }),
+            })
+            .collect();
+        let d = Dynamic { dyn_list: list, ..Dynamic::default() };
+        let bytes = to_bytes(&d).unwrap();
+        let j = c.decode(Dynamic::FULL_NAME, &bytes, &Options::default()).unwrap();
+        prop_assert_eq!(c.encode(Dynamic::FULL_NAME, &j).unwrap(), bytes.clone());
+        prop_assert_eq!(from_bytes::<Dynamic>(&bytes).unwrap(), d);
+    }
 }

@@ -304,7 +304,7 @@ fn mutual_imports_load_once_and_resolve_both_ways() {
 }
 
 /// The Rust generator accepts every real solution and writes a struct for each of its
-/// beans (beans with a base are listed as skipped, as the generator documents).
+/// beans (that the code builds is tests/gen_crate.rs).
 #[test]
 fn the_generator_writes_every_real_solution() {
     for rel in SOLUTIONS {

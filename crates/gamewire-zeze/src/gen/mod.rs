@@ -1,5 +1,5 @@
 //! Rust code generation from a Zeze solution: one serde struct per bean, one enum per
-//! dynamic variable, one struct per protocol and Rpc.
+//! dynamic variable, one struct per protocol and Rpc, and `pub const`s for `<enum>`s.
 //!
 //! The generated code uses only `serde` and this crate: fields carry their Zeze ids
 //! through `#[serde(rename = "name#ID")]` (see [`crate::ser`]), so [`crate::to_bytes`]
@@ -8,9 +8,23 @@
 //! beans it may hold, renamed `"Bean#TYPEID"`, with an `Empty` default. Maps whose key
 //! type has no total order (floats, vectors, beans) use [`Pairs`].
 //!
-//! Not generated yet: beans with a `base` (Zeze writes each inheritance level as its
-//! own run of fields ended by byte 1; the serde mapping has no such form), which are
-//! listed in a comment at the top of the output instead.
+//! A bean with a `base` gets its own variables and, last, a `base` field holding the base
+//! bean, renamed [`crate::types::BASE_FIELD`]: this crate's serde writes it as Zeze writes
+//! an inheritance level (a `1` byte, then the base's bytes) and reads it back the way
+//! Zeze's generated `decode` does; `Deref`/`DerefMut` to the base make the base's
+//! variables reachable as fields (`final.base_int`).
+//!
+//! `<enum name=.. value=.. [type=..]>`s become `pub const`s with names in upper snake
+//! case (`eTestEnum` -> `E_TEST_ENUM`, the Zeze name in the doc comment): a bean's on the
+//! bean's type, a protocol's on the protocol's type, a module's in a `pub mod` named
+//! after the module's full name (`demo.Module1` -> `demo_module1`).
+//!
+//! Every bean has `FULL_NAME` and `TYPE_ID` (Zeze's `TYPEID`). A variable's
+//! `default="..."` becomes the generated `Default` (what Zeze's constructor sets); an
+//! absent variable still reads as zero, as Zeze's generated `decode` does.
+//!
+//! The schema is loaded and the whole output generated before anything is written, so a
+//! schema with errors writes nothing (the errors name the file, line and element).
 
 mod pairs;
 mod writer;

@@ -1,6 +1,6 @@
 //! The Rust text for a loaded [`Schema`].
 
-use crate::schema::{BeanDef, Schema, Type};
+use crate::schema::{BeanDef, ConstDef, ConstScope, Schema, Type};
 use gamewire_core::Result;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
@@ -95,6 +95,10 @@ struct Gen<'a> {
     names: HashMap<String, String>,
     /// Dynamic enums to write: name -> (type id, bean full name).
     dynamics: BTreeMap<String, Vec<(i64, String)>>,
+    /// Where each dynamic enum comes from: `Owner.variable`.
+    dynamic_docs: HashMap<String, String>,
+    /// The dynamic enum named for each (owner type, variable).
+    dynamic_names: HashMap<(String, String), String>,
     schema: &'a Schema,
 }
 
@@ -124,8 +128,28 @@ impl Gen<'_> {
             }
             Type::Bean(b) => self.names.get(b).cloned().unwrap_or_else(|| camel(&[b])),
             Type::Dynamic(vals) => {
-                let name = format!("{owner}{}", camel(&[field]));
+                let key = (owner.to_owned(), field.to_owned());
+                if let Some(n) = self.dynamic_names.get(&key) {
+                    return n.clone();
+                }
+                // Owner and variable in camel case, unless a bean, protocol or another
+                // dynamic already has that name (`BBuf` + `extra` and bean `BBufExtra`).
+                let base = format!("{owner}{}", camel(&[field]));
+                let taken =
+                    |n: &str| self.dynamics.contains_key(n) || self.names.values().any(|t| t == n);
+                let mut name = base.clone();
+                if taken(&name) {
+                    name = format!("{base}Dynamic");
+                }
+                let mut i = 2;
+                while taken(&name) {
+                    name = format!("{base}Dynamic{i}");
+                    i += 1;
+                }
                 self.dynamics.insert(name.clone(), vals.clone());
+                self.dynamic_docs
+                    .insert(name.clone(), format!("{owner}.{field}"));
+                self.dynamic_names.insert(key, name.clone());
                 name
             }
             Type::Vector2 => "gamewire_zeze::types::Vector2".into(),
@@ -136,30 +160,134 @@ impl Gen<'_> {
         }
     }
 
-    fn bean(&mut self, b: &BeanDef, out: &mut String) {
+    fn bean(&mut self, b: &BeanDef, consts: &[&ConstDef], out: &mut String) {
         let rname = self.names[&b.name].clone();
-        let _ = writeln!(out, "/// Bean `{}`.", b.name);
-        out.push_str(
-            "#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]\n",
-        );
+        let base = b
+            .base
+            .as_ref()
+            .map(|n| self.names.get(n).cloned().unwrap_or_else(|| camel(&[n])));
+        match &b.base {
+            Some(n) => {
+                let _ = writeln!(
+                    out,
+                    "/// Bean `{}`, derived from `{n}`: its own variables, then the base's \
+                     (reached through `base`, or directly by `Deref`).",
+                    b.name
+                );
+            }
+            None => {
+                let _ = writeln!(out, "/// Bean `{}`.", b.name);
+            }
+        }
+        // `default="..."`: the value Zeze's constructor gives (a hand-written `Default`).
+        let initials: Vec<Option<String>> = b
+            .vars
+            .iter()
+            .map(|v| {
+                let init = self.schema.initial(&b.name, &v.name)?;
+                initial_expr(&v.ty, init, consts)
+            })
+            .collect();
+        let derive_default = initials.iter().all(Option::is_none);
+        out.push_str(if derive_default {
+            "#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]\n"
+        } else {
+            "#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]\n"
+        });
         let _ = writeln!(out, "pub struct {rname} {{");
-        for v in &b.vars {
+        let mut idents = Vec::new();
+        for (v, init) in b.vars.iter().zip(&initials) {
             let ty = self.rust_type(&v.ty, &rname, &v.name);
-            let _ = writeln!(out, "    /// Variable `{}`, id {}.", v.name, v.id);
+            let ident = field_ident(&v.name);
+            match (init, self.schema.initial(&b.name, &v.name)) {
+                (Some(_), Some(x)) => {
+                    let _ = writeln!(
+                        out,
+                        "    /// Variable `{}`, id {}, default `{x}` (a new value's; an absent one reads as zero, as in Zeze).",
+                        v.name, v.id
+                    );
+                }
+                (None, Some(x)) => {
+                    let _ = writeln!(
+                        out,
+                        "    /// Variable `{}`, id {} (its default `{x}` is not a literal of its type: not applied).",
+                        v.name, v.id
+                    );
+                }
+                _ => {
+                    let _ = writeln!(out, "    /// Variable `{}`, id {}.", v.name, v.id);
+                }
+            }
             let _ = writeln!(out, "    #[serde(rename = \"{}#{}\")]", v.name, v.id);
-            let _ = writeln!(out, "    pub {}: {ty},", field_ident(&v.name));
+            let _ = writeln!(out, "    pub {ident}: {ty},");
+            idents.push(ident);
+        }
+        let base_field = ["base", "zeze_base", "base_bean"]
+            .into_iter()
+            .find(|f| !idents.iter().any(|i| i == f))
+            .unwrap_or("base__");
+        if let Some(bt) = &base {
+            let _ = writeln!(
+                out,
+                "    /// The base bean: written after this bean's variables, past a `1` byte."
+            );
+            let _ = writeln!(
+                out,
+                "    #[serde(rename = \"{}\")]",
+                crate::types::BASE_FIELD
+            );
+            let _ = writeln!(out, "    pub {base_field}: {bt},");
         }
         out.push_str("}\n\n");
+        if !derive_default {
+            let _ = writeln!(
+                out,
+                "impl Default for {rname} {{\n    fn default() -> Self {{\n        Self {{"
+            );
+            for (ident, init) in idents.iter().zip(&initials) {
+                match init {
+                    Some(x) => {
+                        let _ = writeln!(out, "            {ident}: {x},");
+                    }
+                    None => {
+                        let _ = writeln!(out, "            {ident}: Default::default(),");
+                    }
+                }
+            }
+            if base.is_some() {
+                let _ = writeln!(out, "            {base_field}: Default::default(),");
+            }
+            out.push_str("        }\n    }\n}\n\n");
+        }
         let _ = writeln!(out, "impl {rname} {{");
         let _ = writeln!(out, "    /// The bean's full name in the solution.");
         let _ = writeln!(out, "    pub const FULL_NAME: &'static str = {:?};", b.name);
+        if let Some(id) = self.schema.type_id(&b.name) {
+            let _ = writeln!(
+                out,
+                "    /// The bean's type id (Zeze's `TYPEID`: its `TypeId`, else the hash of its full name)."
+            );
+            let _ = writeln!(out, "    pub const TYPE_ID: i64 = {id};");
+        }
+        write_consts(out, "    ", consts, &["FULL_NAME", "TYPE_ID"]);
         out.push_str("}\n\n");
+        if let Some(bt) = &base {
+            let _ = writeln!(
+                out,
+                "impl std::ops::Deref for {rname} {{\n    type Target = {bt};\n\n    fn deref(&self) -> &{bt} {{\n        &self.{base_field}\n    }}\n}}\n"
+            );
+            let _ = writeln!(
+                out,
+                "impl std::ops::DerefMut for {rname} {{\n    fn deref_mut(&mut self) -> &mut {bt} {{\n        &mut self.{base_field}\n    }}\n}}\n"
+            );
+        }
     }
 
     fn dynamic(&self, name: &str, vals: &[(i64, String)], out: &mut String) {
+        let from = self.dynamic_docs.get(name).map_or("", String::as_str);
         let _ = writeln!(
             out,
-            "/// A dynamic variable: one of its beans, keyed on the wire by type id."
+            "/// Dynamic variable `{from}`: one of its beans, keyed on the wire by type id."
         );
         out.push_str(
             "#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]\n",
@@ -191,28 +319,27 @@ pub fn generate(schema: &Schema) -> Result<String> {
     let mut g = Gen {
         names: type_names(&all),
         dynamics: BTreeMap::new(),
+        dynamic_docs: HashMap::new(),
+        dynamic_names: HashMap::new(),
         schema,
     };
+    // Constants by the bean, protocol or module declaring them.
+    let mut consts: BTreeMap<(u8, &str), Vec<&ConstDef>> = BTreeMap::new();
+    for c in schema.consts() {
+        let kind = match c.kind {
+            ConstScope::Bean => 0,
+            ConstScope::Protocol => 1,
+            ConstScope::Module => 2,
+        };
+        consts.entry((kind, c.scope.as_str())).or_default().push(c);
+    }
     let mut out = String::new();
-    out.push_str("// Generated by gamewire zeze gen from a Zeze solution. Do not edit.\n");
-    let mut skipped = Vec::new();
-    let mut body = String::new();
+    out.push_str("// Generated by gamewire zeze gen from a Zeze solution. Do not edit.\n\n");
     for n in &beans {
         let b = schema.bean(n)?;
-        if b.base.is_some() {
-            skipped.push(b.name.clone());
-            continue;
-        }
-        g.bean(b, &mut body);
+        let cs = consts.remove(&(0, n)).unwrap_or_default();
+        g.bean(b, &cs, &mut out);
     }
-    if !skipped.is_empty() {
-        out.push_str("// Beans with a base, not generated yet:\n");
-        for s in &skipped {
-            let _ = writeln!(out, "//   {s}");
-        }
-    }
-    out.push('\n');
-    out.push_str(&body);
     let dyns = std::mem::take(&mut g.dynamics);
     for (name, vals) in &dyns {
         g.dynamic(name, vals, &mut out);
@@ -259,13 +386,188 @@ pub fn generate(schema: &Schema) -> Result<String> {
             "    /// The protocol id.\n    pub const PROTOCOL_ID: u32 = {};",
             p.protocol_id
         );
+        let cs = consts.remove(&(1, p.name.as_str())).unwrap_or_default();
+        write_consts(
+            &mut out,
+            "    ",
+            &cs,
+            &["FULL_NAME", "MODULE_ID", "PROTOCOL_ID"],
+        );
         frame_methods(&mut out, arg.is_some(), res.is_some());
+        out.push_str("}\n\n");
+    }
+    // Module constants (and those of protocols without ids, which get no type), one Rust
+    // module per Zeze module, named after its full name.
+    let mut mods: BTreeMap<String, Vec<&ConstDef>> = BTreeMap::new();
+    for ((_, scope), cs) in consts {
+        let module = match cs.first().map(|c| c.kind) {
+            Some(ConstScope::Module) => scope.to_owned(),
+            _ => scope.rsplit_once('.').map_or("", |m| m.0).to_owned(),
+        };
+        mods.entry(module).or_default().extend(cs);
+    }
+    let mut mod_names: Vec<String> = Vec::new();
+    for (module, cs) in &mods {
+        let mut name = field_ident(&module.replace('.', "_").to_ascii_lowercase());
+        if name.starts_with("r#") || mod_names.contains(&name) {
+            name = format!("{}_consts", name.trim_start_matches("r#"));
+        }
+        mod_names.push(name.clone());
+        let shown = if module.is_empty() {
+            "(top level)"
+        } else {
+            module
+        };
+        let _ = writeln!(out, "/// The `<enum>` constants of module `{shown}`.");
+        let _ = writeln!(out, "pub mod {name} {{");
+        write_consts(&mut out, "    ", cs, &[]);
         out.push_str("}\n\n");
     }
     while out.ends_with("\n\n") {
         out.pop();
     }
     Ok(out)
+}
+
+/// `eTestEnum` -> `E_TEST_ENUM`, `HTTPCode` -> `HTTP_CODE`.
+fn const_ident(name: &str) -> String {
+    let cs: Vec<char> = name.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in cs.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if !out.ends_with('_') {
+                out.push('_');
+            }
+            continue;
+        }
+        if c.is_ascii_uppercase() && i > 0 && !out.ends_with('_') {
+            let prev = cs[i - 1];
+            let next_lower = cs.get(i + 1).is_some_and(|n| n.is_ascii_lowercase());
+            if prev.is_ascii_lowercase()
+                || prev.is_ascii_digit()
+                || (prev.is_ascii_uppercase() && next_lower)
+            {
+                out.push('_');
+            }
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) || out == "_" {
+        out.insert(0, 'C');
+    }
+    out
+}
+
+/// The Rust expression for a variable's `default="..."`: a literal of its type, or the
+/// name of one of the bean's `<enum>` constants; `None` otherwise.
+fn initial_expr(ty: &Type, init: &str, consts: &[&ConstDef]) -> Option<String> {
+    if let Some(c) = consts.iter().find(|c| c.name == init) {
+        const_value(c)?;
+        return Some(format!("Self::{}", const_ident(&c.name)));
+    }
+    let name = match ty {
+        Type::Bool => "bool",
+        Type::Byte => "byte",
+        Type::Short => "short",
+        Type::Int => "int",
+        Type::Long => "long",
+        Type::Float => "float",
+        Type::Double => "double",
+        Type::String | Type::Decimal => {
+            return Some(format!("{init:?}.to_owned()"));
+        }
+        _ => return None,
+    };
+    let c = ConstDef {
+        scope: String::new(),
+        kind: ConstScope::Bean,
+        name: String::new(),
+        ty: name.to_owned(),
+        value: init.to_owned(),
+        comment: String::new(),
+    };
+    const_value(&c).map(|(_, lit)| lit)
+}
+
+/// The Rust type and literal for a constant, when its value is a literal of its type.
+fn const_value(c: &ConstDef) -> Option<(&'static str, String)> {
+    let int = |ty: &'static str, min: i128, max: i128| {
+        let v = c.value.trim_end_matches(['L', 'l']).replace('_', "");
+        let (neg, digits) = match v.strip_prefix('-') {
+            Some(d) => (true, d),
+            None => (false, v.as_str()),
+        };
+        let n = match digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"))
+        {
+            Some(h) => i128::from_str_radix(h, 16).ok()?,
+            None => digits.parse::<i128>().ok()?,
+        };
+        let n = if neg { -n } else { n };
+        // Java's int constants may be written in hex with the sign bit set (0xffffffff).
+        let n = if n > max && n <= max * 2 + 1 && !neg {
+            n - (max + 1) * 2
+        } else {
+            n
+        };
+        (min..=max).contains(&n).then(|| (ty, n.to_string()))
+    };
+    let float = |ty: &'static str| {
+        let v = c.value.trim_end_matches(['f', 'F', 'd', 'D']);
+        let x: f64 = v.parse().ok()?;
+        x.is_finite().then(|| (ty, format!("{x:?}")))
+    };
+    match c.ty.to_ascii_lowercase().as_str() {
+        "bool" => match c.value.as_str() {
+            "true" | "false" => Some(("bool", c.value.clone())),
+            _ => None,
+        },
+        "byte" => int("i8", i8::MIN as i128, i8::MAX as i128),
+        "short" => int("i16", i16::MIN as i128, i16::MAX as i128),
+        "int" => int("i32", i32::MIN as i128, i32::MAX as i128),
+        "long" => int("i64", i64::MIN as i128, i64::MAX as i128),
+        "float" => float("f32"),
+        "double" => float("f64"),
+        "string" => {
+            let v = c.value.as_str();
+            let v = v
+                .strip_prefix('"')
+                .and_then(|v| v.strip_suffix('"'))
+                .unwrap_or(v);
+            Some(("&str", format!("{v:?}")))
+        }
+        _ => None,
+    }
+}
+
+/// Writes `pub const`s for `consts` (names in upper snake case, the Zeze name in the doc),
+/// skipping names taken (`taken`, or an earlier constant) and values that are not literals
+/// of their type (noted in a comment).
+fn write_consts(out: &mut String, indent: &str, consts: &[&ConstDef], taken: &[&str]) {
+    let mut used: Vec<String> = taken.iter().map(|s| s.to_string()).collect();
+    for c in consts {
+        let mut name = const_ident(&c.name);
+        while used.contains(&name) {
+            name.push('_');
+        }
+        let Some((ty, lit)) = const_value(c) else {
+            let _ = writeln!(
+                out,
+                "{indent}// <enum name={:?} value={:?} type={:?}>: not a literal of its type, not generated.",
+                c.name, c.value, c.ty
+            );
+            continue;
+        };
+        used.push(name.clone());
+        let doc = if c.comment.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", c.comment)
+        };
+        let _ = writeln!(out, "{indent}/// `<enum name=\"{}\">`{doc}", c.name);
+        let _ = writeln!(out, "{indent}pub const {name}: {ty} = {lit};");
+    }
 }
 
 /// Writes the frame methods of a generated protocol (`write_frame`/`read_frame`) or Rpc

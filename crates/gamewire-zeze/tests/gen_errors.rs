@@ -1,0 +1,192 @@
+//! Bad solutions: each error names the file, line, column and element it is about, and
+//! `gen` writes nothing for a schema with errors.
+
+use gamewire_zeze::schema::Schema;
+use std::path::{Path, PathBuf};
+
+/// A fresh directory for one test.
+fn dir(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("gen-errors-{name}"));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Writes `files` into a fresh directory and loads the first; returns the error text
+/// and the directory.
+fn load_err(name: &str, files: &[(&str, &str)]) -> (String, PathBuf) {
+    let d = dir(name);
+    for (f, text) in files {
+        std::fs::write(d.join(f), text).unwrap();
+    }
+    let e = Schema::from_file(&d.join(files[0].0))
+        .err()
+        .unwrap_or_else(|| panic!("{name}: loaded"))
+        .to_string();
+    (e, d)
+}
+
+fn at(d: &Path, file: &str, line: usize, col: usize) -> String {
+    format!("{}:{line}:{col}: ", d.join(file).display())
+}
+
+#[test]
+fn duplicate_variable_id_names_the_second_variable() {
+    let xml = "<solution name=\"s\">\n  <bean name=\"Foo\">\n    <variable id=\"3\" name=\"a\" type=\"int\"/>\n    <variable id=\"3\" name=\"x\" type=\"long\"/>\n  </bean>\n</solution>\n";
+    let (e, d) = load_err("dup-id", &[("solution.xml", xml)]);
+    let want = format!(
+        "{}<variable id=\"3\" name=\"x\" type=\"long\"/>: duplicate id 3 in bean s.Foo",
+        at(&d, "solution.xml", 4, 5)
+    );
+    assert!(e.contains(&want), "{e}\nwanted {want}");
+}
+
+#[test]
+fn duplicate_variable_name_is_refused() {
+    let xml = "<solution name=\"s\">\n<bean name=\"Foo\">\n<variable id=\"1\" name=\"a\" type=\"int\"/>\n<variable id=\"2\" name=\"a\" type=\"int\"/>\n</bean>\n</solution>";
+    let (e, d) = load_err("dup-name", &[("solution.xml", xml)]);
+    assert!(e.starts_with(&at(&d, "solution.xml", 4, 1)), "{e}");
+    assert!(e.contains("duplicate variable name a in bean s.Foo"), "{e}");
+}
+
+#[test]
+fn unknown_type_names_the_variable() {
+    let xml = "<solution name=\"s\">\n  <module name=\"m\">\n    <bean name=\"A\">\n      <variable id=\"1\" name=\"b\" type=\"list[Nope]\"/>\n    </bean>\n  </module>\n</solution>";
+    let (e, d) = load_err("unknown", &[("solution.xml", xml)]);
+    assert!(
+        e.starts_with(&format!(
+            "{}<variable id=\"1\" name=\"b\" type=\"list[Nope]\"/>: ",
+            at(&d, "solution.xml", 4, 7)
+        )),
+        "{e}"
+    );
+    assert!(e.contains("unknown type or bean \"Nope\""), "{e}");
+}
+
+#[test]
+fn a_bean_holding_itself_names_the_variable_that_closes_the_loop() {
+    // Directly.
+    let xml = "<solution name=\"s\">\n<bean name=\"A\">\n  <variable id=\"1\" name=\"me\" type=\"A\"/>\n</bean>\n</solution>";
+    let (e, d) = load_err("self", &[("solution.xml", xml)]);
+    assert!(
+        e.starts_with(&format!(
+            "{}<variable id=\"1\" name=\"me\" type=\"A\"/>: ",
+            at(&d, "solution.xml", 3, 3)
+        )),
+        "{e}"
+    );
+    assert!(e.contains("bean s.A holds itself by value"), "{e}");
+    // Through another bean in an imported file.
+    let a = "<solution name=\"s\">\n<import file=\"b.xml\"/>\n<bean name=\"A\">\n  <variable id=\"1\" name=\"b\" type=\"B\"/>\n</bean>\n</solution>";
+    let b = "<solution name=\"s\">\n\n<bean name=\"B\">\n\t<variable id=\"2\" name=\"a\" type=\"A\"/>\n</bean>\n</solution>";
+    let (e, d) = load_err("loop", &[("a.xml", a), ("b.xml", b)]);
+    assert!(
+        e.contains("holds itself by value (s.A.b -> s.B.a -> s.A)"),
+        "{e}"
+    );
+    assert!(
+        e.starts_with(&format!(
+            "{}<variable id=\"2\" name=\"a\" type=\"A\"/>: ",
+            at(&d, "b.xml", 4, 2)
+        )),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_missing_import_names_the_import_element() {
+    let xml = "<solution name=\"s\">\n   <import file=\"gone.xml\"/>\n</solution>";
+    let (e, d) = load_err("import", &[("solution.xml", xml)]);
+    assert!(
+        e.starts_with(&format!(
+            "{}<import file=\"gone.xml\"/>: cannot read the imported file {}",
+            at(&d, "solution.xml", 2, 4),
+            d.join("gone.xml").display()
+        )),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_bean_declared_twice_names_both_places() {
+    let a = "<solution name=\"s\">\n<import file=\"b.xml\"/>\n<bean name=\"A\"/>\n</solution>";
+    let b = "<solution name=\"s\">\n  <bean name=\"A\">\n  </bean>\n</solution>";
+    let (e, d) = load_err("twice", &[("a.xml", a), ("b.xml", b)]);
+    // The files are read first to last; the second declaration is the error.
+    let first = d.join("a.xml");
+    assert!(e.starts_with(&at(&d, "b.xml", 2, 3)), "{e}");
+    assert!(
+        e.contains(&format!(
+            "<bean name=\"A\">: bean s.A is declared twice (first at {}:3:1)",
+            first.display()
+        )),
+        "{e}"
+    );
+}
+
+#[test]
+fn xml_syntax_errors_have_a_line_and_column() {
+    let xml = "<solution name=\"s\">\n<bean name=\"A\">\n<variable id=\"1\" name=\"a\" type=\"int\"/>\n</beam>\n</solution>";
+    let (e, d) = load_err("syntax", &[("solution.xml", xml)]);
+    assert!(e.starts_with(&at(&d, "solution.xml", 4, 1)), "{e}");
+    assert!(e.contains("bad XML"), "{e}");
+    // From a string: `<input>` stands for the file.
+    let e = Schema::from_xml(xml).unwrap_err().to_string();
+    assert!(e.starts_with("<input>:4:1: bad XML"), "{e}");
+}
+
+/// `gen` loads and generates everything before it writes: a schema with an error leaves
+/// the output directory as it was, and an existing output file untouched.
+#[test]
+fn gen_writes_nothing_for_a_schema_with_errors() {
+    let d = dir("gen-nothing");
+    let bad = d.join("bad.xml");
+    std::fs::write(
+        &bad,
+        "<solution name=\"s\"><bean name=\"A\"><variable id=\"1\" name=\"a\" type=\"Nope\"/></bean></solution>",
+    )
+    .unwrap();
+    let out = d.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let e = gamewire_zeze::gen::gen(&bad, &out).unwrap_err().to_string();
+    assert!(e.contains("bad.xml:1:"), "{e}");
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+    // An output file from an earlier run stays as it was.
+    let file = out.join("zeze_gen.rs");
+    std::fs::write(&file, "// earlier\n").unwrap();
+    assert!(gamewire_zeze::gen::gen(&bad, &out).is_err());
+    assert!(gamewire_zeze::gen::gen(&bad, &file).is_err());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "// earlier\n");
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
+    // A missing schema file: also nothing.
+    assert!(gamewire_zeze::gen::gen(d.join("gone.xml"), &out).is_err());
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
+}
+
+#[test]
+fn unknown_base_and_protocol_argument_name_their_elements() {
+    let xml = "<solution name=\"s\">\n  <bean name=\"D\" base=\"Gone\"/>\n</solution>";
+    let (e, d) = load_err("base", &[("solution.xml", xml)]);
+    assert!(
+        e.starts_with(&format!(
+            "{}<bean name=\"D\" base=\"Gone\"/>: bean s.D: base: unknown type or bean \"Gone\"",
+            at(&d, "solution.xml", 2, 3)
+        )),
+        "{e}"
+    );
+    let xml = "<solution name=\"s\">\n<module name=\"m\" id=\"1\">\n<rpc name=\"R\" id=\"2\" argument=\"A\" result=\"Gone\"/>\n<bean name=\"A\"/>\n</module>\n</solution>";
+    let (e, d) = load_err("proto", &[("solution.xml", xml)]);
+    assert!(e.starts_with(&at(&d, "solution.xml", 3, 1)), "{e}");
+    assert!(
+        e.contains("<rpc name=\"R\" id=\"2\" argument=\"A\" result=\"Gone\"/>: result: unknown type or bean \"Gone\""),
+        "{e}"
+    );
+    // A base cycle names a bean of the cycle.
+    let xml = "<solution name=\"s\">\n<bean name=\"A\" base=\"B\"/>\n<bean name=\"B\" base=\"A\"/>\n</solution>";
+    let (e, d) = load_err("cycle", &[("solution.xml", xml)]);
+    assert!(e.contains("has a base cycle"), "{e}");
+    assert!(
+        e.starts_with(&d.join("solution.xml").display().to_string()),
+        "{e}"
+    );
+}
