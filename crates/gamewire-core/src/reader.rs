@@ -131,6 +131,13 @@ impl<'a> Reader<'a> {
         self.read_bytes(n).map(|_| ())
     }
 
+    /// Steps over `n` bytes the caller has already looked at (through [`Reader::rest`] or
+    /// [`Reader::peek_u8`]); never moves past the end.
+    #[inline(always)]
+    pub fn advance(&mut self, n: usize) {
+        self.pos = self.pos.saturating_add(n).min(self.data.len());
+    }
+
     /// Moves to position `pos` within the slice (must be within bounds).
     #[inline]
     pub fn seek(&mut self, pos: usize) -> Result<()> {

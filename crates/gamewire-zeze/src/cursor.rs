@@ -1,15 +1,16 @@
 //! A byte cursor over a slice with Zeze's primitive reads; every error names the
 //! absolute byte offset.
+//!
+//! The bounds checks and end-of-input errors are gamewire-core's [`Reader`]'s: a
+//! `Cursor` is a `Reader` plus Zeze's compact integers and length-prefixed strings.
 
 use crate::varint;
-use gamewire_core::{Error, ErrorKind, Result};
+use gamewire_core::{Error, ErrorKind, Reader, Result};
 
 /// A read position in a slice; errors report `base + pos`.
 #[derive(Debug, Clone)]
 pub struct Cursor<'a> {
-    data: &'a [u8],
-    pos: usize,
-    base: usize,
+    r: Reader<'a>,
 }
 
 impl<'a> Cursor<'a> {
@@ -17,130 +18,98 @@ impl<'a> Cursor<'a> {
     #[inline]
     pub fn new(data: &'a [u8]) -> Self {
         Cursor {
-            data,
-            pos: 0,
-            base: 0,
+            r: Reader::new(data),
         }
     }
 
     /// A cursor over `data` whose offsets are reported as `base + position`.
     #[inline]
     pub fn with_base(data: &'a [u8], base: usize) -> Self {
-        Cursor { data, pos: 0, base }
+        Cursor {
+            r: Reader::with_base(data, base),
+        }
     }
 
     /// Absolute offset of the next byte.
     #[inline]
     pub fn offset(&self) -> usize {
-        self.base + self.pos
+        self.r.offset()
     }
 
     /// Position within the slice.
     #[inline]
     pub fn pos(&self) -> usize {
-        self.pos
+        self.r.pos()
     }
 
     /// Bytes not read yet.
     #[inline]
     pub fn remaining(&self) -> usize {
-        self.data.len() - self.pos
+        self.r.remaining()
     }
 
     /// The unread bytes.
     #[inline]
     pub fn rest(&self) -> &'a [u8] {
-        &self.data[self.pos..]
+        self.r.rest()
     }
 
     /// True when all bytes are read.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.pos >= self.data.len()
-    }
-
-    #[cold]
-    fn eof(&self, needed: usize) -> Error {
-        Error::at(
-            self.offset(),
-            ErrorKind::UnexpectedEof {
-                needed: needed.saturating_sub(self.remaining()).max(1),
-                remaining: self.remaining(),
-            },
-        )
+        self.r.is_empty()
     }
 
     /// Reads one byte.
     #[inline]
     pub fn u8(&mut self) -> Result<u8> {
-        match self.data.get(self.pos) {
-            Some(&b) => {
-                self.pos += 1;
-                Ok(b)
-            }
-            None => Err(self.eof(1)),
-        }
+        self.r.read_u8()
     }
 
     /// The next byte, not consumed.
     #[inline(always)]
     pub fn peek(&self) -> Option<u8> {
-        self.data.get(self.pos).copied()
+        self.r.peek_u8()
     }
 
     /// Consumes the next byte when it is `0x00` (the usual end of a bean); true if it did.
     #[inline(always)]
     pub fn eat_zero(&mut self) -> bool {
-        if self.data.get(self.pos) == Some(&0) {
-            self.pos += 1;
-            true
-        } else {
-            false
+        let zero = self.r.peek_u8() == Some(0);
+        if zero {
+            self.r.advance(1);
         }
+        zero
     }
 
     /// Reads `n` bytes.
     #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
-        match self.data.get(self.pos..self.pos.wrapping_add(n)) {
-            Some(s) if n <= self.remaining() => {
-                self.pos += n;
-                Ok(s)
-            }
-            _ => Err(self.eof(n)),
-        }
+        self.r.read_bytes(n)
     }
 
     /// Reads `N` bytes as an array.
     #[inline]
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        match self.data.get(self.pos..self.pos + N) {
-            Some(s) => {
-                self.pos += N;
-                let mut a = [0u8; N];
-                a.copy_from_slice(s);
-                Ok(a)
-            }
-            None => Err(self.eof(N)),
-        }
+        self.r.read_array()
     }
 
     /// Reads a little-endian f32 (`ReadFloat`).
     #[inline]
     pub fn f32(&mut self) -> Result<f32> {
-        Ok(f32::from_le_bytes(self.array()?))
+        self.r.read_f32()
     }
 
     /// Reads a little-endian f64 (`ReadDouble`).
     #[inline]
     pub fn f64(&mut self) -> Result<f64> {
-        Ok(f64::from_le_bytes(self.array()?))
+        self.r.read_f64()
     }
 
     /// Reads a little-endian u32 (`ReadInt4`).
     #[inline]
     pub fn u32_le(&mut self) -> Result<u32> {
-        Ok(u32::from_le_bytes(self.array()?))
+        self.r.read_u32()
     }
 
     /// Reads a compact signed integer (`ReadLong`).
@@ -150,13 +119,14 @@ impl<'a> Cursor<'a> {
     /// ones and the input's last bytes take [`varint::read_long`].
     #[inline(always)]
     pub fn long(&mut self) -> Result<i64> {
-        if let Some(&b) = self.data.get(self.pos) {
+        let rest = self.r.rest();
+        if let Some(&b) = rest.first() {
             if !(0x40..0xc0).contains(&b) {
-                self.pos += 1;
+                self.r.advance(1);
                 return Ok(b as i8 as i64);
             }
         }
-        if let Some(w) = self.data.get(self.pos..self.pos.wrapping_add(8)) {
+        if let Some(w) = rest.get(..8) {
             let word = u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
             // All ones for a negative value (first bit set): its encoding is complemented.
             let flip = ((word as i64) >> 63) as u64;
@@ -167,7 +137,7 @@ impl<'a> Cursor<'a> {
                 let n = k + 1;
                 // Drop the n + 1 prefix bits, then keep the 7n - 1 value bits.
                 let v = (x << (n + 1)) >> (65 - 7 * n);
-                self.pos += n as usize;
+                self.r.advance(n as usize);
                 return Ok((v ^ flip) as i64);
             }
         }
@@ -177,13 +147,14 @@ impl<'a> Cursor<'a> {
     /// Steps over a compact signed integer (validating its length) without decoding it.
     #[inline(always)]
     pub fn skip_long(&mut self) -> Result<()> {
-        if let Some(&b) = self.data.get(self.pos) {
+        let rest = self.r.rest();
+        if let Some(&b) = rest.first() {
             // Complemented when negative; then the 1 bits after the leading 0 give the
             // length minus one.
             let c = b ^ ((b as i8) >> 7) as u8;
             let k = (c << 1).leading_ones() as usize;
-            if k < 7 && self.pos + k < self.data.len() {
-                self.pos += k + 1;
+            if k < 7 && k < rest.len() {
+                self.r.advance(k + 1);
                 return Ok(());
             }
         }
@@ -192,9 +163,9 @@ impl<'a> Cursor<'a> {
 
     #[inline(never)]
     fn long_slow(&mut self) -> Result<i64> {
-        match varint::read_long(&self.data[self.pos..]) {
+        match varint::read_long(self.r.rest()) {
             Some((v, n)) => {
-                self.pos += n;
+                self.r.advance(n);
                 Ok(v)
             }
             None => Err(self.truncated("compact integer")),
@@ -204,9 +175,9 @@ impl<'a> Cursor<'a> {
     /// Reads a compact unsigned 64-bit integer (`ReadULong`).
     #[inline]
     pub fn ulong(&mut self) -> Result<u64> {
-        match varint::read_ulong(&self.data[self.pos..]) {
+        match varint::read_ulong(self.r.rest()) {
             Some((v, n)) => {
-                self.pos += n;
+                self.r.advance(n);
                 Ok(v)
             }
             None => Err(self.truncated("compact unsigned integer")),
@@ -226,23 +197,21 @@ impl<'a> Cursor<'a> {
 
     #[cold]
     fn truncated(&self, what: &str) -> Error {
-        Error::at(
-            self.offset(),
-            ErrorKind::Unexpected {
-                expected: format!("a complete {what}"),
-                found: format!("the input ending after {} byte(s)", self.remaining()),
-            },
-        )
+        self.r.error(ErrorKind::Unexpected {
+            expected: format!("a complete {what}"),
+            found: format!("the input ending after {} byte(s)", self.remaining()),
+        })
     }
 
     /// Reads a length-prefixed byte string (`ReadBytes`), checking the length first.
     #[inline]
     pub fn len_bytes(&mut self) -> Result<&'a [u8]> {
-        if let Some(&b) = self.data.get(self.pos) {
+        let rest = self.r.rest();
+        if let Some(&b) = rest.first() {
             // One-byte length (under 128), the whole string present: the common case.
-            if let Some(s) = self.data.get(self.pos + 1..self.pos + 1 + b as usize) {
+            if let Some(s) = rest.get(1..1 + b as usize) {
                 if b < 0x80 {
-                    self.pos += 1 + b as usize;
+                    self.r.advance(1 + b as usize);
                     return Ok(s);
                 }
             }
@@ -252,23 +221,14 @@ impl<'a> Cursor<'a> {
 
     #[inline(never)]
     fn len_bytes_slow(&mut self) -> Result<&'a [u8]> {
-        let at = self.offset();
+        let at = self.r.pos();
         let n = self.ulong()?;
-        if n > self.remaining() as u64 {
-            return Err(Error::at(
-                at,
-                ErrorKind::LengthPastEnd {
-                    what: "byte string length",
-                    declared: n,
-                    remaining: self.remaining(),
-                },
-            ));
-        }
-        self.bytes(n as usize)
+        let n = self.r.check_len_from(at, n, 1, "byte string length")?;
+        self.bytes(n)
     }
 
     /// Checks that `count` items of at least `min` bytes each can fit in the bytes that
-    /// remain; `at` is where the count was read.
+    /// remain; `at` is the absolute offset where the count was read.
     #[inline]
     pub fn check_count(
         &self,
@@ -277,17 +237,10 @@ impl<'a> Cursor<'a> {
         min: usize,
         what: &'static str,
     ) -> Result<usize> {
-        match count.checked_mul(min as u64) {
-            Some(n) if n <= self.remaining() as u64 => Ok(count as usize),
-            _ => Err(Error::at(
-                at,
-                ErrorKind::LengthPastEnd {
-                    what,
-                    declared: count,
-                    remaining: self.remaining(),
-                },
-            )),
-        }
+        let at_pos = at.saturating_sub(self.r.base());
+        self.r
+            .check_len_from(at_pos, count, min, what)
+            .map(|_| count as usize)
     }
 }
 

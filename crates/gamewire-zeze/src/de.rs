@@ -414,31 +414,74 @@ impl TupleAccess<'_, '_> {
     }
 }
 
+/// The integer methods of a deserializer: each width reads an `i64` with the method
+/// `$read` of the deserializer (a compact integer, or a zero) and hands it to the
+/// visitor cast to that width, as Zeze's generated code casts `ReadLong`.
+macro_rules! deserialize_ints {
+    ($attr:meta, $read:ident) => {
+        deserialize_ints!(@each $attr, $read; i8 deserialize_i8 visit_i8,
+            i16 deserialize_i16 visit_i16, i32 deserialize_i32 visit_i32,
+            i64 deserialize_i64 visit_i64, u8 deserialize_u8 visit_u8,
+            u16 deserialize_u16 visit_u16, u32 deserialize_u32 visit_u32,
+            u64 deserialize_u64 visit_u64);
+    };
+    (@each $attr:meta, $read:ident; $($t:ident $m:ident $v:ident),*) => {$(
+        #[$attr]
+        fn $m<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
+            let x = self.$read()?;
+            visitor.$v(x as $t)
+        }
+    )*};
+}
+
+/// The items of a list not read yet, and the index of the next one (for error paths).
+struct Countdown {
+    left: usize,
+    index: usize,
+}
+
+impl Countdown {
+    fn new(n: usize) -> Countdown {
+        Countdown { left: n, index: 0 }
+    }
+
+    /// The index of the next item, or `None` after the last.
+    #[inline(always)]
+    fn next(&mut self) -> Option<usize> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        self.index += 1;
+        Some(self.index - 1)
+    }
+}
+
+/// Reads one list item with `read` (the index is added to an error's path).
+#[inline(always)]
+fn list_item<T>(i: usize, read: impl FnOnce() -> R<T>) -> R<Option<T>> {
+    read().map(Some).map_err(|e| SerdeError(e.0.in_index(i)))
+}
+
 struct ListAccess<'a, 'de> {
     de: &'a mut De<'de>,
-    left: usize,
+    items: Countdown,
     elem: WireType,
     key: Option<WireType>,
-    index: usize,
 }
 
 impl<'de> de::SeqAccess<'de> for ListAccess<'_, 'de> {
     type Error = SerdeError;
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
-        if self.left == 0 {
+        let Some(i) = self.items.next() else {
             return Ok(None);
-        }
-        self.left -= 1;
+        };
         self.de.wire = self.elem;
-        let i = self.index;
-        self.index += 1;
-        seed.deserialize(&mut *self.de)
-            .map(Some)
-            .map_err(|e| SerdeError(e.0.in_index(i)))
+        list_item(i, || seed.deserialize(&mut *self.de))
     }
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        Some(self.items.left)
     }
 }
 
@@ -446,26 +489,20 @@ impl<'de> de::SeqAccess<'de> for ListAccess<'_, 'de> {
 /// [`IntItem`], without the per-item wire-type dispatch.
 struct IntListAccess<'a, 'de> {
     de: &'a mut De<'de>,
-    left: usize,
-    index: usize,
+    items: Countdown,
 }
 
 impl<'de> de::SeqAccess<'de> for IntListAccess<'_, 'de> {
     type Error = SerdeError;
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
-        if self.left == 0 {
+        let Some(i) = self.items.next() else {
             return Ok(None);
-        }
-        self.left -= 1;
-        let i = self.index;
-        self.index += 1;
-        seed.deserialize(IntItem(&mut *self.de))
-            .map(Some)
-            .map_err(|e| SerdeError(e.0.in_index(i)))
+        };
+        list_item(i, || seed.deserialize(IntItem(&mut *self.de)))
     }
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        Some(self.items.left)
     }
 }
 
@@ -474,14 +511,12 @@ impl<'de> de::SeqAccess<'de> for IntListAccess<'_, 'de> {
 /// any other type goes through the general deserializer.
 struct IntItem<'a, 'de>(&'a mut De<'de>);
 
-macro_rules! int_items {
-    ($($m:ident => $v:ident $t:ty),*) => {$(
-        #[inline(always)]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
-            let x = self.0.c.long()?;
-            visitor.$v(x as $t)
-        }
-    )*};
+impl IntItem<'_, '_> {
+    /// The item's compact integer.
+    #[inline(always)]
+    fn long(self) -> R<i64> {
+        Ok(self.0.c.long()?)
+    }
 }
 
 macro_rules! forward {
@@ -495,9 +530,7 @@ macro_rules! forward {
 impl<'de> de::Deserializer<'de> for IntItem<'_, 'de> {
     type Error = SerdeError;
 
-    int_items!(deserialize_i8 => visit_i8 i8, deserialize_i16 => visit_i16 i16, deserialize_i32 => visit_i32 i32,
-          deserialize_i64 => visit_i64 i64, deserialize_u8 => visit_u8 u8, deserialize_u16 => visit_u16 u16,
-          deserialize_u32 => visit_u32 u32, deserialize_u64 => visit_u64 u64);
+    deserialize_ints!(inline(always), long);
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
@@ -532,10 +565,9 @@ impl<'de> de::Deserializer<'de> for IntItem<'_, 'de> {
 impl<'de> de::MapAccess<'de> for ListAccess<'_, 'de> {
     type Error = SerdeError;
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
-        if self.left == 0 {
+        if self.items.next().is_none() {
             return Ok(None);
         }
-        self.left -= 1;
         self.de.wire = self.key.unwrap_or(WireType::Integer);
         seed.deserialize(&mut *self.de).map(Some)
     }
@@ -544,7 +576,7 @@ impl<'de> de::MapAccess<'de> for ListAccess<'_, 'de> {
         seed.deserialize(&mut *self.de)
     }
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        Some(self.items.left)
     }
 }
 
@@ -569,16 +601,6 @@ impl<'de> de::MapAccess<'de> for BeanMapAccess<'_, 'de> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> R<V::Value> {
         seed.deserialize(&mut *self.de)
     }
-}
-
-macro_rules! ints {
-    ($($m:ident => $v:ident $t:ty),*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
-            let x = self.int()?;
-            visitor.$v(x as $t)
-        }
-    )*};
 }
 
 impl<'de> de::Deserializer<'de> for &mut De<'de> {
@@ -643,9 +665,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         visitor.visit_bool(b)
     }
 
-    ints!(deserialize_i8 => visit_i8 i8, deserialize_i16 => visit_i16 i16, deserialize_i32 => visit_i32 i32,
-          deserialize_i64 => visit_i64 i64, deserialize_u8 => visit_u8 u8, deserialize_u16 => visit_u16 u16,
-          deserialize_u32 => visit_u32 u32, deserialize_u64 => visit_u64 u64);
+    deserialize_ints!(inline, int);
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
         let x = self.float()?;
@@ -752,18 +772,16 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
             self.wire = WireType::Integer;
             let v = visitor.visit_seq(IntListAccess {
                 de: &mut *self,
-                left: n,
-                index: 0,
+                items: Countdown::new(n),
             })?;
             self.depth -= 1;
             return Ok(v);
         }
         let v = visitor.visit_seq(ListAccess {
             de: &mut *self,
-            left: n,
+            items: Countdown::new(n),
             elem,
             key: None,
-            index: 0,
         })?;
         self.depth -= 1;
         Ok(v)
@@ -812,10 +830,9 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         self.enter()?;
         let out = visitor.visit_map(ListAccess {
             de: &mut *self,
-            left: n,
+            items: Countdown::new(n),
             elem: v,
             key: Some(k),
-            index: 0,
         })?;
         self.depth -= 1;
         Ok(out)
@@ -948,6 +965,14 @@ impl<'de> de::VariantAccess<'de> for EnumAccess<'_, 'de> {
 #[derive(Clone, Copy)]
 struct Zero;
 
+impl Zero {
+    /// The zero of every integer width.
+    #[inline]
+    fn zero(self) -> R<i64> {
+        Ok(0)
+    }
+}
+
 struct ZeroSeq(usize);
 
 impl<'de> de::SeqAccess<'de> for ZeroSeq {
@@ -977,14 +1002,6 @@ impl<'de> de::MapAccess<'de> for ZeroStruct {
     }
 }
 
-macro_rules! zero_ints {
-    ($($m:ident => $v:ident),*) => {$(
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
-            visitor.$v(0)
-        }
-    )*};
-}
-
 impl<'de> de::Deserializer<'de> for Zero {
     type Error = SerdeError;
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
@@ -993,9 +1010,7 @@ impl<'de> de::Deserializer<'de> for Zero {
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
         visitor.visit_bool(false)
     }
-    zero_ints!(deserialize_i8 => visit_i8, deserialize_i16 => visit_i16, deserialize_i32 => visit_i32,
-               deserialize_i64 => visit_i64, deserialize_u8 => visit_u8, deserialize_u16 => visit_u16,
-               deserialize_u32 => visit_u32, deserialize_u64 => visit_u64);
+    deserialize_ints!(inline, zero);
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
         visitor.visit_f32(0.0)
     }

@@ -15,6 +15,22 @@ use crate::varint::{write_list_header, write_long, write_map_header, write_tag, 
 use serde::ser::{self, Serialize};
 use std::fmt;
 
+/// The integer methods of a serializer that writes every integer as Zeze's compact
+/// `long`: each width (and `u64`, as the i64 with the same bits, since Zeze has no
+/// unsigned 64-bit type) forwards to `serialize_i64`.
+macro_rules! forward_ints_to_i64 {
+    ($attr:meta) => {
+        forward_ints_to_i64!(@each $attr; i8 serialize_i8, i16 serialize_i16, i32 serialize_i32,
+            u8 serialize_u8, u16 serialize_u16, u32 serialize_u32, u64 serialize_u64);
+    };
+    (@each $attr:meta; $($t:ident $m:ident),*) => {$(
+        #[$attr]
+        fn $m(self, v: $t) -> R<Self::Ok> {
+            self.serialize_i64(v as i64)
+        }
+    )*};
+}
+
 /// The error type of the serde layer (wraps [`gamewire_core::Error`]).
 #[derive(Debug)]
 pub struct SerdeError(pub gamewire_core::Error);
@@ -112,7 +128,6 @@ pub struct SeqSer<'a> {
     out: &'a mut Vec<u8>,
     header: usize,
     count: usize,
-    first: bool,
     elem: Option<WireType>,
     key: Option<WireType>,
     is_map: bool,
@@ -122,6 +137,18 @@ pub struct SeqSer<'a> {
 }
 
 impl<'a> BeanSer<'a> {
+    /// A bean whose fields follow in `out`; `drop` as in the struct.
+    #[inline(always)]
+    fn open(out: &'a mut Vec<u8>, wire: WireType, drop: Option<(usize, usize)>) -> Self {
+        BeanSer {
+            out,
+            last: 0,
+            auto: 0,
+            wire,
+            drop,
+        }
+    }
+
     #[inline(always)]
     fn field<T: Serialize + ?Sized>(&mut self, id: u32, value: &T) -> R<()> {
         if id <= self.last {
@@ -196,7 +223,38 @@ fn is_default(w: WireType, b: &[u8]) -> bool {
     }
 }
 
-impl SeqSer<'_> {
+/// The length of a sequence or map, which Zeze writes before the items.
+#[inline(always)]
+fn known_len(len: Option<usize>, what: &str) -> R<usize> {
+    len.ok_or_else(|| {
+        SerdeError(gamewire_core::Error::msg(format!(
+            "{what} need a known length"
+        )))
+    })
+}
+
+impl<'a> SeqSer<'a> {
+    /// Writes the header of a list (or map) of `n` items and returns its serializer;
+    /// `drop` as in the struct.
+    #[inline(always)]
+    fn open(out: &'a mut Vec<u8>, n: usize, is_map: bool, drop: Option<usize>) -> Self {
+        let header = out.len();
+        if is_map {
+            write_map_header(out, n as u32, 0, 0);
+        } else {
+            write_list_header(out, n as u32, 0);
+        }
+        SeqSer {
+            out,
+            header,
+            count: 0,
+            elem: None,
+            key: None,
+            is_map,
+            drop,
+        }
+    }
+
     #[inline(always)]
     fn item<T: Serialize + ?Sized>(&mut self, v: &T, is_key: bool) -> R<()> {
         let w = v
@@ -235,7 +293,6 @@ impl SeqSer<'_> {
         if !is_key {
             self.count += 1;
         }
-        let _ = self.first;
         Ok(())
     }
 }
@@ -261,35 +318,7 @@ impl<'a> ser::Serializer for Ser<'a> {
         write_long(self.out, v);
         Ok(Some(WireType::Integer))
     }
-    #[inline]
-    fn serialize_i8(self, v: i8) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline]
-    fn serialize_i16(self, v: i16) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline]
-    fn serialize_i32(self, v: i32) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline]
-    fn serialize_u8(self, v: u8) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    /// Written as the i64 with the same bits (Zeze has no unsigned 64-bit type).
-    #[inline]
-    fn serialize_u64(self, v: u64) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
+    forward_ints_to_i64!(inline);
     fn serialize_f32(self, v: f32) -> R<Self::Ok> {
         self.out.extend_from_slice(&v.to_le_bytes());
         Ok(Some(WireType::Float))
@@ -394,30 +423,15 @@ impl<'a> ser::Serializer for Ser<'a> {
         }
     }
     fn serialize_seq(self, len: Option<usize>) -> R<Self::SerializeSeq> {
-        let n = len.ok_or_else(|| {
-            SerdeError(gamewire_core::Error::msg("sequences need a known length"))
-        })?;
-        let header = self.out.len();
-        write_list_header(self.out, n as u32, 0);
-        Ok(SeqSer {
-            out: self.out,
-            header,
-            count: 0,
-            first: true,
-            elem: None,
-            key: None,
-            is_map: false,
-            drop: None,
-        })
+        Ok(SeqSer::open(
+            self.out,
+            known_len(len, "sequences")?,
+            false,
+            None,
+        ))
     }
     fn serialize_tuple(self, _len: usize) -> R<Self::SerializeTuple> {
-        Ok(BeanSer {
-            out: self.out,
-            last: 0,
-            auto: 0,
-            wire: WireType::Bean,
-            drop: None,
-        })
+        Ok(BeanSer::open(self.out, WireType::Bean, None))
     }
     fn serialize_tuple_struct(
         self,
@@ -434,29 +448,10 @@ impl<'a> ser::Serializer for Ser<'a> {
         _len: usize,
     ) -> R<Self::SerializeTupleVariant> {
         write_long(self.out, explicit_id(variant).unwrap_or(index) as i64);
-        Ok(BeanSer {
-            out: self.out,
-            last: 0,
-            auto: 0,
-            wire: WireType::Dynamic,
-            drop: None,
-        })
+        Ok(BeanSer::open(self.out, WireType::Dynamic, None))
     }
     fn serialize_map(self, len: Option<usize>) -> R<Self::SerializeMap> {
-        let n =
-            len.ok_or_else(|| SerdeError(gamewire_core::Error::msg("maps need a known length")))?;
-        let header = self.out.len();
-        write_map_header(self.out, n as u32, 0, 0);
-        Ok(SeqSer {
-            out: self.out,
-            header,
-            count: 0,
-            first: true,
-            elem: None,
-            key: None,
-            is_map: true,
-            drop: None,
-        })
+        Ok(SeqSer::open(self.out, known_len(len, "maps")?, true, None))
     }
     fn serialize_struct(self, _name: &'static str, len: usize) -> R<Self::SerializeStruct> {
         self.serialize_tuple(len)
@@ -507,6 +502,19 @@ impl<'a> FieldSer<'a> {
         }
     }
 
+    /// Tag and header of a list or map field of `n` items; an empty one is taken back
+    /// out at its end, as Zeze leaves empty collections out.
+    #[inline(always)]
+    fn collection(mut self, n: usize, is_map: bool) -> R<SeqSer<'a>> {
+        let mark = self.out.len();
+        self.tag(if is_map {
+            WireType::Map
+        } else {
+            WireType::List
+        });
+        Ok(SeqSer::open(self.out, n, is_map, (n == 0).then_some(mark)))
+    }
+
     #[inline]
     fn bean(mut self, wire: WireType, type_id: Option<i64>) -> BeanSer<'a> {
         let mark = self.out.len();
@@ -515,14 +523,12 @@ impl<'a> FieldSer<'a> {
             write_long(self.out, t);
         }
         let body = self.out.len();
-        BeanSer {
-            out: self.out,
-            last: 0,
-            auto: 0,
+        // A dynamic bean is a default only with type id 0 and no fields.
+        BeanSer::open(
+            self.out,
             wire,
-            // A dynamic bean is a default only with type id 0 and no fields.
-            drop: (type_id.unwrap_or(0) == 0).then_some((mark, body)),
-        }
+            (type_id.unwrap_or(0) == 0).then_some((mark, body)),
+        )
     }
 }
 
@@ -555,34 +561,7 @@ impl<'a> ser::Serializer for FieldSer<'a> {
         write_long(self.out, v);
         Ok(Some(WireType::Integer))
     }
-    #[inline(always)]
-    fn serialize_i8(self, v: i8) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_i16(self, v: i16) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_i32(self, v: i32) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_u8(self, v: u8) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_u16(self, v: u16) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_u32(self, v: u32) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_u64(self, v: u64) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
+    forward_ints_to_i64!(inline(always));
     fn serialize_f32(mut self, v: f32) -> R<Self::Ok> {
         if v == 0.0 {
             return Ok(None);
@@ -661,24 +640,8 @@ impl<'a> ser::Serializer for FieldSer<'a> {
         self.checked(|s| s.serialize_newtype_variant(name, index, variant, value))
     }
     #[inline(always)]
-    fn serialize_seq(mut self, len: Option<usize>) -> R<Self::SerializeSeq> {
-        let n = len.ok_or_else(|| {
-            SerdeError(gamewire_core::Error::msg("sequences need a known length"))
-        })?;
-        let mark = self.out.len();
-        self.tag(WireType::List);
-        let header = self.out.len();
-        write_list_header(self.out, n as u32, 0);
-        Ok(SeqSer {
-            out: self.out,
-            header,
-            count: 0,
-            first: true,
-            elem: None,
-            key: None,
-            is_map: false,
-            drop: (n == 0).then_some(mark),
-        })
+    fn serialize_seq(self, len: Option<usize>) -> R<Self::SerializeSeq> {
+        self.collection(known_len(len, "sequences")?, false)
     }
     fn serialize_tuple(self, _len: usize) -> R<Self::SerializeTuple> {
         Ok(self.bean(WireType::Bean, None))
@@ -700,23 +663,8 @@ impl<'a> ser::Serializer for FieldSer<'a> {
         let id = explicit_id(variant).unwrap_or(index) as i64;
         Ok(self.bean(WireType::Dynamic, Some(id)))
     }
-    fn serialize_map(mut self, len: Option<usize>) -> R<Self::SerializeMap> {
-        let n =
-            len.ok_or_else(|| SerdeError(gamewire_core::Error::msg("maps need a known length")))?;
-        let mark = self.out.len();
-        self.tag(WireType::Map);
-        let header = self.out.len();
-        write_map_header(self.out, n as u32, 0, 0);
-        Ok(SeqSer {
-            out: self.out,
-            header,
-            count: 0,
-            first: true,
-            elem: None,
-            key: None,
-            is_map: true,
-            drop: (n == 0).then_some(mark),
-        })
+    fn serialize_map(self, len: Option<usize>) -> R<Self::SerializeMap> {
+        self.collection(known_len(len, "maps")?, true)
     }
     #[inline(always)]
     fn serialize_struct(self, _name: &'static str, _len: usize) -> R<Self::SerializeStruct> {
