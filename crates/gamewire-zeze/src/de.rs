@@ -463,14 +463,17 @@ fn list_item<T>(i: usize, read: impl FnOnce() -> R<T>) -> R<Option<T>> {
     read().map(Some).map_err(|e| SerdeError(e.0.in_index(i)))
 }
 
-struct ListAccess<'a, 'de> {
+/// The items of a list (or the entries of a map). With `INTS`, a list whose items are
+/// integers (`Vec<i32>`, `Vec<i64>`, ...): each item is read by [`IntItem`], without the
+/// per-item wire-type dispatch.
+struct ListAccess<'a, 'de, const INTS: bool = false> {
     de: &'a mut De<'de>,
     items: Countdown,
     elem: WireType,
     key: Option<WireType>,
 }
 
-impl<'de> de::SeqAccess<'de> for ListAccess<'_, 'de> {
+impl<'de, const INTS: bool> de::SeqAccess<'de> for ListAccess<'_, 'de, INTS> {
     type Error = SerdeError;
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
@@ -478,28 +481,11 @@ impl<'de> de::SeqAccess<'de> for ListAccess<'_, 'de> {
             return Ok(None);
         };
         self.de.wire = self.elem;
-        list_item(i, || seed.deserialize(&mut *self.de))
-    }
-    fn size_hint(&self) -> Option<usize> {
-        Some(self.items.left)
-    }
-}
-
-/// A list whose items are integers (`Vec<i32>`, `Vec<i64>`, ...): each item is read by
-/// [`IntItem`], without the per-item wire-type dispatch.
-struct IntListAccess<'a, 'de> {
-    de: &'a mut De<'de>,
-    items: Countdown,
-}
-
-impl<'de> de::SeqAccess<'de> for IntListAccess<'_, 'de> {
-    type Error = SerdeError;
-    #[inline]
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
-        let Some(i) = self.items.next() else {
-            return Ok(None);
-        };
-        list_item(i, || seed.deserialize(IntItem(&mut *self.de)))
+        if INTS {
+            list_item(i, || seed.deserialize(IntItem(&mut *self.de)))
+        } else {
+            list_item(i, || seed.deserialize(&mut *self.de))
+        }
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.items.left)
@@ -770,14 +756,16 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         self.enter()?;
         if elem == WireType::Integer {
             self.wire = WireType::Integer;
-            let v = visitor.visit_seq(IntListAccess {
+            let v = visitor.visit_seq(ListAccess::<'_, '_, true> {
                 de: &mut *self,
                 items: Countdown::new(n),
+                elem,
+                key: None,
             })?;
             self.depth -= 1;
             return Ok(v);
         }
-        let v = visitor.visit_seq(ListAccess {
+        let v = visitor.visit_seq(ListAccess::<'_, '_, false> {
             de: &mut *self,
             items: Countdown::new(n),
             elem,
@@ -828,7 +816,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
             .c
             .check_count(cat, n as u64, k.min_size() + v.min_size(), "map count")?;
         self.enter()?;
-        let out = visitor.visit_map(ListAccess {
+        let out = visitor.visit_map(ListAccess::<'_, '_, false> {
             de: &mut *self,
             items: Countdown::new(n),
             elem: v,
