@@ -103,12 +103,15 @@ impl<'a> Reader<'a> {
     /// Reads `n` bytes as a borrowed slice.
     #[inline]
     pub fn read_bytes(&mut self, n: usize) -> Result<&'a [u8]> {
-        if n > self.remaining() {
-            return Err(self.eof(n));
+        // One checked `get` (no panic path): `wrapping_add` cannot wrap for an `n` that
+        // fits, and a wrapped range is refused by the `n` check.
+        match self.data.get(self.pos..self.pos.wrapping_add(n)) {
+            Some(s) if n <= self.remaining() => {
+                self.pos += n;
+                Ok(s)
+            }
+            _ => Err(self.eof(n)),
         }
-        let s = &self.data[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
     }
 
     /// Reads exactly `N` bytes into an array.
@@ -131,11 +134,14 @@ impl<'a> Reader<'a> {
         self.read_bytes(n).map(|_| ())
     }
 
-    /// Steps over `n` bytes the caller has already looked at (through [`Reader::rest`] or
-    /// [`Reader::peek_u8`]); never moves past the end.
+    /// Steps over `n` bytes the caller has already looked at (through [`Reader::data`],
+    /// [`Reader::rest`] or [`Reader::peek_u8`]), with no check: `n` must be at most
+    /// [`Reader::remaining`] (a larger `n` makes later reads panic, never read past the
+    /// slice). For decoders' fast paths, which have just bounds-checked those bytes.
     #[inline(always)]
     pub fn advance(&mut self, n: usize) {
-        self.pos = self.pos.saturating_add(n).min(self.data.len());
+        debug_assert!(n <= self.remaining());
+        self.pos += n;
     }
 
     /// Moves to position `pos` within the slice (must be within bounds).
