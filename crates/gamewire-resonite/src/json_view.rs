@@ -2,7 +2,11 @@
 //! `serde_json` tree built for its documents and arrays: `serde_json::to_writer(w,
 //! &DocumentView::new(&doc))` writes the very text that serializing
 //! [`crate::json::document_to_json`] gives, with memory for one leaf at a time.
+//!
+//! [`DocumentRefView`] does the same from the borrowed [`crate::bson_view`], so that a
+//! file goes to JSON without the owned tree being built at all.
 
+use crate::bson_view::{DocumentRef, ValueRef};
 use crate::json::{is_plain, scalar_json};
 use crate::value::{Document, Value};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -72,6 +76,91 @@ impl Serialize for ValueView<'_, '_> {
                 m.end()
             }
             leaf => scalar_json(leaf).serialize(s),
+        }
+    }
+}
+
+/// A viewed document as the lossless JSON mapping writes it: the same text as
+/// [`DocumentView`] of the owned document.
+#[derive(Debug, Clone, Copy)]
+pub struct DocumentRefView<'a> {
+    doc: DocumentRef<'a>,
+}
+
+impl<'a> DocumentRefView<'a> {
+    /// A view of `doc`.
+    pub fn new(doc: DocumentRef<'a>) -> Self {
+        DocumentRefView { doc }
+    }
+}
+
+/// [`is_plain`] over a viewed document: no key starts with `$` and none repeats.
+fn is_plain_ref(doc: DocumentRef<'_>) -> bool {
+    let mut n = 0;
+    for (k, _) in doc.iter() {
+        if k.starts_with('$') {
+            return false;
+        }
+        n += 1;
+    }
+    if n <= 16 {
+        let mut keys = [""; 16];
+        for (i, (k, _)) in doc.iter().enumerate() {
+            if keys[..i].contains(&k) {
+                return false;
+            }
+            keys[i] = k;
+        }
+        true
+    } else {
+        let mut seen = std::collections::HashSet::with_capacity(n);
+        doc.iter().all(|(k, _)| seen.insert(k))
+    }
+}
+
+/// A viewed value as the lossless JSON mapping writes it.
+struct ValueRefView<'a>(ValueRef<'a>);
+
+/// Viewed entries as `[key, value]` pairs, streamed.
+struct RefEntries<'a>(DocumentRef<'a>);
+
+impl Serialize for RefEntries<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|(k, v)| (k, ValueRefView(v))))
+    }
+}
+
+impl Serialize for DocumentRefView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if is_plain_ref(self.doc) {
+            let mut m = s.serialize_map(None)?;
+            for (k, v) in self.doc.iter() {
+                m.serialize_entry(k, &ValueRefView(v))?;
+            }
+            m.end()
+        } else {
+            let mut m = s.serialize_map(Some(1))?;
+            m.serialize_entry("$entries", &RefEntries(self.doc))?;
+            m.end()
+        }
+    }
+}
+
+impl Serialize for ValueRefView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            ValueRef::Document(d) => DocumentRefView::new(d).serialize(s),
+            ValueRef::Array(a) => s.collect_seq(a.iter().map(ValueRefView)),
+            ValueRef::JavaScriptWithScope { code, scope } => {
+                let mut m = s.serialize_map(Some(2))?;
+                m.serialize_entry("$code", code)?;
+                m.serialize_entry("$scope", &DocumentRefView::new(scope))?;
+                m.end()
+            }
+            leaf => match leaf.to_value() {
+                Ok(v) => scalar_json(&v).serialize(s),
+                Err(e) => Err(serde::ser::Error::custom(e)),
+            },
         }
     }
 }
