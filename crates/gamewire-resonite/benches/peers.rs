@@ -95,7 +95,9 @@ fn view_slot_list(file: &[u8], opts: &Options) -> usize {
     let mut n = 0;
     view_slots(view.root(), |s| {
         n += s.get("ID").and_then(|v| v.as_str()).map_or(0, str::len)
-            + member(s, "Name").and_then(|v| v.as_str()).map_or(0, str::len)
+            + member(s, "Name")
+                .and_then(|v| v.as_str())
+                .map_or(0, str::len)
             + member(s, "ParentReference")
                 .and_then(|v| v.as_str())
                 .map_or(0, str::len);
@@ -249,7 +251,12 @@ fn peers(c: &mut Criterion) {
         b.iter(|| view_walk(BsonView::new(black_box(&bson), &opts).unwrap().root()))
     });
     g.bench_function("gamewire view: check only", |b| {
-        b.iter(|| BsonView::new(black_box(&bson), &opts).unwrap().root().is_empty())
+        b.iter(|| {
+            BsonView::new(black_box(&bson), &opts)
+                .unwrap()
+                .root()
+                .is_empty()
+        })
     });
     g.bench_function("gamewire owned: read_bson (tree built and dropped)", |b| {
         b.iter(|| read_bson(black_box(&bson), &opts).unwrap().len())

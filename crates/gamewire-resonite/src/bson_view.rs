@@ -144,7 +144,13 @@ fn i32_at(data: &[u8], pos: usize, limit: usize) -> Option<i32> {
 
 /// The end of a document whose length prefix is at `pos`, ending by `limit`.
 #[inline]
-fn open_doc(data: &[u8], pos: usize, limit: usize, depth: usize, max_depth: usize) -> Option<usize> {
+fn open_doc(
+    data: &[u8],
+    pos: usize,
+    limit: usize,
+    depth: usize,
+    max_depth: usize,
+) -> Option<usize> {
     if depth > max_depth {
         return None;
     }
@@ -389,6 +395,53 @@ fn value_at(data: &[u8], t: u8, at: usize) -> (ValueRef<'_>, usize) {
     }
 }
 
+/// The position after the value of type `t` at `at`, without reading it (no text is
+/// decoded).
+#[inline]
+fn skip_at(data: &[u8], t: u8, at: usize) -> usize {
+    match t {
+        0x01 | 0x09 | 0x11 | 0x12 => at + 8,
+        0x02 | 0x0d | 0x0e => at + 4 + len_at(data, at).max(1),
+        0x03 | 0x04 | 0x0f => at + len_at(data, at),
+        0x05 => at + 5 + len_at(data, at),
+        0x07 => at + 12,
+        0x08 => at + 1,
+        0x0b => {
+            let rest = data.get(at..).unwrap_or_default();
+            let mut parts = memchr::memchr_iter(0, rest);
+            let _ = parts.next();
+            at + parts.next().map_or(rest.len(), |n| n + 1)
+        }
+        0x0c => at + 4 + len_at(data, at).max(1) + 12,
+        0x10 => at + 4,
+        0x13 => at + 16,
+        _ => at,
+    }
+}
+
+/// The raw keys of a document (bytes without their NUL), each value skipped unread.
+#[derive(Debug, Clone)]
+pub(crate) struct RawKeys<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Iterator for RawKeys<'a> {
+    type Item = &'a [u8];
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let t = *self.data.get(self.pos)?;
+        if t == 0 {
+            return None;
+        }
+        let rest = self.data.get(self.pos + 1..)?;
+        let n = memchr::memchr(0, rest)?;
+        self.pos = skip_at(self.data, t, self.pos + 2 + n);
+        Some(&rest[..n])
+    }
+}
+
 /// A checked BSON document, borrowed: its bytes from the length prefix through the
 /// terminator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -405,9 +458,24 @@ impl<'a> DocumentRef<'a> {
         }
     }
 
-    /// The first value under `key` (as [`Document::get`]).
+    /// The first value under `key` (as [`Document::get`]); the values before it are
+    /// skipped unread.
     pub fn get(&self, key: &str) -> Option<ValueRef<'a>> {
-        self.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+        let key = key.as_bytes();
+        let mut pos = 4;
+        loop {
+            let t = *self.data.get(pos)?;
+            if t == 0 {
+                return None;
+            }
+            let rest = self.data.get(pos + 1..)?;
+            let n = memchr::memchr(0, rest)?;
+            let at = pos + 2 + n;
+            if &rest[..n] == key {
+                return Some(value_at(self.data, t, at).0);
+            }
+            pos = skip_at(self.data, t, at);
+        }
     }
 
     /// The value at a path of keys from this document (array items by their decimal
@@ -425,9 +493,22 @@ impl<'a> DocumentRef<'a> {
         Some(v)
     }
 
-    /// The number of entries (counted by walking them).
+    /// The keys in file order, each value skipped unread (cheaper than [`Self::iter`]).
+    pub fn keys(&self) -> impl Iterator<Item = &'a str> + 'a {
+        self.raw_keys().map(text)
+    }
+
+    /// The keys as bytes, values skipped unread.
+    pub(crate) fn raw_keys(&self) -> RawKeys<'a> {
+        RawKeys {
+            data: self.data,
+            pos: 4,
+        }
+    }
+
+    /// The number of entries (counted by skipping from one to the next).
     pub fn len(&self) -> usize {
-        self.iter().count()
+        self.raw_keys().count()
     }
 
     /// True when there are no entries.
@@ -490,14 +571,23 @@ impl<'a> ArrayRef<'a> {
         Items(self.doc.iter())
     }
 
-    /// The item at `index` (found by walking the items before it).
+    /// The item at `index` (the items before it are skipped unread).
     pub fn get(&self, index: usize) -> Option<ValueRef<'a>> {
-        self.iter().nth(index)
+        let mut keys = self.doc.raw_keys();
+        for _ in 0..index {
+            keys.next()?;
+        }
+        let t = *keys.data.get(keys.pos)?;
+        if t == 0 {
+            return None;
+        }
+        let n = memchr::memchr(0, keys.data.get(keys.pos + 1..)?)?;
+        Some(value_at(keys.data, t, keys.pos + 2 + n).0)
     }
 
-    /// The number of items (counted by walking them).
+    /// The number of items (counted by skipping from one to the next).
     pub fn len(&self) -> usize {
-        self.iter().count()
+        self.doc.len()
     }
 
     /// True when there are no items.

@@ -194,8 +194,16 @@ pub fn add_value_ref(tree: &mut TreeBuilder, label: &str, v: ValueRef<'_>, depth
     match v {
         ValueRef::Document(d) => {
             // a synced member `{"ID", "Data"}` whose Data has a value convention: typed
-            if d.len() == 2 && d.get("ID").is_some() {
-                let data = d.get("Data").and_then(|x| x.to_value().ok());
+            let mut it = d.iter();
+            let two = match (it.next(), it.next(), it.next()) {
+                (Some(a), Some(b), None) if a.0 == "ID" || b.0 == "ID" => Some([a, b]),
+                _ => None,
+            };
+            if let Some(two) = two {
+                let data = two
+                    .iter()
+                    .find(|(k, _)| *k == "Data")
+                    .and_then(|(_, x)| x.to_value().ok());
                 if let Some(tv) = data.as_ref().and_then(TreeValue::infer) {
                     let text = tv.to_string();
                     let shown = text.split_once(' ').map_or("", |(_, r)| r);
@@ -303,7 +311,9 @@ mod tests {
             let (mut a, mut b) = (TreeBuilder::new(9), TreeBuilder::new(9));
             assert_eq!(
                 fill(&data[..cut], None, &mut a).unwrap_err().to_string(),
-                fill_owned(&data[..cut], None, &mut b).unwrap_err().to_string()
+                fill_owned(&data[..cut], None, &mut b)
+                    .unwrap_err()
+                    .to_string()
             );
         }
     }

@@ -75,6 +75,12 @@ impl Serialize for ValueView<'_, '_> {
                 m.serialize_entry("$scope", &DocumentView::new(&c.scope))?;
                 m.end()
             }
+            // the common leaves written directly (the text scalar_json's gives)
+            Value::String(x) => s.serialize_str(x),
+            Value::Int32(i) => s.serialize_i64((*i).into()),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Null => s.serialize_unit(),
+            Value::Double(d) if d.is_finite() => s.serialize_f64(*d),
             leaf => scalar_json(leaf).serialize(s),
         }
     }
@@ -94,18 +100,19 @@ impl<'a> DocumentRefView<'a> {
     }
 }
 
-/// [`is_plain`] over a viewed document: no key starts with `$` and none repeats.
+/// [`is_plain`] over a viewed document: no key starts with `$` and none repeats (keys
+/// compared as bytes, values skipped unread).
 fn is_plain_ref(doc: DocumentRef<'_>) -> bool {
     let mut n = 0;
-    for (k, _) in doc.iter() {
-        if k.starts_with('$') {
+    for k in doc.raw_keys() {
+        if k.first() == Some(&b'$') {
             return false;
         }
         n += 1;
     }
     if n <= 16 {
-        let mut keys = [""; 16];
-        for (i, (k, _)) in doc.iter().enumerate() {
+        let mut keys: [&[u8]; 16] = [&[]; 16];
+        for (i, k) in doc.raw_keys().enumerate() {
             if keys[..i].contains(&k) {
                 return false;
             }
@@ -114,7 +121,7 @@ fn is_plain_ref(doc: DocumentRef<'_>) -> bool {
         true
     } else {
         let mut seen = std::collections::HashSet::with_capacity(n);
-        doc.iter().all(|(k, _)| seen.insert(k))
+        doc.raw_keys().all(|k| seen.insert(k))
     }
 }
 
@@ -157,6 +164,12 @@ impl Serialize for ValueRefView<'_> {
                 m.serialize_entry("$scope", &DocumentRefView::new(scope))?;
                 m.end()
             }
+            // the common leaves written directly (the text scalar_json's gives)
+            ValueRef::String(x) => s.serialize_str(x),
+            ValueRef::Int32(i) => s.serialize_i64(i.into()),
+            ValueRef::Bool(b) => s.serialize_bool(b),
+            ValueRef::Null => s.serialize_unit(),
+            ValueRef::Double(d) if d.is_finite() => s.serialize_f64(d),
             leaf => match leaf.to_value() {
                 Ok(v) => scalar_json(&v).serialize(s),
                 Err(e) => Err(serde::ser::Error::custom(e)),

@@ -3,12 +3,12 @@
 //! text: offset, path and message).
 
 use gamewire_resonite::bson_view::{BsonView, DocumentRef, FileView, ValueRef};
+use gamewire_resonite::json_view::{DocumentRefView, DocumentView};
 use gamewire_resonite::value::{CodeWithScope, DbPointer, Regex};
 use gamewire_resonite::{
     bson_write, container, decode, encode, read_bson, Compression, Document, EncodeOptions,
     Options, Value,
 };
-use gamewire_resonite::json_view::{DocumentRefView, DocumentView};
 use proptest::prelude::*;
 
 fn json_texts<T: serde::Serialize>(j: &T) -> (String, String) {
@@ -123,6 +123,7 @@ fn same_accessors(v: ValueRef<'_>, o: &Value<'_>) {
     if let Value::Document(d) = o {
         let dv = v.as_document().unwrap();
         assert_eq!(dv.len(), d.len());
+        assert!(dv.keys().eq(d.entries.iter().map(|(k, _)| k.as_ref())));
         for (k, x) in &d.entries {
             // `get` finds the first entry under a key, as Document::get does
             same_accessors(dv.get(k).unwrap(), d.get(k).unwrap());
@@ -280,10 +281,7 @@ fn view_of_every_sample_file_agrees_with_decode() {
         // The data tree's fields read through the view.
         assert_eq!(
             view.root().get("VersionNumber").and_then(|v| v.as_str()),
-            owned
-                .document
-                .get("VersionNumber")
-                .and_then(|v| v.as_str()),
+            owned.document.get("VersionNumber").and_then(|v| v.as_str()),
             "{name}"
         );
     }
@@ -328,12 +326,16 @@ fn file_view_errors_are_decodes_errors() {
         let mut checked = 0;
         // Faults in the BSON: stored (offsets are file offsets) and decompressed (the
         // error names the compression), made by re-encoding a mutated BSON.
-        let step = if compression == Compression::None { 97 } else { 389 };
+        let step = if compression == Compression::None {
+            97
+        } else {
+            389
+        };
         for i in (0..bson.len()).step_by(step) {
             let mut b = bson.to_vec();
             b[i] ^= 0x5a;
-            let f = container::pack(&b, compression, false, &EncodeOptions::new(compression))
-                .unwrap();
+            let f =
+                container::pack(&b, compression, false, &EncodeOptions::new(compression)).unwrap();
             let owned = decode(&f, None, &o).map(|d| d.document);
             let view = FileView::open(&f, None, &o);
             match (owned, view) {
