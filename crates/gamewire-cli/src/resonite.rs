@@ -110,10 +110,11 @@ pub fn run(action: Action, args: Args) -> CliResult {
     let name = file_name(&args);
     match action {
         Action::Decode => {
-            let (c, bson) = container::unpack(&data, name.as_deref(), &o)?;
-            let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
-            // Streamed: no JSON tree is built (the same text as `document_to_json`).
-            let view = gamewire::resonite::json_view::DocumentView::new(&doc);
+            // Streamed from the checked BSON view: neither the owned document nor a JSON
+            // tree is built (the same text as `document_to_json`, the same errors as
+            // `decode`).
+            let file = resonite::bson_view::FileView::open(&data, name.as_deref(), &o)?;
+            let view = gamewire::resonite::json_view::DocumentRefView::new(file.root());
             crate::io::write_json(args.output.as_deref(), &view, !args.compact)
         }
         Action::Encode => {

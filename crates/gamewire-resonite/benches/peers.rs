@@ -5,9 +5,18 @@
 //! Three jobs a tool does: open the file, summarise it (slot and component counts, the
 //! type table), and list every slot with its id, name and parent.
 //!
+//! Each job is done twice by gamewire: through the owned tree (`read_bson` +
+//! `DataTree`) and through the borrowed view (`bson_view::FileView`, no tree).
+//!
+//! Then the `bson` crate's raw reader on the same decompressed BSON: walk every element
+//! (`bson::RawDocument` iteration) against the same walk over our view, and against our
+//! owned decode (tree built and dropped).
+//!
 //! Run: `cargo bench -p gamewire-resonite --bench peers`.
 
+use bson::{RawBsonRef, RawDocument};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use gamewire_resonite::bson_view::{BsonView, DocumentRef, FileView, ValueRef};
 use gamewire_resonite::tree::DataTree;
 use gamewire_resonite::{container, read_bson, synth, Compression, EncodeOptions, Options};
 
@@ -55,6 +64,111 @@ fn our_summary(file: &[u8], opts: &Options) -> (usize, usize, usize) {
     (slots.len(), components, tree.types().len())
 }
 
+/// A synced member's `Data` (`{"ID", "Data"}`), or the member itself.
+fn member<'a>(slot: DocumentRef<'a>, name: &str) -> Option<ValueRef<'a>> {
+    let v = slot.get(name)?;
+    match v {
+        ValueRef::Document(d) if d.get("ID").is_some() => d.get("Data"),
+        v => Some(v),
+    }
+}
+
+/// gamewire's view: the slots from `Object` down through `Children`, each visited
+/// with `f`.
+fn view_slots(root: DocumentRef<'_>, mut f: impl FnMut(DocumentRef<'_>)) {
+    let mut stack: Vec<DocumentRef<'_>> = root
+        .get("Object")
+        .and_then(|o| o.as_document())
+        .into_iter()
+        .collect();
+    while let Some(s) = stack.pop() {
+        f(s);
+        if let Some(children) = s.get("Children").and_then(|c| c.as_array()) {
+            stack.extend(children.iter().filter_map(|c| c.as_document()));
+        }
+    }
+}
+
+/// gamewire's view: every slot's (id, name, parent reference).
+fn view_slot_list(file: &[u8], opts: &Options) -> usize {
+    let view = FileView::open(file, None, opts).unwrap();
+    let mut n = 0;
+    view_slots(view.root(), |s| {
+        n += s.get("ID").and_then(|v| v.as_str()).map_or(0, str::len)
+            + member(s, "Name")
+                .and_then(|v| v.as_str())
+                .map_or(0, str::len)
+            + member(s, "ParentReference")
+                .and_then(|v| v.as_str())
+                .map_or(0, str::len);
+    });
+    n
+}
+
+/// gamewire's view: slot and component counts and the type table's length.
+fn view_summary(file: &[u8], opts: &Options) -> (usize, usize, usize) {
+    let view = FileView::open(file, None, opts).unwrap();
+    let root = view.root();
+    let (mut slots, mut components) = (0, 0);
+    view_slots(root, |s| {
+        slots += 1;
+        components += member(s, "Components")
+            .and_then(|c| c.as_array())
+            .map_or(0, |a| a.len());
+    });
+    let types = root
+        .get("Types")
+        .and_then(|t| t.as_array())
+        .map_or(0, |a| a.len());
+    (slots, components, types)
+}
+
+/// The `bson` crate: touch every element (keys, string lengths, scalars).
+fn raw_walk(doc: &RawDocument) -> usize {
+    let mut n = 0;
+    for el in doc {
+        let (k, v) = el.expect("valid BSON");
+        n += 1 + k.len() + raw_value(v);
+    }
+    n
+}
+
+fn raw_value(v: RawBsonRef<'_>) -> usize {
+    match v {
+        RawBsonRef::Document(d) => raw_walk(d),
+        RawBsonRef::Array(a) => a
+            .into_iter()
+            .map(|x| 1 + raw_value(x.expect("valid BSON")))
+            .sum(),
+        RawBsonRef::String(s) => s.len(),
+        RawBsonRef::Double(d) => d.to_bits() as usize & 1,
+        RawBsonRef::Int32(i) => i as usize & 1,
+        RawBsonRef::Int64(i) => i as usize & 1,
+        RawBsonRef::Boolean(b) => b as usize,
+        RawBsonRef::Binary(b) => b.bytes.len(),
+        _ => 0,
+    }
+}
+
+/// gamewire's view: the same walk.
+fn view_walk(doc: DocumentRef<'_>) -> usize {
+    doc.iter().map(|(k, v)| 1 + k.len() + view_value(v)).sum()
+}
+
+fn view_value(v: ValueRef<'_>) -> usize {
+    match v {
+        ValueRef::Document(d) => view_walk(d),
+        ValueRef::Array(a) => a.iter().map(|x| 1 + view_value(x)).sum(),
+        ValueRef::String(s) => s.len(),
+        ValueRef::Double(d) => d.to_bits() as usize & 1,
+        ValueRef::Int32(i) => i as usize & 1,
+        ValueRef::Int64(i) => i as usize & 1,
+        ValueRef::Bool(b) => b as usize,
+        ValueRef::Binary { bytes, .. } => bytes.len(),
+        _ => 0,
+    }
+}
+
 fn peers(c: &mut Criterion) {
     let file = brson();
     let opts = Options::default();
@@ -73,6 +187,9 @@ fn peers(c: &mut Criterion) {
         (slots, components)
     );
 
+    assert_eq!(view_slot_list(&file, &opts), our_slots(&file, &opts));
+    assert_eq!(view_summary(&file, &opts), our_summary(&file, &opts));
+
     let mut g = c.benchmark_group("resonite brson");
     g.throughput(Throughput::Bytes(ours.len() as u64));
     g.sample_size(20);
@@ -80,6 +197,14 @@ fn peers(c: &mut Criterion) {
         b.iter(|| {
             let (_, bson) = container::unpack(black_box(&file), None, &opts).unwrap();
             read_bson(&bson, &opts).unwrap().len()
+        })
+    });
+    g.bench_function("open: gamewire view (unpack, checked view)", |b| {
+        b.iter(|| {
+            FileView::open(black_box(&file), None, &opts)
+                .unwrap()
+                .root()
+                .is_empty()
         })
     });
     g.bench_function("open: frdt (Document::open)", |b| {
@@ -94,14 +219,47 @@ fn peers(c: &mut Criterion) {
     g.bench_function("summary: gamewire", |b| {
         b.iter(|| our_summary(black_box(&file), &opts))
     });
+    g.bench_function("summary: gamewire view", |b| {
+        b.iter(|| view_summary(black_box(&file), &opts))
+    });
     g.bench_function("summary: frdt (summarize)", |b| {
         b.iter(|| frdt::summarize(black_box(&file)).unwrap().slot_count)
     });
     g.bench_function("list slots: gamewire", |b| {
         b.iter(|| our_slots(black_box(&file), &opts))
     });
+    g.bench_function("list slots: gamewire view", |b| {
+        b.iter(|| view_slot_list(black_box(&file), &opts))
+    });
     g.bench_function("list slots: frdt", |b| {
         b.iter(|| frdt_slots(black_box(&file)))
+    });
+    g.finish();
+
+    // The decompressed BSON, walked element by element.
+    let bson = ours.into_owned();
+    let raw = RawDocument::from_bytes(&bson).unwrap();
+    let view = BsonView::new(&bson, &opts).unwrap();
+    assert_eq!(raw_walk(raw), view_walk(view.root()), "the same walk");
+    let mut g = c.benchmark_group("resonite bson walk");
+    g.throughput(Throughput::Bytes(bson.len() as u64));
+    g.sample_size(20);
+    g.bench_function("bson crate: RawDocument walk", |b| {
+        b.iter(|| raw_walk(RawDocument::from_bytes(black_box(&bson)).unwrap()))
+    });
+    g.bench_function("gamewire view: check + walk", |b| {
+        b.iter(|| view_walk(BsonView::new(black_box(&bson), &opts).unwrap().root()))
+    });
+    g.bench_function("gamewire view: check only", |b| {
+        b.iter(|| {
+            BsonView::new(black_box(&bson), &opts)
+                .unwrap()
+                .root()
+                .is_empty()
+        })
+    });
+    g.bench_function("gamewire owned: read_bson (tree built and dropped)", |b| {
+        b.iter(|| read_bson(black_box(&bson), &opts).unwrap().len())
     });
     g.finish();
 }

@@ -1,6 +1,7 @@
 //! The inspect tree of a Resonite/Neos file: its container, the data tree's version,
 //! then the BSON document, as [`gamewire_core::inspect`] nodes for every front end.
 
+use crate::bson_view::{DocumentRef, FileView, ValueRef};
 use crate::container::{self, Container, Framing};
 use crate::tree::{DataTree, TreeValue};
 use crate::{json, Document, Options, Result, Value};
@@ -17,7 +18,54 @@ pub fn tree(data: &[u8], name: Option<&str>, max_items: usize) -> Result<Vec<Nod
 /// Adds the tree of `data` to `tree`: a note on the container and the BSON's size, a
 /// note on the data tree's version, types and slots when it has one, then the root
 /// document.
+///
+/// Read through the borrowed [`bson_view`](crate::bson_view): no owned tree is built,
+/// and only what is shown is visited past the check.
 pub fn fill(data: &[u8], name: Option<&str>, tree: &mut TreeBuilder) -> Result<()> {
+    let o = Options::default();
+    let file = FileView::open(data, name, &o)?;
+    tree.note(&format!(
+        "{}; {} bytes of BSON",
+        container_line(file.container()),
+        file.bson().len()
+    ));
+    let root = file.root();
+    if let Some(v) = root.get("VersionNumber").and_then(|v| v.as_str()) {
+        let types = root
+            .get("Types")
+            .and_then(|t| t.as_array())
+            .map_or(0, |a| a.len());
+        tree.note(&format!(
+            "data tree saved by {v}: {types} types, {} slots",
+            slot_count(root)
+        ));
+    }
+    add_document_ref(tree, "root", root, 0);
+    Ok(())
+}
+
+/// The number of slots from `Object` down through `Children`, as
+/// [`DataTree::slots`] counts them.
+fn slot_count(root: DocumentRef<'_>) -> usize {
+    let mut stack: Vec<DocumentRef<'_>> = root
+        .get("Object")
+        .and_then(|o| o.as_document())
+        .into_iter()
+        .collect();
+    let mut n = 0;
+    while let Some(s) = stack.pop() {
+        n += 1;
+        if let Some(children) = s.get("Children").and_then(|c| c.as_array()) {
+            stack.extend(children.iter().filter_map(|c| c.as_document()));
+        }
+    }
+    n
+}
+
+/// [`fill`] through the owned tree (what `fill` did before the view; kept to check
+/// that both show the same).
+#[doc(hidden)]
+pub fn fill_owned(data: &[u8], name: Option<&str>, tree: &mut TreeBuilder) -> Result<()> {
     let o = Options::default();
     let (c, bson) = container::unpack(data, name, &o)?;
     let doc = crate::read_unpacked(data.len(), &c, &bson, &o)?;
@@ -132,6 +180,82 @@ pub fn add_document(tree: &mut TreeBuilder, label: &str, d: &Document<'_>, depth
     tree.close();
 }
 
+/// A viewed leaf as [`leaf_text`] writes it.
+fn leaf_text_ref(v: ValueRef<'_>) -> String {
+    match v.to_value() {
+        Ok(v) => leaf_text(&v),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// [`add_value`] for a viewed value: the same nodes.
+pub fn add_value_ref(tree: &mut TreeBuilder, label: &str, v: ValueRef<'_>, depth: usize) {
+    const MAX_DEPTH: usize = 12;
+    match v {
+        ValueRef::Document(d) => {
+            // a synced member `{"ID", "Data"}` whose Data has a value convention: typed
+            let mut it = d.iter();
+            let two = match (it.next(), it.next(), it.next()) {
+                (Some(a), Some(b), None) if a.0 == "ID" || b.0 == "ID" => Some([a, b]),
+                _ => None,
+            };
+            if let Some(two) = two {
+                let data = two
+                    .iter()
+                    .find(|(k, _)| *k == "Data")
+                    .and_then(|(_, x)| x.to_value().ok());
+                if let Some(tv) = data.as_ref().and_then(TreeValue::infer) {
+                    let text = tv.to_string();
+                    let shown = text.split_once(' ').map_or("", |(_, r)| r);
+                    tree.leaf(label, &tv.type_name(), &clip(shown.to_string(), 80));
+                    return;
+                }
+            }
+            add_document_ref(tree, label, d, depth)
+        }
+        ValueRef::Array(a) => {
+            let len = a.len();
+            if depth >= MAX_DEPTH {
+                tree.leaf(
+                    label,
+                    "array",
+                    &format!("({len} items, deeper levels not shown)"),
+                );
+                return;
+            }
+            tree.open(label, "array", Some(len));
+            for (i, x) in a.iter().enumerate() {
+                if tree.keep(i, len) {
+                    add_value_ref(tree, &format!("[{i}]"), x, depth + 1);
+                }
+            }
+            tree.close();
+        }
+        other => tree.leaf(label, other.type_name(), &leaf_text_ref(other)),
+    }
+}
+
+/// [`add_document`] for a viewed document: the same nodes.
+pub fn add_document_ref(tree: &mut TreeBuilder, label: &str, d: DocumentRef<'_>, depth: usize) {
+    const MAX_DEPTH: usize = 12;
+    let len = d.len();
+    if depth >= MAX_DEPTH {
+        tree.leaf(
+            label,
+            "document",
+            &format!("({len} entries, deeper levels not shown)"),
+        );
+        return;
+    }
+    tree.open(label, "document", Some(len));
+    for (i, (k, x)) in d.iter().enumerate() {
+        if tree.keep(i, len) {
+            add_value_ref(tree, k, x, depth + 1);
+        }
+    }
+    tree.close();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +279,43 @@ mod tests {
         );
         assert_eq!(root.count, Some(doc.len()));
         assert_eq!(root.elided, doc.len() - 3);
+    }
+
+    #[test]
+    fn the_view_shows_what_the_owned_tree_showed() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/resonite");
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                let n = p.file_name().unwrap().to_string_lossy().into_owned();
+                (n, std::fs::read(p).unwrap())
+            })
+            .collect();
+        let doc = crate::synth::data_tree(40, 6, 3);
+        for c in [crate::Compression::None, crate::Compression::Lz4] {
+            let bytes = crate::encode(&doc, &crate::EncodeOptions::new(c)).unwrap();
+            files.push((format!("synth.{c}"), bytes));
+        }
+        for (name, data) in &files {
+            for max in [2, 5, 1000] {
+                let (mut a, mut b) = (TreeBuilder::new(max), TreeBuilder::new(max));
+                fill(data, Some(name), &mut a).unwrap();
+                fill_owned(data, Some(name), &mut b).unwrap();
+                assert_eq!(a.finish(), b.finish(), "{name}, {max} items");
+            }
+        }
+        // Errors too.
+        let data = &files[0].1;
+        for cut in [0, 5, 9, data.len() / 2] {
+            let (mut a, mut b) = (TreeBuilder::new(9), TreeBuilder::new(9));
+            assert_eq!(
+                fill(&data[..cut], None, &mut a).unwrap_err().to_string(),
+                fill_owned(&data[..cut], None, &mut b)
+                    .unwrap_err()
+                    .to_string()
+            );
+        }
     }
 
     #[test]

@@ -10,7 +10,8 @@
 //! - [`lz4`] (lz4net's chunk stream, not the LZ4 frame format), [`lzma`] (the SDK's
 //!   21-byte header and raw LZMA1) and [`brotli_stream`] (a raw Brotli stream);
 //! - [`value`]: a lossless BSON model (int32, int64 and double kept apart),
-//!   [`bson_read`] (zero-copy) and [`bson_write`];
+//!   [`bson_read`] (zero-copy), [`bson_view`] (a checked view read in place, no tree)
+//!   and [`bson_write`];
 //! - [`json`]: the lossless JSON mapping;
 //! - [`tree`]: the data-tree view: root fields, the `Types` table, the slot hierarchy.
 //!
@@ -28,6 +29,7 @@
 
 pub mod brotli_stream;
 pub mod bson_read;
+pub mod bson_view;
 pub mod bson_write;
 pub mod container;
 pub mod inspect;

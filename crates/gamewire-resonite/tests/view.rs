@@ -1,0 +1,392 @@
+//! The borrowed view (`bson_view`) and the owned reader agree: on random documents, on
+//! every sample file, and on mutated and truncated bytes, errors included (the same
+//! text: offset, path and message).
+
+use gamewire_resonite::bson_view::{BsonView, DocumentRef, FileView, ValueRef};
+use gamewire_resonite::json_view::{DocumentRefView, DocumentView};
+use gamewire_resonite::value::{CodeWithScope, DbPointer, Regex};
+use gamewire_resonite::{
+    bson_write, container, decode, encode, read_bson, Compression, Document, EncodeOptions,
+    Options, Value,
+};
+use proptest::prelude::*;
+
+fn json_texts<T: serde::Serialize>(j: &T) -> (String, String) {
+    (
+        serde_json::to_string(j).unwrap(),
+        serde_json::to_string_pretty(j).unwrap(),
+    )
+}
+use std::borrow::Cow;
+
+fn key() -> impl Strategy<Value = String> {
+    "[a-zA-Z$_][a-zA-Z0-9 _.\u{e9}]{0,8}"
+}
+
+fn leaf() -> impl Strategy<Value = Value<'static>> {
+    prop_oneof![
+        any::<i32>().prop_map(Value::Int32),
+        any::<i64>().prop_map(Value::Int64),
+        any::<u64>().prop_map(|b| Value::Double(f64::from_bits(b))),
+        ".{0,12}".prop_map(|s| Value::String(Cow::Owned(s))),
+        any::<bool>().prop_map(Value::Bool),
+        Just(Value::Null),
+        any::<i64>().prop_map(Value::DateTime),
+        (any::<u8>(), proptest::collection::vec(any::<u8>(), 0..20)).prop_map(|(subtype, b)| {
+            Value::Binary {
+                subtype,
+                bytes: Cow::Owned(b),
+            }
+        }),
+        any::<[u8; 12]>().prop_map(Value::ObjectId),
+        (any::<u32>(), any::<u32>())
+            .prop_map(|(time, increment)| Value::Timestamp { time, increment }),
+        any::<[u8; 16]>().prop_map(Value::Decimal128),
+        Just(Value::Undefined),
+        Just(Value::MinKey),
+        Just(Value::MaxKey),
+        ("[a-z]{0,4}", "[imx]{0,2}").prop_map(|(p, o)| Value::Regex(Box::new(Regex {
+            pattern: p.into(),
+            options: o.into()
+        }))),
+        ("[a-z.]{0,6}", any::<[u8; 12]>()).prop_map(|(n, id)| Value::DbPointer(Box::new(
+            DbPointer {
+                namespace: n.into(),
+                id
+            }
+        ))),
+        "[a-z]{0,6}".prop_map(|s| Value::Symbol(s.into())),
+        "[a-z]{0,6}".prop_map(|s| Value::JavaScript(s.into())),
+    ]
+}
+
+fn document_of(
+    inner: impl Strategy<Value = Value<'static>>,
+) -> impl Strategy<Value = Document<'static>> {
+    proptest::collection::vec((key(), inner), 0..6).prop_map(|e| Document {
+        entries: e.into_iter().map(|(k, v)| (Cow::Owned(k), v)).collect(),
+    })
+}
+
+fn value() -> impl Strategy<Value = Value<'static>> {
+    leaf().prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            document_of(inner.clone()).prop_map(Value::Document),
+            ("[a-z]{0,5}", document_of(inner)).prop_map(|(c, scope)| Value::JavaScriptWithScope(
+                Box::new(CodeWithScope {
+                    code: c.into(),
+                    scope
+                })
+            )),
+        ]
+    })
+}
+
+/// The owned model rebuilt from the view through its own iterators and accessors only
+/// (never through the owned reader), so that the comparison tests the view.
+fn from_view<'a>(d: DocumentRef<'a>) -> Document<'a> {
+    Document {
+        entries: d
+            .iter()
+            .map(|(k, v)| (Cow::Borrowed(k), value_from_view(v)))
+            .collect(),
+    }
+}
+
+fn value_from_view<'a>(v: ValueRef<'a>) -> Value<'a> {
+    match v {
+        ValueRef::Document(d) => Value::Document(from_view(d)),
+        ValueRef::Array(a) => {
+            assert_eq!(a.len(), a.iter().count());
+            Value::Array(a.iter().map(value_from_view).collect())
+        }
+        ValueRef::JavaScriptWithScope { code, scope } => {
+            Value::JavaScriptWithScope(Box::new(CodeWithScope {
+                code: code.into(),
+                scope: from_view(scope),
+            }))
+        }
+        leaf => leaf.to_value().unwrap(),
+    }
+}
+
+/// The accessors answer as the owned value's do.
+fn same_accessors(v: ValueRef<'_>, o: &Value<'_>) {
+    assert_eq!(v.element_type(), o.element_type());
+    assert_eq!(v.type_name(), o.type_name());
+    assert_eq!(v.as_str(), o.as_str());
+    assert_eq!(v.as_i64(), o.as_i64());
+    assert_eq!(v.as_f64().map(f64::to_bits), o.as_f64().map(f64::to_bits));
+    assert_eq!(v.as_bool(), o.as_bool());
+    assert_eq!(v.is_null(), matches!(o, Value::Null));
+    if let Value::Document(d) = o {
+        let dv = v.as_document().unwrap();
+        assert_eq!(dv.len(), d.len());
+        assert!(dv.keys().eq(d.entries.iter().map(|(k, _)| k.as_ref())));
+        for (k, x) in &d.entries {
+            // `get` finds the first entry under a key, as Document::get does
+            same_accessors(dv.get(k).unwrap(), d.get(k).unwrap());
+            let _ = x;
+        }
+    }
+    if let Value::Array(a) = o {
+        let av = v.as_array().unwrap();
+        assert_eq!(av.len(), a.len());
+        for (i, x) in a.iter().enumerate() {
+            same_accessors(av.get(i).unwrap(), x);
+        }
+        assert_eq!(av.get(a.len()), None);
+    }
+}
+
+/// The view of `bson` and the owned reader agree: the same document, or the same error.
+fn agree(bson: &[u8], base: usize, max_depth: usize) {
+    let owned = gamewire_resonite::bson_read::read_document(bson, base, max_depth);
+    let view = BsonView::with_base(bson, base, max_depth);
+    match (owned, view) {
+        (Ok(d), Ok(v)) => {
+            // compared as bytes, so that a NaN equals itself bit for bit
+            let root = v.root();
+            assert!(bytes_of(&from_view(root)) == bytes_of(&d), "view != owned");
+            assert!(bytes_of(&root.to_document().unwrap()) == bytes_of(&d));
+            if bson.len() < 4096 {
+                same_accessors(ValueRef::Document(root), &Value::Document(d));
+            }
+        }
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+        (a, b) => panic!(
+            "disagree on {} bytes: owned {:?}, view {:?}",
+            bson.len(),
+            a.map(|_| ()),
+            b.map(|_| ())
+        ),
+    }
+}
+
+fn bytes_of(d: &Document<'_>) -> Vec<u8> {
+    bson_write::to_vec(d, 1024).unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn view_and_owned_reader_agree_on_random_documents(doc in document_of(value())) {
+        let b = bytes_of(&doc);
+        agree(&b, 0, 1024);
+        let v = BsonView::new(&b, &Options::default()).unwrap();
+        prop_assert!(bytes_of(&from_view(v.root())) == b);
+        // JSON written from the view is the owned tree's JSON, byte for byte
+        prop_assert_eq!(json_texts(&DocumentRefView::new(v.root())), json_texts(&DocumentView::new(&doc)));
+    }
+
+    #[test]
+    fn view_and_owned_reader_agree_on_mutated_bytes(
+        doc in document_of(value()),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+    ) {
+        let mut b = bytes_of(&doc);
+        for (i, byte) in edits {
+            let i = i.index(b.len());
+            b[i] = byte;
+        }
+        agree(&b, 0, 1024);
+        agree(&b, 7, 3);
+    }
+
+    #[test]
+    fn view_and_owned_reader_agree_on_truncated_and_extended_bytes(
+        doc in document_of(value()),
+        cut in any::<prop::sample::Index>(),
+        tail in proptest::collection::vec(any::<u8>(), 0..3),
+    ) {
+        let b = bytes_of(&doc);
+        agree(&b[..cut.index(b.len())], 0, 1024);
+        let mut longer = b.clone();
+        longer.extend_from_slice(&tail);
+        agree(&longer, 0, 1024);
+    }
+
+    #[test]
+    fn view_and_owned_reader_agree_on_arbitrary_bytes(
+        mut b in proptest::collection::vec(any::<u8>(), 5..64),
+        types in proptest::collection::vec(prop_oneof![0x01u8..=0x13, Just(0x7f), Just(0xff)], 0..4),
+    ) {
+        // a plausible length prefix and type bytes, so the walk gets past the start
+        let n = b.len() as i32;
+        b[..4].copy_from_slice(&n.to_le_bytes());
+        for (i, t) in types.into_iter().enumerate() {
+            if 4 + i * 3 < b.len() {
+                b[4 + i * 3] = t;
+            }
+        }
+        agree(&b, 0, 1024);
+        agree(&b, 0, 2);
+    }
+}
+
+#[test]
+fn depth_limit_errors_agree() {
+    let mut v = Value::Int32(1);
+    for i in 0..40 {
+        v = if i % 2 == 0 {
+            Value::Array(vec![v])
+        } else {
+            let mut d = Document::new();
+            d.push("x", v);
+            Value::Document(d)
+        };
+    }
+    let mut doc = Document::new();
+    doc.push("deep", v);
+    let b = bytes_of(&doc);
+    for max in [1, 2, 3, 10, 41, 42, 43] {
+        agree(&b, 0, max);
+    }
+}
+
+fn samples() -> Vec<(String, Vec<u8>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/resonite");
+    let mut out: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    assert!(out.len() >= 7, "the samples are there");
+    out
+}
+
+#[test]
+fn view_of_every_sample_file_agrees_with_decode() {
+    let o = Options::default();
+    for (name, data) in samples() {
+        let owned = decode(&data, Some(&name), &o).unwrap();
+        let view = FileView::open(&data, Some(&name), &o).unwrap();
+        assert_eq!(view.container(), &owned.container, "{name}");
+        assert_eq!(from_view(view.root()), owned.document, "{name}");
+        same_accessors(
+            ValueRef::Document(view.root()),
+            &Value::Document(owned.document.clone()),
+        );
+        assert_eq!(
+            json_texts(&DocumentRefView::new(view.root())),
+            json_texts(&DocumentView::new(&owned.document)),
+            "{name}"
+        );
+        // The data tree's fields read through the view.
+        assert_eq!(
+            view.root().get("VersionNumber").and_then(|v| v.as_str()),
+            owned.document.get("VersionNumber").and_then(|v| v.as_str()),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn mutated_and_truncated_sample_bson_errors_agree() {
+    let o = Options::default();
+    let data = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/resonite/item.brson"),
+    )
+    .unwrap();
+    let (_, bson) = container::unpack(&data, None, &o).unwrap();
+    let bson = bson.into_owned();
+    assert!(read_bson(&bson, &o).is_ok());
+    let mut faults = 0;
+    for i in (0..bson.len()).step_by(41) {
+        for byte in [0x00, 0x01, 0x7f, 0xff] {
+            let mut b = bson.clone();
+            b[i] = byte;
+            faults += usize::from(read_bson(&b, &o).is_err());
+            agree(&b, 0, 1024);
+        }
+    }
+    for cut in (0..bson.len()).step_by(17) {
+        agree(&bson[..cut], 0, 1024);
+    }
+    assert!(faults > 30, "the mutations hit faults ({faults})");
+}
+
+#[test]
+fn file_view_errors_are_decodes_errors() {
+    let o = Options::default();
+    let sample = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/resonite/item.frdt"),
+    )
+    .unwrap();
+    let (_, bson) = container::unpack(&sample, None, &o).unwrap();
+    let doc = read_bson(&bson, &o).unwrap().into_owned();
+    for compression in [Compression::None, Compression::Lz4, Compression::Brotli] {
+        let file = encode(&doc, &EncodeOptions::new(compression)).unwrap();
+        let mut checked = 0;
+        // Faults in the BSON: stored (offsets are file offsets) and decompressed (the
+        // error names the compression), made by re-encoding a mutated BSON.
+        let step = if compression == Compression::None {
+            97
+        } else {
+            389
+        };
+        for i in (0..bson.len()).step_by(step) {
+            let mut b = bson.to_vec();
+            b[i] ^= 0x5a;
+            let f =
+                container::pack(&b, compression, false, &EncodeOptions::new(compression)).unwrap();
+            let owned = decode(&f, None, &o).map(|d| d.document);
+            let view = FileView::open(&f, None, &o);
+            match (owned, view) {
+                (Ok(d), Ok(v)) => assert!(bytes_of(&from_view(v.root())) == bytes_of(&d)),
+                (Err(a), Err(b)) => {
+                    checked += 1;
+                    assert_eq!(a.to_string(), b.to_string());
+                }
+                (a, b) => panic!("disagree: {:?} {:?}", a.map(|_| ()), b.map(|_| ())),
+            }
+        }
+        assert!(checked > 5, "{compression}: {checked} faults");
+        // Faults in the container: cut files.
+        for cut in [0, 3, 8, 9, 20, file.len() / 2, file.len() - 1] {
+            let a = decode(&file[..cut], None, &o).map(|d| d.document);
+            let b = FileView::open(&file[..cut], None, &o);
+            match (a, b) {
+                (Ok(d), Ok(v)) => assert!(bytes_of(&from_view(v.root())) == bytes_of(&d)),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                (a, b) => panic!("disagree: {:?} {:?}", a.map(|_| ()), b.map(|_| ())),
+            }
+        }
+    }
+}
+
+#[test]
+fn json_from_the_view_keeps_every_escape() {
+    // `$` keys, a repeated key, more than 16 keys with a repeat, scope code
+    let mut doc = Document::new();
+    doc.push("$x", Value::Null);
+    let mut dup = Document::new();
+    dup.push("a", Value::Int32(1));
+    dup.push("a", Value::Int64(2));
+    doc.push("dup", Value::Document(dup));
+    let mut many = Document::new();
+    for i in 0..20 {
+        many.push(format!("k{}", i % 19), Value::Int32(i));
+    }
+    doc.push("many", Value::Document(many));
+    let mut scope = Document::new();
+    scope.push("$s", Value::Double(f64::NAN));
+    doc.push(
+        "code",
+        Value::JavaScriptWithScope(Box::new(CodeWithScope {
+            code: "f()".into(),
+            scope,
+        })),
+    );
+    let b = bytes_of(&doc);
+    let v = BsonView::new(&b, &Options::default()).unwrap();
+    let ours = json_texts(&DocumentRefView::new(v.root()));
+    assert_eq!(ours, json_texts(&DocumentView::new(&doc)));
+    assert!(ours.0.contains("$entries"), "{}", ours.0);
+}
