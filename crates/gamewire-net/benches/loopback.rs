@@ -1,7 +1,9 @@
 //! Throughput of each codec over loopback TCP: a client streams N frames of one value to
 //! an echo server built on the same codec (decode, then encode back) while reading the
 //! echoes; frames per second and MB/s (one direction's wire bytes) are the medians of
-//! several runs. Small and large values for each codec.
+//! several runs. Small and large values for each codec. Beside each, the same codec in
+//! memory on one thread (encode then decode the same frames, no socket): the echo does
+//! each of those twice (client and server) and crosses the kernel four times.
 //!
 //! `cargo bench -p gamewire-net --bench loopback` (`-- FILTER` runs the cases whose name
 //! contains FILTER; GAMEWIRE_BENCH_RUNS sets the runs per case, default 5).
@@ -124,10 +126,31 @@ impl Report {
             .collect();
         times.sort_by(|a, b| a.partial_cmp(b).unwrap());
         let t = times[times.len() / 2];
+        // The same codec in memory on one thread: encode n clones, then decode them.
+        let mut alone: Vec<f64> = (0..self.runs)
+            .map(|_| {
+                let mut c = codec.clone();
+                let mut buf = BytesMut::new();
+                let start = Instant::now();
+                for _ in 0..n {
+                    c.encode(item.clone(), &mut buf).unwrap();
+                }
+                let mut got = 0;
+                while c.decode(&mut buf).unwrap().is_some() {
+                    got += 1;
+                }
+                assert_eq!(got, n);
+                start.elapsed().as_secs_f64()
+            })
+            .collect();
+        alone.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let a = alone[alone.len() / 2];
         println!(
-            "{name:<28} {size:>9} B/frame {:>11.0} frames/s {:>9.1} MB/s  (median of {}, {n} frames, min {:.3}s max {:.3}s)",
+            "{name:<18} {size:>7} B/frame | loopback echo {:>9.0} frames/s {:>7.1} MB/s | codec alone {:>9.0} frames/s {:>7.1} MB/s | median of {}, {n} frames, loopback min {:.3}s max {:.3}s",
             n as f64 / t,
             (n * size) as f64 / t / 1e6,
+            n as f64 / a,
+            (n * size) as f64 / a / 1e6,
             self.runs,
             times[0],
             times[times.len() - 1],
@@ -294,13 +317,13 @@ fn main() {
         "zeze raw small",
         ZezeRawCodec::new(),
         raw(&small_bytes),
-        SMALL_N,
+        10 * SMALL_N, // splitting alone is fast: more frames for a measurable run
     );
     report.case(
         &rt,
         "zeze raw large",
         ZezeRawCodec::new(),
         raw(&large_bytes),
-        LARGE_N,
+        100 * LARGE_N,
     );
 }
