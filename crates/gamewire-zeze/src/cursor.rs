@@ -1,15 +1,18 @@
 //! A byte cursor over a slice with Zeze's primitive reads; every error names the
 //! absolute byte offset.
+//!
+//! The bounds checks, offsets and end-of-input errors are gamewire-core's
+//! [`Reader`]'s: this type wraps one and adds only Zeze's compact integers, byte
+//! strings and counts, whose fast paths look at the bytes directly and then advance the
+//! reader past what they checked.
 
 use crate::varint;
-use gamewire_core::{Error, ErrorKind, Result};
+use gamewire_core::{Error, ErrorKind, Reader, Result};
 
 /// A read position in a slice; errors report `base + pos`.
 #[derive(Debug, Clone)]
 pub struct Cursor<'a> {
-    data: &'a [u8],
-    pos: usize,
-    base: usize,
+    r: Reader<'a>,
 }
 
 impl<'a> Cursor<'a> {
@@ -17,82 +20,76 @@ impl<'a> Cursor<'a> {
     #[inline]
     pub fn new(data: &'a [u8]) -> Self {
         Cursor {
-            data,
-            pos: 0,
-            base: 0,
+            r: Reader::new(data),
         }
     }
 
     /// A cursor over `data` whose offsets are reported as `base + position`.
     #[inline]
     pub fn with_base(data: &'a [u8], base: usize) -> Self {
-        Cursor { data, pos: 0, base }
+        Cursor {
+            r: Reader::with_base(data, base),
+        }
     }
 
     /// Absolute offset of the next byte.
     #[inline]
     pub fn offset(&self) -> usize {
-        self.base + self.pos
+        self.r.offset()
     }
 
     /// Position within the slice.
     #[inline]
     pub fn pos(&self) -> usize {
-        self.pos
+        self.r.pos()
     }
 
     /// Bytes not read yet.
     #[inline]
     pub fn remaining(&self) -> usize {
-        self.data.len() - self.pos
+        self.r.remaining()
     }
 
     /// The unread bytes.
     #[inline]
     pub fn rest(&self) -> &'a [u8] {
-        &self.data[self.pos..]
+        self.r.rest()
     }
 
     /// True when all bytes are read.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.pos >= self.data.len()
+        self.r.is_empty()
     }
 
-    #[cold]
-    fn eof(&self, needed: usize) -> Error {
-        Error::at(
-            self.offset(),
-            ErrorKind::UnexpectedEof {
-                needed: needed.saturating_sub(self.remaining()).max(1),
-                remaining: self.remaining(),
-            },
-        )
+    /// Moves `n` bytes on; the caller has checked that they are there (a fast path that
+    /// looked at them), so the reader's own check never fails.
+    #[inline(always)]
+    fn advance(&mut self, n: usize) {
+        let to = self.r.pos() + n;
+        debug_assert!(to <= self.r.data().len());
+        // `seek` checks `to` against the length again; the caller's check makes that
+        // branch dead, and the optimizer drops it.
+        let _ = self.r.seek(to);
     }
 
     /// Reads one byte.
     #[inline]
     pub fn u8(&mut self) -> Result<u8> {
-        match self.data.get(self.pos) {
-            Some(&b) => {
-                self.pos += 1;
-                Ok(b)
-            }
-            None => Err(self.eof(1)),
-        }
+        self.r.read_u8()
     }
 
     /// The next byte, not consumed.
     #[inline(always)]
     pub fn peek(&self) -> Option<u8> {
-        self.data.get(self.pos).copied()
+        self.r.peek_u8()
     }
 
     /// Consumes the next byte when it is `0x00` (the usual end of a bean); true if it did.
     #[inline(always)]
     pub fn eat_zero(&mut self) -> bool {
-        if self.data.get(self.pos) == Some(&0) {
-            self.pos += 1;
+        if self.r.peek_u8() == Some(0) {
+            self.advance(1);
             true
         } else {
             false
@@ -102,45 +99,31 @@ impl<'a> Cursor<'a> {
     /// Reads `n` bytes.
     #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
-        match self.data.get(self.pos..self.pos.wrapping_add(n)) {
-            Some(s) if n <= self.remaining() => {
-                self.pos += n;
-                Ok(s)
-            }
-            _ => Err(self.eof(n)),
-        }
+        self.r.read_bytes(n)
     }
 
     /// Reads `N` bytes as an array.
     #[inline]
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        match self.data.get(self.pos..self.pos + N) {
-            Some(s) => {
-                self.pos += N;
-                let mut a = [0u8; N];
-                a.copy_from_slice(s);
-                Ok(a)
-            }
-            None => Err(self.eof(N)),
-        }
+        self.r.read_array()
     }
 
     /// Reads a little-endian f32 (`ReadFloat`).
     #[inline]
     pub fn f32(&mut self) -> Result<f32> {
-        Ok(f32::from_le_bytes(self.array()?))
+        self.r.read_f32()
     }
 
     /// Reads a little-endian f64 (`ReadDouble`).
     #[inline]
     pub fn f64(&mut self) -> Result<f64> {
-        Ok(f64::from_le_bytes(self.array()?))
+        self.r.read_f64()
     }
 
     /// Reads a little-endian u32 (`ReadInt4`).
     #[inline]
     pub fn u32_le(&mut self) -> Result<u32> {
-        Ok(u32::from_le_bytes(self.array()?))
+        self.r.read_u32()
     }
 
     /// Reads a compact signed integer (`ReadLong`).
@@ -150,13 +133,14 @@ impl<'a> Cursor<'a> {
     /// ones and the input's last bytes take [`varint::read_long`].
     #[inline(always)]
     pub fn long(&mut self) -> Result<i64> {
-        if let Some(&b) = self.data.get(self.pos) {
+        let rest = self.r.rest();
+        if let Some(&b) = rest.first() {
             if !(0x40..0xc0).contains(&b) {
-                self.pos += 1;
+                self.advance(1);
                 return Ok(b as i8 as i64);
             }
         }
-        if let Some(w) = self.data.get(self.pos..self.pos.wrapping_add(8)) {
+        if let Some(w) = rest.get(..8) {
             let word = u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
             // All ones for a negative value (first bit set): its encoding is complemented.
             let flip = ((word as i64) >> 63) as u64;
@@ -167,7 +151,7 @@ impl<'a> Cursor<'a> {
                 let n = k + 1;
                 // Drop the n + 1 prefix bits, then keep the 7n - 1 value bits.
                 let v = (x << (n + 1)) >> (65 - 7 * n);
-                self.pos += n as usize;
+                self.advance(n as usize);
                 return Ok((v ^ flip) as i64);
             }
         }
@@ -177,13 +161,14 @@ impl<'a> Cursor<'a> {
     /// Steps over a compact signed integer (validating its length) without decoding it.
     #[inline(always)]
     pub fn skip_long(&mut self) -> Result<()> {
-        if let Some(&b) = self.data.get(self.pos) {
+        let rest = self.r.rest();
+        if let Some(&b) = rest.first() {
             // Complemented when negative; then the 1 bits after the leading 0 give the
             // length minus one.
             let c = b ^ ((b as i8) >> 7) as u8;
             let k = (c << 1).leading_ones() as usize;
-            if k < 7 && self.pos + k < self.data.len() {
-                self.pos += k + 1;
+            if k < 7 && k < rest.len() {
+                self.advance(k + 1);
                 return Ok(());
             }
         }
@@ -192,9 +177,9 @@ impl<'a> Cursor<'a> {
 
     #[inline(never)]
     fn long_slow(&mut self) -> Result<i64> {
-        match varint::read_long(&self.data[self.pos..]) {
+        match varint::read_long(self.r.rest()) {
             Some((v, n)) => {
-                self.pos += n;
+                self.advance(n);
                 Ok(v)
             }
             None => Err(self.truncated("compact integer")),
@@ -204,9 +189,9 @@ impl<'a> Cursor<'a> {
     /// Reads a compact unsigned 64-bit integer (`ReadULong`).
     #[inline]
     pub fn ulong(&mut self) -> Result<u64> {
-        match varint::read_ulong(&self.data[self.pos..]) {
+        match varint::read_ulong(self.r.rest()) {
             Some((v, n)) => {
-                self.pos += n;
+                self.advance(n);
                 Ok(v)
             }
             None => Err(self.truncated("compact unsigned integer")),
@@ -238,11 +223,12 @@ impl<'a> Cursor<'a> {
     /// Reads a length-prefixed byte string (`ReadBytes`), checking the length first.
     #[inline]
     pub fn len_bytes(&mut self) -> Result<&'a [u8]> {
-        if let Some(&b) = self.data.get(self.pos) {
+        let rest = self.r.rest();
+        if let Some(&b) = rest.first() {
             // One-byte length (under 128), the whole string present: the common case.
-            if let Some(s) = self.data.get(self.pos + 1..self.pos + 1 + b as usize) {
+            if let Some(s) = rest.get(1..1 + b as usize) {
                 if b < 0x80 {
-                    self.pos += 1 + b as usize;
+                    self.advance(1 + b as usize);
                     return Ok(s);
                 }
             }
@@ -268,7 +254,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Checks that `count` items of at least `min` bytes each can fit in the bytes that
-    /// remain; `at` is where the count was read.
+    /// remain; `at` is the absolute offset where the count was read.
     #[inline]
     pub fn check_count(
         &self,
@@ -277,17 +263,9 @@ impl<'a> Cursor<'a> {
         min: usize,
         what: &'static str,
     ) -> Result<usize> {
-        match count.checked_mul(min as u64) {
-            Some(n) if n <= self.remaining() as u64 => Ok(count as usize),
-            _ => Err(Error::at(
-                at,
-                ErrorKind::LengthPastEnd {
-                    what,
-                    declared: count,
-                    remaining: self.remaining(),
-                },
-            )),
-        }
+        self.r
+            .check_len_from(at - self.r.base(), count, min, what)?;
+        Ok(count as usize)
     }
 }
 

@@ -466,20 +466,30 @@ impl<'de> de::SeqAccess<'de> for IntListAccess<'_, 'de> {
     }
 }
 
-/// One item of a list of integers (the deserializer's wire type is already
-/// [`WireType::Integer`]): Rust integers and `bool` read the compact integer directly,
-/// any other type goes through the general deserializer.
-struct IntItem<'a, 'de>(&'a mut De<'de>);
-
-macro_rules! int_items {
-    ($($m:ident => $v:ident $t:ty),*) => {$(
+/// The eight Rust integer `deserialize_*` methods of a deserializer: each gets an `i64`
+/// from `$read` (an expression over `$self`) and hands it to its visitor cast to its
+/// width (truncating, as Zeze's `ReadInt` and friends do; `u64` takes the same bits).
+macro_rules! int_methods {
+    ($self:ident => $read:expr) => {
+        int_methods!(@ $self $read; deserialize_i8 visit_i8 i8, deserialize_i16 visit_i16 i16,
+            deserialize_i32 visit_i32 i32, deserialize_i64 visit_i64 i64,
+            deserialize_u8 visit_u8 u8, deserialize_u16 visit_u16 u16,
+            deserialize_u32 visit_u32 u32, deserialize_u64 visit_u64 u64);
+    };
+    (@ $self:ident $read:expr; $($m:ident $v:ident $t:ty),*) => {$(
         #[inline(always)]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
-            let x = self.0.c.long()?;
+        #[allow(clippy::unnecessary_cast)]
+        fn $m<V: Visitor<'de>>($self, visitor: V) -> R<V::Value> {
+            let x: i64 = $read;
             visitor.$v(x as $t)
         }
     )*};
 }
+
+/// One item of a list of integers (the deserializer's wire type is already
+/// [`WireType::Integer`]): Rust integers and `bool` read the compact integer directly,
+/// any other type goes through the general deserializer.
+struct IntItem<'a, 'de>(&'a mut De<'de>);
 
 macro_rules! forward {
     ($($m:ident ($($a:ident : $t:ty),*)),*) => {$(
@@ -492,9 +502,7 @@ macro_rules! forward {
 impl<'de> de::Deserializer<'de> for IntItem<'_, 'de> {
     type Error = SerdeError;
 
-    int_items!(deserialize_i8 => visit_i8 i8, deserialize_i16 => visit_i16 i16, deserialize_i32 => visit_i32 i32,
-          deserialize_i64 => visit_i64 i64, deserialize_u8 => visit_u8 u8, deserialize_u16 => visit_u16 u16,
-          deserialize_u32 => visit_u32 u32, deserialize_u64 => visit_u64 u64);
+    int_methods!(self => self.0.c.long()?);
 
     #[inline]
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
@@ -568,16 +576,6 @@ impl<'de> de::MapAccess<'de> for BeanMapAccess<'_, 'de> {
     }
 }
 
-macro_rules! ints {
-    ($($m:ident => $v:ident $t:ty),*) => {$(
-        #[inline]
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
-            let x = self.int()?;
-            visitor.$v(x as $t)
-        }
-    )*};
-}
-
 impl<'de> de::Deserializer<'de> for &mut De<'de> {
     type Error = SerdeError;
 
@@ -640,9 +638,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         visitor.visit_bool(b)
     }
 
-    ints!(deserialize_i8 => visit_i8 i8, deserialize_i16 => visit_i16 i16, deserialize_i32 => visit_i32 i32,
-          deserialize_i64 => visit_i64 i64, deserialize_u8 => visit_u8 u8, deserialize_u16 => visit_u16 u16,
-          deserialize_u32 => visit_u32 u32, deserialize_u64 => visit_u64 u64);
+    int_methods!(self => self.int()?);
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
         let x = self.float()?;
@@ -971,14 +967,6 @@ impl<'de> de::MapAccess<'de> for ZeroStruct {
     }
 }
 
-macro_rules! zero_ints {
-    ($($m:ident => $v:ident),*) => {$(
-        fn $m<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
-            visitor.$v(0)
-        }
-    )*};
-}
-
 impl<'de> de::Deserializer<'de> for Zero {
     type Error = SerdeError;
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
@@ -987,9 +975,7 @@ impl<'de> de::Deserializer<'de> for Zero {
     fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
         visitor.visit_bool(false)
     }
-    zero_ints!(deserialize_i8 => visit_i8, deserialize_i16 => visit_i16, deserialize_i32 => visit_i32,
-               deserialize_i64 => visit_i64, deserialize_u8 => visit_u8, deserialize_u16 => visit_u16,
-               deserialize_u32 => visit_u32, deserialize_u64 => visit_u64);
+    int_methods!(self => 0);
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
         visitor.visit_f32(0.0)
     }

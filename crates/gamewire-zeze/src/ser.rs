@@ -221,6 +221,22 @@ impl SeqSer<'_> {
     }
 }
 
+/// The other Rust integer widths of a serializer, each written as the `i64` of the same
+/// value (`u64` as the `i64` with the same bits: Zeze has no unsigned 64-bit type)
+/// through the serializer's own `serialize_i64`.
+macro_rules! ints_as_i64 {
+    () => {
+        ints_as_i64!(serialize_i8 i8, serialize_i16 i16, serialize_i32 i32, serialize_u8 u8,
+            serialize_u16 u16, serialize_u32 u32, serialize_u64 u64);
+    };
+    ($($m:ident $t:ty),*) => {$(
+        #[inline(always)]
+        fn $m(self, v: $t) -> R<Self::Ok> {
+            self.serialize_i64(v as i64)
+        }
+    )*};
+}
+
 impl<'a> ser::Serializer for Ser<'a> {
     type Ok = Option<WireType>;
     type Error = SerdeError;
@@ -242,35 +258,7 @@ impl<'a> ser::Serializer for Ser<'a> {
         write_long(self.out, v);
         Ok(Some(WireType::Integer))
     }
-    #[inline]
-    fn serialize_i8(self, v: i8) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline]
-    fn serialize_i16(self, v: i16) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline]
-    fn serialize_i32(self, v: i32) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline]
-    fn serialize_u8(self, v: u8) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    /// Written as the i64 with the same bits (Zeze has no unsigned 64-bit type).
-    #[inline]
-    fn serialize_u64(self, v: u64) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
+    ints_as_i64!();
     fn serialize_f32(self, v: f32) -> R<Self::Ok> {
         self.out.extend_from_slice(&v.to_le_bytes());
         Ok(Some(WireType::Float))
@@ -536,34 +524,7 @@ impl<'a> ser::Serializer for FieldSer<'a> {
         write_long(self.out, v);
         Ok(Some(WireType::Integer))
     }
-    #[inline(always)]
-    fn serialize_i8(self, v: i8) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_i16(self, v: i16) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_i32(self, v: i32) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_u8(self, v: u8) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_u16(self, v: u16) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_u32(self, v: u32) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
-    #[inline(always)]
-    fn serialize_u64(self, v: u64) -> R<Self::Ok> {
-        self.serialize_i64(v as i64)
-    }
+    ints_as_i64!();
     fn serialize_f32(mut self, v: f32) -> R<Self::Ok> {
         if v == 0.0 {
             return Ok(None);
