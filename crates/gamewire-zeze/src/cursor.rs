@@ -133,14 +133,14 @@ impl<'a> Cursor<'a> {
     /// ones and the input's last bytes take [`varint::read_long`].
     #[inline(always)]
     pub fn long(&mut self) -> Result<i64> {
-        let rest = self.r.rest();
-        if let Some(&b) = rest.first() {
+        let (data, pos) = (self.r.data(), self.r.pos());
+        if let Some(&b) = data.get(pos) {
             if !(0x40..0xc0).contains(&b) {
                 self.advance(1);
                 return Ok(b as i8 as i64);
             }
         }
-        if let Some(w) = rest.get(..8) {
+        if let Some(w) = data.get(pos..pos.wrapping_add(8)) {
             let word = u64::from_be_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
             // All ones for a negative value (first bit set): its encoding is complemented.
             let flip = ((word as i64) >> 63) as u64;
@@ -161,13 +161,13 @@ impl<'a> Cursor<'a> {
     /// Steps over a compact signed integer (validating its length) without decoding it.
     #[inline(always)]
     pub fn skip_long(&mut self) -> Result<()> {
-        let rest = self.r.rest();
-        if let Some(&b) = rest.first() {
+        let (data, pos) = (self.r.data(), self.r.pos());
+        if let Some(&b) = data.get(pos) {
             // Complemented when negative; then the 1 bits after the leading 0 give the
             // length minus one.
             let c = b ^ ((b as i8) >> 7) as u8;
             let k = (c << 1).leading_ones() as usize;
-            if k < 7 && k < rest.len() {
+            if k < 7 && pos + k < data.len() {
                 self.advance(k + 1);
                 return Ok(());
             }
@@ -223,10 +223,10 @@ impl<'a> Cursor<'a> {
     /// Reads a length-prefixed byte string (`ReadBytes`), checking the length first.
     #[inline]
     pub fn len_bytes(&mut self) -> Result<&'a [u8]> {
-        let rest = self.r.rest();
-        if let Some(&b) = rest.first() {
+        let (data, pos) = (self.r.data(), self.r.pos());
+        if let Some(&b) = data.get(pos) {
             // One-byte length (under 128), the whole string present: the common case.
-            if let Some(s) = rest.get(1..1 + b as usize) {
+            if let Some(s) = data.get(pos + 1..pos + 1 + b as usize) {
                 if b < 0x80 {
                     self.advance(1 + b as usize);
                     return Ok(s);

@@ -3,11 +3,11 @@
 //! maps navigable without building the owned [`Value`] tree.
 //!
 //! Built on the allocation-free walk ([`skip_value`]): [`view`] walks the whole input
-//! once (so a view exists only over bytes the walk accepts), and each nested bean, list
-//! or map a navigation meets is stepped over by the walk to find where the next value
-//! starts; nothing is allocated. Reaching a value nested `d` levels down walks its bytes
-//! about `d` times, so a caller that needs every value of a deep tree once may prefer
-//! [`crate::decode`].
+//! once (so a view exists only over bytes the walk accepts), and when an iteration moves
+//! past a bean, list or map it steps over it with the walk (a value the caller navigates
+//! into is not walked before). Nothing is allocated. A caller that visits every value of
+//! a list of beans reads each bean's bytes about twice (the fields, then the step to the
+//! next item), plus the first walk.
 //!
 //! A view means what the owned decode means, errors included: where the walk refuses
 //! bytes, the owned decode of that one value gives the error, so the offset, path and
@@ -71,15 +71,20 @@ fn span_slow<'a>(
     Ok(())
 }
 
-/// Reads one value of wire type `ty` as a view (scalars read, strings borrowed,
-/// containers stepped over and viewed).
+/// Reads one value of wire type `ty` as a view: a scalar is read (strings borrowed) and
+/// `c` moves past it, with `None` returned beside it; for a bean, list or map only what
+/// comes before its items is read (a dynamic bean's type id, a list's or map's header),
+/// `c` stays at the value's start and the wire type to step over it with [`span`] is
+/// returned: the caller steps over it only when it moves on, so a value the caller
+/// navigates into is not walked first.
+#[inline]
 fn read_view<'a>(
     c: &mut Cursor<'a>,
     ty: WireType,
     opts: &Options,
     depth: usize,
-) -> Result<ValueView<'a>> {
-    Ok(match ty {
+) -> Result<(ValueView<'a>, Option<WireType>)> {
+    let v = match ty {
         WireType::Integer => ValueView::Integer(c.long()?),
         WireType::Float => ValueView::Float(c.f32()?),
         WireType::Double => ValueView::Double(c.f64()?),
@@ -89,35 +94,51 @@ fn read_view<'a>(
         WireType::Vector3 => ValueView::Vector3([c.f32()?, c.f32()?, c.f32()?]),
         WireType::Vector3Int => ValueView::Vector3Int([c.long()?, c.long()?, c.long()?]),
         WireType::Vector4 => ValueView::Vector4([c.f32()?, c.f32()?, c.f32()?, c.f32()?]),
-        WireType::Bean => ValueView::Bean(bean_at(c, opts, depth)?),
+        WireType::Bean => {
+            return Ok((
+                ValueView::Bean(BeanView {
+                    c: c.clone(),
+                    opts: *opts,
+                    depth,
+                }),
+                Some(WireType::Bean),
+            ))
+        }
         WireType::Dynamic => {
             let type_id = c.long()?;
-            ValueView::Dynamic {
-                type_id,
-                bean: bean_at(c, opts, depth)?,
-            }
+            return Ok((
+                ValueView::Dynamic {
+                    type_id,
+                    bean: BeanView {
+                        c: c.clone(),
+                        opts: *opts,
+                        depth,
+                    },
+                },
+                Some(WireType::Bean),
+            ));
         }
         WireType::List => {
             let mut h = c.clone();
-            span(c, ty, opts, depth)?;
-            // The walk read this header already; these reads cannot fail.
             check_depth(&h, opts, depth)?;
             let at = h.offset();
             let t = h.u8()?;
             let elem = wire_type(at, t & 0x0f)?;
             let count = read_tag_delta(&mut h, t)?;
             let len = h.check_count(at, count as u64, elem.min_size(), "list count")?;
-            ValueView::List(ListView {
-                elem,
-                len,
-                c: h,
-                opts: *opts,
-                depth: depth + 1,
-            })
+            return Ok((
+                ValueView::List(ListView {
+                    elem,
+                    len,
+                    c: h,
+                    opts: *opts,
+                    depth: depth + 1,
+                }),
+                Some(WireType::List),
+            ));
         }
         WireType::Map => {
             let mut h = c.clone();
-            span(c, ty, opts, depth)?;
             check_depth(&h, opts, depth)?;
             let at = h.offset();
             let t = h.u8()?;
@@ -131,28 +152,20 @@ fn read_view<'a>(
                 key.min_size() + value.min_size(),
                 "map count",
             )?;
-            ValueView::Map(MapView {
-                key,
-                value,
-                len,
-                c: h,
-                opts: *opts,
-                depth: depth + 1,
-            })
+            return Ok((
+                ValueView::Map(MapView {
+                    key,
+                    value,
+                    len,
+                    c: h,
+                    opts: *opts,
+                    depth: depth + 1,
+                }),
+                Some(WireType::Map),
+            ));
         }
-    })
-}
-
-/// The bean starting at `c` (its first tag), stepped over.
-#[inline]
-fn bean_at<'a>(c: &mut Cursor<'a>, opts: &Options, depth: usize) -> Result<BeanView<'a>> {
-    let start = c.clone();
-    span(c, WireType::Bean, opts, depth)?;
-    Ok(BeanView {
-        c: start,
-        opts: *opts,
-        depth,
-    })
+    };
+    Ok((v, None))
 }
 
 /// A value as the wire types it, borrowing from the input.
@@ -324,6 +337,7 @@ impl<'a> BeanView<'a> {
             depth: self.depth,
             level: 0,
             id: 0,
+            pending: None,
             started: false,
             done: false,
         }
@@ -396,6 +410,9 @@ pub struct Fields<'a> {
     depth: usize,
     level: u32,
     id: u32,
+    /// The wire type of the last field's bean, list or map, not yet stepped over (the
+    /// cursor is at its start).
+    pending: Option<WireType>,
     started: bool,
     done: bool,
 }
@@ -410,6 +427,7 @@ impl Fields<'_> {
 impl<'a> Iterator for Fields<'a> {
     type Item = Result<FieldView<'a>>;
 
+    #[inline]
     fn next(&mut self) -> Option<Self::Item> {
         if self.done {
             return None;
@@ -437,6 +455,10 @@ impl<'a> Fields<'a> {
         if !self.started {
             self.started = true;
             check_depth(c, &self.opts, self.depth)?;
+        }
+        if let Some(ty) = self.pending.take() {
+            let id = self.id;
+            span(c, ty, &self.opts, self.depth + 1).map_err(|e| e.in_key(id.to_string()))?;
         }
         loop {
             let at = c.offset();
@@ -466,12 +488,17 @@ impl<'a> Fields<'a> {
             }
             let id = new_id as u32;
             self.id = id;
+            // Integers and byte strings (the common fields) are read here.
             let value = if t & 0x0f == 0 {
                 ValueView::Integer(c.long().map_err(|e| e.in_key(id.to_string()))?)
+            } else if t & 0x0f == 3 {
+                ValueView::Bytes(c.len_bytes().map_err(|e| e.in_key(id.to_string()))?)
             } else {
                 let ty = wire_type(at, t & 0x0f)?;
-                read_view(c, ty, &self.opts, self.depth + 1)
-                    .map_err(|e| e.in_key(id.to_string()))?
+                let (v, pending) = read_view(c, ty, &self.opts, self.depth + 1)
+                    .map_err(|e| e.in_key(id.to_string()))?;
+                self.pending = pending;
+                v
             };
             return Ok(Some(FieldView {
                 level: self.level,
@@ -519,6 +546,7 @@ impl<'a> ListView<'a> {
             depth: self.depth,
             index: 0,
             len: self.len,
+            pending: None,
         }
     }
 }
@@ -532,6 +560,8 @@ pub struct Items<'a> {
     depth: usize,
     index: usize,
     len: usize,
+    /// The last item's bean, list or map, not yet stepped over.
+    pending: Option<WireType>,
 }
 
 impl<'a> Iterator for Items<'a> {
@@ -542,22 +572,38 @@ impl<'a> Iterator for Items<'a> {
         if self.index >= self.len {
             return None;
         }
-        let i = self.index;
-        self.index += 1;
-        let r = if self.elem == WireType::Integer {
-            self.c.long().map(ValueView::Integer)
-        } else {
-            read_view(&mut self.c, self.elem, &self.opts, self.depth)
-        };
+        let r = self.step();
         if r.is_err() {
             self.index = self.len;
         }
-        Some(r.map_err(|e| e.in_index(i)))
+        Some(r)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.len - self.index;
-        (0, Some(n))
+        (0, Some(self.len - self.index))
+    }
+}
+
+impl<'a> Items<'a> {
+    #[inline]
+    fn step(&mut self) -> Result<ValueView<'a>> {
+        if let Some(ty) = self.pending.take() {
+            let i = self.index - 1;
+            span(&mut self.c, ty, &self.opts, self.depth).map_err(|e| e.in_index(i))?;
+        }
+        let i = self.index;
+        self.index += 1;
+        if self.elem == WireType::Integer {
+            return self
+                .c
+                .long()
+                .map(ValueView::Integer)
+                .map_err(|e| e.in_index(i));
+        }
+        let (v, pending) =
+            read_view(&mut self.c, self.elem, &self.opts, self.depth).map_err(|e| e.in_index(i))?;
+        self.pending = pending;
+        Ok(v)
     }
 }
 
@@ -604,6 +650,7 @@ impl<'a> MapView<'a> {
             depth: self.depth,
             index: 0,
             len: self.len,
+            pending: None,
         }
     }
 }
@@ -618,6 +665,8 @@ pub struct Entries<'a> {
     depth: usize,
     index: usize,
     len: usize,
+    /// The last value's bean, list or map, not yet stepped over.
+    pending: Option<WireType>,
 }
 
 impl<'a> Iterator for Entries<'a> {
@@ -627,21 +676,36 @@ impl<'a> Iterator for Entries<'a> {
         if self.index >= self.len {
             return None;
         }
-        let i = self.index;
-        self.index += 1;
-        let r = read_view(&mut self.c, self.key, &self.opts, self.depth).and_then(|k| {
-            Ok((
-                k,
-                read_view(&mut self.c, self.value, &self.opts, self.depth)?,
-            ))
-        });
+        let r = self.step();
         if r.is_err() {
             self.index = self.len;
         }
-        Some(r.map_err(|e| e.in_index(i)))
+        Some(r)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         (0, Some(self.len - self.index))
+    }
+}
+
+impl<'a> Entries<'a> {
+    fn step(&mut self) -> Result<(ValueView<'a>, ValueView<'a>)> {
+        if let Some(ty) = self.pending.take() {
+            let i = self.index - 1;
+            span(&mut self.c, ty, &self.opts, self.depth).map_err(|e| e.in_index(i))?;
+        }
+        let i = self.index;
+        self.index += 1;
+        let (opts, depth) = (self.opts, self.depth);
+        let (k, pending) =
+            read_view(&mut self.c, self.key, &opts, depth).map_err(|e| e.in_index(i))?;
+        if let Some(ty) = pending {
+            // The key is stepped over now: the value follows it.
+            span(&mut self.c, ty, &opts, depth).map_err(|e| e.in_index(i))?;
+        }
+        let (v, pending) =
+            read_view(&mut self.c, self.value, &opts, depth).map_err(|e| e.in_index(i))?;
+        self.pending = pending;
+        Ok((k, v))
     }
 }
