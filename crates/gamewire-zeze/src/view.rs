@@ -362,7 +362,7 @@ impl<'a> BeanView<'a> {
         let mut levels: Vec<Vec<Field>> = Vec::new();
         let mut fields = Vec::new();
         let mut it = self.fields();
-        while let Some(f) = it.next() {
+        for f in it.by_ref() {
             let f = f?;
             while levels.len() < f.level as usize {
                 levels.push(std::mem::take(&mut fields));
