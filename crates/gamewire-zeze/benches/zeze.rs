@@ -37,6 +37,9 @@ fn bench(c: &mut Criterion) {
             gamewire_zeze::skip_bean(&mut c, &Default::default(), 0).unwrap()
         })
     });
+    g.bench_function("zeze view (borrowed, every value visited)", |b| {
+        b.iter(|| visit_view(black_box(&zeze)))
+    });
     g.bench_function("copy of the zeze bytes", |b| {
         b.iter(|| black_box(&zeze).to_vec())
     });

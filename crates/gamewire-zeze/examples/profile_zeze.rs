@@ -1,6 +1,6 @@
 //! Callgrind driver: `profile_zeze MODE [N]` runs one codec path over N records (the
 //! bench's record shape) so instruction counts can be compared before and after a
-//! change. MODE: decode, decode_ref, encode, walk, tree, tree_encode, postcard_decode,
+//! change. MODE: decode, decode_ref, encode, walk, view, tree, tree_encode, postcard_decode,
 //! postcard_decode_ref, postcard_encode, none (setup only, to subtract). A third argument repeats the work
 //! (for `perf record`).
 
@@ -43,6 +43,9 @@ fn run(mode: &str, n: usize, batch: &Batch, zeze: &[u8], post: &[u8], tree: &gam
         "walk" => {
             let mut c = gamewire_zeze::cursor::Cursor::new(black_box(zeze));
             gamewire_zeze::skip_bean(&mut c, &Default::default(), 0).unwrap();
+        }
+        "view" => {
+            black_box(visit_view(black_box(zeze)));
         }
         "tree" => {
             let t = gamewire_zeze::decode(black_box(zeze), &Default::default()).unwrap();

@@ -53,7 +53,7 @@ fn scratch() -> Vec<Field> {
 
 /// Refuses nesting past `opts.max_depth`, at the current offset.
 #[inline]
-fn check_depth(c: &Cursor<'_>, opts: &Options, depth: usize) -> Result<()> {
+pub(crate) fn check_depth(c: &Cursor<'_>, opts: &Options, depth: usize) -> Result<()> {
     if depth >= opts.max_depth {
         return Err(Error::at(
             c.offset(),

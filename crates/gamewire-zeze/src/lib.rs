@@ -9,6 +9,8 @@
 //! - [`json`]: the lossless JSON mapping of that tree;
 //! - [`schema`]: Zeze's solution XML, and named, typed decoding and encoding;
 //! - [`frame`]: protocol frames (module id, protocol id, size, body) and a stream reader;
+//! - [`view`]: a borrowed view of a bean's bytes (fields by id, strings borrowed, nested
+//!   values navigable) without building the tree;
 //! - [`ser`] / [`de`]: serde for Rust structs, straight to and from bean bytes;
 //! - [`gen`]: Rust structs generated from a solution, for a `build.rs` or the CLI.
 #![forbid(unsafe_code)]
@@ -31,6 +33,7 @@ pub mod ser;
 pub mod types;
 mod value;
 pub mod varint;
+pub mod view;
 
 pub use de::{from_bytes, from_bytes_with};
 pub use decode::{
@@ -40,6 +43,7 @@ pub use encode::{encode, encode_into, write_value};
 pub use gamewire_core::{Error, ErrorKind, Result};
 pub use ser::{to_bytes, to_writer};
 pub use value::{Bean, Field, Value, WireType};
+pub use view::{view, BeanView, ValueView};
 
 /// True when `data` (and the file name, when known) looks like this format.
 ///

@@ -59,3 +59,29 @@ fn records(n: usize) -> Batch {
         .collect();
     Batch { recs }
 }
+
+/// Visits every value of the records through the borrowed view (no owned tree): sums
+/// the integers and the string lengths, so every field is read.
+#[allow(dead_code)]
+fn visit_view(data: &[u8]) -> u64 {
+    use gamewire_zeze::view::ValueView;
+    let v = gamewire_zeze::view(data, &Default::default()).unwrap();
+    let mut sum = 0u64;
+    let recs = v.get(1).unwrap().unwrap();
+    for rec in recs.as_list().unwrap().iter() {
+        let rec = rec.unwrap();
+        for f in rec.as_bean().unwrap().fields() {
+            match f.unwrap().value {
+                ValueView::Integer(x) => sum = sum.wrapping_add(x as u64),
+                ValueView::Bytes(b) => sum += b.len() as u64,
+                ValueView::List(l) => {
+                    for x in l.iter() {
+                        sum = sum.wrapping_add(x.unwrap().as_i64().unwrap() as u64);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    sum
+}
