@@ -1,9 +1,12 @@
 //! `gamewire.kingsisle`: KingsIsle ObjectProperty blobs (and `BINd` files).
 //!
-//! Values are those of the KingsIsle crate's lossless JSON mapping, named through a type
-//! list (wiztype JSON or KingsIsle's XML dump), given as a path or as the text itself.
+//! Objects are `gamewire.kingsisle.Object` (a dict of property names to values with
+//! `.type_name` and `.type_hash`), non-UTF-8 strings `bytes`, the rest the KingsIsle
+//! crate's lossless JSON mapping (`json=True` gives that mapping as it is). Names come
+//! from a type list (wiztype JSON or KingsIsle's XML dump), given as a path or as text.
 
-use crate::{errors, json, maybe_allow_threads};
+use crate::json::{Format, Hook};
+use crate::{errors, maybe_allow_threads, py_attr};
 use gamewire::kingsisle::{self as ki, bind, Options, TypeList};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -34,7 +37,8 @@ fn options(shallow: bool, flags: u32, property_mask: Option<u32>, zlib: bool) ->
 /// Decodes a blob (or a `BINd` file) with the type list `types` (path, JSON or XML text)
 /// and the serializer's options.
 #[pyfunction]
-#[pyo3(signature = (data, *, types, shallow=true, flags=0, property_mask=None, zlib=false))]
+#[pyo3(signature = (data, *, types, shallow=true, flags=0, property_mask=None, zlib=false, json=false))]
+#[allow(clippy::too_many_arguments)]
 fn decode(
     py: Python<'_>,
     data: &[u8],
@@ -43,6 +47,7 @@ fn decode(
     flags: u32,
     property_mask: Option<u32>,
     zlib: bool,
+    json: bool,
 ) -> PyResult<PyObject> {
     let t = self::types(py, types)?;
     let o = options(shallow, flags, property_mask, zlib);
@@ -50,7 +55,12 @@ fn decode(
         ki::inspect::decode_any(data, &t, &o).and_then(|d| ki::json::to_json(&d, &t))
     })
     .map_err(|e| errors::to_py(py, e))?;
-    json::to_py(py, &j)
+    let hook = if json {
+        Hook::Plain
+    } else {
+        Hook::KiObject(py_attr(py, "kingsisle", "Object")?)
+    };
+    crate::json::to_py_with(py, &j, &hook)
 }
 
 /// Encodes a value (as `decode` gives it) with the same type list and options.
@@ -67,13 +77,15 @@ fn encode(
 ) -> PyResult<Vec<u8>> {
     let t = self::types(py, types)?;
     let o = options(shallow, flags, property_mask, zlib);
-    let j = json::from_py(value)?;
-    let doc = ki::json::from_json(&j, &t).map_err(|e| errors::to_py(py, e))?;
-    if doc.bind {
-        bind::encode(&doc, &t, &o)
-    } else {
-        ki::encode(&doc, &t, &o)
-    }
+    let j = crate::json::from_py(value, Format::KingsIsle)?;
+    py.allow_threads(|| {
+        let doc = ki::json::from_json(&j, &t)?;
+        if doc.bind {
+            bind::encode(&doc, &t, &o)
+        } else {
+            ki::encode(&doc, &t, &o)
+        }
+    })
     .map_err(|e| errors::to_py(py, e))
 }
 

@@ -10,6 +10,7 @@ pub mod errors;
 pub mod godot;
 pub mod json;
 pub mod kingsisle;
+pub mod o3de;
 pub mod resonite;
 pub mod zeze;
 
@@ -23,6 +24,12 @@ pub fn maybe_allow_threads<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce()
     } else {
         f()
     }
+}
+
+/// The attribute `name` of the Python module `gamewire.<module>` (the classes and
+/// converters of the pure-Python side).
+pub fn py_attr<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import(format!("gamewire.{module}"))?.getattr(name)
 }
 
 /// Detects the format of `data` (file name `name` helps for formats without magic).
@@ -49,9 +56,10 @@ fn _gamewire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DecodeError", m.py().get_type::<errors::DecodeError>())?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
-    let modules: [(&str, Register); 4] = [
+    let modules: [(&str, Register); 5] = [
         ("godot", godot::register),
         ("kingsisle", kingsisle::register),
+        ("o3de", o3de::register),
         ("resonite", resonite::register),
         ("zeze", zeze::register),
     ];
