@@ -8,11 +8,50 @@
 use crate::json::{Format, Hook};
 use crate::{errors, maybe_allow_threads, py_attr};
 use gamewire::kingsisle::{self as ki, bind, Options, TypeList};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use std::sync::Arc;
+
+/// A type list read once and reused across calls (`types=` of `decode`/`encode` takes one
+/// in place of a path or text, which are read again at every call).
+#[pyclass(name = "TypeList", module = "gamewire.kingsisle", frozen)]
+pub struct PyTypeList {
+    list: Arc<TypeList>,
+}
+
+#[pymethods]
+impl PyTypeList {
+    /// Reads a type list: a path to a wiztype JSON or XML dump, or such text itself.
+    #[new]
+    fn new(py: Python<'_>, types: &str) -> PyResult<Self> {
+        Ok(PyTypeList {
+            list: Arc::new(parse_types(py, types)?),
+        })
+    }
+
+    /// The number of classes.
+    fn __len__(&self) -> usize {
+        self.list.classes().len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("TypeList(<{} classes>)", self.list.classes().len())
+    }
+}
+
+/// The type list of a `types=` argument: a `TypeList`, a path, or JSON/XML text.
+fn types(py: Python<'_>, t: &Bound<'_, PyAny>) -> PyResult<Arc<TypeList>> {
+    if let Ok(l) = t.downcast::<PyTypeList>() {
+        return Ok(l.get().list.clone());
+    }
+    let s: &str = t.extract().map_err(|_| {
+        PyTypeError::new_err("types must be a TypeList, a path or the text of a type list")
+    })?;
+    Ok(Arc::new(parse_types(py, s)?))
+}
 
 /// A type list from its text (JSON or XML) or from the path of such a file.
-fn types(py: Python<'_>, t: &str) -> PyResult<TypeList> {
+fn parse_types(py: Python<'_>, t: &str) -> PyResult<TypeList> {
     let s = t.trim_start();
     if s.starts_with('{') || s.starts_with('<') {
         let mut list = TypeList::from_bytes(s.as_bytes()).map_err(|e| errors::to_py(py, e))?;
@@ -42,7 +81,7 @@ fn options(shallow: bool, flags: u32, property_mask: Option<u32>, zlib: bool) ->
 fn decode(
     py: Python<'_>,
     data: &[u8],
-    types: &str,
+    types: &Bound<'_, PyAny>,
     shallow: bool,
     flags: u32,
     property_mask: Option<u32>,
@@ -69,7 +108,7 @@ fn decode(
 fn encode(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
-    types: &str,
+    types: &Bound<'_, PyAny>,
     shallow: bool,
     flags: u32,
     property_mask: Option<u32>,
@@ -91,7 +130,7 @@ fn encode(
 
 /// Checks that `types` reads as a type list (so `load` can fail early and clearly).
 #[pyfunction]
-fn check_types(py: Python<'_>, types: &str) -> PyResult<usize> {
+fn check_types(py: Python<'_>, types: &Bound<'_, PyAny>) -> PyResult<usize> {
     let t = self::types(py, types)?;
     if t.classes().is_empty() {
         return Err(PyValueError::new_err("the type list has no classes"));
@@ -104,5 +143,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(check_types, m)?)?;
+    m.add_class::<PyTypeList>()?;
     Ok(())
 }

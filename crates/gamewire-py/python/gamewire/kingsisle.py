@@ -9,13 +9,16 @@ object for what a byte-exact re-encode needs (``$bind``, ``$flags``, ``$padding`
 ``"$class"``/``"$hash"``); ``encode`` takes either.
 
 Names come from a type list: ``types`` is a wiztype JSON or KingsIsle XML dump, its text
-or its path. The serializer options (``shallow``, ``flags``, ``property_mask``, ``zlib``)
+or its path, or a ``TypeList`` read once from either (a path or text is read again at
+every call). The serializer options (``shallow``, ``flags``, ``property_mask``, ``zlib``)
 are those the data was written with.
 """
 from ._gamewire import kingsisle as _k
 
 decode = _k.decode
+check_types = _k.check_types
 encode = _k.encode
+TypeList = _k.TypeList
 
 
 class Object(dict):

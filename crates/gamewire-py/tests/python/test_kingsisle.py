@@ -106,3 +106,15 @@ def test_agrees_with_katsuba(name):
     # katsuba gives std::string as bytes; gamewire's JSON gives UTF-8 text as str.
     want = {k: v.decode("utf-8") if isinstance(v, bytes) else v for k, v in theirs.items()}
     assert mine == want
+
+
+def test_type_list_read_once():
+    tl = kingsisle.TypeList(TYPES)
+    assert len(tl) == kingsisle.check_types(TYPES) and "classes" in repr(tl)
+    path = KATSUBA / "all-scalars-deep.bin"
+    o = options(path)
+    value = kingsisle.decode(path.read_bytes(), types=tl, **o)
+    assert value == kingsisle.decode(path.read_bytes(), types=TYPES, **o)
+    assert kingsisle.encode(value, types=tl, **o) == path.read_bytes()
+    with pytest.raises(TypeError):
+        kingsisle.decode(path.read_bytes(), types=5, **o)
