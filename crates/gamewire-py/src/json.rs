@@ -8,9 +8,11 @@
 //! ([`Format`]).
 
 use pyo3::exceptions::PyTypeError;
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{json, Map, Number, Value as Json};
+use std::collections::HashMap;
 
 /// How tagged JSON objects become Python objects.
 pub enum Hook<'py> {
@@ -32,74 +34,102 @@ pub fn to_py(py: Python<'_>, j: &Json) -> PyResult<PyObject> {
 
 /// Converts a JSON tree to Python values, tagged objects through `hook`.
 pub fn to_py_with(py: Python<'_>, j: &Json, hook: &Hook<'_>) -> PyResult<PyObject> {
-    Ok(match j {
-        Json::Null => py.None(),
-        Json::Bool(b) => PyBool::new(py, *b).to_owned().into_any().unbind(),
-        Json::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                i.into_pyobject(py)?.into_any().unbind()
-            } else if let Some(u) = n.as_u64() {
-                u.into_pyobject(py)?.into_any().unbind()
-            } else {
-                PyFloat::new(py, n.as_f64().unwrap_or(f64::NAN))
-                    .into_any()
-                    .unbind()
-            }
-        }
-        Json::String(s) => PyString::new(py, s).into_any().unbind(),
-        Json::Array(a) => {
-            let items = a
-                .iter()
-                .map(|v| to_py_with(py, v, hook))
-                .collect::<PyResult<Vec<_>>>()?;
-            PyList::new(py, items)?.into_any().unbind()
-        }
-        Json::Object(m) => match hook {
-            Hook::KiObject(cls) => ki_object(py, m, cls, hook)?,
-            Hook::Call(test, f) if test(m) => f.call1((dict(py, m, hook)?,))?.unbind(),
-            _ => dict(py, m, hook)?.into_any().unbind(),
-        },
-    })
-}
-
-fn dict<'py>(
-    py: Python<'py>,
-    m: &Map<String, Json>,
-    hook: &Hook<'_>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for (k, v) in m {
-        d.set_item(k, to_py_with(py, v, hook)?)?;
-    }
-    Ok(d)
-}
-
-fn ki_object(
-    py: Python<'_>,
-    m: &Map<String, Json>,
-    cls: &Bound<'_, PyAny>,
-    hook: &Hook<'_>,
-) -> PyResult<PyObject> {
-    if m.len() == 1 {
-        if let Some(Json::String(h)) = m.get("$bytes") {
-            if let Some(b) = unhex(h) {
-                return Ok(PyBytes::new(py, &b).into_any().unbind());
-            }
-        }
-    }
-    let Some(name) = m.get("$class") else {
-        return Ok(dict(py, m, hook)?.into_any().unbind());
+    let mut cx = Ctx {
+        py,
+        hook,
+        keys: HashMap::new(),
     };
-    let obj = cls.call0()?;
-    let d = obj.downcast::<PyDict>()?;
-    for (k, v) in m {
-        match k.as_str() {
-            "$class" => obj.setattr("type_name", to_py(py, name)?)?,
-            "$hash" => obj.setattr("type_hash", to_py(py, v)?)?,
-            _ => d.set_item(k, to_py_with(py, v, hook)?)?,
+    Ok(cx.value(j)?.unbind())
+}
+
+/// Most distinct object keys kept as shared Python strings during one conversion.
+const KEY_CACHE: usize = 4096;
+
+/// One conversion: the hook and the Python strings made for object keys so far (keys
+/// repeat across objects, and one shared string saves an allocation and a UTF-8 check).
+struct Ctx<'a, 'py> {
+    py: Python<'py>,
+    hook: &'a Hook<'py>,
+    keys: HashMap<&'a str, Bound<'py, PyString>>,
+}
+
+impl<'a, 'py> Ctx<'a, 'py> {
+    fn key(&mut self, k: &'a str) -> Bound<'py, PyString> {
+        if let Some(s) = self.keys.get(k) {
+            return s.clone();
         }
+        let s = PyString::new(self.py, k);
+        if self.keys.len() < KEY_CACHE {
+            self.keys.insert(k, s.clone());
+        }
+        s
     }
-    Ok(obj.unbind())
+
+    fn value(&mut self, j: &'a Json) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match j {
+            Json::Null => py.None().into_bound(py),
+            Json::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+            Json::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    i.into_pyobject(py)?.into_any()
+                } else if let Some(u) = n.as_u64() {
+                    u.into_pyobject(py)?.into_any()
+                } else {
+                    PyFloat::new(py, n.as_f64().unwrap_or(f64::NAN)).into_any()
+                }
+            }
+            Json::String(s) => PyString::new(py, s).into_any(),
+            Json::Array(a) => {
+                let items = a
+                    .iter()
+                    .map(|v| self.value(v))
+                    .collect::<PyResult<Vec<_>>>()?;
+                PyList::new(py, items)?.into_any()
+            }
+            Json::Object(m) => match self.hook {
+                Hook::KiObject(cls) => self.ki_object(m, cls)?,
+                Hook::Call(test, f) if test(m) => f.call1((self.dict(m)?,))?,
+                _ => self.dict(m)?.into_any(),
+            },
+        })
+    }
+
+    fn dict(&mut self, m: &'a Map<String, Json>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(self.py);
+        for (k, v) in m {
+            d.set_item(self.key(k), self.value(v)?)?;
+        }
+        Ok(d)
+    }
+
+    fn ki_object(
+        &mut self,
+        m: &'a Map<String, Json>,
+        cls: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        if m.len() == 1 {
+            if let Some(Json::String(h)) = m.get("$bytes") {
+                if let Some(b) = unhex(h) {
+                    return Ok(PyBytes::new(py, &b).into_any());
+                }
+            }
+        }
+        let Some(Json::String(name)) = m.get("$class") else {
+            return Ok(self.dict(m)?.into_any());
+        };
+        let obj = cls.call0()?;
+        let d = obj.downcast::<PyDict>()?;
+        for (k, v) in m {
+            match k.as_str() {
+                "$class" => obj.setattr(intern!(py, "type_name"), self.key(name))?,
+                "$hash" => obj.setattr(intern!(py, "type_hash"), self.value(v)?)?,
+                _ => d.set_item(self.key(k), self.value(v)?)?,
+            }
+        }
+        Ok(obj)
+    }
 }
 
 /// How a format writes what plain JSON cannot hold.
