@@ -278,7 +278,8 @@ pub fn hex(b: &[u8]) -> String {
     s
 }
 
-fn unhex(s: &str) -> Option<Vec<u8>> {
+/// The bytes of lower- or upper-case hex text (None if it is not hex).
+pub fn unhex(s: &str) -> Option<Vec<u8>> {
     if s.len() % 2 != 0 {
         return None;
     }

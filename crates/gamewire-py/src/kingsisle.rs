@@ -5,8 +5,9 @@
 //! crate's lossless JSON mapping (`json=True` gives that mapping as it is). Names come
 //! from a type list (wiztype JSON or KingsIsle's XML dump), given as a path or as text.
 
-use crate::json::{Format, Hook};
-use crate::{errors, maybe_allow_threads, py_attr};
+use crate::json::Format;
+use crate::pyser::PySer;
+use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
 use gamewire::kingsisle::{self as ki, bind, Options, TypeList};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -90,16 +91,21 @@ fn decode(
 ) -> PyResult<PyObject> {
     let t = self::types(py, types)?;
     let o = options(shallow, flags, property_mask, zlib);
-    let j = maybe_allow_threads(py, data.len(), || {
-        ki::inspect::decode_any(data, &t, &o).and_then(|d| ki::json::to_json(&d, &t))
-    })
-    .map_err(|e| errors::to_py(py, e))?;
-    let hook = if json {
-        Hook::Plain
+    let doc = maybe_allow_threads(py, data.len(), || ki::inspect::decode_any(data, &t, &o))
+        .map_err(|e| errors::to_py(py, e))?;
+    let ser = if json {
+        PySer::new(py)
     } else {
-        Hook::KiObject(py_attr(py, "kingsisle", "Object")?)
+        PySer::kingsisle(py, py_attr(py, "kingsisle", "Object")?)?
     };
-    crate::json::to_py_with(py, &j, &hook)
+    let view = ki::json::DocumentJson {
+        doc: &doc,
+        types: &t,
+        enum_numbers: false,
+    };
+    let value = gc_paused(py, || ser.convert(&view))?;
+    py.allow_threads(move || drop(doc));
+    Ok(value.unbind())
 }
 
 /// Encodes a value (as `decode` gives it) with the same type list and options.

@@ -11,6 +11,7 @@ pub mod godot;
 pub mod json;
 pub mod kingsisle;
 pub mod o3de;
+pub mod pyser;
 pub mod resonite;
 pub mod zeze;
 
@@ -24,6 +25,21 @@ pub fn maybe_allow_threads<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce()
     } else {
         f()
     }
+}
+
+/// Runs `f` (which builds many Python objects) with Python's cyclic garbage collector
+/// paused: the objects it makes hold no cycles, and collections triggered by every 700
+/// new containers would traverse the growing tree again and again.
+pub fn gc_paused<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    let gc = py.import(pyo3::intern!(py, "gc"))?;
+    let enabled: bool = gc.call_method0(pyo3::intern!(py, "isenabled"))?.extract()?;
+    if !enabled {
+        return f();
+    }
+    gc.call_method0(pyo3::intern!(py, "disable"))?;
+    let r = f();
+    gc.call_method0(pyo3::intern!(py, "enable"))?;
+    r
 }
 
 /// The attribute `name` of the Python module `gamewire.<module>` (the classes and
