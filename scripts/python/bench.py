@@ -14,8 +14,9 @@ Godot: gdtype (the pure-Python Godot Variant reader) is timed against
 gamewire.godot.decode when it imports; it is not on PyPI (`pip install gdtype`: no
 matching distribution), so without it only gamewire's figures are printed.
 
-Each figure is the median of R runs (after one warm-up run); ratios are peer / gamewire
-(above 1: gamewire faster). Run with the venv that has katsuba and the gamewire wheel
+The contenders run in turn within each of R rounds (after one warm-up round), so a change
+of machine load touches all of them alike; each time is the median over the rounds and
+each ratio the median of the per-round ratios, peer / gamewire (above 1: gamewire faster). Run with the venv that has katsuba and the gamewire wheel
 built with `--release` (maturin build --release, then pip install the wheel).
 """
 import argparse
@@ -32,14 +33,28 @@ from gamewire import godot, kingsisle
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def median_time(fn, runs):
-    fn()  # warm-up
-    times = []
+def rounds(fns, runs):
+    """Times each of ``fns`` (name -> callable) once per round, in turn; returns
+    name -> list of times."""
+    for fn in fns.values():
+        fn()  # warm-up
+    times = {name: [] for name in fns}
     for _ in range(runs):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+        for name, fn in fns.items():
+            t = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - t)
+    return times
+
+
+def report(times, mb, width=32):
+    for name, ts in times.items():
+        m = statistics.median(ts)
+        print(f"  {name + ':':{width}} {m:8.3f} s  {mb / m:7.1f} MB/s")
+
+
+def ratio(times, peer, ours):
+    return statistics.median(p / o for p, o in zip(times[peer], times[ours]))
 
 
 def walk_katsuba(v):
@@ -61,26 +76,28 @@ def bench_kingsisle(n, runs):
     mb = len(data) / 1e6
     print(f"KingsIsle BINd: {n} objects, {mb:.1f} MB")
     tl = kingsisle.TypeList(types)
-    ours = median_time(lambda: kingsisle.decode(data, types=tl), runs)
-    ours_json = median_time(lambda: kingsisle.decode(data, types=tl, json=True), runs)
-    print(f"  gamewire decode:               {ours:8.3f} s  {mb / ours:7.1f} MB/s")
-    print(f"  gamewire decode(json=True):    {ours_json:8.3f} s  {mb / ours_json:7.1f} MB/s")
+    fns = {
+        "gamewire decode": lambda: kingsisle.decode(data, types=tl),
+        "gamewire decode(json=True)": lambda: kingsisle.decode(data, types=tl, json=True),
+    }
     try:
         import katsuba.op as op
     except ImportError:
+        op = None
         print("  katsuba not installed (pip install katsuba): no comparison")
-        return
-    opts = op.SerializerOptions()
-    opts.flags = 1
-    opts.shallow = False
-    ser = op.Serializer(opts, op.TypeList.open(types))
-    body = data[4:]
-    lazy = median_time(lambda: ser.deserialize(body), runs)
-    full = median_time(lambda: walk_katsuba(ser.deserialize(body)), runs)
-    print(f"  katsuba deserialize (lazy):    {lazy:8.3f} s  {mb / lazy:7.1f} MB/s")
-    print(f"  katsuba deserialize + read all:{full:8.3f} s  {mb / full:7.1f} MB/s")
-    print(f"  ratio katsuba lazy / gamewire:     {lazy / ours:5.2f}x")
-    print(f"  ratio katsuba read-all / gamewire: {full / ours:5.2f}x")
+    if op is not None:
+        opts = op.SerializerOptions()
+        opts.flags = 1
+        opts.shallow = False
+        ser = op.Serializer(opts, op.TypeList.open(types))
+        body = data[4:]
+        fns["katsuba deserialize (lazy)"] = lambda: ser.deserialize(body)
+        fns["katsuba deserialize + read all"] = lambda: walk_katsuba(ser.deserialize(body))
+    times = rounds(fns, runs)
+    report(times, mb)
+    if op is not None:
+        print(f"  ratio katsuba lazy / gamewire decode:     {ratio(times, 'katsuba deserialize (lazy)', 'gamewire decode'):5.2f}x")
+        print(f"  ratio katsuba read-all / gamewire decode: {ratio(times, 'katsuba deserialize + read all', 'gamewire decode'):5.2f}x")
 
 
 def bench_godot(n, runs):
@@ -94,8 +111,8 @@ def bench_godot(n, runs):
     data = godot.encode(value)
     mb = len(data) / 1e6
     print(f"Godot 4 Variant: {n} dictionaries, {mb:.1f} MB")
-    ours = median_time(lambda: godot.decode(data), runs)
-    print(f"  gamewire decode:               {ours:8.3f} s  {mb / ours:7.1f} MB/s")
+    report(rounds({"gamewire decode": lambda: godot.decode(data),
+                   "gamewire decode(json=True)": lambda: godot.decode(data, json=True)}, runs), mb)
     try:
         import gdtype  # noqa: F401
     except ImportError:
@@ -110,9 +127,10 @@ def main():
     ap.add_argument("--godot-values", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=5)
     a = ap.parse_args()
-    print(f"gamewire from {os.path.dirname(gamewire.__file__)}; load: {os.getloadavg()[0]:.2f}")
+    print(f"gamewire from {os.path.dirname(gamewire.__file__)}; load average {os.getloadavg()[0]:.2f}")
     bench_kingsisle(a.objects, a.runs)
     bench_godot(a.godot_values, a.runs)
+    print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,9 @@
 //! arrays, ...) an instance of a small class of `gamewire.godot`, built from the lossless
 //! JSON mapping's `"$type"`-tagged objects (which `json=True` returns as they are).
 
-use crate::json::{Format, Hook};
-use crate::{errors, maybe_allow_threads, py_attr};
+use crate::json::Format;
+use crate::pyser::PySer;
+use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
 use gamewire::godot::{self, DecodeOptions, EncodeOptions, Version};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -33,19 +34,16 @@ fn decode(
     let ver = self::version(version)?;
     let mut opts = DecodeOptions::new(ver);
     opts.allow_objects = allow_objects;
-    let j = maybe_allow_threads(py, data.len(), || {
-        godot::decode(data, &opts).map(|v| godot::json::to_json(&v, ver))
-    })
-    .map_err(|e| errors::to_py(py, e))?;
-    let hook = if json {
-        Hook::Plain
+    let v = maybe_allow_threads(py, data.len(), || godot::decode(data, &opts))
+        .map_err(|e| errors::to_py(py, e))?;
+    let ser = if json {
+        PySer::new(py)
     } else {
-        Hook::Call(
-            |m| m.contains_key("$type"),
-            py_attr(py, "godot", "_from_json")?,
-        )
+        PySer::tagged(py, "$type", py_attr(py, "godot", "_from_json")?)
     };
-    crate::json::to_py_with(py, &j, &hook)
+    let value = gc_paused(py, || ser.convert(&godot::json::JsonView::new(&v, ver)))?;
+    py.allow_threads(move || drop(v));
+    Ok(value.unbind())
 }
 
 /// Encodes Python values (as `decode` gives them) to Variant bytes.

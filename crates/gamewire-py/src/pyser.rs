@@ -15,6 +15,29 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
 
+/// FNV-1a: map keys are short, and SipHash's setup costs more than the lookup.
+#[derive(Default, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type Keys<'py> = HashMap<String, Bound<'py, PyString>, std::hash::BuildHasherDefault<Fnv>>;
+
 /// Most distinct map keys kept as shared Python strings during one conversion.
 const KEY_CACHE: usize = 4096;
 
@@ -63,7 +86,10 @@ pub struct PySer<'py> {
     /// `dict.__new__`: makes an instance of `object_class` without running its Python
     /// `__init__` (the attributes are set right after).
     dict_new: Option<Bound<'py, PyAny>>,
-    keys: RefCell<HashMap<String, Bound<'py, PyString>>>,
+    /// A map whose first key is this tag is handed, once filled, to the callable, whose
+    /// result takes its place (Godot: `"$type"` and `gamewire.godot._from_json`).
+    tag_hook: Option<(&'static str, Bound<'py, PyAny>)>,
+    keys: RefCell<Keys<'py>>,
 }
 
 impl<'py> PySer<'py> {
@@ -73,7 +99,8 @@ impl<'py> PySer<'py> {
             py,
             object_class: None,
             dict_new: None,
-            keys: RefCell::new(HashMap::new()),
+            tag_hook: None,
+            keys: RefCell::new(Keys::default()),
         }
     }
 
@@ -85,6 +112,14 @@ impl<'py> PySer<'py> {
             dict_new: Some(dict_new),
             ..PySer::new(py)
         })
+    }
+
+    /// Conversion that hands maps whose first key is `tag` to `hook`.
+    pub fn tagged(py: Python<'py>, tag: &'static str, hook: Bound<'py, PyAny>) -> Self {
+        PySer {
+            tag_hook: Some((tag, hook)),
+            ..PySer::new(py)
+        }
     }
 
     /// Converts `v`.
@@ -118,6 +153,7 @@ pub struct Map<'a, 'py> {
     object: Option<Bound<'py, PyAny>>,
     key: Option<Bound<'py, PyAny>>,
     len: usize,
+    tagged: bool,
 }
 
 impl<'a, 'py> ser::Serializer for &'a PySer<'py> {
@@ -235,6 +271,7 @@ impl<'a, 'py> ser::Serializer for &'a PySer<'py> {
             object: None,
             key: None,
             len: 0,
+            tagged: false,
         })
     }
     fn serialize_struct(self, _: &'static str, len: usize) -> Result<Map<'a, 'py>, SerError> {
@@ -305,118 +342,91 @@ impl<'py> ser::SerializeTupleVariant for Seq<'_, 'py> {
     }
 }
 
-/// Serializes a map key: strings through the shared-key cache, anything else as a value.
+/// Serializes a map key: strings through the shared-key cache (no copy), anything else
+/// as a value turned into its text, as serde_json writes non-string keys.
 struct KeySer<'a, 'py>(&'a PySer<'py>);
 
 impl<'py> KeySer<'_, 'py> {
-    fn key<T: Serialize + ?Sized>(&self, k: &T) -> R<'py> {
-        // Most keys are strings: catch them through a tiny serializer that only accepts
-        // str; others fall back to the value serializer.
-        match k.serialize(StrOnly) {
-            Ok(s) => Ok(self.0.key(&s).into_any()),
-            // As serde_json: a non-string key is written as its text.
-            Err(_) => Ok(k.serialize(self.0)?.str()?.into_any()),
-        }
+    fn text(v: R<'py>) -> R<'py> {
+        Ok(v?.str()?.into_any())
     }
 }
 
-/// A serializer that only accepts a string (to read map keys without a Python call).
-struct StrOnly;
-
-/// Not a string.
-#[derive(Debug)]
-struct NotStr;
-
-impl fmt::Display for NotStr {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("not a string")
-    }
-}
-impl std::error::Error for NotStr {}
-impl ser::Error for NotStr {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        NotStr
-    }
+fn not_a_key<T>() -> Result<T, SerError> {
+    Err(<SerError as ser::Error>::custom(
+        "a map key must be a string or a number",
+    ))
 }
 
-impl ser::Serializer for StrOnly {
-    type Ok = String;
-    type Error = NotStr;
-    type SerializeSeq = ser::Impossible<String, NotStr>;
-    type SerializeTuple = ser::Impossible<String, NotStr>;
-    type SerializeTupleStruct = ser::Impossible<String, NotStr>;
-    type SerializeTupleVariant = ser::Impossible<String, NotStr>;
-    type SerializeMap = ser::Impossible<String, NotStr>;
-    type SerializeStruct = ser::Impossible<String, NotStr>;
-    type SerializeStructVariant = ser::Impossible<String, NotStr>;
+impl<'a, 'py> ser::Serializer for KeySer<'a, 'py> {
+    type Ok = Bound<'py, PyAny>;
+    type Error = SerError;
+    type SerializeSeq = ser::Impossible<Bound<'py, PyAny>, SerError>;
+    type SerializeTuple = ser::Impossible<Bound<'py, PyAny>, SerError>;
+    type SerializeTupleStruct = ser::Impossible<Bound<'py, PyAny>, SerError>;
+    type SerializeTupleVariant = ser::Impossible<Bound<'py, PyAny>, SerError>;
+    type SerializeMap = ser::Impossible<Bound<'py, PyAny>, SerError>;
+    type SerializeStruct = ser::Impossible<Bound<'py, PyAny>, SerError>;
+    type SerializeStructVariant = ser::Impossible<Bound<'py, PyAny>, SerError>;
 
-    fn serialize_str(self, v: &str) -> Result<String, NotStr> {
-        Ok(v.to_owned())
+    fn serialize_str(self, v: &str) -> R<'py> {
+        Ok(self.0.key(v).into_any())
     }
-    fn serialize_bool(self, _: bool) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_bool(self, v: bool) -> R<'py> {
+        Self::text(self.0.serialize_bool(v))
     }
-    fn serialize_i8(self, _: i8) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_i8(self, v: i8) -> R<'py> {
+        Self::text(self.0.serialize_i8(v))
     }
-    fn serialize_i16(self, _: i16) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_i16(self, v: i16) -> R<'py> {
+        Self::text(self.0.serialize_i16(v))
     }
-    fn serialize_i32(self, _: i32) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_i32(self, v: i32) -> R<'py> {
+        Self::text(self.0.serialize_i32(v))
     }
-    fn serialize_i64(self, _: i64) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_i64(self, v: i64) -> R<'py> {
+        Self::text(self.0.serialize_i64(v))
     }
-    fn serialize_u8(self, _: u8) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_u8(self, v: u8) -> R<'py> {
+        Self::text(self.0.serialize_u8(v))
     }
-    fn serialize_u16(self, _: u16) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_u16(self, v: u16) -> R<'py> {
+        Self::text(self.0.serialize_u16(v))
     }
-    fn serialize_u32(self, _: u32) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_u32(self, v: u32) -> R<'py> {
+        Self::text(self.0.serialize_u32(v))
     }
-    fn serialize_u64(self, _: u64) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_u64(self, v: u64) -> R<'py> {
+        Self::text(self.0.serialize_u64(v))
     }
-    fn serialize_f32(self, _: f32) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_f32(self, v: f32) -> R<'py> {
+        Self::text(self.0.serialize_f32(v))
     }
-    fn serialize_f64(self, _: f64) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_f64(self, v: f64) -> R<'py> {
+        Self::text(self.0.serialize_f64(v))
     }
-    fn serialize_char(self, v: char) -> Result<String, NotStr> {
-        Ok(v.to_string())
+    fn serialize_char(self, v: char) -> R<'py> {
+        self.serialize_str(v.encode_utf8(&mut [0; 4]))
     }
-    fn serialize_bytes(self, _: &[u8]) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_bytes(self, _: &[u8]) -> R<'py> {
+        not_a_key()
     }
-    fn serialize_none(self) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_none(self) -> R<'py> {
+        not_a_key()
     }
-    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> Result<String, NotStr> {
+    fn serialize_some<T: Serialize + ?Sized>(self, v: &T) -> R<'py> {
         v.serialize(self)
     }
-    fn serialize_unit(self) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_unit(self) -> R<'py> {
+        not_a_key()
     }
-    fn serialize_unit_struct(self, _: &'static str) -> Result<String, NotStr> {
-        Err(NotStr)
+    fn serialize_unit_struct(self, _: &'static str) -> R<'py> {
+        not_a_key()
     }
-    fn serialize_unit_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        variant: &'static str,
-    ) -> Result<String, NotStr> {
-        Ok(variant.to_owned())
+    fn serialize_unit_variant(self, _: &'static str, _: u32, variant: &'static str) -> R<'py> {
+        self.serialize_str(variant)
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _: &'static str,
-        v: &T,
-    ) -> Result<String, NotStr> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _: &'static str, v: &T) -> R<'py> {
         v.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -425,21 +435,21 @@ impl ser::Serializer for StrOnly {
         _: u32,
         _: &'static str,
         _: &T,
-    ) -> Result<String, NotStr> {
-        Err(NotStr)
+    ) -> R<'py> {
+        not_a_key()
     }
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, NotStr> {
-        Err(NotStr)
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, SerError> {
+        not_a_key()
     }
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, NotStr> {
-        Err(NotStr)
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, SerError> {
+        not_a_key()
     }
     fn serialize_tuple_struct(
         self,
         _: &'static str,
         _: usize,
-    ) -> Result<Self::SerializeTupleStruct, NotStr> {
-        Err(NotStr)
+    ) -> Result<Self::SerializeTupleStruct, SerError> {
+        not_a_key()
     }
     fn serialize_tuple_variant(
         self,
@@ -447,14 +457,18 @@ impl ser::Serializer for StrOnly {
         _: u32,
         _: &'static str,
         _: usize,
-    ) -> Result<Self::SerializeTupleVariant, NotStr> {
-        Err(NotStr)
+    ) -> Result<Self::SerializeTupleVariant, SerError> {
+        not_a_key()
     }
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotStr> {
-        Err(NotStr)
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, SerError> {
+        not_a_key()
     }
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, NotStr> {
-        Err(NotStr)
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, SerError> {
+        not_a_key()
     }
     fn serialize_struct_variant(
         self,
@@ -462,19 +476,21 @@ impl ser::Serializer for StrOnly {
         _: u32,
         _: &'static str,
         _: usize,
-    ) -> Result<Self::SerializeStructVariant, NotStr> {
-        Err(NotStr)
+    ) -> Result<Self::SerializeStructVariant, SerError> {
+        not_a_key()
     }
 }
 
 impl<'py> Map<'_, 'py> {
     fn put_key<T: Serialize + ?Sized>(&mut self, k: &T) -> Result<(), SerError> {
-        let key = KeySer(self.ser).key(k)?;
+        let key = k.serialize(KeySer(self.ser))?;
         if self.len == 0 && self.dict.is_none() {
-            let class_key = self.ser.object_class.is_some()
-                && key
-                    .downcast::<PyString>()
-                    .is_ok_and(|s| s.to_str().is_ok_and(|s| s == "$class"));
+            let first = |tag: &str| {
+                key.downcast::<PyString>()
+                    .is_ok_and(|s| s.to_str().is_ok_and(|s| s == tag))
+            };
+            let class_key = self.ser.object_class.is_some() && first("$class");
+            self.tagged = self.ser.tag_hook.as_ref().is_some_and(|(t, _)| first(t));
             if class_key {
                 let cls = self.ser.object_class.as_ref().expect("checked");
                 let new = self.ser.dict_new.as_ref().expect("set with the class");
@@ -527,6 +543,11 @@ impl<'py> Map<'_, 'py> {
         let Some(d) = self.dict else {
             return Ok(PyDict::new(py).into_any());
         };
+        if self.tagged {
+            if let Some((_, hook)) = &self.ser.tag_hook {
+                return Ok(hook.call1((d,))?);
+            }
+        }
         if self.ser.object_class.is_some() && self.len == 1 {
             if let Some(h) = d.get_item(intern!(py, "$bytes"))? {
                 if let Some(b) = h
