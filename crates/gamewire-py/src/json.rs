@@ -2,13 +2,13 @@
 //!
 //! JSON objects become dicts (keys kept in order), arrays lists, integers `int` and
 //! numbers with a decimal point `float`, so the int/float split of the engines survives.
+//! (Godot and KingsIsle go straight from their JSON view to Python in [`crate::pyser`].)
 //! A [`Hook`] turns a format's tagged objects into the small typed classes of its Python
 //! module; on the way back, any object with a `_gamewire_json()` method is replaced by
 //! what it returns, and `bytes` and non-finite floats take the format's tagged form
 //! ([`Format`]).
 
 use pyo3::exceptions::PyTypeError;
-use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{json, Map, Number, Value as Json};
@@ -21,10 +21,6 @@ pub enum Hook<'py> {
     /// Objects for which the test holds are passed, converted to a dict, to the callable,
     /// whose result takes their place.
     Call(fn(&Map<String, Json>) -> bool, Bound<'py, PyAny>),
-    /// KingsIsle: objects with `"$class"` become instances of the given dict subclass
-    /// (`type_name`/`type_hash` set as attributes, the other members as items), and
-    /// `{"$bytes": hex}` becomes `bytes`.
-    KiObject(Bound<'py, PyAny>),
 }
 
 /// Converts a JSON tree to plain Python values.
@@ -88,7 +84,6 @@ impl<'a, 'py> Ctx<'a, 'py> {
                 PyList::new(py, items)?.into_any()
             }
             Json::Object(m) => match self.hook {
-                Hook::KiObject(cls) => self.ki_object(m, cls)?,
                 Hook::Call(test, f) if test(m) => f.call1((self.dict(m)?,))?,
                 _ => self.dict(m)?.into_any(),
             },
@@ -101,34 +96,6 @@ impl<'a, 'py> Ctx<'a, 'py> {
             d.set_item(self.key(k), self.value(v)?)?;
         }
         Ok(d)
-    }
-
-    fn ki_object(
-        &mut self,
-        m: &'a Map<String, Json>,
-        cls: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.py;
-        if m.len() == 1 {
-            if let Some(Json::String(h)) = m.get("$bytes") {
-                if let Some(b) = unhex(h) {
-                    return Ok(PyBytes::new(py, &b).into_any());
-                }
-            }
-        }
-        let Some(Json::String(name)) = m.get("$class") else {
-            return Ok(self.dict(m)?.into_any());
-        };
-        let obj = cls.call0()?;
-        let d = obj.downcast::<PyDict>()?;
-        for (k, v) in m {
-            match k.as_str() {
-                "$class" => obj.setattr(intern!(py, "type_name"), self.key(name))?,
-                "$hash" => obj.setattr(intern!(py, "type_hash"), self.value(v)?)?,
-                _ => d.set_item(self.key(k), self.value(v)?)?,
-            }
-        }
-        Ok(obj)
     }
 }
 

@@ -7,7 +7,7 @@
 //! otherwise than rapidjson writes them. So `encode(decode(data))` gives back the same
 //! document, and the same bytes for every file O3DE saved.
 
-use crate::{errors, maybe_allow_threads, py_attr};
+use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
 use gamewire::o3de::doc::{Document, Layout, Node, Str};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -90,7 +90,7 @@ fn to_py<'py>(py: Python<'py>, n: &Node<'_>, c: &Classes<'py>) -> PyResult<Bound
             } else {
                 let pairs = m
                     .iter()
-                    .map(|(k, v)| Ok(PyTuple::new(py, [string(py, k, c)?, to_py(py, v, c)?])?))
+                    .map(|(k, v)| PyTuple::new(py, [string(py, k, c)?, to_py(py, v, c)?]))
                     .collect::<PyResult<Vec<_>>>()?;
                 c.members.call1((pairs,))?
             }
@@ -255,7 +255,7 @@ fn decode(py: Python<'_>, data: &[u8]) -> PyResult<PyObject> {
     let doc = maybe_allow_threads(py, data.len(), || Document::parse(data))
         .map_err(|e| errors::to_py(py, e))?;
     let c = classes(py)?;
-    Ok(to_py(py, &doc.root, &c)?.unbind())
+    Ok(gc_paused(py, || to_py(py, &doc.root, &c))?.unbind())
 }
 
 /// How a file is laid out: `{"final_newline": bool}`, the keyword argument `encode`

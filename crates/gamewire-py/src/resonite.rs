@@ -7,7 +7,7 @@
 //! `container` tells the compression and framing so that `encode` can give the same bytes.
 
 use crate::json::{Format, Hook};
-use crate::{errors, maybe_allow_threads, py_attr};
+use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
 use gamewire::resonite::{self, container::Compression, container::Framing, EncodeOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -33,7 +33,7 @@ fn decode(py: Python<'_>, data: &[u8], name: Option<&str>, json: bool) -> PyResu
             py_attr(py, "resonite", "_from_json")?,
         )
     };
-    crate::json::to_py_with(py, &j, &hook)
+    gc_paused(py, || crate::json::to_py_with(py, &j, &hook))
 }
 
 /// The container of a file: `{"compression": "brotli"|"lzma"|"lz4"|"none", "legacy": bool}`,

@@ -6,7 +6,7 @@
 //! a solution XML and a bean name, named typed values (the schema JSON mapping).
 
 use crate::json::{Format, Hook};
-use crate::{errors, maybe_allow_threads, py_attr};
+use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
 use gamewire::zeze::frame::{decode_frames, encode_frames, FrameOptions};
 use gamewire::zeze::json::{bean_from_json, bean_to_json, frame_from_json, frame_to_json};
 use gamewire::zeze::schema::Schema;
@@ -78,7 +78,7 @@ fn decode(
     } else {
         Hook::Call(|_| true, py_attr(py, "zeze", "_from_json")?)
     };
-    crate::json::to_py_with(py, &j, &hook)
+    gc_paused(py, || crate::json::to_py_with(py, &j, &hook))
 }
 
 /// Encodes a value (as `decode` gives it, with the same keyword arguments) to bytes.

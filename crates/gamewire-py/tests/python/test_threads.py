@@ -44,3 +44,18 @@ def test_decode_from_threads():
         got = list(ex.map(lambda i: godot.decode(data) if i % 2 else o3de.decode(text), range(8)))
     for i, v in enumerate(got):
         assert v == (want_g if i % 2 else want_o)
+
+
+def test_gc_state_restored():
+    import gc
+
+    data = godot.encode([{"a": [1, 2]} for _ in range(1000)])
+    assert gc.isenabled()
+    godot.decode(data)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        godot.decode(data)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
