@@ -118,3 +118,15 @@ def test_type_list_read_once():
     assert kingsisle.encode(value, types=tl, **o) == path.read_bytes()
     with pytest.raises(TypeError):
         kingsisle.decode(path.read_bytes(), types=5, **o)
+
+
+def test_non_utf8_string_is_bytes():
+    path = KATSUBA / "strings-shallow.bin"
+    o = options(path)
+    value = kingsisle.decode(path.read_bytes(), types=TYPES, **o)
+    value["m_string"] = b"\xff\xfeok"
+    data = kingsisle.encode(value, types=TYPES, **o)
+    back = kingsisle.decode(data, types=TYPES, **o)
+    assert back["m_string"] == b"\xff\xfeok"
+    assert kingsisle.decode(data, types=TYPES, json=True, **o)["m_string"] == {"$bytes": "fffe6f6b"}
+    assert kingsisle.encode(back, types=TYPES, **o) == data
