@@ -510,21 +510,29 @@ impl<'py> Map<'_, 'py> {
             .key
             .take()
             .ok_or_else(|| <SerError as ser::Error>::custom("map value without a key"))?;
-        let value = v.serialize(self.ser)?;
         let py = self.ser.py;
-        if let Some(obj) = &self.object {
-            if let Ok(k) = key.downcast::<PyString>() {
-                match k.to_str()? {
-                    "$class" => {
-                        obj.setattr(intern!(py, "type_name"), value)?;
-                        return Ok(());
-                    }
-                    "$hash" => {
-                        obj.setattr(intern!(py, "type_hash"), value)?;
-                        return Ok(());
-                    }
-                    _ => {}
+        let name = key
+            .downcast::<PyString>()
+            .ok()
+            .and_then(|k| k.to_str().ok())
+            .filter(|k| k.starts_with('$'));
+        // Type names repeat across the tree: share one Python string per name.
+        let value = if matches!(name, Some("$class" | "$type")) {
+            v.serialize(KeySer(self.ser))?
+        } else {
+            v.serialize(self.ser)?
+        };
+        if let (Some(obj), Some(name)) = (&self.object, name) {
+            match name {
+                "$class" => {
+                    obj.setattr(intern!(py, "type_name"), value)?;
+                    return Ok(());
                 }
+                "$hash" => {
+                    obj.setattr(intern!(py, "type_hash"), value)?;
+                    return Ok(());
+                }
+                _ => {}
             }
         }
         self.dict
