@@ -1,9 +1,12 @@
 //! `gamewire.godot`: Godot Variant binary (3.x and 4.x).
 //!
-//! Values are those of Godot's lossless JSON mapping: plain data as native Python values,
-//! every other type (Vector3, NodePath, typed arrays, ...) a dict tagged `"$type"`.
+//! Plain data are native Python values; every other type (Vector3, NodePath, typed
+//! arrays, ...) an instance of a small class of `gamewire.godot`, built from the lossless
+//! JSON mapping's `"$type"`-tagged objects (which `json=True` returns as they are).
 
-use crate::{errors, json, maybe_allow_threads};
+use crate::json::Format;
+use crate::pyser::PySer;
+use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
 use gamewire::godot::{self, DecodeOptions, EncodeOptions, Version};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -20,16 +23,27 @@ fn version(v: u8) -> PyResult<Version> {
 
 /// Decodes one Variant (`version` 3 or 4) to Python values.
 #[pyfunction]
-#[pyo3(signature = (data, *, version=4, allow_objects=false))]
-fn decode(py: Python<'_>, data: &[u8], version: u8, allow_objects: bool) -> PyResult<PyObject> {
+#[pyo3(signature = (data, *, version=4, allow_objects=false, json=false))]
+fn decode(
+    py: Python<'_>,
+    data: &[u8],
+    version: u8,
+    allow_objects: bool,
+    json: bool,
+) -> PyResult<PyObject> {
     let ver = self::version(version)?;
     let mut opts = DecodeOptions::new(ver);
     opts.allow_objects = allow_objects;
-    let j = maybe_allow_threads(py, data.len(), || {
-        godot::decode(data, &opts).map(|v| godot::json::to_json(&v, ver))
-    })
-    .map_err(|e| errors::to_py(py, e))?;
-    json::to_py(py, &j)
+    let v = maybe_allow_threads(py, data.len(), || godot::decode(data, &opts))
+        .map_err(|e| errors::to_py(py, e))?;
+    let ser = if json {
+        PySer::new(py)
+    } else {
+        PySer::tagged(py, "$type", py_attr(py, "godot", "_from_json")?)
+    };
+    let value = gc_paused(py, || ser.convert(&godot::json::JsonView::new(&v, ver)))?;
+    py.allow_threads(move || drop(v));
+    Ok(value.unbind())
 }
 
 /// Encodes Python values (as `decode` gives them) to Variant bytes.
@@ -37,9 +51,12 @@ fn decode(py: Python<'_>, data: &[u8], version: u8, allow_objects: bool) -> PyRe
 #[pyo3(signature = (value, *, version=4))]
 fn encode(py: Python<'_>, value: &Bound<'_, PyAny>, version: u8) -> PyResult<Vec<u8>> {
     let ver = self::version(version)?;
-    let j = json::from_py(value)?;
-    let v = godot::json::from_json(&j, ver).map_err(|e| errors::to_py(py, e))?;
-    godot::encode(&v, &EncodeOptions::new(ver)).map_err(|e| errors::to_py(py, e))
+    let j = crate::json::from_py(value, Format::Godot)?;
+    py.allow_threads(|| {
+        let v = godot::json::from_json(&j, ver)?;
+        godot::encode(&v, &EncodeOptions::new(ver))
+    })
+    .map_err(|e| errors::to_py(py, e))
 }
 
 /// Adds the module's functions.

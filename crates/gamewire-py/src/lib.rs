@@ -10,6 +10,8 @@ pub mod errors;
 pub mod godot;
 pub mod json;
 pub mod kingsisle;
+pub mod o3de;
+pub mod pyser;
 pub mod resonite;
 pub mod zeze;
 
@@ -23,6 +25,27 @@ pub fn maybe_allow_threads<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce()
     } else {
         f()
     }
+}
+
+/// Runs `f` (which builds many Python objects) with Python's cyclic garbage collector
+/// paused: the objects it makes hold no cycles, and collections triggered by every 700
+/// new containers would traverse the growing tree again and again.
+pub fn gc_paused<T>(py: Python<'_>, f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    let gc = py.import(pyo3::intern!(py, "gc"))?;
+    let enabled: bool = gc.call_method0(pyo3::intern!(py, "isenabled"))?.extract()?;
+    if !enabled {
+        return f();
+    }
+    gc.call_method0(pyo3::intern!(py, "disable"))?;
+    let r = f();
+    gc.call_method0(pyo3::intern!(py, "enable"))?;
+    r
+}
+
+/// The attribute `name` of the Python module `gamewire.<module>` (the classes and
+/// converters of the pure-Python side).
+pub fn py_attr<'py>(py: Python<'py>, module: &str, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import(format!("gamewire.{module}"))?.getattr(name)
 }
 
 /// Detects the format of `data` (file name `name` helps for formats without magic).
@@ -49,9 +72,10 @@ fn _gamewire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DecodeError", m.py().get_type::<errors::DecodeError>())?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;
     type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
-    let modules: [(&str, Register); 4] = [
+    let modules: [(&str, Register); 5] = [
         ("godot", godot::register),
         ("kingsisle", kingsisle::register),
+        ("o3de", o3de::register),
         ("resonite", resonite::register),
         ("zeze", zeze::register),
     ];

@@ -1,10 +1,13 @@
 //! `gamewire.resonite`: Resonite/FrooxEngine BSON files (FrDT container or legacy).
 //!
-//! Values are those of the Resonite crate's lossless JSON mapping (MongoDB canonical
-//! Extended JSON for non-plain types, `$entries` for documents with `$` or repeated keys).
+//! Documents are dicts; int32 is `int`, int64 `gamewire.resonite.Int64` (an `int`
+//! subclass), double `float`, binary (subtype 0) `bytes`, documents with `$` or repeated
+//! keys `gamewire.resonite.Entries` (a list of pairs); the other BSON types stay in
+//! MongoDB canonical Extended JSON form (`json=True` gives the whole mapping as it is).
 //! `container` tells the compression and framing so that `encode` can give the same bytes.
 
-use crate::{errors, json, maybe_allow_threads};
+use crate::json::{Format, Hook};
+use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
 use gamewire::resonite::{self, container::Compression, container::Framing, EncodeOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -13,8 +16,8 @@ use pyo3::types::PyDict;
 /// Decodes a file's bytes to its document (`name`, the file name, picks the compression
 /// of headerless legacy files; without it they are sniffed).
 #[pyfunction]
-#[pyo3(signature = (data, *, name=None))]
-fn decode(py: Python<'_>, data: &[u8], name: Option<&str>) -> PyResult<PyObject> {
+#[pyo3(signature = (data, *, name=None, json=false))]
+fn decode(py: Python<'_>, data: &[u8], name: Option<&str>, json: bool) -> PyResult<PyObject> {
     let o = resonite::Options::default();
     let max_depth = o.limits.max_depth;
     let j = maybe_allow_threads(py, data.len(), || {
@@ -22,7 +25,15 @@ fn decode(py: Python<'_>, data: &[u8], name: Option<&str>) -> PyResult<PyObject>
             .and_then(|d| resonite::json::document_to_json(&d.document, max_depth))
     })
     .map_err(|e| errors::to_py(py, e))?;
-    json::to_py(py, &j)
+    let hook = if json {
+        Hook::Plain
+    } else {
+        Hook::Call(
+            |m| m.keys().any(|k| k.starts_with('$')),
+            py_attr(py, "resonite", "_from_json")?,
+        )
+    };
+    gc_paused(py, || crate::json::to_py_with(py, &j, &hook))
 }
 
 /// The container of a file: `{"compression": "brotli"|"lzma"|"lz4"|"none", "legacy": bool}`,
@@ -63,10 +74,12 @@ fn encode(
         legacy,
         ..EncodeOptions::new(c)
     };
-    let j = json::from_py(value)?;
-    let doc =
-        resonite::json::document_from_json(&j, eo.max_depth).map_err(|e| errors::to_py(py, e))?;
-    resonite::encode(&doc, &eo).map_err(|e| errors::to_py(py, e))
+    let j = crate::json::from_py(value, Format::Resonite)?;
+    py.allow_threads(|| {
+        let doc = resonite::json::document_from_json(&j, eo.max_depth)?;
+        resonite::encode(&doc, &eo)
+    })
+    .map_err(|e| errors::to_py(py, e))
 }
 
 /// Adds the module's functions.

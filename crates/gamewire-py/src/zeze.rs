@@ -1,9 +1,12 @@
 //! `gamewire.zeze`: Zeze beans (the `ByteBuffer` encoding) and protocol frame streams.
 //!
-//! Without a schema, values are the Zeze crate's lossless schema-less JSON (fields keyed by
-//! id with their wire types); with a solution XML and a bean name, named typed values.
+//! Without a schema, a bean is a `gamewire.zeze.Bean` (a dict of field ids to values) and
+//! wire types without a native Python equivalent small classes of `gamewire.zeze`, built
+//! from the Zeze crate's lossless schema-less JSON (`json=True` gives it as it is); with
+//! a solution XML and a bean name, named typed values (the schema JSON mapping).
 
-use crate::{errors, json, maybe_allow_threads};
+use crate::json::{Format, Hook};
+use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
 use gamewire::zeze::frame::{decode_frames, encode_frames, FrameOptions};
 use gamewire::zeze::json::{bean_from_json, bean_to_json, frame_from_json, frame_to_json};
 use gamewire::zeze::schema::Schema;
@@ -48,13 +51,14 @@ fn typed(
 /// Decodes a bean (or, with `frames=True`, a stream of protocol frames, schema-less).
 /// `schema` is a solution XML (text or path) and `bean` the bean's name.
 #[pyfunction]
-#[pyo3(signature = (data, *, schema=None, bean=None, frames=false))]
+#[pyo3(signature = (data, *, schema=None, bean=None, frames=false, json=false))]
 fn decode(
     py: Python<'_>,
     data: &[u8],
     schema: Option<&str>,
     bean: Option<&str>,
     frames: bool,
+    json: bool,
 ) -> PyResult<PyObject> {
     let t = typed(py, schema, bean)?;
     let o = zeze::Options::default();
@@ -69,7 +73,12 @@ fn decode(
         (None, false) => zeze::decode(data, &o).map(|b| bean_to_json(&b)),
     })
     .map_err(|e| errors::to_py(py, e))?;
-    json::to_py(py, &j)
+    let hook = if json || t.is_some() {
+        Hook::Plain
+    } else {
+        Hook::Call(|_| true, py_attr(py, "zeze", "_from_json")?)
+    };
+    gc_paused(py, || crate::json::to_py_with(py, &j, &hook))
 }
 
 /// Encodes a value (as `decode` gives it, with the same keyword arguments) to bytes.
@@ -83,8 +92,8 @@ fn encode(
     frames: bool,
 ) -> PyResult<Vec<u8>> {
     let t = typed(py, schema, bean)?;
-    let j = json::from_py(value)?;
-    let r = match (&t, frames) {
+    let j = crate::json::from_py(value, Format::Zeze)?;
+    let r = py.allow_threads(|| match (&t, frames) {
         (Some(_), true) => Err(gamewire::Error::msg(
             "frames with a schema are not supported here; encode the bodies by bean",
         )),
@@ -99,7 +108,7 @@ fn encode(
         },
         (Some((s, b)), false) => s.encode(b, &j),
         (None, false) => bean_from_json(&j).and_then(|b| zeze::encode(&b)),
-    };
+    });
     r.map_err(|e| errors::to_py(py, e))
 }
 

@@ -1,7 +1,10 @@
 """gamewire: read and write five game engines' data formats byte-exact.
 
-Format modules: ``gamewire.godot``, ``gamewire.kingsisle``, ``gamewire.resonite`` and
-``gamewire.zeze``. Errors raise ``DecodeError`` (a
+Format modules: ``gamewire.godot``, ``gamewire.kingsisle``, ``gamewire.o3de``,
+``gamewire.resonite`` and ``gamewire.zeze``, each with ``decode``/``encode``/``load``/``save``.
+Values are native Python where the types match and small typed classes of the format's
+module where they do not (``json=True`` on ``decode`` gives gamewire's JSON mapping
+instead). Errors raise ``DecodeError`` (a
 ``ValueError``) with ``.offset`` (byte offset or None) and ``.path`` (``$...``).
 """
 import os as _os
@@ -9,9 +12,9 @@ import tempfile as _tempfile
 
 from . import _gamewire
 from ._gamewire import DecodeError, detect
-from . import godot, kingsisle, resonite, zeze
+from . import godot, kingsisle, o3de, resonite, zeze
 
-__all__ = ["DecodeError", "detect", "load", "godot", "kingsisle", "resonite", "zeze"]
+__all__ = ["DecodeError", "detect", "load", "godot", "kingsisle", "o3de", "resonite", "zeze"]
 
 
 def _save_atomic(path, data):
@@ -66,6 +69,8 @@ def load(path, **options):
         return kingsisle.decode(data, types=types, **options)
     if fmt == "resonite":
         return resonite.decode(data, name=_os.path.basename(path))
+    if fmt == "o3de":
+        return o3de.decode(data)
     if fmt == "zeze":
         options.setdefault("frames", path.endswith(".frames.zeze"))
         return zeze.decode(data, **options)

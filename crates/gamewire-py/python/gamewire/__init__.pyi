@@ -1,6 +1,7 @@
 from typing import Any, List, Optional, Union
 from . import godot as godot
 from . import kingsisle as kingsisle
+from . import o3de as o3de
 from . import resonite as resonite
 from . import zeze as zeze
 

@@ -1,6 +1,9 @@
-"""Godot: every shared fixture round-trips byte-exact; errors carry offsets."""
+"""Godot: every shared fixture round-trips byte-exact through the typed classes (and the
+JSON mapping); the classes compare, print and pickle; errors carry offsets."""
+import math
 import os
 import pathlib
+import pickle
 
 import pytest
 
@@ -22,16 +25,54 @@ def vectors(name):
 
 @pytest.mark.parametrize("name,version", [("godot3-engine-vectors.tsv", 3), ("godot4-vectors.tsv", 4)])
 def test_fixtures_round_trip(name, version):
+    kinds = set()
     for data in vectors(name):
         value = godot.decode(data, version=version)
+        kinds.add(type(value).__name__)
         assert godot.encode(value, version=version) == data
+        assert godot.encode(godot.decode(data, version=version, json=True), version=version) == data
+        back = pickle.loads(pickle.dumps(value))
+        assert type(back) is type(value)
+        assert godot.encode(back, version=version) == data
+    # The fixtures exercise the classes, not only native values.
+    assert len(kinds) >= 10, kinds
 
 
-def test_native_and_tagged_values():
+def test_native_and_typed_values():
     assert godot.decode(godot.encode({"a": [1, 2.5, "x", None, True]})) == {"a": [1, 2.5, "x", None, True]}
-    v = godot.decode(godot.encode({"$type": "Vector3", "value": [1.0, 2.0, 3.0]}))
-    assert v == {"$type": "Vector3", "value": [1.0, 2.0, 3.0]}
+    v = godot.decode(godot.encode(godot.Vector3([1.0, 2.0, 3.0])))
+    assert type(v) is godot.Vector3 and v == godot.Vector3([1.0, 2.0, 3.0])
+    assert (v.x, v.y, v.z) == (1.0, 2.0, 3.0) and list(v) == [1.0, 2.0, 3.0]
+    assert v != godot.Vector3([1.0, 2.0, 4.0]) and v != godot.Vector3i([1, 2, 3])
+    assert repr(v) == "Vector3([1.0, 2.0, 3.0])"
+    assert pickle.loads(pickle.dumps(v)) == v
+    # The tagged JSON form is still accepted and still available.
+    assert godot.decode(godot.encode({"$type": "Vector3", "value": [1.0, 2.0, 3.0]})) == v
+    assert godot.decode(godot.encode(v), json=True) == {"$type": "Vector3", "value": [1.0, 2.0, 3.0]}
     assert isinstance(godot.encode(1.0), bytes) and godot.encode(1.0) != godot.encode(1)
+
+
+def test_classes_for_godot_types():
+    c = godot.Color([0.5, 0.25, 1.0, 1.0])
+    assert godot.decode(godot.encode(c)).a == 1.0
+    p = godot.NodePath("/root/Main:position:x")
+    assert godot.decode(godot.encode(p)) == p and godot.decode(godot.encode(p)).value == "/root/Main:position:x"
+    s = godot.StringName("jump")
+    assert godot.decode(godot.encode(s)) == s and s != "jump"
+    a = godot.TypedArray([1, 2, 3], element_type="int")
+    back = godot.decode(godot.encode(a))
+    assert back == a and back.element_type == "int" and back != [1, 2, 3]
+    f = godot.PackedFloat32Array([1.5, 2.0])
+    assert godot.decode(godot.encode(f)) == f and repr(f) == "PackedFloat32Array([1.5, 2.0])"
+    assert godot.decode(godot.encode(b"\x01\x02")) == b"\x01\x02"
+    assert math.isnan(godot.decode(godot.encode(float("nan"))))
+    assert godot.decode(godot.encode(float("-inf"))) == float("-inf")
+    # Godot 3 names read as the Godot 4 classes and write back in 3.x spelling.
+    q = godot.decode(godot.encode(godot.Quaternion([0.0, 0.0, 0.0, 1.0]), version=3), version=3)
+    assert type(q) is godot.Quaternion and q.w == 1.0
+    assert godot.decode(godot.encode(q, version=3), version=3, json=True)["$type"] == "Quat"
+    for v in (c, p, s, a, f, q):
+        assert pickle.loads(pickle.dumps(v)) == v
 
 
 def test_error_offset():

@@ -32,8 +32,26 @@ def test_fixture_round_trips(path):
     data = path.read_bytes()
     o = options(path)
     value = kingsisle.decode(data, types=TYPES, **o)
+    assert isinstance(value, kingsisle.Object) and value.type_name and value.type_hash
     assert kingsisle.encode(value, types=TYPES, **o) == data
-    assert pickle.loads(pickle.dumps(value)) == value
+    back = pickle.loads(pickle.dumps(value))
+    assert back == value and back.type_name == value.type_name
+    assert kingsisle.encode(back, types=TYPES, **o) == data
+    plain = kingsisle.decode(data, types=TYPES, json=True, **o)
+    assert type(plain) is dict and plain["$class"] == value.type_name
+    assert kingsisle.encode(plain, types=TYPES, **o) == data
+
+
+def test_object_class():
+    path = KATSUBA / "strings-shallow.bin"
+    o = options(path)
+    value = kingsisle.decode(path.read_bytes(), types=TYPES, **o)
+    other = kingsisle.Object("class Other", dict(value), value.type_hash)
+    assert other != value and dict(other) == dict(value)
+    assert repr(value).startswith(f"Object({value.type_name!r}, {{")
+    # type_hash may be left out: encode finds it by name.
+    named = kingsisle.Object(value.type_name, value)
+    assert kingsisle.encode(named, types=TYPES, **o) == path.read_bytes()
 
 
 def test_types_as_text():
@@ -83,8 +101,32 @@ def test_agrees_with_katsuba(name):
     so.shallow, so.flags, so.property_mask, so.manual_compression = o["shallow"], o["flags"], o["property_mask"], o["zlib"]
     theirs = op.Serializer(so, op.TypeList.open(TYPES)).deserialize(path.read_bytes())
     ours = kingsisle.decode(path.read_bytes(), types=TYPES, **o)
-    assert ours["$hash"] == theirs.type_hash
+    assert ours.type_hash == theirs.type_hash
     mine = {k: v for k, v in ours.items() if not k.startswith("$")}
     # katsuba gives std::string as bytes; gamewire's JSON gives UTF-8 text as str.
     want = {k: v.decode("utf-8") if isinstance(v, bytes) else v for k, v in theirs.items()}
     assert mine == want
+
+
+def test_type_list_read_once():
+    tl = kingsisle.TypeList(TYPES)
+    assert len(tl) == kingsisle.check_types(TYPES) and "classes" in repr(tl)
+    path = KATSUBA / "all-scalars-deep.bin"
+    o = options(path)
+    value = kingsisle.decode(path.read_bytes(), types=tl, **o)
+    assert value == kingsisle.decode(path.read_bytes(), types=TYPES, **o)
+    assert kingsisle.encode(value, types=tl, **o) == path.read_bytes()
+    with pytest.raises(TypeError):
+        kingsisle.decode(path.read_bytes(), types=5, **o)
+
+
+def test_non_utf8_string_is_bytes():
+    path = KATSUBA / "strings-shallow.bin"
+    o = options(path)
+    value = kingsisle.decode(path.read_bytes(), types=TYPES, **o)
+    value["m_string"] = b"\xff\xfeok"
+    data = kingsisle.encode(value, types=TYPES, **o)
+    back = kingsisle.decode(data, types=TYPES, **o)
+    assert back["m_string"] == b"\xff\xfeok"
+    assert kingsisle.decode(data, types=TYPES, json=True, **o)["m_string"] == {"$bytes": "fffe6f6b"}
+    assert kingsisle.encode(back, types=TYPES, **o) == data

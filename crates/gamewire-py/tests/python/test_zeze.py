@@ -22,8 +22,26 @@ def test_shared_beans_round_trip():
     assert len(beans) == 4
     for data in beans:
         value = zeze.decode(data)
+        assert isinstance(value, zeze.Bean)
         assert zeze.encode(value) == data
-        assert pickle.loads(pickle.dumps(value)) == value
+        assert zeze.encode(zeze.decode(data, json=True)) == data
+        back = pickle.loads(pickle.dumps(value))
+        assert back == value and zeze.encode(back) == data
+
+
+def test_bean_classes():
+    bean = zeze.Bean({1: 150, 3: "hi", 4: zeze.Float(1.5), 5: -2.0, 6: b"\xff\x00",
+                      7: zeze.List([1, 2], "int"), 8: zeze.Map([("k", zeze.Bean({1: 7}))], "bytes", "bean"),
+                      9: zeze.Vector3(1.0, 2.0, 3.0), 10: zeze.Dynamic(5, zeze.Bean({1: 1}))},
+                     base=zeze.Bean({1: 2}))
+    back = zeze.decode(zeze.encode(bean))
+    assert back == bean and back.base == zeze.Bean({1: 2})
+    assert type(back[4]) is zeze.Float and type(back[5]) is float and back[6] == b"\xff\x00"
+    assert back[7].elem_type == "int" and back[8].value_type == "bean" and back[10].type_id == 5
+    assert back[9] == zeze.Vector3(1.0, 2.0, 3.0) and back[9] != zeze.Vector3Int(1, 2, 3)
+    assert repr(back[4]) == "Float(1.5)" and repr(back[9]) == "Vector3(1.0, 2.0, 3.0)"
+    assert pickle.loads(pickle.dumps(back)) == bean
+    assert zeze.encode(pickle.loads(pickle.dumps(back))) == zeze.encode(bean)
 
 
 @pytest.mark.parametrize("path", sorted((SAMPLES / "zeze").glob("*.zeze")), ids=lambda p: p.name)

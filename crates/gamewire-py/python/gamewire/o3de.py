@@ -1,0 +1,115 @@
+"""O3DE JSON files (prefabs, materials, settings registry, ...) kept exactly as written.
+
+This is gamewire's registry-free O3DE document (docs/FORMATS.md): ``decode`` then ``encode``
+gives back the same document, and the same bytes for every file O3DE saved (pass the
+``final_newline`` that ``layout(data)`` reports). Values are native Python except where
+JSON text carries more than a native value can:
+
+- a number whose text is a plain integer (``12``, ``-3``, ``18446744073709551615``) is an
+  ``int``; any other number (``1.0000000``, ``1E+2``, ``-0``) is a ``Number``, a
+  ``float`` that keeps its source text in ``.text``;
+- a string written otherwise than rapidjson writes it (``"\\u00e9"``, ``"\\/"``) is a
+  ``String``, a ``str`` that keeps its escaped source text in ``.raw``;
+- an object whose member names repeat (rapidjson keeps every one) is ``Members``, a list
+  of ``(name, value)`` pairs in document order; other objects are dicts.
+
+Plain ``int``, ``float`` and ``str`` values are written as rapidjson writes them.
+"""
+from ._gamewire import o3de as _o
+
+__all__ = ["decode", "encode", "layout", "load", "save", "Number", "String", "Members"]
+
+decode = _o.decode
+encode = _o.encode
+layout = _o.layout
+
+
+class Number(float):
+    """A JSON number that keeps its source text (``.text``), e.g. ``Number("1.0000000")``.
+    It is the ``float`` the text reads as; ``encode`` writes ``.text`` back."""
+
+    __slots__ = ("text",)
+
+    def __new__(cls, text):
+        self = super().__new__(cls, text)
+        self.text = str(text)
+        return self
+
+    def __repr__(self):
+        return f"Number({self.text!r})"
+
+    def __eq__(self, other):
+        if isinstance(other, Number):
+            return self.text == other.text
+        return float(self) == other
+
+    __hash__ = float.__hash__
+
+    def __reduce__(self):
+        return (Number, (self.text,))
+
+
+class String(str):
+    """A JSON string that keeps its escaped source text (``.raw``), e.g.
+    ``String("é", "\\\\u00e9")``. It is the ``str`` it means; ``encode`` writes ``.raw``."""
+
+    __slots__ = ("raw",)
+
+    def __new__(cls, value, raw):
+        self = super().__new__(cls, value)
+        self.raw = raw
+        return self
+
+    def __repr__(self):
+        return f"String({str(self)!r}, raw={self.raw!r})"
+
+    def __eq__(self, other):
+        if isinstance(other, String):
+            return str(self) == str(other) and self.raw == other.raw
+        return str(self) == other
+
+    __hash__ = str.__hash__
+
+    def __reduce__(self):
+        return (String, (str(self), self.raw))
+
+
+class Members(list):
+    """An object whose member names repeat: a list of ``(name, value)`` pairs in document
+    order. ``get(name)`` gives the first value named ``name``, as rapidjson finds it."""
+
+    __slots__ = ()
+
+    def get(self, name, default=None):
+        """The first member named ``name`` (or ``default``)."""
+        for k, v in self:
+            if k == name:
+                return v
+        return default
+
+    def __repr__(self):
+        return f"Members({list.__repr__(self)})"
+
+    def __eq__(self, other):
+        return isinstance(other, Members) and list.__eq__(self, other)
+
+    __hash__ = None
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __reduce__(self):
+        return (Members, (list(self),))
+
+
+def load(path):
+    """Reads and decodes an O3DE JSON file."""
+    with open(path, "rb") as f:
+        return decode(f.read())
+
+
+def save(path, value, *, compact=False, final_newline=False):
+    """Encodes ``value`` and writes it atomically (temporary file, then rename)."""
+    from . import _save_atomic
+
+    _save_atomic(path, encode(value, compact=compact, final_newline=final_newline))

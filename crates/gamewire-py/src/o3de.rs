@@ -1,0 +1,316 @@
+//! `gamewire.o3de`: O3DE JSON files kept exactly as written (the registry-free document).
+//!
+//! Objects are dicts, or `gamewire.o3de.Members` (a list of `(name, value)` pairs) when a
+//! name repeats; numbers are `int` when their text is a plain integer, else
+//! `gamewire.o3de.Number` (a `float` that keeps its source text); strings are `str`, or
+//! `gamewire.o3de.String` (a `str` that keeps its escaped source text) when written
+//! otherwise than rapidjson writes them. So `encode(decode(data))` gives back the same
+//! document, and the same bytes for every file O3DE saved.
+
+use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
+use gamewire::o3de::doc::{Document, Layout, Node, Str};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+
+/// The Python classes the tree is built from.
+struct Classes<'py> {
+    number: Bound<'py, PyAny>,
+    string: Bound<'py, PyAny>,
+    members: Bound<'py, PyAny>,
+}
+
+/// The text rapidjson's `Writer` gives `s` (between the quotes).
+fn escape(s: &str) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 => {
+                let b = c as usize;
+                out.push_str("\\u00");
+                out.push(HEX[b >> 4] as char);
+                out.push(HEX[b & 15] as char);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A plain integer's text: what Python's `str(int(text))` gives back.
+fn plain_int(t: &str) -> bool {
+    let d = t.strip_prefix('-').unwrap_or(t);
+    !d.is_empty()
+        && d.bytes().all(|b| b.is_ascii_digit())
+        && (d == "0" || !d.starts_with('0'))
+        && t != "-0"
+}
+
+fn string<'py>(py: Python<'py>, s: &Str<'_>, c: &Classes<'py>) -> PyResult<Bound<'py, PyAny>> {
+    let value = s.value();
+    if escape(&value) == s.raw() {
+        Ok(PyString::new(py, &value).into_any())
+    } else {
+        c.string.call1((value.as_ref(), s.raw()))
+    }
+}
+
+fn to_py<'py>(py: Python<'py>, n: &Node<'_>, c: &Classes<'py>) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match n {
+        Node::Null => py.None().into_bound(py),
+        Node::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
+        Node::Number(t) if plain_int(t) => match t.parse::<i64>() {
+            Ok(i) => i.into_pyobject(py)?.into_any(),
+            Err(_) => py.get_type::<PyInt>().call1((*t,))?,
+        },
+        Node::Number(t) => c.number.call1((*t,))?,
+        Node::String(s) => string(py, s, c)?,
+        Node::Array(a) => {
+            let items = a
+                .iter()
+                .map(|x| to_py(py, x, c))
+                .collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any()
+        }
+        Node::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, v) in m {
+                d.set_item(string(py, k, c)?, to_py(py, v, c)?)?;
+            }
+            if d.len() == m.len() {
+                d.into_any()
+            } else {
+                let pairs = m
+                    .iter()
+                    .map(|(k, v)| PyTuple::new(py, [string(py, k, c)?, to_py(py, v, c)?]))
+                    .collect::<PyResult<Vec<_>>>()?;
+                c.members.call1((pairs,))?
+            }
+        }
+    })
+}
+
+/// An owned tree, turned into a [`Node`] (which borrows) to be written.
+enum Own {
+    Null,
+    Bool(bool),
+    Number(String),
+    String(String),
+    Array(Vec<Own>),
+    Object(Vec<(String, Own)>),
+}
+
+impl Own {
+    fn node(&self) -> Node<'_> {
+        match self {
+            Own::Null => Node::Null,
+            Own::Bool(b) => Node::Bool(*b),
+            Own::Number(t) => Node::Number(t),
+            Own::String(s) => Node::String(Str::from_raw(s)),
+            Own::Array(a) => Node::Array(a.iter().map(Own::node).collect()),
+            Own::Object(m) => Node::Object(
+                m.iter()
+                    .map(|(k, v)| (Str::from_raw(k), v.node()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// Depth past which `encode` refuses a value (as `decode` refuses deeper text).
+const MAX_DEPTH: usize = gamewire::o3de::doc::MAX_DEPTH;
+
+fn where_(path: &str) -> String {
+    if path.is_empty() {
+        "$".to_owned()
+    } else {
+        format!("${path}")
+    }
+}
+
+/// The raw text of a string: `.raw` of a `String` (checked), else rapidjson's escaping.
+fn raw_text(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str) -> PyResult<String> {
+    let s = v.downcast::<PyString>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{}: member names must be str, not {}",
+            where_(path),
+            v.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    if v.is_instance(&c.string)? {
+        let raw: String = v.getattr("raw")?.extract()?;
+        let text = format!("\"{raw}\"");
+        let back: Option<String> = serde_json::from_str(&text).ok();
+        if back.as_deref() != Some(s.to_str()?) {
+            return Err(PyValueError::new_err(format!(
+                "{}: String.raw {raw:?} is not the JSON text of its value",
+                where_(path)
+            )));
+        }
+        return Ok(raw);
+    }
+    Ok(escape(s.to_str()?))
+}
+
+fn from_py(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str, depth: usize) -> PyResult<Own> {
+    if depth > MAX_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "{}: nested deeper than {MAX_DEPTH} levels",
+            where_(path)
+        )));
+    }
+    if v.is_none() {
+        return Ok(Own::Null);
+    }
+    if let Ok(b) = v.downcast::<PyBool>() {
+        return Ok(Own::Bool(b.is_true()));
+    }
+    if v.is_instance(&c.number)? {
+        let t: String = v.getattr("text")?.extract()?;
+        if !matches!(serde_json::from_str(&t), Ok(serde_json::Value::Number(_))) {
+            return Err(PyValueError::new_err(format!(
+                "{}: Number text {t:?} is not a JSON number",
+                where_(path)
+            )));
+        }
+        return Ok(Own::Number(t));
+    }
+    if v.is_instance_of::<PyInt>() {
+        return Ok(Own::Number(v.str()?.to_str()?.to_owned()));
+    }
+    if let Ok(f) = v.downcast::<PyFloat>() {
+        let x = f.value();
+        if !x.is_finite() {
+            return Err(PyValueError::new_err(format!(
+                "{}: {x} has no JSON form",
+                where_(path)
+            )));
+        }
+        return Ok(Own::Number(v.repr()?.to_str()?.to_owned()));
+    }
+    if v.is_instance_of::<PyString>() {
+        return Ok(Own::String(raw_text(v, c, path)?));
+    }
+    if let Ok(d) = v.downcast::<PyDict>() {
+        let mut m = Vec::with_capacity(d.len());
+        for (k, x) in d.iter() {
+            let raw = raw_text(&k, c, path)?;
+            let p = format!("{path}.{}", k.str()?);
+            m.push((raw, from_py(&x, c, &p, depth + 1)?));
+        }
+        return Ok(Own::Object(m));
+    }
+    if v.is_instance(&c.members)? {
+        let mut m = Vec::new();
+        for (i, pair) in v.try_iter()?.enumerate() {
+            let pair = pair?;
+            let (k, x): (Bound<'_, PyAny>, Bound<'_, PyAny>) = pair.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "{}: Members holds (name, value) pairs",
+                    where_(&format!("{path}[{i}]"))
+                ))
+            })?;
+            let raw = raw_text(&k, c, path)?;
+            let p = format!("{path}.{}", k.str()?);
+            m.push((raw, from_py(&x, c, &p, depth + 1)?));
+        }
+        return Ok(Own::Object(m));
+    }
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+        let mut a = Vec::new();
+        for (i, x) in v.try_iter()?.enumerate() {
+            a.push(from_py(&x?, c, &format!("{path}[{i}]"), depth + 1)?);
+        }
+        return Ok(Own::Array(a));
+    }
+    Err(PyTypeError::new_err(format!(
+        "{}: cannot encode a {}",
+        where_(path),
+        v.get_type().name()?
+    )))
+}
+
+fn classes(py: Python<'_>) -> PyResult<Classes<'_>> {
+    Ok(Classes {
+        number: py_attr(py, "o3de", "Number")?,
+        string: py_attr(py, "o3de", "String")?,
+        members: py_attr(py, "o3de", "Members")?,
+    })
+}
+
+/// Decodes O3DE JSON text (UTF-8, comments allowed) to Python values.
+#[pyfunction]
+fn decode(py: Python<'_>, data: &[u8]) -> PyResult<PyObject> {
+    let doc = maybe_allow_threads(py, data.len(), || Document::parse(data))
+        .map_err(|e| errors::to_py(py, e))?;
+    let c = classes(py)?;
+    Ok(gc_paused(py, || to_py(py, &doc.root, &c))?.unbind())
+}
+
+/// How a file is laid out: `{"final_newline": bool}`, the keyword argument `encode`
+/// needs (with the default pretty layout) to give back a saved file's bytes.
+#[pyfunction]
+fn layout<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
+    let doc = maybe_allow_threads(py, data.len(), || Document::parse(data))
+        .map_err(|e| errors::to_py(py, e))?;
+    let d = PyDict::new(py);
+    d.set_item("final_newline", doc.final_newline)?;
+    Ok(d)
+}
+
+/// Encodes a value (as `decode` gives it) to JSON text, indented as O3DE writes
+/// (`compact=True`: no white space), with a final newline when asked.
+#[pyfunction]
+#[pyo3(signature = (value, *, compact=false, final_newline=false))]
+fn encode(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    compact: bool,
+    final_newline: bool,
+) -> PyResult<Vec<u8>> {
+    let c = classes(py)?;
+    let own = from_py(value, &c, "", 0)?;
+    let layout = if compact {
+        Layout::Compact
+    } else {
+        Layout::Pretty
+    };
+    Ok(py.allow_threads(|| {
+        Document {
+            root: own.node(),
+            final_newline,
+        }
+        .write(layout)
+    }))
+}
+
+/// Adds the module's functions.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(decode, m)?)?;
+    m.add_function(wrap_pyfunction!(layout, m)?)?;
+    m.add_function(wrap_pyfunction!(encode, m)?)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_as_rapidjson() {
+        assert_eq!(escape("a\"b\\c/é\u{1}\n"), "a\\\"b\\\\c/é\\u0001\\n");
+        assert!(plain_int("0") && plain_int("-12") && plain_int("18446744073709551615"));
+        assert!(!plain_int("-0") && !plain_int("01") && !plain_int("1.0") && !plain_int("1e2"));
+    }
+}

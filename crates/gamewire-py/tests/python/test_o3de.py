@@ -1,0 +1,82 @@
+"""O3DE: every JSON fixture decodes and encodes back to the same document; the files O3DE
+saved come back byte for byte; number text, string escapes and repeated names survive."""
+import os
+import pickle
+
+import pytest
+
+import gamewire
+from gamewire import o3de
+from conftest import REPO
+
+O3DE = REPO / "tests" / "fixtures" / "o3de"
+# ObjectStream XML files sit among the fixtures; they are not JSON.
+FILES = sorted(p for p in O3DE.rglob("*") if p.is_file() and p.suffix != ".md" and not p.read_bytes().lstrip().startswith(b"<"))
+# Written by O3DE itself (its PrettyWriter), so byte-exact.
+SAVED = [p for p in FILES if p.suffix in (".prefab", ".material", ".scriptcanvas")]
+
+
+def test_there_are_fixtures():
+    assert len(FILES) >= 29 and len(SAVED) >= 17
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
+def test_fixture_round_trips(path):
+    data = path.read_bytes()
+    value = o3de.decode(data)
+    out = o3de.encode(value, **o3de.layout(data))
+    assert o3de.decode(out) == value
+    assert o3de.encode(o3de.decode(out), **o3de.layout(data)) == out
+    assert pickle.loads(pickle.dumps(value)) == value
+    if path in SAVED:
+        assert out == data
+
+
+def test_saved_files_mostly_byte_exact():
+    same = sum(o3de.encode(o3de.decode(p.read_bytes()), **o3de.layout(p.read_bytes())) == p.read_bytes() for p in FILES)
+    assert same >= 22
+
+
+def test_number_string_and_duplicate_fidelity():
+    text = b'{"a": 1, "a": [1.50, -0, 1E+2, 18446744073709551615, "\\u00e9\\/", "\\u00E9", "x\\ty"]}'
+    v = o3de.decode(text)
+    assert type(v) is o3de.Members and v.get("a") == 1 and len(v) == 2
+    nums = v[1][1]
+    assert type(nums[0]) is o3de.Number and nums[0] == 1.5 and nums[0].text == "1.50"
+    assert nums[1].text == "-0" and nums[2].text == "1E+2" and nums[2] == 100.0
+    assert type(nums[3]) is int and nums[3] == 18446744073709551615
+    assert type(nums[4]) is o3de.String and nums[4] == "é/" and nums[4].raw == "\\u00e9\\/"
+    assert nums[5] == "é" and nums[5] != nums[4]
+    assert type(nums[6]) is str  # written as rapidjson writes it
+    assert o3de.encode(v, compact=True) == text.replace(b": ", b":").replace(b", ", b",")
+    assert repr(nums[0]) == "Number('1.50')"
+    assert pickle.loads(pickle.dumps(v)) == v
+    # Plain Python values are written as rapidjson writes them.
+    assert o3de.encode({"x": [1.5, 2, "é\n", None, True]}, compact=True) == '{"x":[1.5,2,"é\\n",null,true]}'.encode()
+
+
+def test_bad_values():
+    with pytest.raises(ValueError):
+        o3de.encode({"x": float("nan")})
+    with pytest.raises(ValueError):
+        o3de.encode({"x": o3de.String("a", "b")})  # raw text that does not read as the value
+    with pytest.raises(ValueError):
+        o3de.encode([o3de.Number("1.0.0")])
+    with pytest.raises(TypeError):
+        o3de.encode({1: 2})
+
+
+def test_error_offset():
+    with pytest.raises(gamewire.DecodeError) as e:
+        o3de.decode(b'{\n    "a": [1, 2,]\n}')
+    assert e.value.offset == 17  # the ']' after the trailing comma
+
+
+def test_save_load_and_detect(tmp_path):
+    path = SAVED[0]
+    p = tmp_path / path.name
+    value = o3de.load(str(path))
+    o3de.save(str(p), value, **o3de.layout(path.read_bytes()))
+    assert p.read_bytes() == path.read_bytes()
+    assert gamewire.load(str(p)) == value
+    assert not [f for f in os.listdir(tmp_path) if f.startswith(".gamewire-")]
