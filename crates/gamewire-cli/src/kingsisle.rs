@@ -138,24 +138,27 @@ pub fn run(action: Action, args: Args) -> CliResult {
     match action {
         Action::Decode if is_xml(&input) => {
             let objs = ki::xml::read(&input, &types)?;
-            let docs: Vec<_> = objs
+            drop(input);
+            let docs: Vec<Document> = objs
                 .into_iter()
-                .map(|root| {
-                    json::to_json(
-                        &Document {
-                            root,
-                            ..Document::default()
-                        },
-                        &types,
-                    )
+                .map(|root| Document {
+                    root,
+                    ..Document::default()
                 })
-                .collect::<Result<_, _>>()?;
-            let j = if docs.len() == 1 {
-                docs.into_iter().next().expect("one")
-            } else {
-                serde_json::Value::Array(docs)
-            };
-            crate::io::write_json(args.output.as_deref(), &j, !args.compact)
+                .collect();
+            // Streamed through the documents' views: no JSON tree is built.
+            let views: Vec<json::DocumentJson> = docs
+                .iter()
+                .map(|doc| json::DocumentJson {
+                    doc,
+                    types: &types,
+                    enum_numbers: args.enum_numbers,
+                })
+                .collect();
+            match views.as_slice() {
+                [one] => crate::io::write_json(args.output.as_deref(), one, !args.compact),
+                all => crate::io::write_json(args.output.as_deref(), all, !args.compact),
+            }
         }
         Action::Encode if args.xml => {
             let j = crate::io::parse_json(&input, args.last_key_wins)?;

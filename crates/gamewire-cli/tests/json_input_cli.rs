@@ -144,3 +144,38 @@ fn kingsisle_xml_nested_1000_deep_converts_both_ways() {
     let again = run(&["decode", "kingsisle", "-t", &types, "-"], &back.stdout);
     assert_eq!(again.stdout, json.stdout);
 }
+
+/// An XML file of several objects decodes (streamed, one document view each) to a JSON
+/// array of one document per object, which encodes back to the same XML.
+#[test]
+fn kingsisle_xml_of_two_objects_decodes_to_an_array() {
+    let dir = tempfile::tempdir().unwrap();
+    let types = dir.path().join("types.json");
+    std::fs::write(
+        &types,
+        r#"{"version": 2, "classes": {"1": {"name": "class Node", "bases": ["PropertyClass"],
+        "hash": 1, "singleton": false, "properties": {"m_child": {"type": "class Node",
+        "id": 0, "offset": 8, "flags": 31, "container": "Static", "dynamic": false,
+        "pointer": true, "hash": 77, "enum_options": {}}}}}}"#,
+    )
+    .unwrap();
+    let types = types.display().to_string();
+    let xml = "<Objects><Class Name=\"class Node\"><m_child><Class Name=\"class Node\"></Class>\
+               </m_child></Class><Class Name=\"class Node\"></Class></Objects>";
+    let json = run(&["decode", "kingsisle", "-t", &types, "-"], xml.as_bytes());
+    assert!(json.status.success(), "{}", stderr(&json));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let docs = v.as_array().expect("an array of documents");
+    assert_eq!(docs.len(), 2);
+    assert_ne!(
+        docs[0], docs[1],
+        "the first object holds a child, the second does not"
+    );
+    let back = run(
+        &["encode", "kingsisle", "-t", &types, "--xml", "-"],
+        &json.stdout,
+    );
+    assert!(back.status.success(), "{}", stderr(&back));
+    let again = run(&["decode", "kingsisle", "-t", &types, "-"], &back.stdout);
+    assert_eq!(again.stdout, json.stdout);
+}
