@@ -12,8 +12,8 @@ N=${1:-1000000}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=${TMPDIR:-/tmp}/gamewire-kingsisle-bench
 mkdir -p "$WORK"
-export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target/kingsisle-bench}
-(cd "$ROOT" && cargo build -q --release -p gamewire-cli --no-default-features --features kingsisle)
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+(cd "$ROOT" && cargo build -q --release -p gamewire-cli)
 GW="$CARGO_TARGET_DIR/release/gamewire"
 python3 "$ROOT/scripts/kingsisle/make_bind.py" "$WORK/bench.bin" "$WORK/bench.types.json" "$N"
 ls -l "$WORK/bench.bin"
