@@ -23,7 +23,7 @@ use gamewire_core::{Error, ErrorKind, Result};
 #[repr(u8)]
 enum Op {
     Null,
-    /// `x`: class hash, then (high 32 bits) the index after its last property node.
+    /// `x`: class index in the type list, then (high 32 bits) the index after its last property node.
     Object,
     /// `x`: element count, then (high 32 bits) the index after its last element node.
     List,
@@ -67,7 +67,20 @@ enum Op {
 struct Node {
     tag: u32,
     op: Op,
+    /// The property's index in its class ([`NO_DEF`] for list elements, the root and
+    /// raw properties).
+    def: u16,
     x: u64,
+}
+
+/// [`Node::def`] of a value that is not a property, or whose index does not fit.
+const NO_DEF: u16 = u16::MAX;
+
+const _: () = assert!(std::mem::size_of::<Node>() == 16);
+
+#[inline]
+fn def_index(i: usize) -> u16 {
+    u16::try_from(i).unwrap_or(NO_DEF)
 }
 
 #[inline]
@@ -200,7 +213,7 @@ impl<'a, 't> View<'a, 't> {
             last: None,
             stack: StackGuard::new(),
         };
-        de.object(0)?;
+        de.object(0, NO_DEF)?;
         match de.nodes[0].op {
             Op::Object => {}
             Op::Null => {
@@ -525,15 +538,13 @@ impl<'v, 'a, 't> PropRef<'v, 'a, 't> {
 impl<'v, 'a, 't> ObjectRef<'v, 'a, 't> {
     /// The class hash.
     pub fn hash(&self) -> u32 {
-        lo(self.view.nodes[self.at].x) as u32
+        self.class().hash
     }
 
     /// The class (every object of a view has one).
+    #[inline]
     pub fn class(&self) -> &'t ClassDef {
-        self.view
-            .types
-            .get(self.hash())
-            .expect("checked when decoded")
+        &self.view.types.classes()[lo(self.view.nodes[self.at].x)]
     }
 
     /// The properties in wire order.
@@ -543,7 +554,6 @@ impl<'v, 'a, 't> ObjectRef<'v, 'a, 't> {
             class: self.class(),
             at: self.at + 1,
             end: hi(self.view.nodes[self.at].x),
-            hint: 0,
         }
     }
 
@@ -586,7 +596,6 @@ pub struct Props<'v, 'a, 't> {
     class: &'t ClassDef,
     at: usize,
     end: usize,
-    hint: usize,
 }
 
 impl<'v, 'a, 't> Iterator for Props<'v, 'a, 't> {
@@ -597,14 +606,18 @@ impl<'v, 'a, 't> Iterator for Props<'v, 'a, 't> {
             return None;
         }
         let at = self.at;
-        let tag = self.view.nodes[at].tag;
+        let n = self.view.nodes[at];
         self.at = self.view.end(at);
-        let def = match self.view.nodes[at].op {
-            Op::Raw if self.view.raws[self.view.nodes[at].x as usize].type_hash == 0 => None,
-            _ => self.class.property_index(tag, self.hint).map(|i| {
-                self.hint = i + 1;
-                &self.class.properties[i]
-            }),
+        let tag = n.tag;
+        let def = match n.def {
+            NO_DEF => match n.op {
+                Op::Raw if self.view.raws[n.x as usize].type_hash == 0 => None,
+                _ => self
+                    .class
+                    .property_index(tag, 0)
+                    .map(|i| &self.class.properties[i]),
+            },
+            i => self.class.properties.get(usize::from(i)),
         };
         Some(PropRef {
             tag,
@@ -733,14 +746,15 @@ struct Tape<'a, 't> {
     skip: bool,
     depth: usize,
     max_depth: usize,
-    last: Option<&'t ClassDef>,
+    /// The class met last, and its index (lists usually hold one class).
+    last: Option<(&'t ClassDef, usize)>,
     stack: StackGuard,
 }
 
 impl<'a, 't> Tape<'a, 't> {
     #[inline]
-    fn push(&mut self, tag: u32, op: Op, x: u64) {
-        self.nodes.push(Node { tag, op, x });
+    fn push(&mut self, tag: u32, def: u16, op: Op, x: u64) {
+        self.nodes.push(Node { tag, op, def, x });
     }
 
     /// Sets the end index of the container node at `at` to the current length.
@@ -769,18 +783,21 @@ impl<'a, 't> Tape<'a, 't> {
         Ok(())
     }
 
-    fn object(&mut self, tag: u32) -> Result<()> {
+    fn object(&mut self, tag: u32, def: u16) -> Result<()> {
         let start = self.r.pos();
         let hash = self.r.read_u32_aligned()?;
         if hash == 0 {
-            self.push(tag, Op::Null, 0);
+            self.push(tag, def, Op::Null, 0);
             return Ok(());
         }
-        let class = match self.last {
-            Some(c) if c.hash == hash => Some(c),
-            _ => self.types.get(hash),
+        let found = match self.last {
+            Some((c, i)) if c.hash == hash => Some((c, i)),
+            _ => self
+                .types
+                .index_of(hash)
+                .map(|i| (&self.types.classes()[i], i)),
         };
-        let Some(class) = class else {
+        let Some((class, index)) = found else {
             if self.skip {
                 let size = self.object_size()?;
                 let data = self.raw(size)?;
@@ -789,7 +806,7 @@ impl<'a, 't> Tape<'a, 't> {
                     bits: size as u64,
                     data,
                 });
-                self.push(tag, Op::Raw, (self.raws.len() - 1) as u64);
+                self.push(tag, def, Op::Raw, (self.raws.len() - 1) as u64);
                 return Ok(());
             }
             return Err(self.r.error_at(
@@ -799,10 +816,10 @@ impl<'a, 't> Tape<'a, 't> {
                 )),
             ));
         };
-        self.last = Some(class);
+        self.last = Some((class, index));
         self.enter()?;
         let at = self.nodes.len();
-        self.push(tag, Op::Object, u64::from(hash));
+        self.push(tag, def, Op::Object, index as u64);
         if self.shallow {
             self.shallow_props(class)?;
         } else {
@@ -849,7 +866,7 @@ impl<'a, 't> Tape<'a, 't> {
     }
 
     fn shallow_props(&mut self, class: &'t ClassDef) -> Result<()> {
-        for p in &class.properties {
+        for (i, p) in class.properties.iter().enumerate() {
             if !masked(p, self.mask) {
                 continue;
             }
@@ -865,7 +882,7 @@ impl<'a, 't> Tape<'a, 't> {
                     continue;
                 }
             }
-            self.property(p, p.hash)
+            self.property(p, p.hash, def_index(i))
                 .map_err(|e| e.in_key(p.name.as_str()))?;
         }
         Ok(())
@@ -882,7 +899,7 @@ impl<'a, 't> Tape<'a, 't> {
                 Some(i) => {
                     hint = i + 1;
                     let p = &class.properties[i];
-                    self.property(p, hash)
+                    self.property(p, hash, def_index(i))
                         .map_err(|e| e.in_key(p.name.as_str()))?;
                     let actual = self.r.pos() - start;
                     if actual != size {
@@ -916,7 +933,7 @@ impl<'a, 't> Tape<'a, 't> {
                         bits: bits as u64,
                         data,
                     });
-                    self.push(hash, Op::Raw, (self.raws.len() - 1) as u64);
+                    self.push(hash, NO_DEF, Op::Raw, (self.raws.len() - 1) as u64);
                 }
                 None => {
                     return Err(self.r.error_at(
@@ -941,9 +958,9 @@ impl<'a, 't> Tape<'a, 't> {
     }
 
     #[inline]
-    fn property(&mut self, p: &'t PropertyDef, tag: u32) -> Result<()> {
+    fn property(&mut self, p: &'t PropertyDef, tag: u32, def: u16) -> Result<()> {
         if !p.dynamic {
-            return self.single(p, tag);
+            return self.single(p, tag, def);
         }
         let at = self.r.pos();
         let n = self.length(false)?;
@@ -979,15 +996,15 @@ impl<'a, 't> Tape<'a, 't> {
                     .in_index(i));
             }
             self.r.skip_bits(need);
-            self.push(tag, op, first as u64);
-            self.push(width, op, n as u64);
+            self.push(tag, def, op, first as u64);
+            self.push(width, NO_DEF, op, n as u64);
             self.depth -= 1;
             return Ok(());
         }
         let list = self.nodes.len();
-        self.push(tag, Op::List, n as u64);
+        self.push(tag, def, Op::List, n as u64);
         for i in 0..n {
-            self.single(p, 0).map_err(|e| e.in_index(i))?;
+            self.single(p, 0, NO_DEF).map_err(|e| e.in_index(i))?;
         }
         self.close(list)?;
         self.depth -= 1;
@@ -1024,7 +1041,7 @@ impl<'a, 't> Tape<'a, 't> {
         Ok((self.r.pos() / 8 - N) as u64)
     }
 
-    fn single(&mut self, p: &'t PropertyDef, tag: u32) -> Result<()> {
+    fn single(&mut self, p: &'t PropertyDef, tag: u32, def: u16) -> Result<()> {
         let r = &mut self.r;
         let (op, x) = match p.kind {
             Kind::Bool => (Op::Bool, u64::from(r.read_bit()?)),
@@ -1107,9 +1124,9 @@ impl<'a, 't> Tape<'a, 't> {
             Kind::PointUInt => (Op::PointUInt, self.fixed::<8>()?),
             Kind::PointFloat => (Op::PointFloat, self.fixed::<8>()?),
             Kind::RectFloat => (Op::RectFloat, self.fixed::<16>()?),
-            Kind::Object => return self.object(tag),
+            Kind::Object => return self.object(tag, def),
         };
-        self.push(tag, op, x);
+        self.push(tag, def, op, x);
         Ok(())
     }
 }
