@@ -141,8 +141,16 @@ pub fn run(action: Action, args: Args) -> CliResult {
             ),
         ],
     )?;
+    let t0 = std::time::Instant::now();
     let mut types = TypeList::from_files(&args.types)?;
     types.set_game(args.game);
+    if args.once {
+        println!(
+            "type list: {} classes loaded in {:.3} ms",
+            types.len(),
+            t0.elapsed().as_secs_f64() * 1e3
+        );
+    }
     let opts = options(&args);
     let input = crate::io::read_input(args.input.as_deref())?;
     match action {

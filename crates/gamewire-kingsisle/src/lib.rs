@@ -38,8 +38,8 @@ pub use options::Options;
 pub use properties::Properties;
 pub use stack::set_stack_budget;
 pub use types::{ClassDef, Kind, PropertyDef, TypeList};
-pub use view::View;
 pub use value::{serializer_flags, Document, KeptZlib, Object, Raw, Value};
+pub use view::View;
 
 /// True when `data` (and the file name, when known) looks like this format.
 ///

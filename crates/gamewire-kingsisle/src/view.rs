@@ -672,11 +672,7 @@ impl<'v, 'a, 't> ListRef<'v, 'a, 't> {
     /// for elements of a few bits.
     pub fn to_value(&self) -> Value {
         match self.view.nodes[self.at].op {
-            Op::Bools => Value::Bools(
-                self.iter()
-                    .map(|i| matches!(i, Item::Bool(true)))
-                    .collect(),
-            ),
+            Op::Bools => Value::Bools(self.iter().map(|i| matches!(i, Item::Bool(true))).collect()),
             Op::SmallInts => Value::SmallInts(
                 self.iter()
                     .map(|i| match i {
@@ -1062,10 +1058,7 @@ impl<'a, 't> Tape<'a, 't> {
             Kind::U32 => (Op::UInt, u64::from(u32::from_le_bytes(r.read_array()?))),
             Kind::I64 => (Op::Int, u64::from_le_bytes(r.read_array()?)),
             Kind::U64 => (Op::UInt, u64::from_le_bytes(r.read_array()?)),
-            Kind::F32 => (
-                Op::Float,
-                u64::from(u32::from_le_bytes(r.read_array()?)),
-            ),
+            Kind::F32 => (Op::Float, u64::from(u32::from_le_bytes(r.read_array()?))),
             Kind::F64 => (Op::Double, u64::from_le_bytes(r.read_array()?)),
             Kind::SBits(n) => (Op::Int, r.read_signed(u32::from(n))? as u64),
             Kind::UBits(n) => (Op::UInt, r.read_bits(u32::from(n))?),
