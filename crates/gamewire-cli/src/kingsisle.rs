@@ -2,7 +2,8 @@
 
 use crate::inspect::Tree;
 use crate::{Action, CliResult};
-use gamewire::kingsisle::{self as ki, bind, json, Document, Options, TypeList};
+use gamewire::kingsisle::view::{Item, ObjectRef};
+use gamewire::kingsisle::{self as ki, bind, json, Document, Options, TypeList, View};
 use std::path::{Path, PathBuf};
 
 /// Options of `gamewire decode|encode|bench kingsisle`.
@@ -57,6 +58,13 @@ pub struct Args {
     /// being an error.
     #[arg(long)]
     pub last_key_wins: bool,
+    /// Bench: time the borrowed view (`kingsisle::View`, no owned tree) as well.
+    #[arg(long)]
+    pub view: bool,
+    /// Bench: decode once (with `--view`, into the view, visiting every value), print
+    /// that one decode's time and exit: the first decode of a fresh process.
+    #[arg(long)]
+    pub once: bool,
     /// Deepest nesting accepted.
     #[arg(long, default_value_t = 1024)]
     pub max_depth: usize,
@@ -123,6 +131,8 @@ pub fn run(action: Action, args: Args) -> CliResult {
             ("--xml", args.xml, &[Action::Encode]),
             ("--last-key-wins", args.last_key_wins, &[Action::Encode]),
             ("--compact", args.compact, &[Action::Decode]),
+            ("--view", args.view, &[Action::Bench]),
+            ("--once", args.once, &[Action::Bench]),
             ("--enum-numbers", args.enum_numbers, &[Action::Decode]),
             (
                 "--output",
@@ -131,8 +141,16 @@ pub fn run(action: Action, args: Args) -> CliResult {
             ),
         ],
     )?;
+    let t0 = std::time::Instant::now();
     let mut types = TypeList::from_files(&args.types)?;
     types.set_game(args.game);
+    if args.once {
+        println!(
+            "type list: {} classes loaded in {:.3} ms",
+            types.len(),
+            t0.elapsed().as_secs_f64() * 1e3
+        );
+    }
     let opts = options(&args);
     let input = crate::io::read_input(args.input.as_deref())?;
     match action {
@@ -197,6 +215,28 @@ pub fn run(action: Action, args: Args) -> CliResult {
             let out = encode_any(&doc, &types, &opts, args.bind)?;
             crate::io::write_output(args.output.as_deref(), &out)
         }
+        Action::Bench if args.once => {
+            let cpu0 = crate::bench::on_cpu_ns();
+            let t0 = std::time::Instant::now();
+            if args.view {
+                let mut scratch = Vec::new();
+                let v = View::decode_any(&input, &types, &opts, &mut scratch)?;
+                std::hint::black_box(visit(v.root()));
+            } else {
+                drop(decode_any(&input, &types, &opts)?);
+            }
+            let wall = t0.elapsed().as_secs_f64();
+            let cpu = match (cpu0, crate::bench::on_cpu_ns()) {
+                (Some(a), Some(b)) => format!(", {:.3} ms CPU", (b - a) as f64 / 1e6),
+                _ => String::new(),
+            };
+            println!(
+                "{} once: {:.3} ms wall{cpu}",
+                if args.view { "view" } else { "decode" },
+                wall * 1e3
+            );
+            Ok(())
+        }
         Action::Bench => {
             // The first decode in a fresh process (no memory reused from earlier runs),
             // as a one-shot conversion meets it.
@@ -211,6 +251,18 @@ pub fn run(action: Action, args: Args) -> CliResult {
                     (b - a) as f64 / 1e6
                 );
             }
+            if args.view {
+                let mut scratch = Vec::new();
+                let t = crate::bench::median_time(|| {
+                    Ok(View::decode_any(&input, &types, &opts, &mut scratch)?.node_count())
+                })?;
+                crate::bench::print_line("view", input.len(), t);
+                let t = crate::bench::median_time(|| {
+                    let v = View::decode_any(&input, &types, &opts, &mut scratch)?;
+                    Ok(visit(v.root()))
+                })?;
+                crate::bench::print_line("view+visit", input.len(), t);
+            }
             crate::bench::run(
                 "kingsisle",
                 &input,
@@ -220,6 +272,25 @@ pub fn run(action: Action, args: Args) -> CliResult {
             Ok(())
         }
     }
+}
+
+/// Visits every property and value of `o` (the view's work a caller meets when it reads
+/// everything); returns a count that depends on all of them.
+fn visit(o: ObjectRef<'_, '_, '_>) -> u64 {
+    fn item(i: Item<'_, '_, '_>) -> u64 {
+        match i {
+            Item::Object(o) => visit(o),
+            Item::List(l) => l.iter().map(item).sum::<u64>() + 1,
+            Item::String(s) => s.len() as u64,
+            Item::Int(x) => x as u64 & 1,
+            Item::UInt(x) => x & 1,
+            _ => 1,
+        }
+    }
+    o.properties()
+        .map(|p| item(p.value) + u64::from(p.def.is_some()))
+        .sum::<u64>()
+        + 1
 }
 
 /// Finds the type list for `path`: `<name>.types.json`, `<stem>.types.json`, then

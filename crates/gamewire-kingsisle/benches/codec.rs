@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use gamewire_kingsisle::{
-    bind, json, ClassDef, Document, Object, Options, PropertyDef, TypeList, Value,
+    bind, json, ClassDef, Document, Object, Options, PropertyDef, TypeList, Value, View,
 };
 
 fn setup(n: usize) -> (TypeList, Vec<u8>) {
@@ -62,6 +62,14 @@ fn bench(c: &mut Criterion) {
     g.sample_size(20);
     g.bench_function(BenchmarkId::new("decode_bind", n), |b| {
         b.iter(|| bind::decode(&bytes, &types, &opts).unwrap())
+    });
+    g.bench_function(BenchmarkId::new("view_bind", n), |b| {
+        let mut scratch = Vec::new();
+        b.iter(|| {
+            View::decode_bind(&bytes, &types, &opts, &mut scratch)
+                .unwrap()
+                .node_count()
+        })
     });
     g.bench_function(BenchmarkId::new("encode_bind", n), |b| {
         b.iter(|| bind::encode(&doc, &types, &opts).unwrap())

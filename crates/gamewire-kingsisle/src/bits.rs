@@ -46,6 +46,18 @@ impl<'a> BitReader<'a> {
         self.data.len() * 8 - self.pos
     }
 
+    /// The bytes read from.
+    #[inline]
+    pub fn data(&self) -> &'a [u8] {
+        self.data
+    }
+
+    /// Moves `n` bits forward (at most to the end).
+    #[inline]
+    pub fn skip_bits(&mut self, n: usize) {
+        self.pos += n.min(self.remaining_bits());
+    }
+
     /// The whole bytes after the current (aligned) position.
     pub fn rest_bytes(&self) -> &'a [u8] {
         &self.data[self.pos.div_ceil(8)..]

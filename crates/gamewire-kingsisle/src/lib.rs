@@ -8,6 +8,8 @@
 //! - [`json`]: the lossless JSON mapping (see `docs/FORMATS.md`).
 //! - [`typed`]: your own serde structs to and from documents.
 //! - [`hash`]: `string_id` and djb2.
+//! - [`view`]: a borrowed, allocation-light reading ([`View`]): every value navigable,
+//!   strings borrowed from the input, no owned tree.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -24,6 +26,7 @@ mod stack;
 pub mod typed;
 pub mod types;
 mod value;
+pub mod view;
 pub mod xml;
 mod xmltypes;
 pub mod zlib;
@@ -36,6 +39,7 @@ pub use properties::Properties;
 pub use stack::set_stack_budget;
 pub use types::{ClassDef, Kind, PropertyDef, TypeList};
 pub use value::{serializer_flags, Document, KeptZlib, Object, Raw, Value};
+pub use view::View;
 
 /// True when `data` (and the file name, when known) looks like this format.
 ///

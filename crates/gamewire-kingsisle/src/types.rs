@@ -355,6 +355,12 @@ impl TypeList {
         self.by_hash.get(&hash).map(|&i| &self.classes[i])
     }
 
+    /// The index in [`TypeList::classes`] of the class with hash `hash`.
+    #[inline]
+    pub fn index_of(&self, hash: u32) -> Option<usize> {
+        self.by_hash.get(&hash).copied()
+    }
+
     /// The class named `name` (e.g. `class Foo`).
     pub fn by_name(&self, name: &str) -> Option<&ClassDef> {
         self.by_name.get(name).map(|&i| &self.classes[i])

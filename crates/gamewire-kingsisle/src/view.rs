@@ -1,0 +1,1137 @@
+//! A borrowed, allocation-light reading of a blob: a tape of 16-byte nodes.
+//!
+//! [`View::decode`] reads the same bytes as [`crate::decode`], with the same checks and
+//! the same errors (offset, path, message), but builds no owned tree: every object,
+//! property and value becomes one node of a flat array, strings are borrowed from the
+//! input (or from the caller's `scratch` buffer when the data is compressed), and
+//! containers of 1..7-bit elements stay in the input and are read when visited. The
+//! caller navigates it with [`View::root`], [`ObjectRef`], [`ListRef`] and [`Item`], or
+//! turns it into the owned [`Document`] with [`View::to_document`].
+//!
+//! Memory: one allocation for the nodes (16 bytes per value), none per object or string.
+
+use crate::bits::BitReader;
+use crate::decode::masked;
+use crate::stack::{StackGuard, TOO_DEEP};
+use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
+use crate::value::{serializer_flags as sf, Document, Object, Raw, Value};
+use crate::{bind, zlib, Options};
+use gamewire_core::{Error, ErrorKind, Result};
+
+/// What a node holds (`x` is its payload).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Op {
+    Null,
+    /// `x`: class index in the type list, then (high 32 bits) the index after its last property node.
+    Object,
+    /// `x`: element count, then (high 32 bits) the index after its last element node.
+    List,
+    /// A list of 1..7-bit elements left in the input: `x` is the bit position of the
+    /// first element; the next node holds the count (`x`) and the width (`tag`).
+    Bools,
+    SmallInts,
+    SmallUInts,
+    Bool,
+    Int,
+    UInt,
+    Float,
+    Double,
+    Enum,
+    /// `x`: byte offset, then (high 32 bits) the byte length.
+    Str,
+    /// `x`: byte offset, then (high 32 bits) the number of UTF-16 units.
+    WStr,
+    /// `x`: byte offset, then (high 32 bits) the byte length (valid UTF-8).
+    EnumName,
+    /// Fixed-size leaf structs: `x` is the byte offset.
+    Color,
+    Vec3,
+    Euler,
+    Quat,
+    Matrix,
+    PointInt,
+    PointUChar,
+    PointUInt,
+    PointFloat,
+    SizeInt,
+    RectInt,
+    RectFloat,
+    /// `x`: index into the view's raw blocks.
+    Raw,
+}
+
+/// One value: the property tag it belongs to (0 for list elements and the root), what
+/// it is, and its payload.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    tag: u32,
+    op: Op,
+    /// The property's index in its class ([`NO_DEF`] for list elements, the root and
+    /// raw properties).
+    def: u16,
+    x: u64,
+}
+
+/// [`Node::def`] of a value that is not a property, or whose index does not fit.
+const NO_DEF: u16 = u16::MAX;
+
+const _: () = assert!(std::mem::size_of::<Node>() == 16);
+
+#[inline]
+fn def_index(i: usize) -> u16 {
+    u16::try_from(i).unwrap_or(NO_DEF)
+}
+
+#[inline]
+fn pair(lo: usize, hi: usize) -> u64 {
+    lo as u64 | ((hi as u64) << 32)
+}
+
+#[inline]
+fn lo(x: u64) -> usize {
+    (x & 0xFFFF_FFFF) as usize
+}
+
+#[inline]
+fn hi(x: u64) -> usize {
+    (x >> 32) as usize
+}
+
+/// A decoded blob, borrowed: its nodes, and the bytes they point into.
+#[derive(Debug, Clone)]
+pub struct View<'a, 't> {
+    data: &'a [u8],
+    types: &'t TypeList,
+    nodes: Vec<Node>,
+    raws: Vec<Raw>,
+    flags: Option<u32>,
+    zlib_marker: Option<u8>,
+    padding: Vec<(u64, u8)>,
+    trailing: &'a [u8],
+    bind: bool,
+}
+
+/// The largest bit stream a view can point into (offsets are kept in 32 bits).
+pub const MAX_STREAM: usize = u32::MAX as usize;
+
+impl<'a, 't> View<'a, 't> {
+    /// Reads one serialized object blob, as [`crate::decode`] does, into a view.
+    ///
+    /// When the data is compressed (manual framing or serializer flag 8), the inflated
+    /// bytes are put in `scratch` and the view borrows them from there.
+    pub fn decode(
+        data: &'a [u8],
+        types: &'t TypeList,
+        opts: &Options,
+        scratch: &'a mut Vec<u8>,
+    ) -> Result<Self> {
+        // Layers, as in `crate::decode`: manual zlib, flags word, zlib marker.
+        let mut manual: Option<Vec<u8>> = None;
+        if opts.manual_zlib {
+            manual = Some(zlib::unframe(
+                data,
+                0,
+                opts.limits.decompress_cap(data.len()),
+            )?);
+        }
+        let outer: &[u8] = manual.as_deref().unwrap_or(data);
+        let mut at = 0usize;
+        let mut fl = opts.flags;
+        let mut flags_word = None;
+        if fl & sf::STATEFUL_FLAGS != 0 {
+            let w = outer.get(0..4).ok_or_else(|| {
+                Error::at(
+                    0,
+                    ErrorKind::UnexpectedEof {
+                        needed: 4 - outer.len(),
+                        remaining: outer.len(),
+                    },
+                )
+            })?;
+            let word = u32::from_le_bytes(w.try_into().expect("4 bytes"));
+            flags_word = Some(word);
+            fl = word;
+            at = 4;
+        }
+        let mut zlib_marker = None;
+        // The stream: (inflated bytes to keep in scratch, or a range of the outer data).
+        let mut inflated: Option<Vec<u8>> = None;
+        let mut base = at;
+        if fl & sf::WITH_COMPRESSION != 0 {
+            let marker = *outer.get(at).ok_or_else(|| {
+                Error::at(
+                    at,
+                    ErrorKind::UnexpectedEof {
+                        needed: 1,
+                        remaining: 0,
+                    },
+                )
+            })?;
+            zlib_marker = Some(marker);
+            at += 1;
+            if marker != 0 {
+                inflated = Some(zlib::unframe(
+                    &outer[at..],
+                    at,
+                    opts.limits.decompress_cap(outer.len() - at),
+                )?);
+                base = 0;
+            } else {
+                base = at;
+            }
+        }
+        let stream: &'a [u8] = match (inflated, manual) {
+            (Some(v), _) => {
+                *scratch = v;
+                scratch.as_slice()
+            }
+            (None, Some(v)) => {
+                *scratch = v;
+                &scratch[at..]
+            }
+            (None, None) => &data[at..],
+        };
+        if stream.len() > MAX_STREAM {
+            return Err(Error::msg(format!(
+                "a view holds at most {MAX_STREAM} bytes of bit stream, this one has {}",
+                stream.len()
+            )));
+        }
+        let mut de = Tape {
+            r: BitReader::new(stream, base),
+            types,
+            // A hint: about one node per 4 bytes (untouched capacity costs no memory).
+            nodes: Vec::with_capacity(stream.len() / 4 + 4),
+            raws: Vec::new(),
+            flags: fl,
+            mask: opts.property_mask,
+            shallow: opts.shallow,
+            skip: opts.skip_unknown && !opts.shallow,
+            depth: 0,
+            max_depth: opts.limits.max_depth,
+            last: None,
+            stack: StackGuard::new(),
+        };
+        de.object(0, NO_DEF)?;
+        match de.nodes[0].op {
+            Op::Object => {}
+            Op::Null => {
+                return Err(Error::at(
+                    base,
+                    ErrorKind::Message("the root object is null (type hash 0)".into()),
+                ))
+            }
+            _ => {
+                return Err(Error::at(
+                    base,
+                    ErrorKind::Message("the root object has an unknown type".into()),
+                ))
+            }
+        }
+        de.r.align();
+        let trailing = de.r.rest_bytes();
+        let padding = std::mem::take(&mut de.r.padding);
+        Ok(View {
+            data: stream,
+            types,
+            nodes: de.nodes,
+            raws: de.raws,
+            flags: flags_word,
+            zlib_marker,
+            padding,
+            trailing,
+            bind: false,
+        })
+    }
+
+    /// Reads a `BINd` file (magic included), as [`bind::decode`] does, into a view.
+    pub fn decode_bind(
+        data: &'a [u8],
+        types: &'t TypeList,
+        opts: &Options,
+        scratch: &'a mut Vec<u8>,
+    ) -> Result<Self> {
+        let body = data.strip_prefix(bind::MAGIC.as_slice()).ok_or_else(|| {
+            Error::unexpected_at(
+                0,
+                "the magic `BINd`",
+                format!("{:?}", String::from_utf8_lossy(&data[..data.len().min(4)])),
+            )
+        })?;
+        let mut v = Self::decode(body, types, &bind::options(opts), scratch)
+            .map_err(|e| e.shift_offset(4))?;
+        v.bind = true;
+        Ok(v)
+    }
+
+    /// A `BINd` file when `data` starts with its magic, else a bare blob
+    /// (as [`crate::inspect::decode_any`]).
+    pub fn decode_any(
+        data: &'a [u8],
+        types: &'t TypeList,
+        opts: &Options,
+        scratch: &'a mut Vec<u8>,
+    ) -> Result<Self> {
+        if data.starts_with(bind::MAGIC) {
+            Self::decode_bind(data, types, opts, scratch)
+        } else {
+            Self::decode(data, types, opts, scratch)
+        }
+    }
+
+    /// The root object.
+    pub fn root(&self) -> ObjectRef<'_, 'a, 't> {
+        ObjectRef { view: self, at: 0 }
+    }
+
+    /// The number of nodes (values) in the tape.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The flags word read from the data when the serializer was stateful.
+    pub fn flags(&self) -> Option<u32> {
+        self.flags
+    }
+
+    /// The zlib marker byte read under serializer flag 8.
+    pub fn zlib_marker(&self) -> Option<u8> {
+        self.zlib_marker
+    }
+
+    /// Non-zero padding bits met while aligning: (bit position, value).
+    pub fn padding(&self) -> &[(u64, u8)] {
+        &self.padding
+    }
+
+    /// Whole bytes after the root object.
+    pub fn trailing(&self) -> &'a [u8] {
+        self.trailing
+    }
+
+    /// True when the view was read from a `BINd` file.
+    pub fn is_bind(&self) -> bool {
+        self.bind
+    }
+
+    /// The type list the view was read with.
+    pub fn types(&self) -> &'t TypeList {
+        self.types
+    }
+
+    /// The owned document of the same bytes ([`crate::decode`]'s result, except that
+    /// the original zlib streams are not kept).
+    pub fn to_document(&self) -> Document {
+        Document {
+            root: self.root().to_object(),
+            flags: self.flags,
+            zlib_marker: self.zlib_marker,
+            padding: self.padding.clone(),
+            trailing: self.trailing.to_vec(),
+            bind: self.bind,
+            manual_zlib: None,
+            flag_zlib: None,
+        }
+    }
+
+    #[inline]
+    fn bytes(&self, x: u64, len: usize) -> &'a [u8] {
+        let at = lo(x);
+        &self.data[at..at + len]
+    }
+
+    #[inline]
+    fn fixed<const N: usize>(&self, x: u64) -> [u8; N] {
+        self.bytes(x, N).try_into().expect("N bytes")
+    }
+
+    /// The index after the subtree starting at `at`.
+    #[inline]
+    fn end(&self, at: usize) -> usize {
+        let n = self.nodes[at];
+        match n.op {
+            Op::Object | Op::List => hi(n.x),
+            Op::Bools | Op::SmallInts | Op::SmallUInts => at + 2,
+            _ => at + 1,
+        }
+    }
+
+    fn item(&self, at: usize) -> Item<'_, 'a, 't> {
+        let n = self.nodes[at];
+        let x = n.x;
+        match n.op {
+            Op::Null => Item::Null,
+            Op::Object => Item::Object(ObjectRef { view: self, at }),
+            Op::List | Op::Bools | Op::SmallInts | Op::SmallUInts => {
+                Item::List(ListRef { view: self, at })
+            }
+            Op::Bool => Item::Bool(x != 0),
+            Op::Int => Item::Int(x as i64),
+            Op::UInt => Item::UInt(x),
+            Op::Float => Item::Float(f32::from_bits(x as u32)),
+            Op::Double => Item::Double(f64::from_bits(x)),
+            Op::Enum => Item::Enum(x as i64),
+            Op::Str => Item::String(self.bytes(x, hi(x))),
+            Op::WStr => Item::WString(WStr(self.bytes(x, 2 * hi(x)))),
+            Op::EnumName => Item::EnumName(
+                std::str::from_utf8(self.bytes(x, hi(x))).expect("checked when decoded"),
+            ),
+            Op::Color => Item::Color(self.fixed(x)),
+            Op::Vec3 => Item::Vec3(f32s(&self.fixed::<12>(x))),
+            Op::Euler => Item::Euler(f32s(&self.fixed::<12>(x))),
+            Op::Quat => Item::Quat(f32s(&self.fixed::<16>(x))),
+            Op::Matrix => Item::Matrix(f32s(&self.fixed::<36>(x))),
+            Op::PointInt => Item::PointInt(i32s(&self.fixed::<8>(x))),
+            Op::PointUChar => Item::PointUChar(self.fixed(x)),
+            Op::PointUInt => {
+                let a = i32s::<2, 8>(&self.fixed(x));
+                Item::PointUInt([a[0] as u32, a[1] as u32])
+            }
+            Op::PointFloat => Item::PointFloat(f32s(&self.fixed::<8>(x))),
+            Op::SizeInt => Item::SizeInt(i32s(&self.fixed::<8>(x))),
+            Op::RectInt => Item::RectInt(i32s(&self.fixed::<16>(x))),
+            Op::RectFloat => Item::RectFloat(f32s(&self.fixed::<16>(x))),
+            Op::Raw => Item::Raw(&self.raws[x as usize]),
+        }
+    }
+}
+
+/// One value of a view, borrowed: scalars by value, strings and containers by reference.
+#[derive(Debug, Clone, Copy)]
+pub enum Item<'v, 'a, 't> {
+    /// A null object pointer.
+    Null,
+    /// `bool`.
+    Bool(bool),
+    /// A signed integer.
+    Int(i64),
+    /// An unsigned integer.
+    UInt(u64),
+    /// `float`.
+    Float(f32),
+    /// `double`.
+    Double(f64),
+    /// An enum written as its value.
+    Enum(i64),
+    /// `std::string` bytes, borrowed from the input.
+    String(&'a [u8]),
+    /// `std::wstring`, borrowed from the input.
+    WString(WStr<'a>),
+    /// An enum written as names, borrowed from the input.
+    EnumName(&'a str),
+    /// `class Color`: b, g, r, a.
+    Color([u8; 4]),
+    /// `class Vector3D`.
+    Vec3([f32; 3]),
+    /// `class Euler`.
+    Euler([f32; 3]),
+    /// `class Quaternion`: w, x, y, z.
+    Quat([f32; 4]),
+    /// `class Matrix3x3`.
+    Matrix([f32; 9]),
+    /// `class Point<int>`.
+    PointInt([i32; 2]),
+    /// `class Point<unsigned char>`.
+    PointUChar([u8; 2]),
+    /// `class Point<unsigned int>`.
+    PointUInt([u32; 2]),
+    /// `class Point<float>`.
+    PointFloat([f32; 2]),
+    /// `class Size<int>`.
+    SizeInt([i32; 2]),
+    /// `class Rect<int>`.
+    RectInt([i32; 4]),
+    /// `class Rect<float>`.
+    RectFloat([f32; 4]),
+    /// A container property's elements.
+    List(ListRef<'v, 'a, 't>),
+    /// A nested object.
+    Object(ObjectRef<'v, 'a, 't>),
+    /// Bits of an unknown type or property, kept (deep mode with `skip_unknown`).
+    Raw(&'v Raw),
+}
+
+impl Item<'_, '_, '_> {
+    /// The owned value (as [`crate::decode`] builds it).
+    pub fn to_value(&self) -> Value {
+        match *self {
+            Item::Null => Value::Null,
+            Item::Bool(b) => Value::Bool(b),
+            Item::Int(x) => Value::Int(x),
+            Item::UInt(x) => Value::UInt(x),
+            Item::Float(x) => Value::Float(x),
+            Item::Double(x) => Value::Double(x),
+            Item::Enum(x) => Value::Enum(x),
+            Item::String(s) => Value::String(s.to_vec()),
+            Item::WString(w) => Value::WString(w.units().collect()),
+            Item::EnumName(s) => Value::EnumName(s.to_owned()),
+            Item::Color(a) => Value::Color(a),
+            Item::Vec3(a) => Value::Vec3(a),
+            Item::Euler(a) => Value::Euler(a),
+            Item::Quat(a) => Value::Quat(a),
+            Item::Matrix(a) => Value::Matrix(Box::new(a)),
+            Item::PointInt(a) => Value::PointInt(a),
+            Item::PointUChar(a) => Value::PointUChar(a),
+            Item::PointUInt(a) => Value::PointUInt(a),
+            Item::PointFloat(a) => Value::PointFloat(a),
+            Item::SizeInt(a) => Value::SizeInt(a),
+            Item::RectInt(a) => Value::RectInt(a),
+            Item::RectFloat(a) => Value::RectFloat(a),
+            Item::List(l) => l.to_value(),
+            Item::Object(o) => Value::Object(o.to_object()),
+            Item::Raw(r) => Value::Raw(Box::new(r.clone())),
+        }
+    }
+}
+
+/// A `std::wstring` borrowed from the input: UTF-16LE units, not necessarily valid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WStr<'a>(&'a [u8]);
+
+impl<'a> WStr<'a> {
+    /// The UTF-16 code units.
+    pub fn units(&self) -> impl Iterator<Item = u16> + 'a {
+        self.0
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+    }
+
+    /// The raw little-endian bytes.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.0
+    }
+
+    /// The text, with invalid UTF-16 replaced by U+FFFD.
+    pub fn to_string_lossy(&self) -> String {
+        char::decode_utf16(self.units())
+            .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+            .collect()
+    }
+}
+
+/// An object of a view.
+#[derive(Debug, Clone, Copy)]
+pub struct ObjectRef<'v, 'a, 't> {
+    view: &'v View<'a, 't>,
+    at: usize,
+}
+
+/// One property of an object: its tag, its definition and its value.
+#[derive(Debug, Clone, Copy)]
+pub struct PropRef<'v, 'a, 't> {
+    /// The property tag (hash).
+    pub tag: u32,
+    /// The definition in the type list (`None` for a property kept raw).
+    pub def: Option<&'t PropertyDef>,
+    /// The value.
+    pub value: Item<'v, 'a, 't>,
+}
+
+impl<'v, 'a, 't> PropRef<'v, 'a, 't> {
+    /// The property name (`None` for a property kept raw).
+    pub fn name(&self) -> Option<&'t str> {
+        self.def.map(|p| p.name.as_str())
+    }
+}
+
+impl<'v, 'a, 't> ObjectRef<'v, 'a, 't> {
+    /// The class hash.
+    pub fn hash(&self) -> u32 {
+        self.class().hash
+    }
+
+    /// The class (every object of a view has one).
+    #[inline]
+    pub fn class(&self) -> &'t ClassDef {
+        &self.view.types.classes()[lo(self.view.nodes[self.at].x)]
+    }
+
+    /// The properties in wire order.
+    pub fn properties(&self) -> Props<'v, 'a, 't> {
+        Props {
+            view: self.view,
+            class: self.class(),
+            at: self.at + 1,
+            end: hi(self.view.nodes[self.at].x),
+        }
+    }
+
+    /// The number of properties.
+    pub fn len(&self) -> usize {
+        self.properties().count()
+    }
+
+    /// True when the object has no properties.
+    pub fn is_empty(&self) -> bool {
+        self.at + 1 == hi(self.view.nodes[self.at].x)
+    }
+
+    /// The value of the property with tag `tag`.
+    pub fn get(&self, tag: u32) -> Option<Item<'v, 'a, 't>> {
+        self.properties().find(|p| p.tag == tag).map(|p| p.value)
+    }
+
+    /// The value of the property named `name`.
+    pub fn get_named(&self, name: &str) -> Option<Item<'v, 'a, 't>> {
+        let (_, def) = self.class().property_by_name(name)?;
+        self.get(def.hash)
+    }
+
+    /// The owned object.
+    pub fn to_object(&self) -> Object {
+        Object::new(
+            self.hash(),
+            self.properties()
+                .map(|p| (p.tag, p.value.to_value()))
+                .collect(),
+        )
+    }
+}
+
+/// The properties of an object, in wire order.
+#[derive(Debug, Clone)]
+pub struct Props<'v, 'a, 't> {
+    view: &'v View<'a, 't>,
+    class: &'t ClassDef,
+    at: usize,
+    end: usize,
+}
+
+impl<'v, 'a, 't> Iterator for Props<'v, 'a, 't> {
+    type Item = PropRef<'v, 'a, 't>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.at >= self.end {
+            return None;
+        }
+        let at = self.at;
+        let n = self.view.nodes[at];
+        self.at = self.view.end(at);
+        let tag = n.tag;
+        let def = match n.def {
+            NO_DEF => match n.op {
+                Op::Raw if self.view.raws[n.x as usize].type_hash == 0 => None,
+                _ => self
+                    .class
+                    .property_index(tag, 0)
+                    .map(|i| &self.class.properties[i]),
+            },
+            i => self.class.properties.get(usize::from(i)),
+        };
+        Some(PropRef {
+            tag,
+            def,
+            value: self.view.item(at),
+        })
+    }
+}
+
+/// A container value of a view.
+#[derive(Debug, Clone, Copy)]
+pub struct ListRef<'v, 'a, 't> {
+    view: &'v View<'a, 't>,
+    at: usize,
+}
+
+impl<'v, 'a, 't> ListRef<'v, 'a, 't> {
+    /// The number of elements.
+    pub fn len(&self) -> usize {
+        let n = self.view.nodes[self.at];
+        match n.op {
+            Op::List => lo(n.x),
+            _ => self.view.nodes[self.at + 1].x as usize,
+        }
+    }
+
+    /// True when the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The elements in order.
+    pub fn iter(&self) -> Elements<'v, 'a, 't> {
+        let n = self.view.nodes[self.at];
+        let (at, bits) = match n.op {
+            Op::List => (self.at + 1, None),
+            _ => {
+                let mut r = BitReader::new(self.view.data, 0);
+                r.skip_bits(n.x as usize);
+                (0, Some((r, self.view.nodes[self.at + 1].tag, n.op)))
+            }
+        };
+        Elements {
+            view: self.view,
+            at,
+            left: self.len(),
+            bits,
+        }
+    }
+
+    /// The owned value: [`Value::List`], or the compact list [`crate::decode`] builds
+    /// for elements of a few bits.
+    pub fn to_value(&self) -> Value {
+        match self.view.nodes[self.at].op {
+            Op::Bools => Value::Bools(self.iter().map(|i| matches!(i, Item::Bool(true))).collect()),
+            Op::SmallInts => Value::SmallInts(
+                self.iter()
+                    .map(|i| match i {
+                        Item::Int(x) => x as i8,
+                        _ => 0,
+                    })
+                    .collect(),
+            ),
+            Op::SmallUInts => Value::SmallUInts(
+                self.iter()
+                    .map(|i| match i {
+                        Item::UInt(x) => x as u8,
+                        _ => 0,
+                    })
+                    .collect(),
+            ),
+            _ => Value::List(self.iter().map(|i| i.to_value()).collect()),
+        }
+    }
+}
+
+/// The elements of a list.
+#[derive(Debug, Clone)]
+pub struct Elements<'v, 'a, 't> {
+    view: &'v View<'a, 't>,
+    at: usize,
+    left: usize,
+    /// For lists of 1..7-bit elements: a reader at the next element, the width, the op.
+    bits: Option<(BitReader<'a>, u32, Op)>,
+}
+
+impl<'v, 'a, 't> Iterator for Elements<'v, 'a, 't> {
+    type Item = Item<'v, 'a, 't>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        if let Some((r, width, op)) = &mut self.bits {
+            // Checked when decoded: every element is in the input.
+            return Some(match op {
+                Op::Bools => Item::Bool(r.read_bit().unwrap_or(false)),
+                Op::SmallInts => Item::Int(r.read_signed(*width).unwrap_or(0)),
+                _ => Item::UInt(r.read_bits(*width).unwrap_or(0)),
+            });
+        }
+        let at = self.at;
+        self.at = self.view.end(at);
+        Some(self.view.item(at))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+/// The tape builder: `crate::decode`'s decoder, pushing nodes instead of values.
+struct Tape<'a, 't> {
+    r: BitReader<'a>,
+    types: &'t TypeList,
+    nodes: Vec<Node>,
+    raws: Vec<Raw>,
+    flags: u32,
+    mask: u32,
+    shallow: bool,
+    skip: bool,
+    depth: usize,
+    max_depth: usize,
+    /// The class met last, and its index (lists usually hold one class).
+    last: Option<(&'t ClassDef, usize)>,
+    stack: StackGuard,
+}
+
+impl<'a, 't> Tape<'a, 't> {
+    #[inline]
+    fn push(&mut self, tag: u32, def: u16, op: Op, x: u64) {
+        self.nodes.push(Node { tag, op, def, x });
+    }
+
+    /// Sets the end index of the container node at `at` to the current length.
+    fn close(&mut self, at: usize) -> Result<()> {
+        let end = self.nodes.len();
+        if end > u32::MAX as usize {
+            return Err(self.r.error(ErrorKind::Message(
+                "too many values for a view (more than 2^32 nodes)".into(),
+            )));
+        }
+        let n = &mut self.nodes[at];
+        n.x = (n.x & 0xFFFF_FFFF) | ((end as u64) << 32);
+        Ok(())
+    }
+
+    fn enter(&mut self) -> Result<()> {
+        self.depth += 1;
+        if self.depth > self.max_depth {
+            return Err(self.r.error(ErrorKind::DepthLimit {
+                limit: self.max_depth,
+            }));
+        }
+        if !self.stack.ok() {
+            return Err(self.r.error(ErrorKind::Message(TOO_DEEP.into())));
+        }
+        Ok(())
+    }
+
+    fn object(&mut self, tag: u32, def: u16) -> Result<()> {
+        let start = self.r.pos();
+        let hash = self.r.read_u32_aligned()?;
+        if hash == 0 {
+            self.push(tag, def, Op::Null, 0);
+            return Ok(());
+        }
+        let found = match self.last {
+            Some((c, i)) if c.hash == hash => Some((c, i)),
+            _ => self
+                .types
+                .index_of(hash)
+                .map(|i| (&self.types.classes()[i], i)),
+        };
+        let Some((class, index)) = found else {
+            if self.skip {
+                let size = self.object_size()?;
+                let data = self.raw(size)?;
+                self.raws.push(Raw {
+                    type_hash: hash,
+                    bits: size as u64,
+                    data,
+                });
+                self.push(tag, def, Op::Raw, (self.raws.len() - 1) as u64);
+                return Ok(());
+            }
+            return Err(self.r.error_at(
+                start,
+                ErrorKind::Message(format!(
+                    "unknown type hash {hash} (0x{hash:08x}): not in the type list"
+                )),
+            ));
+        };
+        self.last = Some((class, index));
+        self.enter()?;
+        let at = self.nodes.len();
+        self.push(tag, def, Op::Object, index as u64);
+        if self.shallow {
+            self.shallow_props(class)?;
+        } else {
+            self.deep_props(class)?;
+        }
+        self.close(at)?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    fn object_size(&mut self) -> Result<usize> {
+        let at = self.r.pos();
+        let size = self.r.read_bits(32)? as usize;
+        if size < 32 {
+            return Err(self.r.error_at(
+                at,
+                ErrorKind::Unexpected {
+                    expected: "an object size of at least 32 bits".into(),
+                    found: format!("{size}"),
+                },
+            ));
+        }
+        Ok(size - 32)
+    }
+
+    fn raw(&mut self, bits: usize) -> Result<Vec<u8>> {
+        if bits > self.r.remaining_bits() {
+            return Err(self.r.error(ErrorKind::LengthPastEnd {
+                what: "skipped size in bits",
+                declared: bits as u64,
+                remaining: self.r.remaining_bits() / 8,
+            }));
+        }
+        let mut out = Vec::with_capacity(bits.div_ceil(8));
+        let mut left = bits;
+        while left >= 8 {
+            out.push(self.r.read_bits(8)? as u8);
+            left -= 8;
+        }
+        if left > 0 {
+            out.push(self.r.read_bits(left as u32)? as u8);
+        }
+        Ok(out)
+    }
+
+    fn shallow_props(&mut self, class: &'t ClassDef) -> Result<()> {
+        for (i, p) in class.properties.iter().enumerate() {
+            if !masked(p, self.mask) {
+                continue;
+            }
+            if p.flags & flags::DELTA_ENCODE != 0 {
+                let at = self.r.pos();
+                if !self.r.read_bit().map_err(|e| e.in_key(p.name.as_str()))? {
+                    if self.flags & sf::FORBID_DELTA_ENCODE != 0 {
+                        return Err(self
+                            .r
+                            .error_at(at, ErrorKind::Message("optional property is absent, but serializer flag 16 forbids absence".into()))
+                            .in_key(p.name.as_str()));
+                    }
+                    continue;
+                }
+            }
+            self.property(p, p.hash, def_index(i))
+                .map_err(|e| e.in_key(p.name.as_str()))?;
+        }
+        Ok(())
+    }
+
+    fn deep_props(&mut self, class: &'t ClassDef) -> Result<()> {
+        let mut left = self.object_size()?;
+        let mut hint = 0usize;
+        while left > 0 {
+            let start = self.r.pos();
+            let size = self.r.read_u32_aligned()? as usize;
+            let hash = self.r.read_u32_aligned()?;
+            match class.property_index(hash, hint) {
+                Some(i) => {
+                    hint = i + 1;
+                    let p = &class.properties[i];
+                    self.property(p, hash, def_index(i))
+                        .map_err(|e| e.in_key(p.name.as_str()))?;
+                    let actual = self.r.pos() - start;
+                    if actual != size {
+                        return Err(self
+                            .r
+                            .error_at(
+                                start,
+                                ErrorKind::Unexpected {
+                                    expected: format!(
+                                        "a property of {size} bits as its size field says"
+                                    ),
+                                    found: format!("{actual} bits"),
+                                },
+                            )
+                            .in_key(p.name.as_str()));
+                    }
+                }
+                None if self.skip => {
+                    let used = self.r.pos() - start;
+                    let Some(bits) = size.checked_sub(used) else {
+                        return Err(self.r.error_at(
+                            start,
+                            ErrorKind::Message(format!(
+                                "property size {size} is smaller than its {used} bits of header"
+                            )),
+                        ));
+                    };
+                    let data = self.raw(bits).map_err(|e| e.in_key(format!("#{hash}")))?;
+                    self.raws.push(Raw {
+                        type_hash: 0,
+                        bits: bits as u64,
+                        data,
+                    });
+                    self.push(hash, NO_DEF, Op::Raw, (self.raws.len() - 1) as u64);
+                }
+                None => {
+                    return Err(self.r.error_at(
+                        start,
+                        ErrorKind::Message(format!(
+                            "unknown property hash {hash} (0x{hash:08x}) in {}",
+                            class.name
+                        )),
+                    ))
+                }
+            }
+            left = left.checked_sub(size).ok_or_else(|| {
+                self.r.error_at(
+                    start,
+                    ErrorKind::Message(format!(
+                        "property of {size} bits overflows its object ({left} bits left)"
+                    )),
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn property(&mut self, p: &'t PropertyDef, tag: u32, def: u16) -> Result<()> {
+        if !p.dynamic {
+            return self.single(p, tag, def);
+        }
+        let at = self.r.pos();
+        let n = self.length(false)?;
+        if n > self.r.remaining_bits() {
+            return Err(self.r.error_at(
+                at,
+                ErrorKind::LengthPastEnd {
+                    what: "element count",
+                    declared: n as u64,
+                    remaining: self.r.remaining_bits() / 8,
+                },
+            ));
+        }
+        self.enter()?;
+        let small = match p.kind {
+            Kind::Bool => Some((Op::Bools, 1)),
+            Kind::SBits(b) if b <= 7 => Some((Op::SmallInts, u32::from(b))),
+            Kind::UBits(b) if b <= 7 => Some((Op::SmallUInts, u32::from(b))),
+            _ => None,
+        };
+        if let Some((op, width)) = small {
+            // Left in the input: checked here, read when visited.
+            let first = self.r.pos();
+            let need = n * width as usize;
+            if need > self.r.remaining_bits() {
+                // The element that runs out, as the owned decoder reports it.
+                let i = self.r.remaining_bits() / width as usize;
+                self.r.skip_bits(i * width as usize);
+                return Err(self
+                    .r
+                    .read_bits(width)
+                    .expect_err("past the end")
+                    .in_index(i));
+            }
+            self.r.skip_bits(need);
+            self.push(tag, def, op, first as u64);
+            self.push(width, NO_DEF, op, n as u64);
+            self.depth -= 1;
+            return Ok(());
+        }
+        let list = self.nodes.len();
+        self.push(tag, def, Op::List, n as u64);
+        for i in 0..n {
+            self.single(p, 0, NO_DEF).map_err(|e| e.in_index(i))?;
+        }
+        self.close(list)?;
+        self.depth -= 1;
+        Ok(())
+    }
+
+    #[inline]
+    fn length(&mut self, string: bool) -> Result<usize> {
+        if self.flags & sf::COMPACT_LENGTH_PREFIXES != 0 {
+            let large = self.r.read_bit()?;
+            Ok(self.r.read_bits(if large { 31 } else { 7 })? as usize)
+        } else if string {
+            Ok(u16::from_le_bytes(self.r.read_array::<2>()?) as usize)
+        } else {
+            Ok(self.r.read_u32_aligned()? as usize)
+        }
+    }
+
+    /// A string's (byte offset, length).
+    #[inline]
+    fn string(&mut self) -> Result<(usize, usize)> {
+        let len = self.length(true)?;
+        if len == 0 {
+            return Ok((0, 0));
+        }
+        self.r.read_bytes(len, "string length")?;
+        Ok((self.r.pos() / 8 - len, len))
+    }
+
+    /// Aligns and skips `N` bytes; returns their byte offset.
+    #[inline]
+    fn fixed<const N: usize>(&mut self) -> Result<u64> {
+        self.r.read_array::<N>()?;
+        Ok((self.r.pos() / 8 - N) as u64)
+    }
+
+    fn single(&mut self, p: &'t PropertyDef, tag: u32, def: u16) -> Result<()> {
+        let r = &mut self.r;
+        let (op, x) = match p.kind {
+            Kind::Bool => (Op::Bool, u64::from(r.read_bit()?)),
+            Kind::I8 => (
+                Op::Int,
+                i64::from(i8::from_le_bytes(r.read_array()?)) as u64,
+            ),
+            Kind::U8 => (Op::UInt, u64::from(r.read_array::<1>()?[0])),
+            Kind::I16 => (
+                Op::Int,
+                i64::from(i16::from_le_bytes(r.read_array()?)) as u64,
+            ),
+            Kind::U16 => (Op::UInt, u64::from(u16::from_le_bytes(r.read_array()?))),
+            Kind::I32 => (
+                Op::Int,
+                i64::from(i32::from_le_bytes(r.read_array()?)) as u64,
+            ),
+            Kind::U32 => (Op::UInt, u64::from(u32::from_le_bytes(r.read_array()?))),
+            Kind::I64 => (Op::Int, u64::from_le_bytes(r.read_array()?)),
+            Kind::U64 => (Op::UInt, u64::from_le_bytes(r.read_array()?)),
+            Kind::F32 => (Op::Float, u64::from(u32::from_le_bytes(r.read_array()?))),
+            Kind::F64 => (Op::Double, u64::from_le_bytes(r.read_array()?)),
+            Kind::SBits(n) => (Op::Int, r.read_signed(u32::from(n))? as u64),
+            Kind::UBits(n) => (Op::UInt, r.read_bits(u32::from(n))?),
+            Kind::Str => {
+                let (at, len) = self.string()?;
+                (Op::Str, pair(at, len))
+            }
+            Kind::WStr => {
+                let len = self.length(true)?;
+                if len == 0 {
+                    (Op::WStr, 0)
+                } else {
+                    let b = self
+                        .r
+                        .read_bytes(len.saturating_mul(2), "wide string length")?;
+                    (Op::WStr, pair(self.r.pos() / 8 - b.len(), len))
+                }
+            }
+            Kind::Enum => {
+                if self.flags & sf::HUMAN_READABLE_ENUMS != 0 {
+                    let at = self.r.pos();
+                    let (off, len) = self.string()?;
+                    let raw = &self.r.data()[off..off + len];
+                    let text = std::str::from_utf8(raw).map_err(|_| {
+                        self.r
+                            .error_at(at, ErrorKind::InvalidText { encoding: "UTF-8" })
+                    })?;
+                    match p.enum_from_names(text) {
+                        Err(bad) => {
+                            return Err(self.r.error_at(
+                                at,
+                                ErrorKind::Unexpected {
+                                    expected: format!("an option of enum {}", p.type_name),
+                                    found: format!("{bad:?}"),
+                                },
+                            ));
+                        }
+                        Ok(v) if p.enum_to_names(v).as_deref() == Some(text) => {
+                            (Op::Enum, v as u64)
+                        }
+                        Ok(_) => (Op::EnumName, pair(off, len)),
+                    }
+                } else {
+                    (Op::Enum, self.r.read_bits(32)?)
+                }
+            }
+            Kind::Color => (Op::Color, self.fixed::<4>()?),
+            Kind::Vec3 => (Op::Vec3, self.fixed::<12>()?),
+            Kind::Euler => (Op::Euler, self.fixed::<12>()?),
+            Kind::Quat => (Op::Quat, self.fixed::<16>()?),
+            Kind::Matrix => (Op::Matrix, self.fixed::<36>()?),
+            Kind::PointInt => (Op::PointInt, self.fixed::<8>()?),
+            Kind::SizeInt => (Op::SizeInt, self.fixed::<8>()?),
+            Kind::RectInt => (Op::RectInt, self.fixed::<16>()?),
+            Kind::PointUChar => (Op::PointUChar, self.fixed::<2>()?),
+            Kind::PointUInt => (Op::PointUInt, self.fixed::<8>()?),
+            Kind::PointFloat => (Op::PointFloat, self.fixed::<8>()?),
+            Kind::RectFloat => (Op::RectFloat, self.fixed::<16>()?),
+            Kind::Object => return self.object(tag, def),
+        };
+        self.push(tag, def, op, x);
+        Ok(())
+    }
+}
+
+fn f32s<const N: usize, const B: usize>(b: &[u8; B]) -> [f32; N] {
+    std::array::from_fn(|i| {
+        f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+    })
+}
+
+fn i32s<const N: usize, const B: usize>(b: &[u8; B]) -> [i32; N] {
+    std::array::from_fn(|i| {
+        i32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+    })
+}

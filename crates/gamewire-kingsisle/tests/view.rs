@@ -1,0 +1,179 @@
+//! The borrowed view agrees with the owned decoder: on random documents over random type
+//! lists (every option), on damaged copies of them (errors included: message, path and
+//! offset), and on the katsuba fixtures; and it can be navigated.
+
+mod common;
+use common::{random_lists, random_object, Rng};
+use gamewire_kingsisle::view::{Item, View};
+use gamewire_kingsisle::{
+    bind, encode, inspect, serializer_flags as sf, Document, Options, TypeList,
+};
+use std::path::PathBuf;
+
+/// Decodes `data` both ways and asserts the same result (or the same error).
+fn agree(data: &[u8], types: &TypeList, opts: &Options, what: &str) -> bool {
+    let owned = inspect::decode_any(data, types, opts);
+    let mut scratch = Vec::new();
+    let view = View::decode_any(data, types, opts, &mut scratch);
+    match (owned, view) {
+        (Ok(mut d), Ok(v)) => {
+            d.manual_zlib = None;
+            d.flag_zlib = None;
+            // Debug text: compares floats by their printed bits-exact form, NaN included.
+            assert_eq!(
+                format!("{:?}", v.to_document()),
+                format!("{d:?}"),
+                "{what}: values differ"
+            );
+            true
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(a.to_string(), b.to_string(), "{what}: errors differ");
+            assert_eq!(a.offset(), b.offset(), "{what}: error offsets differ");
+            false
+        }
+        (Ok(_), Err(e)) => panic!("{what}: only the view fails: {e}"),
+        (Err(e), Ok(_)) => panic!("{what}: only the owned decode fails: {e}"),
+    }
+}
+
+#[test]
+fn view_and_owned_decode_agree_on_random_and_damaged_input() {
+    let mut rng = Rng(0x005E_ED0F_7A9E);
+    let (_, lists, merged) = random_lists(&mut rng, 5);
+    let (mut ok, mut failed) = (0, 0);
+    for i in 0..200 {
+        let types = &lists[i % lists.len()];
+        let root = types.classes()[rng.below(types.len() as u64) as usize].hash;
+        let flags = (rng.next() as u32) & 0x1f & !sf::FORBID_DELTA_ENCODE;
+        let shallow = rng.chance(50);
+        let opts = Options {
+            flags,
+            property_mask: 7,
+            shallow,
+            manual_zlib: rng.chance(15),
+            skip_unknown: rng.chance(30),
+            ..Options::default()
+        };
+        let doc = Document {
+            root: random_object(
+                &mut rng,
+                root,
+                types,
+                flags & sf::HUMAN_READABLE_ENUMS != 0,
+                shallow,
+            ),
+            ..Document::default()
+        };
+        let bytes = encode(&doc, &merged, &opts).unwrap();
+        assert!(agree(&bytes, &merged, &opts, &format!("case {i}")));
+        // Read with a type list that lacks classes: unknown types (kept raw or refused).
+        agree(&bytes, types, &opts, &format!("case {i}, own list only"));
+        let file = bind::encode(&doc, &merged, &opts).unwrap();
+        assert!(agree(&file, &merged, &opts, &format!("case {i}, BINd")));
+        // Damaged copies: cut short, and bytes changed.
+        for _ in 0..6 {
+            let cut = rng.below(bytes.len() as u64 + 1) as usize;
+            if agree(
+                &bytes[..cut],
+                &merged,
+                &opts,
+                &format!("case {i} cut {cut}"),
+            ) {
+                ok += 1;
+            } else {
+                failed += 1;
+            }
+            let mut bad = file.clone();
+            for _ in 0..1 + rng.below(3) {
+                let at = 4 + rng.below(bad.len() as u64 - 4) as usize;
+                bad[at] ^= 1 << rng.below(8);
+            }
+            if agree(&bad, &merged, &opts, &format!("case {i} flipped")) {
+                ok += 1;
+            } else {
+                failed += 1;
+            }
+        }
+    }
+    // Both outcomes were exercised.
+    assert!(ok > 50 && failed > 50, "ok {ok}, failed {failed}");
+}
+
+fn fixture_dir() -> PathBuf {
+    PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures/kingsisle/katsuba"
+    ))
+}
+
+#[test]
+fn view_and_owned_decode_agree_on_the_katsuba_fixtures() {
+    let dir = fixture_dir();
+    if !dir.exists() {
+        eprintln!("skipped: {} is absent", dir.display());
+        return;
+    }
+    let types = TypeList::from_files(&[dir.join("types.json")]).unwrap();
+    let mut seen = (0, 0);
+    for sub in [dir.clone(), dir.join("should-fail")] {
+        let mut names: Vec<_> = std::fs::read_dir(&sub)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "bin"))
+            .collect();
+        names.sort();
+        for p in names {
+            let c: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(p.with_extension("config.json")).unwrap())
+                    .unwrap();
+            let opts = Options {
+                flags: c["flags"].as_u64().unwrap() as u32,
+                property_mask: c["property_mask"].as_u64().unwrap() as u32,
+                shallow: c["shallow"].as_bool().unwrap(),
+                manual_zlib: c["compress"].as_bool().unwrap(),
+                ..Options::default()
+            };
+            let data = std::fs::read(&p).unwrap();
+            if agree(&data, &types, &opts, &p.display().to_string()) {
+                seen.0 += 1;
+            } else {
+                seen.1 += 1;
+            }
+        }
+    }
+    assert_eq!(seen.0, 28, "fixtures that decode");
+    assert!(seen.1 > 0, "should-fail fixtures");
+}
+
+#[test]
+fn the_view_is_navigable_and_borrows_strings() {
+    let types = TypeList::from_files(&[concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../samples/kingsisle/types.json"
+    )])
+    .unwrap();
+    let data = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../samples/kingsisle/item.bin"
+    ))
+    .unwrap();
+    let mut scratch = Vec::new();
+    let view = View::decode_bind(&data, &types, &Options::default(), &mut scratch).unwrap();
+    let root = view.root();
+    assert_eq!(root.class().name, "class SampleItem");
+    let Some(Item::String(name)) = root.get_named("m_name") else {
+        panic!("m_name is not a string");
+    };
+    assert_eq!(name, b"Storm Hat");
+    // Borrowed from the input, not copied.
+    let range = data.as_ptr_range();
+    assert!(range.contains(&name.as_ptr()));
+    // Every property is named and visited in wire order, as the owned decode has them.
+    let owned = bind::decode(&data, &types, &Options::default()).unwrap();
+    let tags: Vec<u32> = root.properties().map(|p| p.tag).collect();
+    let want: Vec<u32> = owned.root.properties.iter().map(|(t, _)| t).collect();
+    assert_eq!(tags, want);
+    assert!(root.properties().all(|p| p.name().is_some()));
+    assert_eq!(root.len(), want.len());
+}
