@@ -137,3 +137,38 @@ fn the_output_extension_chooses_the_resonite_compression() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("contradicts the output's extension"));
     assert!(!dir.path().join("x.7zbson").exists(), "nothing written");
 }
+
+#[test]
+#[cfg(feature = "kingsisle")]
+fn kingsisle_bench_once_times_one_decode_of_the_view_or_the_tree() {
+    let types = "samples/kingsisle/types.json";
+    let file = "samples/kingsisle/item.bin";
+    for (extra, label) in [(&["--view"][..], "view once: "), (&[][..], "decode once: ")] {
+        let args = [
+            &["bench", "kingsisle", "--once", "-t", types][..],
+            extra,
+            &[file],
+        ]
+        .concat();
+        let out = gamewire(&args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            text.contains("type list: ") && text.contains(" classes loaded in "),
+            "{text}"
+        );
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(label) && l.contains(" ms wall")),
+            "{text}"
+        );
+    }
+    refused(
+        &["decode", "kingsisle", "--view", "-t", types, file],
+        "--view is an option of bench, not of decode",
+    );
+}
