@@ -183,6 +183,47 @@ impl<'a> BitReader<'a> {
     }
 }
 
+impl BitReader<'_> {
+    /// Reads a deep object's 32-bit size field (which counts itself) and returns the
+    /// bits that follow it; a size under 32 is an error at the field.
+    pub(crate) fn object_size(&mut self) -> Result<usize> {
+        let at = self.pos();
+        let size = self.read_bits(32)? as usize;
+        if size < 32 {
+            return Err(self.error_at(
+                at,
+                ErrorKind::Unexpected {
+                    expected: "an object size of at least 32 bits".into(),
+                    found: format!("{size}"),
+                },
+            ));
+        }
+        Ok(size - 32)
+    }
+
+    /// Reads `bits` bits (a skipped or unknown value) into bytes, the last one holding
+    /// the leftover bits; the length is checked against what remains first.
+    pub(crate) fn read_raw(&mut self, bits: usize) -> Result<Vec<u8>> {
+        if bits > self.remaining_bits() {
+            return Err(self.error(ErrorKind::LengthPastEnd {
+                what: "skipped size in bits",
+                declared: bits as u64,
+                remaining: self.remaining_bits() / 8,
+            }));
+        }
+        let mut out = Vec::with_capacity(bits.div_ceil(8));
+        let mut left = bits;
+        while left >= 8 {
+            out.push(self.read_bits(8)? as u8);
+            left -= 8;
+        }
+        if left > 0 {
+            out.push(self.read_bits(left as u32)? as u8);
+        }
+        Ok(out)
+    }
+}
+
 /// Writes bits, least significant first, into a growing byte buffer.
 #[derive(Debug, Clone, Default)]
 pub struct BitWriter {

@@ -795,8 +795,8 @@ impl<'a, 't> Tape<'a, 't> {
         };
         let Some((class, index)) = found else {
             if self.skip {
-                let size = self.object_size()?;
-                let data = self.raw(size)?;
+                let size = self.r.object_size()?;
+                let data = self.r.read_raw(size)?;
                 self.raws.push(Raw {
                     type_hash: hash,
                     bits: size as u64,
@@ -826,41 +826,6 @@ impl<'a, 't> Tape<'a, 't> {
         Ok(())
     }
 
-    fn object_size(&mut self) -> Result<usize> {
-        let at = self.r.pos();
-        let size = self.r.read_bits(32)? as usize;
-        if size < 32 {
-            return Err(self.r.error_at(
-                at,
-                ErrorKind::Unexpected {
-                    expected: "an object size of at least 32 bits".into(),
-                    found: format!("{size}"),
-                },
-            ));
-        }
-        Ok(size - 32)
-    }
-
-    fn raw(&mut self, bits: usize) -> Result<Vec<u8>> {
-        if bits > self.r.remaining_bits() {
-            return Err(self.r.error(ErrorKind::LengthPastEnd {
-                what: "skipped size in bits",
-                declared: bits as u64,
-                remaining: self.r.remaining_bits() / 8,
-            }));
-        }
-        let mut out = Vec::with_capacity(bits.div_ceil(8));
-        let mut left = bits;
-        while left >= 8 {
-            out.push(self.r.read_bits(8)? as u8);
-            left -= 8;
-        }
-        if left > 0 {
-            out.push(self.r.read_bits(left as u32)? as u8);
-        }
-        Ok(out)
-    }
-
     fn shallow_props(&mut self, class: &'t ClassDef) -> Result<()> {
         for (i, p) in class.properties.iter().enumerate() {
             if !masked(p, self.mask) {
@@ -885,7 +850,7 @@ impl<'a, 't> Tape<'a, 't> {
     }
 
     fn deep_props(&mut self, class: &'t ClassDef) -> Result<()> {
-        let mut left = self.object_size()?;
+        let mut left = self.r.object_size()?;
         let mut hint = 0usize;
         while left > 0 {
             let start = self.r.pos();
@@ -923,7 +888,10 @@ impl<'a, 't> Tape<'a, 't> {
                             )),
                         ));
                     };
-                    let data = self.raw(bits).map_err(|e| e.in_key(format!("#{hash}")))?;
+                    let data = self
+                        .r
+                        .read_raw(bits)
+                        .map_err(|e| e.in_key(format!("#{hash}")))?;
                     self.raws.push(Raw {
                         type_hash: 0,
                         bits: bits as u64,
