@@ -14,8 +14,7 @@ use bytes::{Buf, BytesMut};
 use gamewire_core::{Error, ErrorKind, Result};
 use gamewire_zeze::cursor::Cursor;
 use gamewire_zeze::frame::{
-    decode_frame, encode_frame, Family, Frame, FrameOptions, BIT_RESULT_CODE, FAMILY_MASK,
-    HEADER_SIZE,
+    decode_frame, encode_frame, Family, Frame, FrameOptions, BIT_RESULT_CODE, HEADER_SIZE,
 };
 use gamewire_zeze::frame_typed::FrameHead;
 use gamewire_zeze::schema::Schema;
@@ -293,37 +292,7 @@ impl Encoder<RawFrame> for ZezeRawCodec {
 fn read_head<'a>(frame: &'a [u8], base: usize) -> Result<(FrameHead, Cursor<'a>)> {
     let word = |i: usize| u32::from_le_bytes([frame[i], frame[i + 1], frame[i + 2], frame[i + 3]]);
     let mut c = Cursor::with_base(&frame[HEADER_SIZE..], base + HEADER_SIZE);
-    let at = c.offset();
-    let header = c.long()?;
-    let family = match header & FAMILY_MASK {
-        0 => Family::Response,
-        1 => Family::Request,
-        2 => Family::Protocol,
-        x => {
-            return Err(Error::unexpected_at(
-                at,
-                "family class 0, 1 or 2",
-                format!("family class {x}"),
-            ))
-        }
-    };
-    if header & !(FAMILY_MASK | BIT_RESULT_CODE) != 0 {
-        return Err(Error::unexpected_at(
-            at,
-            "a family class header below 64",
-            header.to_string(),
-        ));
-    }
-    let result_code = if header & BIT_RESULT_CODE != 0 {
-        Some(c.long()?)
-    } else {
-        None
-    };
-    let session_id = if family == Family::Protocol {
-        None
-    } else {
-        Some(c.long()?)
-    };
+    let (family, result_code, session_id) = gamewire_zeze::frame::read_family_head(&mut c)?;
     let head = FrameHead {
         module_id: word(0),
         protocol_id: word(4),

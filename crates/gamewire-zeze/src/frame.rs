@@ -113,10 +113,10 @@ impl Default for FrameOptions {
     }
 }
 
-/// Decodes a body (the bytes after the 12-byte header). `base` is the body's offset in
-/// the stream, for errors.
-pub fn decode_body(body: &[u8], base: usize, opts: &Options) -> Result<Body> {
-    let mut c = Cursor::with_base(body, base);
+/// Reads the start of a body: the family class header, then the result code (when the
+/// header's bit says so) and the session id (for requests and responses). Returns the
+/// family, result code and session id; the cursor is left at the bean.
+pub fn read_family_head(c: &mut Cursor<'_>) -> Result<(Family, Option<i64>, Option<i64>)> {
     let at = c.offset();
     let header = c.long()?;
     let family = match header & FAMILY_MASK {
@@ -148,6 +148,14 @@ pub fn decode_body(body: &[u8], base: usize, opts: &Options) -> Result<Body> {
     } else {
         Some(c.long()?)
     };
+    Ok((family, result_code, session_id))
+}
+
+/// Decodes a body (the bytes after the 12-byte header). `base` is the body's offset in
+/// the stream, for errors.
+pub fn decode_body(body: &[u8], base: usize, opts: &Options) -> Result<Body> {
+    let mut c = Cursor::with_base(body, base);
+    let (family, result_code, session_id) = read_family_head(&mut c)?;
     let bean = read_bean(&mut c, opts, 0)?;
     if !c.is_empty() {
         return Err(Error::at(
