@@ -246,16 +246,23 @@ pub fn run(args: InspectArgs) -> CliResult {
     let mut files = Vec::new();
     collect(&paths, true, &mut Vec::new(), &mut files);
     let mut failures = 0;
-    let mut entries = Vec::new();
     // Written through a locked stdout with errors returned, so `inspect ... | head` ends
-    // quietly instead of panicking on the closed pipe.
-    let mut out = std::io::stdout().lock();
+    // quietly instead of panicking on the closed pipe. With `--json`, each entry is
+    // written as it is made (one JSON array, as `serde_json` pretty-prints it), so only
+    // one file's tree is held at a time.
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut json_out = serde_json::Serializer::pretty(stdout.lock());
+    let mut json = match args.json {
+        true => Some(serde::Serializer::serialize_seq(&mut json_out, None)?),
+        false => None,
+    };
     let mut emit = |e: Entry, out: &mut std::io::StdoutLock| -> CliResult {
         if e.error.is_some() {
             failures += 1;
         }
-        if args.json {
-            entries.push(e);
+        if let Some(seq) = &mut json {
+            serde::ser::SerializeSeq::serialize_element(seq, &e)?;
             return Ok(());
         }
         writeln!(out, "{}", e.head())?;
@@ -308,10 +315,11 @@ pub fn run(args: InspectArgs) -> CliResult {
         }
         emit(e, &mut out)?;
     }
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &entries)?;
+    if let Some(seq) = json {
+        serde::ser::SerializeSeq::end(seq)?;
         writeln!(out)?;
     }
+    out.flush()?;
     if failures > 0 {
         return Err(format!("{failures} file(s) failed to read or decode").into());
     }

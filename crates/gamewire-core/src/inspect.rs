@@ -23,6 +23,14 @@
 use serde::Serialize;
 use std::fmt::Write as _;
 
+mod serializer;
+pub use serializer::add_serialize;
+
+/// The most nodes a tree keeps (see [`TreeBuilder::with_max_nodes`]): an inspect tree is
+/// read by people, and a bound on it keeps `inspect`'s memory in proportion to its
+/// input whatever the input's shape.
+pub const MAX_NODES: usize = 100_000;
+
 /// One line of an inspect tree and the lines under it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Node {
@@ -76,6 +84,15 @@ pub struct TreeBuilder {
     /// Containers opened and not yet closed, outermost first.
     open: Vec<Node>,
     max_items: usize,
+    /// Nodes kept so far, and the most kept.
+    nodes: usize,
+    max_nodes: usize,
+    /// Nodes left out once `max_nodes` was reached (a container counts once: its
+    /// children are not looked at).
+    cut: usize,
+    /// How many of the innermost open containers are past `max_nodes` (their nodes
+    /// are dropped when they close).
+    cut_open: usize,
 }
 
 impl TreeBuilder {
@@ -85,7 +102,37 @@ impl TreeBuilder {
             roots: Vec::new(),
             open: Vec::new(),
             max_items,
+            nodes: 0,
+            max_nodes: MAX_NODES,
+            cut: 0,
+            cut_open: 0,
         }
+    }
+
+    /// Keeps at most `max_nodes` nodes (default [`MAX_NODES`]); what comes after is
+    /// counted, and [`TreeBuilder::finish`] ends the tree with a note saying so.
+    pub fn with_max_nodes(mut self, max_nodes: usize) -> Self {
+        self.max_nodes = max_nodes;
+        self
+    }
+
+    /// The most children shown per container.
+    pub fn max_items(&self) -> usize {
+        self.max_items
+    }
+
+    /// Whether one more node may be kept (counting it); false once the tree is full,
+    /// inside a container that was dropped included.
+    fn admit(&mut self) -> bool {
+        if self.cut_open > 0 {
+            return false;
+        }
+        if self.nodes >= self.max_nodes {
+            self.cut += 1;
+            return false;
+        }
+        self.nodes += 1;
+        true
     }
 
     fn push(&mut self, node: Node) {
@@ -97,6 +144,9 @@ impl TreeBuilder {
 
     /// A leaf: `label: ty = value` (label may be empty).
     pub fn leaf(&mut self, label: &str, ty: &str, value: &str) {
+        if !self.admit() {
+            return;
+        }
         let mut n = Node::new(label, ty);
         n.value = Some(value.to_owned());
         self.push(n);
@@ -105,6 +155,10 @@ impl TreeBuilder {
     /// Opens a container `label: ty (count items)`; its children follow until
     /// [`TreeBuilder::close`].
     pub fn open(&mut self, label: &str, ty: &str, count: Option<usize>) {
+        if self.cut_open > 0 || !self.admit() {
+            self.cut_open += 1;
+            return;
+        }
         let mut n = Node::new(label, ty);
         n.count = count;
         self.open.push(n);
@@ -112,9 +166,28 @@ impl TreeBuilder {
 
     /// Closes the container opened last.
     pub fn close(&mut self) {
+        if self.cut_open > 0 {
+            self.cut_open -= 1;
+            return;
+        }
         if let Some(n) = self.open.pop() {
             self.push(n);
         }
+    }
+
+    /// Closes the container opened last, which turned out to hold `count` children:
+    /// for one opened without a count, its count and the children past `max_items`
+    /// (not shown) are set now.
+    pub fn close_counted(&mut self, count: usize) {
+        if self.cut_open == 0 {
+            if let Some(n) = self.open.last_mut() {
+                if n.count.is_none() {
+                    n.count = Some(count);
+                    n.elided = count.saturating_sub(self.max_items);
+                }
+            }
+        }
+        self.close();
     }
 
     /// True when child `index` of a container of `count` children is shown; the rest
@@ -123,7 +196,7 @@ impl TreeBuilder {
         if count <= self.max_items || index < self.max_items {
             return true;
         }
-        if index == self.max_items {
+        if index == self.max_items && self.cut_open == 0 {
             match self.open.last_mut() {
                 Some(parent) => parent.elided = count - self.max_items,
                 None => {
@@ -138,15 +211,28 @@ impl TreeBuilder {
 
     /// A free text line at the current depth.
     pub fn note(&mut self, text: &str) {
+        if !self.admit() {
+            return;
+        }
         let mut n = Node::new("", "");
         n.note = Some(text.to_owned());
         self.push(n);
     }
 
-    /// The tree (containers left open are closed).
+    /// The tree (containers left open are closed), ending with a note when nodes were
+    /// left out past `max_nodes`.
     pub fn finish(mut self) -> Vec<Node> {
+        self.cut_open = 0;
         while !self.open.is_empty() {
             self.close();
+        }
+        if self.cut > 0 {
+            let mut n = Node::new("", "");
+            n.note = Some(format!(
+                "… the tree stops at {} nodes ({} more not shown)",
+                self.max_nodes, self.cut
+            ));
+            self.roots.push(n);
         }
         self.roots
     }
@@ -247,6 +333,28 @@ mod tests {
             render_text(&nodes),
             "  a: Array (4 items)\n    [0]: Array (1 item)\n      [0]: int = 0\n    \
              [1]: Array (1 item)\n      [0]: int = 1\n    … 2 more\n  done\n"
+        );
+    }
+
+    #[test]
+    fn stops_at_max_nodes_with_a_note() {
+        let mut t = TreeBuilder::new(100).with_max_nodes(4);
+        t.open("a", "Array", Some(3));
+        t.leaf("[0]", "int", "0");
+        t.open("[1]", "Array", Some(50));
+        t.leaf("[0]", "int", "1");
+        t.leaf("[1]", "int", "2");
+        t.open("[2]", "Array", Some(1));
+        t.leaf("[0]", "int", "3");
+        t.close();
+        t.close();
+        t.leaf("[2]", "int", "4");
+        t.close();
+        let nodes = t.finish();
+        assert_eq!(
+            render_text(&nodes),
+            "  a: Array (3 items)\n    [0]: int = 0\n    [1]: Array (50 items)\n      \
+             [0]: int = 1\n  … the tree stops at 4 nodes (3 more not shown)\n"
         );
     }
 }

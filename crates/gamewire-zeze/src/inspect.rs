@@ -1,13 +1,18 @@
 //! The inspect tree of Zeze data (one bean, or a stream of protocol frames), as
 //! [`gamewire_core::inspect`] nodes for every front end to show; with a solution's
 //! schema, beans show their fields by name.
+//!
+//! A bean read with a schema is walked by [`SchemaView`] straight into the tree
+//! ([`add_serialize`]): the defaults of absent variables are shown as they are reached
+//! and never built, so the memory is the view's and the tree's (at most
+//! [`gamewire_core::inspect::MAX_NODES`] nodes), not the decoded value's.
 
 use crate::frame::{decode_frames, Family, FrameOptions, Payload};
 use crate::json::hex;
 use crate::schema::Schema;
+use crate::schema_view::SchemaView;
 use crate::{Bean, Options, Result, Value};
-use gamewire_core::inspect::{short_str, Node, TreeBuilder};
-use serde_json::Value as J;
+use gamewire_core::inspect::{add_serialize, short_str, Node, TreeBuilder};
 
 /// The tree of one bean: typed as `typed`'s bean of its schema when given, else by
 /// field ids. Containers past `max_items` are elided.
@@ -29,8 +34,8 @@ pub fn fill_bean(
 ) -> Result<()> {
     match typed {
         Some((schema, name)) => {
-            let j = schema.decode(name, data, &Options::default())?;
-            add_json("bean", name, &j, tree);
+            let view = SchemaView::new(schema, name, data, &Options::default())?;
+            add_serialize("bean", name, &view, tree)?;
         }
         None => {
             let b = crate::decode(data, &Options::default())?;
@@ -78,13 +83,14 @@ pub fn fill_frames(data: &[u8], schema: Option<&Schema>, tree: &mut TreeBuilder)
                 });
                 match known {
                     Some((s, name, proto)) => {
-                        let j = s.decode(&name, &crate::encode(&b.bean)?, &Options::default())?;
-                        add_json(
+                        let body = crate::encode(&b.bean)?;
+                        let view = SchemaView::new(s, &name, &body, &Options::default())?;
+                        add_serialize(
                             &format!("{head} {proto}"),
                             &format!("{ty}: {name}"),
-                            &j,
+                            &view,
                             tree,
-                        );
+                        )?;
                     }
                     None => add_bean(&head, &ty, &b.bean, tree),
                 }
@@ -94,46 +100,6 @@ pub fn fill_frames(data: &[u8], schema: Option<&Schema>, tree: &mut TreeBuilder)
     }
     tree.close();
     Ok(())
-}
-
-/// Adds a bean decoded by a schema (its JSON, named fields) to the tree under `label`.
-pub fn add_json(label: &str, ty: &str, j: &J, tree: &mut TreeBuilder) {
-    match j {
-        J::Object(o) => {
-            tree.open(
-                label,
-                if ty.is_empty() { "object" } else { ty },
-                Some(o.len()),
-            );
-            for (i, (k, v)) in o.iter().enumerate() {
-                if tree.keep(i, o.len()) {
-                    add_json(k, "", v, tree);
-                }
-            }
-            tree.close();
-        }
-        J::Array(a) => {
-            tree.open(
-                label,
-                if ty.is_empty() { "array" } else { ty },
-                Some(a.len()),
-            );
-            for (i, v) in a.iter().enumerate() {
-                if tree.keep(i, a.len()) {
-                    add_json(&format!("[{i}]"), "", v, tree);
-                }
-            }
-            tree.close();
-        }
-        J::String(s) => tree.leaf(label, "string", &short_str(s, 60)),
-        J::Bool(b) => tree.leaf(label, "bool", &b.to_string()),
-        J::Number(n) => tree.leaf(
-            label,
-            if n.is_f64() { "number" } else { "integer" },
-            &n.to_string(),
-        ),
-        J::Null => tree.leaf(label, "null", "null"),
-    }
 }
 
 /// Adds a bean (type `ty`) and its fields, by field id, to the tree under `label`.

@@ -218,9 +218,9 @@ fn zeze_empty_beans_json() -> Case {
     }
 }
 
-fn zeze_schema_empty_beans() -> Case {
-    // With a schema: a list of 256 Ki empty beans of 4 `long` variables each, every
-    // variable filled with its default (4 defaults per input byte, the budget's rate).
+/// A schema of beans `E` (4 `long` variables) and `H` (a `list[E]`), and an `H` of
+/// 256 Ki empty `E`s: 4 defaults per input byte, the budget's rate.
+fn empty_beans_with_schema() -> (gamewire::zeze::schema::Schema, Vec<u8>, usize) {
     let vars: String = (1..=4)
         .map(|i| format!(r#"<variable id="{i}" name="v{i}" type="long"/>"#))
         .collect();
@@ -241,6 +241,11 @@ fn zeze_schema_empty_beans() -> Case {
     ];
     input.extend(std::iter::repeat(0u8).take(n as usize));
     input.push(0);
+    (schema, input, n as usize)
+}
+
+fn zeze_schema_empty_beans() -> Case {
+    let (schema, input, n) = empty_beans_with_schema();
     Case {
         input,
         decode: Box::new(move |d| {
@@ -251,7 +256,41 @@ fn zeze_schema_empty_beans() -> Case {
             let mut w = CountingSink::default();
             serde_json::to_writer_pretty(&mut w, &v).unwrap();
             // 4 defaults a bean: far more text than input.
-            assert!(w.0 > 40 * n as usize, "{} bytes of JSON", w.0);
+            assert!(w.0 > 40 * n, "{} bytes of JSON", w.0);
+        }),
+    }
+}
+
+fn zeze_schema_inspect() -> Case {
+    // What `inspect` does with a solution beside the file: the schema view walked
+    // straight into the tree, which keeps 8 items a list.
+    let (schema, input, n) = empty_beans_with_schema();
+    Case {
+        input,
+        decode: Box::new(move |d| {
+            let nodes = gamewire::zeze::inspect::bean_tree(d, Some((&schema, "H")), 8).unwrap();
+            let items = &nodes[0].children[0];
+            assert_eq!((items.count, items.elided), (Some(n), n - 8));
+            assert_eq!(items.children[0].children.len(), 4, "the defaults shown");
+        }),
+    }
+}
+
+fn godot_inspect_full_tree() -> Case {
+    // Arrays of 8 arrays, 6 deep, of nils: nothing is elided at 8 items a container,
+    // so the tree's node cap is what bounds it.
+    use gamewire::godot::{encode, Array, EncodeOptions, Value, Version};
+    let mut v = Value::Nil;
+    for _ in 0..6 {
+        v = Value::Array(Array::new(vec![v; 8]));
+    }
+    let input = encode(&v, &EncodeOptions::new(Version::V4)).unwrap();
+    Case {
+        input,
+        decode: Box::new(|d| {
+            let nodes = gamewire::godot::inspect::tree(d, Version::V4, 8).unwrap();
+            let last = nodes.last().and_then(|n| n.note.as_deref()).unwrap_or("");
+            assert!(last.starts_with("… the tree stops at"), "{last}");
         }),
     }
 }
@@ -594,6 +633,8 @@ fn case(name: &str) -> Option<Case> {
         "zeze-bean-fields" => zeze_bean_fields(),
         "zeze-empty-beans-json" => zeze_empty_beans_json(),
         "zeze-schema-empty-beans" => zeze_schema_empty_beans(),
+        "zeze-schema-inspect" => zeze_schema_inspect(),
+        "godot-inspect-full-tree" => godot_inspect_full_tree(),
         "zeze-frames-json" => zeze_frames_json(),
         "zeze-schema-unknown-fields" => zeze_schema_unknown_fields(),
         "zeze-schema-repeated-keys" => zeze_schema_repeated_keys(),
@@ -625,6 +666,8 @@ fn bound(name: &str) -> (u64, u64) {
         "o3de-deep" => (16, 1 << 20),
         "o3de-doc-pretty-deep" => (64, 1 << 20),
         "zeze-schema-empty-beans"
+        | "zeze-schema-inspect"
+        | "godot-inspect-full-tree"
         | "zeze-schema-unknown-fields"
         | "zeze-schema-repeated-keys"
         | "zeze-frames-json"
@@ -646,6 +689,8 @@ const CASES: &[&str] = &[
     "zeze-bean-fields",
     "zeze-empty-beans-json",
     "zeze-schema-empty-beans",
+    "zeze-schema-inspect",
+    "godot-inspect-full-tree",
     "zeze-schema-unknown-fields",
     "zeze-schema-repeated-keys",
     "zeze-frames-json",
