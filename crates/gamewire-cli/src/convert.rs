@@ -197,17 +197,13 @@ fn output_dirs(args: &ConvertArgs, jobs: &[Job]) -> Vec<PathBuf> {
     if let Some(d) = &args.out_dir {
         return vec![d.clone()];
     }
-    let mut dirs: Vec<PathBuf> = jobs.iter().map(|j| parent_or_here(&j.input)).collect();
+    let mut dirs: Vec<PathBuf> = jobs
+        .iter()
+        .map(|j| crate::io::parent_dir(&j.input))
+        .collect();
     dirs.sort();
     dirs.dedup();
     dirs
-}
-
-fn parent_or_here(p: &Path) -> PathBuf {
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
 }
 
 /// Converts one file.
