@@ -116,6 +116,7 @@ impl Default for FrameOptions {
 /// Reads the start of a body: the family class header, then the result code (when the
 /// header's bit says so) and the session id (for requests and responses). Returns the
 /// family, result code and session id; the cursor is left at the bean.
+#[inline]
 pub fn read_family_head(c: &mut Cursor<'_>) -> Result<(Family, Option<i64>, Option<i64>)> {
     let at = c.offset();
     let header = c.long()?;
@@ -177,6 +178,7 @@ pub fn decode_body(body: &[u8], base: usize, opts: &Options) -> Result<Body> {
 /// `result_code` is given), the result code and the session id. A protocol takes no
 /// session id and an Rpc request or response needs one; either mistake is an error
 /// (after the header and result code were appended).
+#[inline]
 pub fn write_family_head(
     family: Family,
     result_code: Option<i64>,
@@ -239,6 +241,7 @@ pub fn encode_frames(frames: &[Frame]) -> Result<Vec<u8>> {
 /// `base`): `Ok(None)` until the whole frame is there, else the module id, the protocol
 /// id and the frame's length (header and body). A body past `max_frame_size` is refused
 /// from the header alone, with the size field's offset.
+#[inline]
 pub fn read_frame_header(
     data: &[u8],
     base: usize,
