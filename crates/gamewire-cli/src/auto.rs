@@ -125,9 +125,9 @@ fn format_args(path: &Path, found: &Found, data: &[u8]) -> CliResult<(Vec<OsStri
     Ok((args, again))
 }
 
-/// For a Godot file recognised by name: true when it reads as `store_var` frames and
-/// not as one bare value.
-fn godot_framed(format: Format, data: &[u8]) -> bool {
+/// For a Godot file (of `format`, Godot 3 or 4): true when it reads as `store_var` frames
+/// and not as one bare value.
+pub(crate) fn godot_framed(format: Format, data: &[u8]) -> bool {
     use gamewire::godot::{decode, framing, DecodeOptions, Version};
     let v = if format == Format::Godot3 {
         Version::V3

@@ -197,17 +197,13 @@ fn output_dirs(args: &ConvertArgs, jobs: &[Job]) -> Vec<PathBuf> {
     if let Some(d) = &args.out_dir {
         return vec![d.clone()];
     }
-    let mut dirs: Vec<PathBuf> = jobs.iter().map(|j| parent_or_here(&j.input)).collect();
+    let mut dirs: Vec<PathBuf> = jobs
+        .iter()
+        .map(|j| crate::io::parent_dir(&j.input))
+        .collect();
     dirs.sort();
     dirs.dedup();
     dirs
-}
-
-fn parent_or_here(p: &Path) -> PathBuf {
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
 }
 
 /// Converts one file.
@@ -247,7 +243,7 @@ fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
             let data = std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"))?;
             size = data.len() as u64;
             let framed = match args.as_format {
-                Some(Format::Godot3) => godot3_framed(&data),
+                Some(Format::Godot3) => crate::auto::godot_framed(Format::Godot3, &data),
                 Some(other) => {
                     return Err(format!("--to godot4 converts Godot 3 files, not {other}").into())
                 }
@@ -255,7 +251,7 @@ fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
                     gamewire::Detection::Found(f) if f.format == Format::Godot3 => match f.layout {
                         gamewire::Layout::GodotFramed => true,
                         gamewire::Layout::GodotBare => false,
-                        _ => godot3_framed(&data),
+                        _ => crate::auto::godot_framed(Format::Godot3, &data),
                     },
                     gamewire::Detection::Found(f) => {
                         return Err(format!(
@@ -320,13 +316,6 @@ fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
         }
     }
     Ok(Done::Converted(size))
-}
-
-/// True when Godot 3 bytes read as `store_var` frames and not as one bare value.
-fn godot3_framed(data: &[u8]) -> bool {
-    use gamewire::godot::{decode, framing, DecodeOptions, Version};
-    let opts = DecodeOptions::new(Version::V3);
-    decode(data, &opts).is_err() && framing::decode_framed_all(data, &opts).is_ok()
 }
 
 /// Runs `gamewire convert`.

@@ -253,7 +253,8 @@ fn destination(path: Option<&Path>) -> CliResult<Dest> {
     .into())
 }
 
-fn parent_dir(p: &Path) -> PathBuf {
+/// The folder `p` is in: its parent, or `.` for a bare file name.
+pub(crate) fn parent_dir(p: &Path) -> PathBuf {
     match p.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),

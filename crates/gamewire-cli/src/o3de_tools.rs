@@ -125,16 +125,6 @@ fn check(what: &str, report: &o3de::Report) -> CliResult {
     Ok(())
 }
 
-/// JSON indented with four spaces, as O3DE's PrettyWriter writes files.
-fn o3de_pretty(value: &serde_json::Value) -> CliResult<Vec<u8>> {
-    use serde::Serialize;
-    let mut out = Vec::new();
-    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
-    value.serialize(&mut ser)?;
-    Ok(out)
-}
-
 /// The registry for typed paths: the bundled core types, with `schema` merged over.
 pub fn typed_registry(schema: Option<&std::path::Path>) -> CliResult<o3de::Registry> {
     match schema {
@@ -184,7 +174,7 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
                 return Ok(());
             }
             if a.canonical {
-                write_output(a.output.as_deref(), &o3de_pretty(&doc)?)
+                write_output(a.output.as_deref(), &o3de::envelope::write_json(&doc))
             } else {
                 write_output(a.output.as_deref(), &bytes)
             }

@@ -3,14 +3,9 @@
 #![cfg(all(feature = "godot", feature = "kingsisle"))]
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn gamewire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamewire"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::gamewire;
 
 fn samples(p: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -4,6 +4,9 @@
 use std::path::Path;
 use std::process::Command;
 
+mod common;
+use common::gamewire_in_repo as gamewire;
+
 fn inspect(path: &Path) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_gamewire"))
         .arg("inspect")
@@ -64,14 +67,6 @@ fn tiny_values_that_read_alike_ask_for_a_choice() {
         text.contains("ambiguous") && text.contains("--as"),
         "{text}"
     );
-}
-
-fn gamewire(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_gamewire"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .output()
-        .unwrap()
 }
 
 fn ok(args: &[&str]) -> Vec<u8> {

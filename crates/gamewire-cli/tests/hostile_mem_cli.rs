@@ -2,11 +2,9 @@
 //! itself, decompression bombs past the limit flags, `$import` outside the folder.
 
 use std::path::Path;
-use std::process::Command;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gamewire"))
-}
+mod common;
+use common::bin;
 
 const SELF_HOLDING: &str = r#"<solution name="s"><module name="m" id="1">
   <bean name="A"><variable id="1" name="b" type="B"/></bean>

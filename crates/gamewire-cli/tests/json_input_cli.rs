@@ -8,21 +8,11 @@
     feature = "kingsisle"
 ))]
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamewire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::run_with_stdin;
 
 fn kingsisle_types() -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -61,13 +51,13 @@ fn repeated_keys_are_errors_unless_last_key_wins() {
     for (args, doc) in cases() {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let once = doc.replace("KEY", "k").replace("VALUE", "7");
-        let ok = run(&args, once.as_bytes());
+        let ok = run_with_stdin(&args, once.as_bytes());
         assert!(ok.status.success(), "{args:?}: {}", stderr(&ok));
         // The key of the document's last member appears twice.
         let (head, tail) = once.rsplit_once('}').unwrap();
         let last_member = head.rsplit_once(", ").map_or(&head[1..], |(_, m)| m);
         let twice = format!("{head},\n {last_member}{tail}}}");
-        let out = run(&args, twice.as_bytes());
+        let out = run_with_stdin(&args, twice.as_bytes());
         assert_eq!(out.status.code(), Some(1), "{args:?} accepted {twice}");
         let err = stderr(&out);
         assert!(
@@ -76,7 +66,7 @@ fn repeated_keys_are_errors_unless_last_key_wins() {
         );
         let mut lenient = args.clone();
         lenient.push("--last-key-wins");
-        let out = run(&lenient, twice.as_bytes());
+        let out = run_with_stdin(&lenient, twice.as_bytes());
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
         assert_eq!(out.stdout, ok.stdout, "{args:?}");
     }
@@ -92,7 +82,7 @@ fn integers_past_64_bits_are_errors_not_floats() {
             "1000000000000000000000000",
         ] {
             let text = doc.replace("KEY", "k").replace("VALUE", big);
-            let out = run(&args, text.as_bytes());
+            let out = run_with_stdin(&args, text.as_bytes());
             assert_eq!(out.status.code(), Some(1), "{args:?} accepted {text}");
             let err = stderr(&out);
             assert!(
@@ -108,7 +98,7 @@ fn json_nesting_past_the_limit_names_line_and_column() {
     let text = format!("{{\n\"k\": {}{}}}", "[".repeat(5000), "]".repeat(5000));
     for (args, _) in cases() {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let out = run(&args, text.as_bytes());
+        let out = run_with_stdin(&args, text.as_bytes());
         assert_eq!(out.status.code(), Some(1), "{args:?}");
         let err = stderr(&out);
         assert!(err.contains("at line 2 column"), "{args:?}: {err}");
@@ -134,14 +124,14 @@ fn kingsisle_xml_nested_1000_deep_converts_both_ways() {
         "<Class Name=\"class Node\"><m_child>".repeat(depth),
         "</m_child></Class>".repeat(depth)
     );
-    let json = run(&["decode", "kingsisle", "-t", &types, "-"], xml.as_bytes());
+    let json = run_with_stdin(&["decode", "kingsisle", "-t", &types, "-"], xml.as_bytes());
     assert!(json.status.success(), "{}", stderr(&json));
-    let back = run(
+    let back = run_with_stdin(
         &["encode", "kingsisle", "-t", &types, "--xml", "-"],
         &json.stdout,
     );
     assert!(back.status.success(), "{}", stderr(&back));
-    let again = run(&["decode", "kingsisle", "-t", &types, "-"], &back.stdout);
+    let again = run_with_stdin(&["decode", "kingsisle", "-t", &types, "-"], &back.stdout);
     assert_eq!(again.stdout, json.stdout);
 }
 
@@ -162,7 +152,7 @@ fn kingsisle_xml_of_two_objects_decodes_to_an_array() {
     let types = types.display().to_string();
     let xml = "<Objects><Class Name=\"class Node\"><m_child><Class Name=\"class Node\"></Class>\
                </m_child></Class><Class Name=\"class Node\"></Class></Objects>";
-    let json = run(&["decode", "kingsisle", "-t", &types, "-"], xml.as_bytes());
+    let json = run_with_stdin(&["decode", "kingsisle", "-t", &types, "-"], xml.as_bytes());
     assert!(json.status.success(), "{}", stderr(&json));
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     let docs = v.as_array().expect("an array of documents");
@@ -171,11 +161,11 @@ fn kingsisle_xml_of_two_objects_decodes_to_an_array() {
         docs[0], docs[1],
         "the first object holds a child, the second does not"
     );
-    let back = run(
+    let back = run_with_stdin(
         &["encode", "kingsisle", "-t", &types, "--xml", "-"],
         &json.stdout,
     );
     assert!(back.status.success(), "{}", stderr(&back));
-    let again = run(&["decode", "kingsisle", "-t", &types, "-"], &back.stdout);
+    let again = run_with_stdin(&["decode", "kingsisle", "-t", &types, "-"], &back.stdout);
     assert_eq!(again.stdout, json.stdout);
 }

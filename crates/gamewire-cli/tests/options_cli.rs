@@ -3,15 +3,9 @@
 #![cfg(all(feature = "godot", feature = "kingsisle", feature = "resonite"))]
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn gamewire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamewire"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
-        .output()
-        .unwrap()
-}
+mod common;
+use common::gamewire_in_repo as gamewire;
 
 fn refused(args: &[&str], says: &str) {
     let o = gamewire(args);

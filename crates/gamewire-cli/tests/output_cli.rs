@@ -6,9 +6,8 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gamewire"))
-}
+mod common;
+use common::bin;
 
 /// A Godot 4 value: an array holding an array ... `depth` deep, around an empty one.
 fn nested_arrays(depth: usize) -> Vec<u8> {

@@ -5,14 +5,9 @@
 
 use serde_json::json;
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn gamewire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamewire"))
-        .args(args)
-        .output()
-        .unwrap()
-}
+mod common;
+use common::gamewire;
 
 /// djb2("class P101Item"), computed with katsuba.utils.djb2.
 const ITEM: u32 = 1267588620;

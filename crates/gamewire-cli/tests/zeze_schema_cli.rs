@@ -1,20 +1,8 @@
 //! `--schema` with a real Zeze solution that imports others (tests/fixtures/zeze/real).
 #![cfg(feature = "zeze")]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-fn run(args: &[&str], stdin: &[u8]) -> std::process::Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gamewire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    child.wait_with_output().unwrap()
-}
+mod common;
+use common::run_with_stdin;
 
 #[test]
 fn a_schema_follows_its_imports() {
@@ -24,14 +12,14 @@ fn a_schema_follows_its_imports() {
         "/../../tests/fixtures/zeze/real/ZezeJava/ZezexJava/solution.xml"
     );
     let args = ["--schema", xml, "--bean", "Zeze.Builtin.Timer.BTimer"];
-    let enc = run(
+    let enc = run_with_stdin(
         &[&["encode", "zeze"][..], &args].concat(),
         br#"{"TimerName": "ab"}"#,
     );
     assert!(enc.status.success(), "{enc:?}");
     // TimerName: tag 13 (id 1, BYTES), length 2, "ab"; end 00.
     assert_eq!(enc.stdout, [0x13, 0x02, b'a', b'b', 0x00]);
-    let dec = run(&[&["decode", "zeze"][..], &args].concat(), &enc.stdout);
+    let dec = run_with_stdin(&[&["decode", "zeze"][..], &args].concat(), &enc.stdout);
     assert!(dec.status.success(), "{dec:?}");
     let j: serde_json::Value = serde_json::from_slice(&dec.stdout).unwrap();
     assert_eq!(j["TimerName"], "ab");
@@ -47,7 +35,7 @@ fn a_missing_import_is_an_error_naming_both_files() {
         r#"<solution name="s"><import file="gone.xml"/></solution>"#,
     )
     .unwrap();
-    let out = run(
+    let out = run_with_stdin(
         &[
             "decode",
             "zeze",

@@ -10,9 +10,8 @@ use serde_json::Value as J;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_gamewire"))
-}
+mod common;
+use common::bin;
 
 fn samples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/zeze")

@@ -8,11 +8,13 @@
 //! - [`inspect`]: the inspect tree every format fills and every front end shows.
 //! - [`json_text`]: reading JSON text strictly (integers past 64 bits, repeated keys,
 //!   nesting), with line and column in every error.
+//! - [`hex`]: hex text of bytes, as the JSON mappings write raw bytes.
 //! - [`peers`]: helpers for tests that need a live peer (an engine, a Python library).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod error;
+pub mod hex;
 pub mod inspect;
 pub mod json_text;
 mod limits;

@@ -45,3 +45,100 @@ pub fn program_exists(program: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(program).is_file()))
 }
+
+/// The headless Godot 3.2.3 engine's program name (Debian's `godot3-server` package).
+pub const GODOT3_SERVER: &str = "godot3-server";
+
+/// Decides whether a test that runs [`GODOT3_SERVER`] goes on: `true` when the program is
+/// on `PATH`; else prints why the test is skipped and returns `false`, or fails the test
+/// when peers are required (see [`available`]).
+pub fn godot3_available() -> bool {
+    available(
+        GODOT3_SERVER,
+        program_exists(GODOT3_SERVER),
+        "apt-get install godot3-server",
+    )
+}
+
+/// Runs the GDScript `script` in [`GODOT3_SERVER`]: writes it to `dir/script_name`, then
+/// runs `godot3-server --no-window -s <script> <args>` in `dir` (the engine writes a
+/// `logs/` folder into its working folder) and returns its exit status and output.
+///
+/// The engine is killed when it has not finished within `timeout`: that is an error of
+/// kind [`std::io::ErrorKind::TimedOut`] carrying what it printed so far. This call
+/// blocks; from an async test run it on a blocking thread (such as tokio's
+/// `spawn_blocking`) so that a server on the test's runtime keeps being served.
+pub fn run_godot3<S: AsRef<std::ffi::OsStr>>(
+    dir: &std::path::Path,
+    script_name: &str,
+    script: &str,
+    args: &[S],
+    timeout: std::time::Duration,
+) -> std::io::Result<std::process::Output> {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let path = dir.join(script_name);
+    std::fs::write(&path, script)?;
+    let mut child = Command::new(GODOT3_SERVER)
+        .current_dir(dir)
+        .arg("--no-window")
+        .arg("-s")
+        .arg(&path)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()?;
+    // Both pipes are drained while the engine runs, so that it never blocks on a full one.
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut p) = pipe {
+                // A read error ends the output early; the exit status still tells.
+                let _ = p.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let deadline = std::time::Instant::now() + timeout;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break Some(status);
+        }
+        if std::time::Instant::now() >= deadline {
+            child.kill()?;
+            child.wait()?;
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    match status {
+        Some(status) => Ok(std::process::Output {
+            status,
+            stdout,
+            stderr,
+        }),
+        None => Err(std::io::Error::new(
+            std::io::ErrorKind::TimedOut,
+            format!(
+                "{GODOT3_SERVER} did not finish in {timeout:?}; it printed:\n{}{}",
+                String::from_utf8_lossy(&stdout),
+                String::from_utf8_lossy(&stderr)
+            ),
+        )),
+    }
+}

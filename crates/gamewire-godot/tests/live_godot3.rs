@@ -3,11 +3,14 @@
 //! each run (printed, and fixed by GAMEWIRE_SEED to replay a failure).
 
 mod common;
-use common::Rng;
+use common::{distinct_keys_v3, has_node_path, seed, strip_padding, Rng};
+use gamewire_core::hex::to_hex;
 use gamewire_core::peers;
 use gamewire_godot::*;
-use std::fmt::Write as _;
-use std::process::Command;
+use std::time::Duration;
+
+/// How long the engine may take for the 300 values (a few seconds on a loaded machine).
+const ENGINE_TIMEOUT: Duration = Duration::from_secs(60);
 
 const SCRIPT: &str = r#"extends SceneTree
 func unhex(h):
@@ -34,94 +37,29 @@ func _init():
     quit()
 "#;
 
-fn strip_padding(v: &mut Value) {
-    match v {
-        Value::NodePath(p) => p.raw_padding = None,
-        Value::Array(a) => a.items.iter_mut().for_each(strip_padding),
-        Value::Dictionary(d) => d.entries.iter_mut().for_each(|(k, v)| {
-            strip_padding(k);
-            strip_padding(v);
-        }),
-        _ => {}
-    }
-}
-
-fn has_node_path(v: &Value) -> bool {
-    match v {
-        Value::NodePath(_) => true,
-        Value::Array(a) => a.items.iter().any(has_node_path),
-        Value::Dictionary(d) => d
-            .entries
-            .iter()
-            .any(|(k, v)| has_node_path(k) || has_node_path(v)),
-        _ => false,
-    }
-}
-
-/// Dictionary keys the engine would merge (equal keys) are made distinct.
-fn distinct_keys(v: &mut Value) {
-    match v {
-        Value::Array(a) => a.items.iter_mut().for_each(distinct_keys),
-        Value::Dictionary(d) => {
-            for i in 0..d.entries.len() {
-                distinct_keys(&mut d.entries[i].1);
-                let dup = d.entries[..i].iter().any(|(k, _)| *k == d.entries[i].0)
-                    || matches!(
-                        d.entries[i].0,
-                        Value::Float(_) | Value::Array(_) | Value::Dictionary(_)
-                    );
-                if dup {
-                    d.entries[i].0 = Value::Int(1_000_000 + i as i64);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
 #[test]
 fn godot3_engine_decodes_what_we_encode() {
-    let present = peers::program_exists("godot3-server");
-    if !peers::available("godot3-server", present, "apt-get install godot3-server") {
+    if !peers::godot3_available() {
         return;
     }
-    let seed = std::env::var("GAMEWIRE_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-        });
-    eprintln!("live Godot 3 test seed: {seed} (set GAMEWIRE_SEED={seed} to replay)");
+    let seed = seed("live Godot 3 test");
     let mut rng = Rng::new(seed);
     let eopts = EncodeOptions::new(Version::V3);
     let mut values = Vec::new();
     let mut input = String::new();
     for _ in 0..300 {
         let mut v = rng.value(Version::V3, 4);
-        distinct_keys(&mut v);
+        distinct_keys_v3(&mut v);
         let bytes = encode(&v, &eopts).unwrap();
-        for b in &bytes {
-            write!(input, "{b:02x}").unwrap();
-        }
+        input.push_str(&to_hex(&bytes));
         input.push('\n');
         values.push((v, bytes));
     }
     let dir = tempfile::tempdir().unwrap();
-    let script = dir.path().join("roundtrip.gd");
     let data = dir.path().join("values.hex");
-    std::fs::write(&script, SCRIPT).unwrap();
     std::fs::write(&data, &input).unwrap();
-    let out = Command::new("godot3-server")
-        .current_dir(dir.path()) // the engine writes logs/ into its working folder
-        .arg("--no-window")
-        .arg("-s")
-        .arg(&script)
-        .arg(&data)
-        .output()
-        .expect("run godot3-server");
+    let out = peers::run_godot3(dir.path(), "roundtrip.gd", SCRIPT, &[&data], ENGINE_TIMEOUT)
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let lines: Vec<&str> = stdout
         .lines()

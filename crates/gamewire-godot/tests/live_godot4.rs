@@ -15,13 +15,14 @@
 //! All three go into one pack (`pck::Pack`) and one engine run of a few seconds.
 
 mod common;
-use common::Rng;
+use common::{seed, strip_padding, Rng};
+use gamewire_core::hex::to_hex;
 use gamewire_core::peers;
 use gamewire_godot::pck::Pack;
 use gamewire_godot::*;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 const GODOT3_SCRIPT: &str = r#"extends SceneTree
 func unhex(h):
@@ -108,31 +109,11 @@ fn run_engine(pack: &Pack, dir: &Path, args: &[String]) -> String {
     stdout
 }
 
-fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        write!(s, "{b:02x}").unwrap();
-    }
-    s
-}
-
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
         .map(|j| u8::from_str_radix(&s[j..j + 2], 16).expect("hex from the engine"))
         .collect()
-}
-
-fn strip_padding(v: &mut Value) {
-    match v {
-        Value::NodePath(p) => p.raw_padding = None,
-        Value::Array(a) => a.items.iter_mut().for_each(strip_padding),
-        Value::Dictionary(d) => d.entries.iter_mut().for_each(|(k, v)| {
-            strip_padding(k);
-            strip_padding(v);
-        }),
-        _ => {}
-    }
 }
 
 fn f32s<const N: usize>(r: &Real<N>) -> Real<N> {
@@ -211,23 +192,10 @@ fn distinct_keys(v: &mut Value) {
     }
 }
 
-fn seed() -> u64 {
-    std::env::var("GAMEWIRE_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-        })
-}
-
 /// Godot 3 random values written by godot3-server's `store_var`: the file's bytes, or
 /// `None` when godot3-server is absent (and not required).
 fn godot3_save(rng: &mut Rng, dir: &Path) -> Option<Vec<u8>> {
-    let present = peers::program_exists("godot3-server");
-    if !peers::available("godot3-server", present, "apt-get install godot3-server") {
+    if !peers::godot3_available() {
         return None;
     }
     let eopts = EncodeOptions::new(Version::V3);
@@ -235,23 +203,20 @@ fn godot3_save(rng: &mut Rng, dir: &Path) -> Option<Vec<u8>> {
     for _ in 0..100 {
         let mut v = rng.value(Version::V3, 4);
         distinct_keys(&mut v);
-        input.push_str(&hex(&encode(&v, &eopts).unwrap()));
+        input.push_str(&to_hex(&encode(&v, &eopts).unwrap()));
         input.push('\n');
     }
-    let script = dir.join("save3.gd");
     let data = dir.join("values3.hex");
     let save = dir.join("save3.bin");
-    std::fs::write(&script, GODOT3_SCRIPT).unwrap();
     std::fs::write(&data, &input).unwrap();
-    let out = Command::new("godot3-server")
-        .current_dir(dir)
-        .arg("--no-window")
-        .arg("-s")
-        .arg(&script)
-        .arg(&data)
-        .arg(&save)
-        .output()
-        .expect("run godot3-server");
+    let out = peers::run_godot3(
+        dir,
+        "save3.gd",
+        GODOT3_SCRIPT,
+        &[&data, &save],
+        Duration::from_secs(60),
+    )
+    .expect("run godot3-server");
     let bytes = std::fs::read(&save).unwrap_or_else(|e| {
         panic!(
             "godot3-server wrote no save file ({e}):\n{}{}",
@@ -272,8 +237,7 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
     ) {
         return;
     }
-    let seed = seed();
-    eprintln!("live Godot 4 test seed: {seed} (set GAMEWIRE_SEED={seed} to replay)");
+    let seed = seed("live Godot 4 test");
     let mut rng = Rng::new(seed);
     let dir = tempfile::tempdir().unwrap();
 
@@ -288,7 +252,7 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
         let text = serde_json::to_string(&json::to_json(&v, Version::V4)).unwrap();
         let from_text = json::from_json(&serde_json::from_str(&text).unwrap(), Version::V4)
             .unwrap_or_else(|e| panic!("seed {seed}: JSON {text}: {e}"));
-        values_hex.push_str(&hex(&encode(&from_text, &e4).unwrap()));
+        values_hex.push_str(&to_hex(&encode(&from_text, &e4).unwrap()));
         values_hex.push('\n');
         ours.push(v);
     }
@@ -325,15 +289,15 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
     let mut kinds = std::collections::BTreeSet::new();
     for (i, bytes) in theirs.iter().enumerate() {
         let v = decode(bytes, &d4)
-            .unwrap_or_else(|e| panic!("engine value {i} (seed {seed}): {e}\n{}", hex(bytes)));
+            .unwrap_or_else(|e| panic!("engine value {i} (seed {seed}): {e}\n{}", to_hex(bytes)));
         kinds.insert(v.kind());
         let text = serde_json::to_string(&json::to_json(&v, Version::V4)).unwrap();
         let back = json::from_json(&serde_json::from_str(&text).unwrap(), Version::V4)
             .unwrap_or_else(|e| panic!("engine value {i} (seed {seed}): JSON {text}: {e}"));
         let again = encode(&back, &e4).unwrap();
         assert_eq!(
-            hex(&again),
-            hex(bytes),
+            to_hex(&again),
+            to_hex(bytes),
             "engine value {i} (seed {seed}) through JSON {text}"
         );
     }
@@ -344,7 +308,7 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
     let mut scripts = 0;
     for (i, bytes) in with_objects.iter().enumerate() {
         let v = decode(bytes, &dw)
-            .unwrap_or_else(|e| panic!("engine value W{i} (seed {seed}): {e}\n{}", hex(bytes)));
+            .unwrap_or_else(|e| panic!("engine value W{i} (seed {seed}): {e}\n{}", to_hex(bytes)));
         let types = match &v {
             Value::Array(a) => vec![a.element_type().clone()],
             Value::Dictionary(d) => vec![d.key_type().clone(), d.value_type().clone()],
@@ -357,8 +321,8 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
         let text = serde_json::to_string(&json::to_json(&v, Version::V4)).unwrap();
         let back = json::from_json(&serde_json::from_str(&text).unwrap(), Version::V4).unwrap();
         assert_eq!(
-            hex(&encode(&back, &e4).unwrap()),
-            hex(bytes),
+            to_hex(&encode(&back, &e4).unwrap()),
+            to_hex(bytes),
             "engine value W{i} (seed {seed}) through JSON {text}"
         );
     }

@@ -8,6 +8,7 @@
 use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{ClassDef, Kind, PropertyDef, TypeList};
 use crate::value::{Document, KeptZlib, Object, Raw, Value};
+use gamewire_core::hex::to_hex as hex;
 use gamewire_core::{Error, Result};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -83,16 +84,6 @@ pub fn to_json_bytes(doc: &Document, types: &TypeList, pretty: bool) -> Result<V
     }
     .map_err(|e| Error::msg(e.to_string()))?;
     Ok(out)
-}
-
-fn hex(b: &[u8]) -> String {
-    const D: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(b.len() * 2);
-    for &x in b {
-        s.push(D[(x >> 4) as usize] as char);
-        s.push(D[(x & 15) as usize] as char);
-    }
-    s
 }
 
 fn unhex(s: &str) -> Result<Vec<u8>> {

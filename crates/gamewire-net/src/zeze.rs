@@ -13,12 +13,9 @@ use crate::DEFAULT_MAX_FRAME;
 use bytes::{Buf, BytesMut};
 use gamewire_core::{Error, ErrorKind, Result};
 use gamewire_zeze::cursor::Cursor;
-use gamewire_zeze::frame::{
-    decode_frame, encode_frame, Family, Frame, FrameOptions, BIT_RESULT_CODE, HEADER_SIZE,
-};
+use gamewire_zeze::frame::{decode_frame, encode_frame, Family, Frame, FrameOptions, HEADER_SIZE};
 use gamewire_zeze::frame_typed::FrameHead;
 use gamewire_zeze::schema::Schema;
-use gamewire_zeze::varint::write_long;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::marker::PhantomData;
@@ -308,25 +305,7 @@ fn write_head(head: &FrameHead, out: &mut Vec<u8>) -> Result<()> {
     out.extend_from_slice(&head.module_id.to_le_bytes());
     out.extend_from_slice(&head.protocol_id.to_le_bytes());
     out.extend_from_slice(&[0; 4]);
-    let mut header = head.family.code();
-    if head.result_code.is_some() {
-        header |= BIT_RESULT_CODE;
-    }
-    write_long(out, header);
-    if let Some(rc) = head.result_code {
-        write_long(out, rc);
-    }
-    match (head.family, head.session_id) {
-        (Family::Protocol, None) => Ok(()),
-        (Family::Protocol, Some(_)) => {
-            Err(Error::msg("a protocol (not Rpc) frame has no session id"))
-        }
-        (_, Some(s)) => {
-            write_long(out, s);
-            Ok(())
-        }
-        (_, None) => Err(Error::msg("an Rpc request or response needs a session id")),
-    }
+    gamewire_zeze::frame::write_family_head(head.family, head.result_code, head.session_id, out)
 }
 
 /// Patches the size of the frame that starts at `out[0]`.

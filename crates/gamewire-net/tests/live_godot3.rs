@@ -12,12 +12,12 @@
 #[path = "../../gamewire-godot/tests/common/mod.rs"]
 mod common;
 
-use common::Rng;
+use common::{distinct_keys_v3, has_node_path, seed, Rng};
 use futures_util::{SinkExt, StreamExt};
+use gamewire_core::hex::to_hex;
 use gamewire_core::peers;
 use gamewire_godot::{encode, EncodeOptions, Value, Version};
 use gamewire_net::{GodotCodec, GodotSerdeCodec};
-use std::fmt::Write as _;
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_util::codec::Framed;
@@ -159,42 +159,22 @@ struct Player {
     tags: Vec<String>,
 }
 
-fn seed() -> u64 {
-    let seed = std::env::var("GAMEWIRE_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-        });
-    eprintln!("live Godot 3 TCP test seed: {seed} (set GAMEWIRE_SEED={seed} to replay)");
-    seed
-}
-
-/// Runs the engine on `script` with `args`, within 60 s; returns its RESULT line,
-/// exit status and output.
+/// Runs the engine on `script` with `args`, within 60 s, on a blocking thread (the
+/// server keeps running on the test's runtime); returns its RESULT line, exit status and
+/// output.
 async fn run_engine(
     dir: &std::path::Path,
-    script: &str,
+    script: &'static str,
     args: &[String],
     seed: u64,
 ) -> (String, std::process::Output) {
-    let path = dir.join("client.gd");
-    std::fs::write(&path, script).unwrap();
-    let engine = tokio::process::Command::new("godot3-server")
-        .current_dir(dir) // the engine writes logs/ into its working folder
-        .arg("--no-window")
-        .arg("-s")
-        .arg(&path)
-        .args(args)
-        .kill_on_drop(true)
-        .output();
-    let out = tokio::time::timeout(Duration::from_secs(60), engine)
-        .await
-        .unwrap_or_else(|_| panic!("seed {seed}: the engine did not finish in 60 s"))
-        .expect("run godot3-server");
+    let (dir, args) = (dir.to_owned(), args.to_vec());
+    let out = tokio::task::spawn_blocking(move || {
+        peers::run_godot3(&dir, "client.gd", script, &args, Duration::from_secs(60))
+    })
+    .await
+    .expect("the engine's thread")
+    .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let result = stdout
         .lines()
@@ -206,11 +186,10 @@ async fn run_engine(
 
 #[tokio::test(flavor = "current_thread")]
 async fn godot3_client_and_serde_server_agree_over_tcp() {
-    let present = peers::program_exists("godot3-server");
-    if !peers::available("godot3-server", present, "apt-get install godot3-server") {
+    if !peers::godot3_available() {
         return;
     }
-    let seed = seed();
+    let seed = seed("live Godot 3 TCP test");
     let dir = tempfile::tempdir().unwrap();
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
@@ -244,46 +223,12 @@ async fn godot3_client_and_serde_server_agree_over_tcp() {
     );
 }
 
-fn has_node_path(v: &Value) -> bool {
-    match v {
-        Value::NodePath(_) => true,
-        Value::Array(a) => a.items.iter().any(has_node_path),
-        Value::Dictionary(d) => d
-            .entries
-            .iter()
-            .any(|(k, v)| has_node_path(k) || has_node_path(v)),
-        _ => false,
-    }
-}
-
-/// Dictionary keys the engine would merge (equal keys) are made distinct.
-fn distinct_keys(v: &mut Value) {
-    match v {
-        Value::Array(a) => a.items.iter_mut().for_each(distinct_keys),
-        Value::Dictionary(d) => {
-            for i in 0..d.entries.len() {
-                distinct_keys(&mut d.entries[i].1);
-                let dup = d.entries[..i].iter().any(|(k, _)| *k == d.entries[i].0)
-                    || matches!(
-                        d.entries[i].0,
-                        Value::Float(_) | Value::Array(_) | Value::Dictionary(_)
-                    );
-                if dup {
-                    d.entries[i].0 = Value::Int(1_000_000 + i as i64);
-                }
-            }
-        }
-        _ => {}
-    }
-}
-
 #[tokio::test(flavor = "current_thread")]
 async fn godot3_client_and_codec_server_agree_over_tcp() {
-    let present = peers::program_exists("godot3-server");
-    if !peers::available("godot3-server", present, "apt-get install godot3-server") {
+    if !peers::godot3_available() {
         return;
     }
-    let seed = seed();
+    let seed = seed("live Godot 3 TCP test");
     let mut rng = Rng::new(seed);
     let eopts = EncodeOptions::new(Version::V3);
     let mut values = Vec::new();
@@ -295,10 +240,8 @@ async fn godot3_client_and_codec_server_agree_over_tcp() {
         if has_node_path(&v) {
             continue;
         }
-        distinct_keys(&mut v);
-        for b in encode(&v, &eopts).unwrap() {
-            write!(input, "{b:02x}").unwrap();
-        }
+        distinct_keys_v3(&mut v);
+        input.push_str(&to_hex(&encode(&v, &eopts).unwrap()));
         input.push('\n');
         values.push(v);
     }

@@ -12,7 +12,7 @@
 //! in count, chain depth and total size ([`ImportOptions`]); each file is read once.
 
 use crate::duplicates::Duplicates;
-use crate::patch::apply_merge_patch;
+use crate::patch::{apply_merge_patch, count_values};
 use crate::report::{Outcome as O, Report, Reporter, ResultCode, Seg, Task as T};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -145,21 +145,6 @@ impl Default for ImportOptions {
             max_values: 4 << 20,
         }
     }
-}
-
-/// The number of JSON values in `j` (iterative, so any depth is fine).
-fn count_values(j: &Json) -> u64 {
-    let mut n = 0u64;
-    let mut stack = vec![j];
-    while let Some(v) = stack.pop() {
-        n += 1;
-        match v {
-            Json::Array(a) => stack.extend(a.iter()),
-            Json::Object(m) => stack.extend(m.values()),
-            _ => {}
-        }
-    }
-    n
 }
 
 /// True when `rest` (a path relative to some folder) stays inside it: only plain names,

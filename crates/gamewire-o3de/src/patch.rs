@@ -98,8 +98,8 @@ pub const PATCH_GROWTH_FACTOR: u64 = 16;
 /// Values any JSON Patch may add, whatever the sizes of the document and the patch.
 pub const PATCH_GROWTH_ALLOWANCE: u64 = 1 << 20;
 
-/// The number of JSON values in `j` (iterative).
-fn count_values(j: &Json) -> u64 {
+/// The number of JSON values in `j` (iterative, so any depth is fine).
+pub(crate) fn count_values(j: &Json) -> u64 {
     let mut n = 0u64;
     let mut stack = vec![j];
     while let Some(v) = stack.pop() {

@@ -9,6 +9,7 @@
 //! written as `{"$entries": [[key, value], ...]}` so no document is mistaken for a tag.
 
 use crate::value::{CodeWithScope, DbPointer, Document, Regex, Value};
+use gamewire_core::hex::to_hex as hex;
 pub use gamewire_core::json_text::TextOptions;
 use gamewire_core::{Error, ErrorKind, Result};
 use serde_json::{Map, Number, Value as Json};
@@ -616,16 +617,6 @@ fn oid(v: Option<&Json>, j: &Json) -> Result<[u8; 12]> {
     v.and_then(Json::as_str)
         .and_then(unhex)
         .ok_or_else(|| bad("an ObjectId of 24 hex digits", j))
-}
-
-fn hex(b: &[u8]) -> String {
-    const D: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(b.len() * 2);
-    for &x in b {
-        s.push(D[(x >> 4) as usize] as char);
-        s.push(D[(x & 15) as usize] as char);
-    }
-    s
 }
 
 fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {

@@ -4,83 +4,28 @@
 
 use gamewire_resonite::bson_view::{BsonView, DocumentRef, FileView, ValueRef};
 use gamewire_resonite::json_view::{DocumentRefView, DocumentView};
-use gamewire_resonite::value::{CodeWithScope, DbPointer, Regex};
+use gamewire_resonite::value::{CodeWithScope, DbPointer};
 use gamewire_resonite::{
-    bson_write, container, decode, encode, read_bson, Compression, Document, EncodeOptions,
-    Options, Value,
+    container, decode, encode, read_bson, Compression, Document, EncodeOptions, Options, Value,
 };
 use proptest::prelude::*;
 
-fn json_texts<T: serde::Serialize>(j: &T) -> (String, String) {
-    (
-        serde_json::to_string(j).unwrap(),
-        serde_json::to_string_pretty(j).unwrap(),
-    )
-}
+mod common;
+use common::{bytes_of, common_leaf, document_of, json_texts, samples, value_of};
+
 use std::borrow::Cow;
 
-fn key() -> impl Strategy<Value = String> {
-    "[a-zA-Z$_][a-zA-Z0-9 _.\u{e9}]{0,8}"
-}
-
-fn leaf() -> impl Strategy<Value = Value<'static>> {
-    prop_oneof![
-        any::<i32>().prop_map(Value::Int32),
-        any::<i64>().prop_map(Value::Int64),
-        any::<u64>().prop_map(|b| Value::Double(f64::from_bits(b))),
-        ".{0,12}".prop_map(|s| Value::String(Cow::Owned(s))),
-        any::<bool>().prop_map(Value::Bool),
-        Just(Value::Null),
-        any::<i64>().prop_map(Value::DateTime),
-        (any::<u8>(), proptest::collection::vec(any::<u8>(), 0..20)).prop_map(|(subtype, b)| {
-            Value::Binary {
-                subtype,
-                bytes: Cow::Owned(b),
-            }
-        }),
-        any::<[u8; 12]>().prop_map(Value::ObjectId),
-        (any::<u32>(), any::<u32>())
-            .prop_map(|(time, increment)| Value::Timestamp { time, increment }),
-        any::<[u8; 16]>().prop_map(Value::Decimal128),
-        Just(Value::Undefined),
-        Just(Value::MinKey),
-        Just(Value::MaxKey),
-        ("[a-z]{0,4}", "[imx]{0,2}").prop_map(|(p, o)| Value::Regex(Box::new(Regex {
-            pattern: p.into(),
-            options: o.into()
-        }))),
-        ("[a-z.]{0,6}", any::<[u8; 12]>()).prop_map(|(n, id)| Value::DbPointer(Box::new(
+/// Any value, DBPointers among the leaves.
+fn value() -> impl Strategy<Value = Value<'static>> {
+    value_of(prop_oneof![
+        17 => common_leaf(),
+        1 => ("[a-z.]{0,6}", any::<[u8; 12]>()).prop_map(|(n, id)| Value::DbPointer(Box::new(
             DbPointer {
                 namespace: n.into(),
                 id
             }
         ))),
-        "[a-z]{0,6}".prop_map(|s| Value::Symbol(s.into())),
-        "[a-z]{0,6}".prop_map(|s| Value::JavaScript(s.into())),
-    ]
-}
-
-fn document_of(
-    inner: impl Strategy<Value = Value<'static>>,
-) -> impl Strategy<Value = Document<'static>> {
-    proptest::collection::vec((key(), inner), 0..6).prop_map(|e| Document {
-        entries: e.into_iter().map(|(k, v)| (Cow::Owned(k), v)).collect(),
-    })
-}
-
-fn value() -> impl Strategy<Value = Value<'static>> {
-    leaf().prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-            document_of(inner.clone()).prop_map(Value::Document),
-            ("[a-z]{0,5}", document_of(inner)).prop_map(|(c, scope)| Value::JavaScriptWithScope(
-                Box::new(CodeWithScope {
-                    code: c.into(),
-                    scope
-                })
-            )),
-        ]
-    })
+    ])
 }
 
 /// The owned model rebuilt from the view through its own iterators and accessors only
@@ -164,10 +109,6 @@ fn agree(bson: &[u8], base: usize, max_depth: usize) {
     }
 }
 
-fn bytes_of(d: &Document<'_>) -> Vec<u8> {
-    bson_write::to_vec(d, 1024).unwrap()
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
@@ -244,21 +185,6 @@ fn depth_limit_errors_agree() {
     for max in [1, 2, 3, 10, 41, 42, 43] {
         agree(&b, 0, max);
     }
-}
-
-fn samples() -> Vec<(String, Vec<u8>)> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/resonite");
-    let mut out: Vec<_> = std::fs::read_dir(root)
-        .unwrap()
-        .map(|e| {
-            let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            (name, std::fs::read(&p).unwrap())
-        })
-        .collect();
-    out.sort();
-    assert!(out.len() >= 7, "the samples are there");
-    out
 }
 
 #[test]

@@ -116,6 +116,7 @@ impl Default for FrameOptions {
 /// Reads the start of a body: the family class header, then the result code (when the
 /// header's bit says so) and the session id (for requests and responses). Returns the
 /// family, result code and session id; the cursor is left at the bean.
+#[inline]
 pub fn read_family_head(c: &mut Cursor<'_>) -> Result<(Family, Option<i64>, Option<i64>)> {
     let at = c.offset();
     let header = c.long()?;
@@ -173,24 +174,41 @@ pub fn decode_body(body: &[u8], base: usize, opts: &Options) -> Result<Body> {
     })
 }
 
-/// Appends a body's bytes.
-pub fn encode_body(b: &Body, out: &mut Vec<u8>) -> Result<()> {
-    let mut header = b.family.code();
-    if b.result_code.is_some() {
+/// Appends the start of a body: the family class header (with the result-code bit when
+/// `result_code` is given), the result code and the session id. A protocol takes no
+/// session id and an Rpc request or response needs one; either mistake is an error
+/// (after the header and result code were appended).
+#[inline]
+pub fn write_family_head(
+    family: Family,
+    result_code: Option<i64>,
+    session_id: Option<i64>,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let mut header = family.code();
+    if result_code.is_some() {
         header |= BIT_RESULT_CODE;
     }
     write_long(out, header);
-    if let Some(rc) = b.result_code {
+    if let Some(rc) = result_code {
         write_long(out, rc);
     }
-    match (b.family, b.session_id) {
-        (Family::Protocol, None) => {}
+    match (family, session_id) {
+        (Family::Protocol, None) => Ok(()),
         (Family::Protocol, Some(_)) => {
-            return Err(Error::msg("a protocol (not Rpc) frame has no session id"))
+            Err(Error::msg("a protocol (not Rpc) frame has no session id"))
         }
-        (_, Some(s)) => write_long(out, s),
-        (_, None) => return Err(Error::msg("an Rpc request or response needs a session id")),
+        (_, Some(s)) => {
+            write_long(out, s);
+            Ok(())
+        }
+        (_, None) => Err(Error::msg("an Rpc request or response needs a session id")),
     }
+}
+
+/// Appends a body's bytes.
+pub fn encode_body(b: &Body, out: &mut Vec<u8>) -> Result<()> {
+    write_family_head(b.family, b.result_code, b.session_id, out)?;
     encode_into(&b.bean, out)
 }
 
@@ -219,6 +237,38 @@ pub fn encode_frames(frames: &[Frame]) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// Reads the 12-byte header at the start of `data` (whose first byte is at stream offset
+/// `base`): `Ok(None)` until the whole frame is there, else the module id, the protocol
+/// id and the frame's length (header and body). A body past `max_frame_size` is refused
+/// from the header alone, with the size field's offset.
+#[inline]
+pub fn read_frame_header(
+    data: &[u8],
+    base: usize,
+    max_frame_size: u32,
+) -> Result<Option<(u32, u32, usize)>> {
+    if data.len() < HEADER_SIZE {
+        return Ok(None);
+    }
+    let word = |i: usize| u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+    let (module_id, protocol_id, size) = (word(0), word(4), word(8));
+    if size > max_frame_size {
+        return Err(Error::at(
+            base + 8,
+            ErrorKind::SizeLimit {
+                what: "protocol frame body",
+                size: size as u64,
+                limit: max_frame_size as u64,
+            },
+        ));
+    }
+    let end = HEADER_SIZE + size as usize;
+    if data.len() < end {
+        return Ok(None);
+    }
+    Ok(Some((module_id, protocol_id, end)))
+}
+
 /// Decodes one frame from the start of `data` (whose first byte is at stream offset
 /// `base`): `Ok(None)` when more bytes are needed, else the frame and its length.
 /// A body that is not in the standard layout is kept as [`Payload::Raw`].
@@ -227,25 +277,10 @@ pub fn decode_frame(
     base: usize,
     opts: &FrameOptions,
 ) -> Result<Option<(Frame, usize)>> {
-    if data.len() < HEADER_SIZE {
+    let Some((module_id, protocol_id, end)) = read_frame_header(data, base, opts.max_frame_size)?
+    else {
         return Ok(None);
-    }
-    let word = |i: usize| u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
-    let (module_id, protocol_id, size) = (word(0), word(4), word(8));
-    if size > opts.max_frame_size {
-        return Err(Error::at(
-            base + 8,
-            ErrorKind::SizeLimit {
-                what: "protocol frame body",
-                size: size as u64,
-                limit: opts.max_frame_size as u64,
-            },
-        ));
-    }
-    let end = HEADER_SIZE + size as usize;
-    if data.len() < end {
-        return Ok(None);
-    }
+    };
     let body = &data[HEADER_SIZE..end];
     let payload = match decode_body(body, base + HEADER_SIZE, &opts.bean) {
         Ok(b) => Payload::Body(b),

@@ -3,9 +3,10 @@
 //! [`crate::frame`]; only the bean goes through serde instead of the tree.
 
 use crate::cursor::Cursor;
-use crate::frame::{Family, FrameOptions, BIT_RESULT_CODE, FAMILY_MASK, HEADER_SIZE};
-use crate::varint::write_long;
-use gamewire_core::{Error, ErrorKind, Result};
+use crate::frame::{
+    read_family_head, read_frame_header, write_family_head, Family, FrameOptions, HEADER_SIZE,
+};
+use gamewire_core::{Error, Result};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -30,27 +31,9 @@ pub fn write<T: Serialize + ?Sized>(head: &FrameHead, bean: &T, out: &mut Vec<u8
     out.extend_from_slice(&head.module_id.to_le_bytes());
     out.extend_from_slice(&head.protocol_id.to_le_bytes());
     out.extend_from_slice(&[0; 4]);
-    let mut header = head.family.code();
-    if head.result_code.is_some() {
-        header |= BIT_RESULT_CODE;
-    }
-    write_long(out, header);
-    if let Some(rc) = head.result_code {
-        write_long(out, rc);
-    }
-    match (head.family, head.session_id) {
-        (Family::Protocol, None) => {}
-        (Family::Protocol, Some(_)) => {
-            out.truncate(start);
-            return Err(Error::msg("a protocol (not Rpc) frame has no session id"));
-        }
-        (_, Some(s)) => write_long(out, s),
-        (_, None) => {
-            out.truncate(start);
-            return Err(Error::msg("an Rpc request or response needs a session id"));
-        }
-    }
-    if let Err(e) = crate::ser::to_writer(bean, out) {
+    let written = write_family_head(head.family, head.result_code, head.session_id, out)
+        .and_then(|()| crate::ser::to_writer(bean, out));
+    if let Err(e) = written {
         out.truncate(start);
         return Err(e);
     }
@@ -72,50 +55,12 @@ pub fn read<T: DeserializeOwned>(
     data: &[u8],
     opts: &FrameOptions,
 ) -> Result<Option<(FrameHead, T, usize)>> {
-    if data.len() < HEADER_SIZE {
+    let Some((module_id, protocol_id, end)) = read_frame_header(data, 0, opts.max_frame_size)?
+    else {
         return Ok(None);
-    }
-    let word = |i: usize| u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
-    let (module_id, protocol_id, size) = (word(0), word(4), word(8));
-    if size > opts.max_frame_size {
-        return Err(Error::at(
-            8,
-            ErrorKind::SizeLimit {
-                what: "protocol frame body",
-                size: size as u64,
-                limit: opts.max_frame_size as u64,
-            },
-        ));
-    }
-    let end = HEADER_SIZE + size as usize;
-    if data.len() < end {
-        return Ok(None);
-    }
+    };
     let mut c = Cursor::with_base(&data[HEADER_SIZE..end], HEADER_SIZE);
-    let at = c.offset();
-    let header = c.long()?;
-    let family = match header & FAMILY_MASK {
-        0 => Family::Response,
-        1 => Family::Request,
-        2 => Family::Protocol,
-        x => {
-            return Err(Error::unexpected_at(
-                at,
-                "family class 0, 1 or 2",
-                format!("family class {x}"),
-            ))
-        }
-    };
-    let result_code = if header & BIT_RESULT_CODE != 0 {
-        Some(c.long()?)
-    } else {
-        None
-    };
-    let session_id = if family == Family::Protocol {
-        None
-    } else {
-        Some(c.long()?)
-    };
+    let (family, result_code, session_id) = read_family_head(&mut c)?;
     let bean_at = c.offset();
     let bean = crate::de::from_bytes_with(&data[bean_at..end], &opts.bean)
         .map_err(|e| e.shift_offset(bean_at))?;

@@ -14,16 +14,8 @@ use crate::value::{Bean, Field, Value, WireType};
 use gamewire_core::{Error, Result};
 use serde_json::{json, Map, Number, Value as J};
 
-/// Lower-case hex of `b`.
-pub fn hex(b: &[u8]) -> String {
-    const D: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(b.len() * 2);
-    for &x in b {
-        s.push(D[(x >> 4) as usize] as char);
-        s.push(D[(x & 15) as usize] as char);
-    }
-    s
-}
+/// Lower-case hex of `b` (see [`gamewire_core::hex::to_hex`]).
+pub use gamewire_core::hex::to_hex as hex;
 
 /// Parses hex (upper or lower case, no separators).
 pub fn unhex(s: &str) -> Result<Vec<u8>> {

@@ -244,3 +244,81 @@ fn frame_streams_are_recognised_by_content() {
     assert_eq!(probe(b"{\"a\": 1}"), None);
     assert_eq!(probe(&[]), None);
 }
+
+/// The serde frame reader (`frame_typed::read`) reads a frame's head as `decode_body`
+/// does: the same errors, offsets and messages, on a bad family class, a header with
+/// bits past the result-code bit and a session id cut short; the same size limit as
+/// `decode_frame`; and the writer refuses a wrong session id as `encode_body` does.
+#[test]
+fn typed_frames_read_and_write_the_head_as_the_tree_frames_do() {
+    use gamewire_zeze::frame_typed::{self, FrameHead};
+    use gamewire_zeze::varint::write_long;
+    #[derive(serde::Deserialize, serde::Serialize, Debug, PartialEq)]
+    struct Empty {}
+    fn frame_of(body: &[u8]) -> Vec<u8> {
+        let mut f = vec![1, 0, 0, 0, 2, 0, 0, 0];
+        f.extend_from_slice(&(body.len() as u32).to_le_bytes());
+        f.extend_from_slice(body);
+        f
+    }
+    let opts = FrameOptions::default();
+    let mut bodies = Vec::new();
+    for header in [3i64, 64, 2 | BIT_RESULT_CODE | 64] {
+        let mut b = Vec::new();
+        write_long(&mut b, header);
+        b.push(0);
+        bodies.push(b);
+    }
+    // A request whose session id runs past the body.
+    let mut b = Vec::new();
+    write_long(&mut b, 1);
+    b.push(0x80);
+    bodies.push(b);
+    for body in &bodies {
+        let want = decode_body(body, HEADER_SIZE, &opts.bean).unwrap_err();
+        let got = frame_typed::read::<Empty>(&frame_of(body), &opts).unwrap_err();
+        assert_eq!(
+            (got.offset(), got.to_string()),
+            (want.offset(), want.to_string()),
+            "{body:?}"
+        );
+    }
+    // A good frame reads; an oversized one is refused at the size field, as
+    // decode_frame refuses it.
+    let good = frame_of(&[0x02, 0x00]);
+    let (head, _, n) = frame_typed::read::<Empty>(&good, &opts).unwrap().unwrap();
+    assert_eq!((head.module_id, head.protocol_id, n), (1, 2, good.len()));
+    assert_eq!(head.family, Family::Protocol);
+    let small = FrameOptions {
+        max_frame_size: 1,
+        ..opts
+    };
+    let got = frame_typed::read::<Empty>(&good, &small).unwrap_err();
+    let want = decode_frame(&good, 0, &small).unwrap_err();
+    assert_eq!(
+        (got.offset(), got.to_string()),
+        (want.offset(), want.to_string())
+    );
+    assert_eq!(got.offset(), Some(8));
+    // Writing: the same refusals as encode_body, and nothing left behind.
+    for (family, session_id) in [(Family::Protocol, Some(5)), (Family::Request, None)] {
+        let head = FrameHead {
+            module_id: 1,
+            protocol_id: 2,
+            family,
+            result_code: None,
+            session_id,
+        };
+        let mut out = vec![9];
+        let got = frame_typed::write(&head, &Empty {}, &mut out).unwrap_err();
+        assert_eq!(out, [9]);
+        let body = Body {
+            family,
+            result_code: None,
+            session_id,
+            bean: Bean::new(vec![]),
+        };
+        let want = encode_body(&body, &mut Vec::new()).unwrap_err();
+        assert_eq!(got.to_string(), want.to_string());
+    }
+}

@@ -3,7 +3,6 @@
 //! exact bytes, the same as the schema tree codec.
 #![deny(warnings)]
 
-use gamewire_zeze::json::unhex;
 use gamewire_zeze::schema::Schema;
 use gamewire_zeze::types::{Binary, Vector2, Vector3Int};
 use gamewire_zeze::{from_bytes, to_bytes, Options};
@@ -14,6 +13,9 @@ mod fixtures {
     include!("generated/fixtures.rs");
 }
 use fixtures::*;
+
+mod common;
+use common::files::{bean_bytes, sample_schema};
 
 /// Generated from the real `confcs/solution.xml` of Zeze's repository: inheritance
 /// (Module11's Base, Derive, Final), dynamics over them, and `<enum>` constants.
@@ -37,24 +39,13 @@ fn confcs_schema() -> Schema {
     Schema::from_file(std::path::Path::new(CONFCS)).unwrap()
 }
 
-fn schema() -> Schema {
-    Schema::from_xml(&std::fs::read_to_string(SCHEMA).unwrap()).unwrap()
-}
-
-fn bean_bytes(i: usize) -> Vec<u8> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/zeze/vectors.json"
-    );
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    unhex(v["beans"][i]["hex"].as_str().unwrap()).unwrap()
-}
-
 /// Regenerate with `GAMEWIRE_REGEN=1 cargo test -p gamewire-zeze --test gen`.
 #[test]
 fn committed_output_is_current() {
-    for (s, path) in [(schema(), GENERATED), (confcs_schema(), GENERATED_CONFCS)] {
+    for (s, path) in [
+        (sample_schema(), GENERATED),
+        (confcs_schema(), GENERATED_CONFCS),
+    ] {
         let code = gamewire_zeze::gen::generate(&s).unwrap();
         if std::env::var_os("GAMEWIRE_REGEN").is_some() {
             std::fs::write(path, &code).unwrap();
@@ -109,7 +100,7 @@ fn generated_types_match_java_vectors() {
     assert_eq!(to_bytes(&v).unwrap(), bytes);
     assert_eq!(from_bytes::<BOuter>(&bytes).unwrap(), v);
     // The same bytes through the schema tree codec.
-    let s = schema();
+    let s = sample_schema();
     let j = s
         .decode(BOuter::FULL_NAME, &bytes, &Options::default())
         .unwrap();
@@ -201,7 +192,7 @@ proptest! {
     /// them back to the same value.
     #[test]
     fn generated_equals_tree_codec(h in holder_strategy(), o in (inner_strategy(), proptest::collection::vec(any::<i32>(), 0..4))) {
-        let s = schema();
+        let s = sample_schema();
         let bytes = to_bytes(&h).unwrap();
         let j = s.decode(BHolder::FULL_NAME, &bytes, &Options::default()).unwrap();
         prop_assert_eq!(s.encode(BHolder::FULL_NAME, &j).unwrap(), bytes.clone());
@@ -302,7 +293,7 @@ fn derived_beans_match_java_vectors() {
     assert_eq!(to_bytes(&Final::default()).unwrap(), empty);
     assert_eq!(from_bytes::<Final>(&empty).unwrap(), Final::default());
     // The tree codec agrees.
-    let s = schema();
+    let s = sample_schema();
     let j = s
         .decode(Final::FULL_NAME, &bytes, &Options::default())
         .unwrap();
@@ -452,7 +443,7 @@ proptest! {
     /// them back, alone and inside a dynamic list (confcs's `dynList`).
     #[test]
     fn derived_generated_equals_tree_codec(f in final_strategy(), picks in proptest::collection::vec(0u8..3, 0..4)) {
-        let s = schema();
+        let s = sample_schema();
         let bytes = to_bytes(&f).unwrap();
         let j = s.decode(Final::FULL_NAME, &bytes, &Options::default()).unwrap();
         prop_assert_eq!(s.encode(Final::FULL_NAME, &j).unwrap(), bytes.clone());

@@ -3,102 +3,22 @@
 
 use gamewire_zeze::json::{bean_from_json, bean_to_json};
 use gamewire_zeze::varint::*;
-use gamewire_zeze::{decode, encode, Bean, Field, Options, Value, WireType};
+use gamewire_zeze::{decode, encode, Options};
 use proptest::prelude::*;
 
-fn scalar(ty: WireType) -> BoxedStrategy<Value> {
-    match ty {
-        WireType::Integer => any::<i64>().prop_map(Value::Integer).boxed(),
-        WireType::Float => any::<u32>()
-            .prop_map(|b| Value::Float(f32::from_bits(b)))
-            .boxed(),
-        WireType::Double => any::<u64>()
-            .prop_map(|b| Value::Double(f64::from_bits(b)))
-            .boxed(),
-        WireType::Bytes => prop_oneof![
-            ".{0,8}".prop_map(|s: String| Value::string(&s)),
-            proptest::collection::vec(any::<u8>(), 0..8).prop_map(Value::Bytes),
-        ]
-        .boxed(),
-        WireType::Vector2 => any::<[u32; 2]>()
-            .prop_map(|a| Value::Vector2(a.map(f32::from_bits)))
-            .boxed(),
-        WireType::Vector3 => any::<[u32; 3]>()
-            .prop_map(|a| Value::Vector3(a.map(f32::from_bits)))
-            .boxed(),
-        WireType::Vector4 => any::<[u32; 4]>()
-            .prop_map(|a| Value::Vector4(a.map(f32::from_bits)))
-            .boxed(),
-        WireType::Vector2Int => any::<[i64; 2]>().prop_map(Value::Vector2Int).boxed(),
-        _ => any::<[i64; 3]>().prop_map(Value::Vector3Int).boxed(),
-    }
-}
+mod common;
+use common::random::{bean_of, value, Shape};
 
-const SCALARS: [WireType; 9] = [
-    WireType::Integer,
-    WireType::Float,
-    WireType::Double,
-    WireType::Bytes,
-    WireType::Vector2,
-    WireType::Vector2Int,
-    WireType::Vector3,
-    WireType::Vector3Int,
-    WireType::Vector4,
-];
-
-fn bean_of(values: BoxedStrategy<Value>) -> BoxedStrategy<Bean> {
-    let level = proptest::collection::vec((1u32..40, values), 0..5).prop_map(|fs| {
-        let mut id = 0;
-        Bean::new(
-            fs.into_iter()
-                .map(|(d, value)| {
-                    id += d;
-                    Field { id, value }
-                })
-                .collect(),
-        )
-    });
-    (level.clone(), proptest::option::of(level))
-        .prop_map(|(mut a, b)| {
-            a.base = b.map(Box::new);
-            a
-        })
-        .boxed()
-}
-
-fn value() -> impl Strategy<Value = Value> {
-    let leaf = proptest::sample::select(SCALARS.to_vec()).prop_flat_map(scalar);
-    leaf.prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            proptest::sample::select(SCALARS.to_vec()).prop_flat_map(|t| {
-                proptest::collection::vec(scalar(t), 0..20)
-                    .prop_map(move |items| Value::List { elem: t, items })
-            }),
-            (
-                proptest::sample::select(SCALARS.to_vec()),
-                proptest::sample::select(SCALARS.to_vec())
-            )
-                .prop_flat_map(|(k, v)| {
-                    proptest::collection::vec((scalar(k), scalar(v)), 0..5).prop_map(
-                        move |entries| Value::Map {
-                            key: k,
-                            value: v,
-                            entries,
-                        },
-                    )
-                }),
-            bean_of(inner.clone().boxed()).prop_map(Value::Bean),
-            (any::<i64>(), bean_of(inner.clone().boxed()))
-                .prop_map(|(type_id, bean)| Value::Dynamic { type_id, bean }),
-            proptest::collection::vec(bean_of(inner.boxed()).prop_map(Value::Bean), 0..3).prop_map(
-                |items| Value::List {
-                    elem: WireType::Bean,
-                    items
-                }
-            ),
-        ]
-    })
-}
+/// Random trees: integers from the whole range, one or two inheritance levels, longer
+/// lists.
+const SHAPE: Shape = Shape {
+    small_ints: false,
+    id_gap: 40,
+    levels: 3,
+    list_len: 20,
+    map_len: 5,
+    bean_maps: false,
+};
 
 proptest! {
     #[test]
@@ -118,7 +38,7 @@ proptest! {
     }
 
     #[test]
-    fn bean_round_trips_through_bytes_and_json(bean in bean_of(value().boxed())) {
+    fn bean_round_trips_through_bytes_and_json(bean in bean_of(value(SHAPE).boxed(), SHAPE)) {
         let bytes = encode(&bean).unwrap();
         let back = decode(&bytes, &Options::default()).unwrap();
         prop_assert_eq!(encode(&back).unwrap(), bytes.clone());
@@ -347,7 +267,7 @@ proptest! {
     /// beans with one byte changed, and on cut-short ones, at several depth limits.
     #[test]
     fn skip_bean_matches_reference_walk(
-        bean in bean_of(value().boxed()),
+        bean in bean_of(value(SHAPE).boxed(), SHAPE),
         at in any::<prop::sample::Index>(),
         byte in any::<u8>(),
         cut in any::<prop::sample::Index>(),
@@ -370,7 +290,7 @@ proptest! {
 
 proptest! {
     #[test]
-    fn the_json_view_writes_the_text_of_bean_to_json(b in bean_of(value().boxed())) {
+    fn the_json_view_writes_the_text_of_bean_to_json(b in bean_of(value(SHAPE).boxed(), SHAPE)) {
         use gamewire_zeze::json_view::{BeanView, ItemView, ValueView};
         use gamewire_zeze::json::{item_to_json, value_to_json};
         let tree = bean_to_json(&b);

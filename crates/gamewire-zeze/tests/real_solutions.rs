@@ -6,6 +6,9 @@ use gamewire_zeze::Options;
 use serde_json::{json, Value as J};
 use std::path::{Path, PathBuf};
 
+mod common;
+use common::files::read_solution;
+
 /// The 15 solution files Zeze's repository holds (imports are followed by the loader).
 const SOLUTIONS: [&str; 15] = [
     "ZezeJava/ZezeJava/solution.zeze.xml",
@@ -29,19 +32,8 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/zeze/real")
 }
 
-/// Reads a solution file; zege's import of `../../zeze/ZezeJava/ZezeJava/...` (a Zeze
-/// checkout beside zege) is served from `ZezeJava/ZezeJava/...` of the same repository.
-fn read(p: &Path) -> std::io::Result<String> {
-    let s = p.to_string_lossy().replace('\\', "/");
-    if let Some(i) = s.find("/projects/zeze/ZezeJava/") {
-        let moved = format!("{}{}", &s[..i + 1], &s[i + "/projects/zeze/".len()..]);
-        return std::fs::read_to_string(moved);
-    }
-    std::fs::read_to_string(p)
-}
-
 fn load(rel: &str) -> gamewire_core::Result<Schema> {
-    Schema::from_file_with(&root().join(rel), &mut read)
+    Schema::from_file_with(&root().join(rel), &mut read_solution)
 }
 
 #[test]

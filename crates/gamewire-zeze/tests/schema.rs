@@ -1,26 +1,11 @@
 //! Schema (solution XML) decoding and encoding against the fixture beans.
 
-use gamewire_zeze::json::unhex;
 use gamewire_zeze::schema::Schema;
 use gamewire_zeze::Options;
 use serde_json::{json, Value as J};
 
-fn schema() -> Schema {
-    let p = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../samples/zeze/zeze-solution.xml"
-    );
-    Schema::from_xml(&std::fs::read_to_string(p).unwrap()).unwrap()
-}
-
-fn bean_bytes(i: usize) -> Vec<u8> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/zeze/vectors.json"
-    );
-    let v: J = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    unhex(v["beans"][i]["hex"].as_str().unwrap()).unwrap()
-}
+mod common;
+use common::files::{bean_bytes, sample_schema};
 
 fn both_ways(s: &Schema, name: &str, bytes: &[u8], want: J) {
     let got = s.decode(name, bytes, &Options::default()).unwrap();
@@ -43,7 +28,7 @@ fn both_ways(s: &Schema, name: &str, bytes: &[u8], want: J) {
 
 #[test]
 fn names_resolve_like_zeze() {
-    let s = schema();
+    let s = sample_schema();
     assert_eq!(
         s.bean_names(),
         [
@@ -64,7 +49,7 @@ fn names_resolve_like_zeze() {
 #[test]
 fn bsimple_named_and_typed() {
     both_ways(
-        &schema(),
+        &sample_schema(),
         "BSimple",
         &bean_bytes(0),
         json!({"i": 150, "l": 0, "s": "hi", "f": 1.5, "d": -2.0, "b": true, "bin": "010203"}),
@@ -75,7 +60,7 @@ fn bsimple_named_and_typed() {
 fn bouter_nested_collections() {
     let inner = |x: i64, n: &str| json!({"x": x, "name": n});
     both_ways(
-        &schema(),
+        &sample_schema(),
         "BOuter",
         &bean_bytes(1),
         json!({
@@ -93,7 +78,7 @@ fn bouter_nested_collections() {
 
 #[test]
 fn inheritance_levels_merge() {
-    let s = schema();
+    let s = sample_schema();
     both_ways(
         &s,
         "Final",
@@ -110,7 +95,7 @@ fn inheritance_levels_merge() {
 
 #[test]
 fn dynamic_vectors_and_non_text_map_keys() {
-    let s = schema();
+    let s = sample_schema();
     let value = json!({
         "any": {"type_id": 2, "bean": "fixtures.outer.BInner", "value": {"x": 9, "name": ""}},
         "many": [
@@ -147,7 +132,7 @@ fn dynamic_vectors_and_non_text_map_keys() {
 
 #[test]
 fn conversions_zeze_does_on_read() {
-    let s = schema();
+    let s = sample_schema();
     // count (int) sent as a double 7.9 -> 7; ratio (float) sent as integer 3 -> 3.0;
     // asBean (bean) sent as a dynamic with type id 5; any (dynamic) sent as a plain bean.
     let bytes = [
@@ -166,7 +151,7 @@ fn conversions_zeze_does_on_read() {
 
 #[test]
 fn unknown_fields_are_kept_and_bad_types_refused() {
-    let s = schema();
+    let s = sample_schema();
     let unknown = [0x10, 0x01, 0x64, 0x23, 0x01, b'a', 0x01, b'b', 0x00];
     // field 7 (unknown, list of 2 strings), no more fields.
     let j = s.decode("BSimple", &unknown, &Options::default()).unwrap();
@@ -199,7 +184,7 @@ fn unknown_fields_are_kept_and_bad_types_refused() {
 #[test]
 fn extra_levels_past_the_schema_are_skipped() {
     // BSimple has no base: after 0x01 Zeze skips the rest (here a field 1 = 9).
-    let s = schema();
+    let s = sample_schema();
     let j = s
         .decode(
             "BSimple",
@@ -212,7 +197,7 @@ fn extra_levels_past_the_schema_are_skipped() {
 
 #[test]
 fn protocols_with_ids_map_to_their_beans() {
-    let s = schema();
+    let s = sample_schema();
     let p = s.protocol(1, 200).unwrap();
     assert_eq!(p.name, "fixtures.outer.Outer");
     assert_eq!(p.argument.as_deref(), Some("fixtures.outer.BOuter"));
@@ -228,7 +213,7 @@ fn protocols_with_ids_map_to_their_beans() {
 /// `_unknown` key could not be encoded back. Both modes now refuse such ids.
 #[test]
 fn regression_field_id_past_i32_max_is_refused() {
-    let s = schema();
+    let s = sample_schema();
     // Tag 0xf0 (int), extended delta 0x80000000 + 15.
     let bytes = [0xf0, 0xf0, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00];
     let e = s

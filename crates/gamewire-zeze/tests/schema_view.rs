@@ -10,6 +10,9 @@ use gamewire_zeze::Options;
 use proptest::prelude::*;
 use serde_json::{json, Value as J};
 
+mod common;
+use common::files::sample_schema;
+
 /// What a decode gives: the compact and pretty text, or the error's text.
 fn outcome_tree(
     s: &Schema,
@@ -44,14 +47,6 @@ fn same(s: &Schema, name: &str, bytes: &[u8], opts: &Options) -> bool {
     );
     assert_eq!(t, v, "{name}: {}", gamewire_zeze::json::hex(bytes));
     t.is_ok()
-}
-
-fn samples() -> Schema {
-    let p = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../samples/zeze/zeze-solution.xml"
-    );
-    Schema::from_xml(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
 const AWKWARD: &str = r#"<solution name="w">
@@ -104,7 +99,7 @@ fn leaf_json() -> J {
 
 #[test]
 fn fixture_beans_write_the_same_text() {
-    let s = samples();
+    let s = sample_schema();
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/fixtures/zeze/vectors.json"
@@ -216,7 +211,7 @@ fn valid_inputs() -> Vec<(Schema, &'static str, Vec<u8>)> {
             &json!({"t": {"b": "s"}, "ts": [{"b": "a"}], "l": leaf_json()}),
         )
         .unwrap();
-    let s = samples();
+    let s = sample_schema();
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/fixtures/zeze/vectors.json"
@@ -262,7 +257,7 @@ proptest! {
         for name in ["Leaf", "Holder", "Twice", "Empty"] {
             same(&a, name, &b, &Options::default());
         }
-        let s = samples();
+        let s = sample_schema();
         for name in s.bean_names() {
             same(&s, name, &b, &Options::default());
         }

@@ -1,20 +1,12 @@
 //! serde: Rust structs straight to and from the fixture beans' exact bytes.
 
-use gamewire_zeze::json::unhex;
 use gamewire_zeze::types::{Binary, Vector2, Vector3Int};
 use gamewire_zeze::{from_bytes, to_bytes};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-fn bean_bytes(i: usize) -> Vec<u8> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/zeze/vectors.json"
-    );
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    unhex(v["beans"][i]["hex"].as_str().unwrap()).unwrap()
-}
+mod common;
+use common::files::bean_bytes;
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
 struct BSimple {

@@ -6,120 +6,18 @@ use gamewire_zeze::view::ValueView;
 use gamewire_zeze::{decode, encode, view, Bean, Field, Options, Value, WireType};
 use proptest::prelude::*;
 
-fn scalar(ty: WireType) -> BoxedStrategy<Value> {
-    match ty {
-        WireType::Integer => prop_oneof![any::<i64>(), -100i64..100]
-            .prop_map(Value::Integer)
-            .boxed(),
-        WireType::Float => any::<u32>()
-            .prop_map(|b| Value::Float(f32::from_bits(b)))
-            .boxed(),
-        WireType::Double => any::<u64>()
-            .prop_map(|b| Value::Double(f64::from_bits(b)))
-            .boxed(),
-        WireType::Bytes => prop_oneof![
-            ".{0,8}".prop_map(|s: String| Value::string(&s)),
-            proptest::collection::vec(any::<u8>(), 0..8).prop_map(Value::Bytes),
-        ]
-        .boxed(),
-        WireType::Vector2 => any::<[u32; 2]>()
-            .prop_map(|a| Value::Vector2(a.map(f32::from_bits)))
-            .boxed(),
-        WireType::Vector3 => any::<[u32; 3]>()
-            .prop_map(|a| Value::Vector3(a.map(f32::from_bits)))
-            .boxed(),
-        WireType::Vector4 => any::<[u32; 4]>()
-            .prop_map(|a| Value::Vector4(a.map(f32::from_bits)))
-            .boxed(),
-        WireType::Vector2Int => any::<[i64; 2]>().prop_map(Value::Vector2Int).boxed(),
-        _ => any::<[i64; 3]>().prop_map(Value::Vector3Int).boxed(),
-    }
-}
+mod common;
+use common::random::{bean_of, value, Shape};
 
-const SCALARS: [WireType; 9] = [
-    WireType::Integer,
-    WireType::Float,
-    WireType::Double,
-    WireType::Bytes,
-    WireType::Vector2,
-    WireType::Vector2Int,
-    WireType::Vector3,
-    WireType::Vector3Int,
-    WireType::Vector4,
-];
-
-fn level(values: BoxedStrategy<Value>) -> impl Strategy<Value = Vec<Field>> + Clone {
-    proptest::collection::vec((1u32..20, values), 0..5).prop_map(|fs| {
-        let mut id = 0;
-        fs.into_iter()
-            .map(|(d, value)| {
-                id += d;
-                Field { id, value }
-            })
-            .collect()
-    })
-}
-
-/// Beans of one to three inheritance levels.
-fn bean_of(values: BoxedStrategy<Value>) -> BoxedStrategy<Bean> {
-    proptest::collection::vec(level(values), 1..4)
-        .prop_map(|mut levels| {
-            let mut bean = Bean::new(levels.pop().unwrap_or_default());
-            while let Some(fields) = levels.pop() {
-                bean = Bean {
-                    fields,
-                    base: Some(Box::new(bean)),
-                };
-            }
-            bean
-        })
-        .boxed()
-}
-
-fn value() -> impl Strategy<Value = Value> {
-    let leaf = proptest::sample::select(SCALARS.to_vec()).prop_flat_map(scalar);
-    leaf.prop_recursive(4, 48, 6, |inner| {
-        prop_oneof![
-            proptest::sample::select(SCALARS.to_vec()).prop_flat_map(|t| {
-                proptest::collection::vec(scalar(t), 0..8)
-                    .prop_map(move |items| Value::List { elem: t, items })
-            }),
-            (
-                proptest::sample::select(SCALARS.to_vec()),
-                proptest::sample::select(SCALARS.to_vec())
-            )
-                .prop_flat_map(|(k, v)| {
-                    proptest::collection::vec((scalar(k), scalar(v)), 0..4).prop_map(
-                        move |entries| Value::Map {
-                            key: k,
-                            value: v,
-                            entries,
-                        },
-                    )
-                }),
-            bean_of(inner.clone().boxed()).prop_map(Value::Bean),
-            (any::<i64>(), bean_of(inner.clone().boxed()))
-                .prop_map(|(type_id, bean)| Value::Dynamic { type_id, bean }),
-            proptest::collection::vec(bean_of(inner.clone().boxed()).prop_map(Value::Bean), 0..3)
-                .prop_map(|items| Value::List {
-                    elem: WireType::Bean,
-                    items
-                }),
-            proptest::collection::vec(
-                (
-                    (-5i64..5).prop_map(Value::Integer),
-                    bean_of(inner.boxed()).prop_map(Value::Bean)
-                ),
-                0..3
-            )
-            .prop_map(|entries| Value::Map {
-                key: WireType::Integer,
-                value: WireType::Bean,
-                entries
-            }),
-        ]
-    })
-}
+/// Random trees: short integers too, up to three inheritance levels, maps of beans.
+const SHAPE: Shape = Shape {
+    small_ints: true,
+    id_gap: 20,
+    levels: 4,
+    list_len: 8,
+    map_len: 4,
+    bean_maps: true,
+};
 
 type Outcome = std::result::Result<Bean, (Option<usize>, String, String)>;
 
@@ -178,7 +76,7 @@ proptest! {
     /// the same tree, or the same error offset, path and message.
     #[test]
     fn view_agrees_with_the_owned_decode(
-        bean in bean_of(value().boxed()),
+        bean in bean_of(value(SHAPE).boxed(), SHAPE),
         at in any::<prop::sample::Index>(),
         byte in any::<u8>(),
         cut in any::<prop::sample::Index>(),

@@ -202,3 +202,68 @@ impl Rng {
 pub fn same(a: &Value, b: &Value) -> bool {
     a == b
 }
+
+/// The seed of a live-engine test: `GAMEWIRE_SEED` when set (to replay a failure), else
+/// a fresh one from the clock. Printed with the test's name.
+pub fn seed(test: &str) -> u64 {
+    let seed = std::env::var("GAMEWIRE_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+        });
+    eprintln!("{test} seed: {seed} (set GAMEWIRE_SEED={seed} to replay)");
+    seed
+}
+
+/// True when `v` holds a NodePath anywhere: Godot 3.2.3's encoder writes uninitialised
+/// padding after a NodePath, so the engine's bytes of one may differ from run to run.
+pub fn has_node_path(v: &Value) -> bool {
+    match v {
+        Value::NodePath(_) => true,
+        Value::Array(a) => a.items.iter().any(has_node_path),
+        Value::Dictionary(d) => d
+            .entries
+            .iter()
+            .any(|(k, v)| has_node_path(k) || has_node_path(v)),
+        _ => false,
+    }
+}
+
+/// Forgets the padding bytes read after every NodePath in `v` (see [`has_node_path`]).
+pub fn strip_padding(v: &mut Value) {
+    match v {
+        Value::NodePath(p) => p.raw_padding = None,
+        Value::Array(a) => a.items.iter_mut().for_each(strip_padding),
+        Value::Dictionary(d) => d.entries.iter_mut().for_each(|(k, v)| {
+            strip_padding(k);
+            strip_padding(v);
+        }),
+        _ => {}
+    }
+}
+
+/// Makes the Dictionary keys Godot 3 would merge (equal keys; float, Array and
+/// Dictionary keys) distinct Ints, through all of `v`.
+pub fn distinct_keys_v3(v: &mut Value) {
+    match v {
+        Value::Array(a) => a.items.iter_mut().for_each(distinct_keys_v3),
+        Value::Dictionary(d) => {
+            for i in 0..d.entries.len() {
+                distinct_keys_v3(&mut d.entries[i].1);
+                let dup = d.entries[..i].iter().any(|(k, _)| *k == d.entries[i].0)
+                    || matches!(
+                        d.entries[i].0,
+                        Value::Float(_) | Value::Array(_) | Value::Dictionary(_)
+                    );
+                if dup {
+                    d.entries[i].0 = Value::Int(1_000_000 + i as i64);
+                }
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,103 @@
+//! Random BSON documents for the property tests (`roundtrip.rs`, `view.rs`), and the
+//! helpers both use: a document's bytes, a JSON text compact and pretty, the sample files.
+#![allow(dead_code)]
+
+use gamewire_resonite::value::{CodeWithScope, Regex};
+use gamewire_resonite::{bson_write, Document, Value};
+use proptest::prelude::*;
+use std::borrow::Cow;
+
+/// Keys: no NUL; `$` keys exercise the `$entries` escape.
+pub fn key() -> impl Strategy<Value = String> {
+    "[a-zA-Z$_][a-zA-Z0-9 _.\u{e9}]{0,8}"
+}
+
+/// The leaves both tests draw, one of 17 kinds, each as likely: every BSON scalar type but
+/// the ones a test adds itself (a plain `f64`, a DBPointer). Weigh it 17 beside a test's
+/// own leaves of weight 1 to keep every kind as likely.
+pub fn common_leaf() -> impl Strategy<Value = Value<'static>> {
+    prop_oneof![
+        any::<i32>().prop_map(Value::Int32),
+        any::<i64>().prop_map(Value::Int64),
+        any::<u64>().prop_map(|b| Value::Double(f64::from_bits(b))),
+        ".{0,12}".prop_map(|s| Value::String(Cow::Owned(s))),
+        any::<bool>().prop_map(Value::Bool),
+        Just(Value::Null),
+        any::<i64>().prop_map(Value::DateTime),
+        (any::<u8>(), proptest::collection::vec(any::<u8>(), 0..20)).prop_map(|(subtype, b)| {
+            Value::Binary {
+                subtype,
+                bytes: Cow::Owned(b),
+            }
+        }),
+        any::<[u8; 12]>().prop_map(Value::ObjectId),
+        (any::<u32>(), any::<u32>())
+            .prop_map(|(time, increment)| Value::Timestamp { time, increment }),
+        any::<[u8; 16]>().prop_map(Value::Decimal128),
+        Just(Value::Undefined),
+        Just(Value::MinKey),
+        Just(Value::MaxKey),
+        ("[a-z]{0,4}", "[imx]{0,2}").prop_map(|(p, o)| Value::Regex(Box::new(Regex {
+            pattern: p.into(),
+            options: o.into()
+        }))),
+        "[a-z]{0,6}".prop_map(|s| Value::Symbol(s.into())),
+        "[a-z]{0,6}".prop_map(|s| Value::JavaScript(s.into())),
+    ]
+}
+
+/// Documents of up to five entries holding `inner`.
+pub fn document_of(
+    inner: impl Strategy<Value = Value<'static>>,
+) -> impl Strategy<Value = Document<'static>> {
+    proptest::collection::vec((key(), inner), 0..6).prop_map(|e| Document {
+        entries: e.into_iter().map(|(k, v)| (Cow::Owned(k), v)).collect(),
+    })
+}
+
+/// Any value: a `leaf`, or up to four levels of arrays, documents and code with scope.
+pub fn value_of(
+    leaf: impl Strategy<Value = Value<'static>> + 'static,
+) -> impl Strategy<Value = Value<'static>> {
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            document_of(inner.clone()).prop_map(Value::Document),
+            ("[a-z]{0,5}", document_of(inner)).prop_map(|(c, scope)| Value::JavaScriptWithScope(
+                Box::new(CodeWithScope {
+                    code: c.into(),
+                    scope
+                })
+            )),
+        ]
+    })
+}
+
+/// The BSON bytes of `d`.
+pub fn bytes_of(d: &Document<'_>) -> Vec<u8> {
+    bson_write::to_vec(d, 1024).unwrap()
+}
+
+/// The JSON text of `j`, compact and pretty.
+pub fn json_texts<T: serde::Serialize>(j: &T) -> (String, String) {
+    (
+        serde_json::to_string(j).unwrap(),
+        serde_json::to_string_pretty(j).unwrap(),
+    )
+}
+
+/// Every file in `samples/resonite`, by name, sorted.
+pub fn samples() -> Vec<(String, Vec<u8>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/resonite");
+    let mut out: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    assert!(out.len() >= 7, "the samples are there");
+    out
+}
