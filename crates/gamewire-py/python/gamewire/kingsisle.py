@@ -19,6 +19,8 @@ decode = _k.decode
 check_types = _k.check_types
 encode = _k.encode
 TypeList = _k.TypeList
+LazyObject = _k.LazyObject
+LazyList = _k.LazyList
 
 
 class Object(dict):
