@@ -13,7 +13,7 @@ use gamewire::kingsisle::{PropertyDef, TypeList};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
-use pyo3::types::{PyList, PySlice, PyString};
+use pyo3::types::{PyList, PySlice, PyString, PyTuple};
 use pyo3::IntoPyObjectExt;
 use std::sync::{Arc, OnceLock};
 
@@ -144,11 +144,11 @@ impl LazyObject {
         let conv = self.doc.conv(py)?;
         let types = self.doc.types();
         let mut out = self.with(|o| -> PyResult<Vec<_>> {
-            let class = o.class();
+            let names = types.prop_names(py, o.class());
             let mut out = Vec::with_capacity(o.len());
             for p in o.properties() {
                 let key = match p.def {
-                    Some(def) => types.prop_name(py, class, def).into_any(),
+                    Some(def) => names.get(py, def).into_any(),
                     None => PyString::new(py, &raw_prop_key(p.tag)).into_any(),
                 };
                 let value = if values {
@@ -279,9 +279,8 @@ impl LazyObject {
         let pairs = self
             .entries(py, true)?
             .into_iter()
-            .map(|(k, v)| (k, v.unwrap_or_else(|| py.None().into_bound(py))).into_pyobject(py))
-            .collect::<PyResult<Vec<_>>>()?;
-        PyList::new(py, pairs)
+            .map(|(k, v)| PyTuple::new(py, [k, v.unwrap_or_else(|| py.None().into_bound(py))]));
+        PyList::new(py, pairs.collect::<PyResult<Vec<_>>>()?)
     }
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

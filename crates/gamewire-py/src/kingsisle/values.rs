@@ -60,14 +60,26 @@ impl Types {
         }
     }
 
-    /// The name of property `def` of `class` as a shared Python string.
-    pub fn prop_name<'py>(
-        &self,
-        py: Python<'py>,
-        class: &ClassDef,
-        def: &PropertyDef,
-    ) -> Bound<'py, PyString> {
-        match (self.class_names(py, class), class.index_of_property(def)) {
+    /// The property names of `class`, found once for all its properties.
+    pub fn prop_names<'a, 'c>(&'a self, py: Python<'_>, class: &'c ClassDef) -> PropNames<'a, 'c> {
+        PropNames {
+            class,
+            names: self.class_names(py, class),
+        }
+    }
+}
+
+/// The shared property name strings of one class.
+pub struct PropNames<'a, 'c> {
+    class: &'c ClassDef,
+    names: Option<&'a ClassNames>,
+}
+
+impl PropNames<'_, '_> {
+    /// The name of `def` (a property of the class) as a shared Python string.
+    #[inline]
+    pub fn get<'py>(&self, py: Python<'py>, def: &PropertyDef) -> Bound<'py, PyString> {
+        match (self.names, self.class.index_of_property(def)) {
             (Some(n), Some(i)) => n.props[i].bind(py).clone(),
             _ => PyString::new(py, &def.name),
         }
@@ -288,11 +300,11 @@ impl<'py, 'x> Conv<'py, 'x> {
 
     /// Puts the properties of `o` into `dict`.
     fn fill(&self, o: ObjectRef<'_, '_, '_>, dict: &Bound<'py, PyDict>) -> PyResult<()> {
-        let class = o.class();
+        let names = self.types.prop_names(self.py, o.class());
         for p in o.properties() {
             let v = self.value(p.value, p.def)?;
             match p.def {
-                Some(def) => dict.set_item(self.types.prop_name(self.py, class, def), v)?,
+                Some(def) => dict.set_item(names.get(self.py, def), v)?,
                 None => dict.set_item(raw_prop_key(p.tag), v)?,
             }
         }
