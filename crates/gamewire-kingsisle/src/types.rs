@@ -631,6 +631,12 @@ fn class_from_json(name: &str, c: &serde_json::Value) -> Result<ClassDef> {
     Ok(class)
 }
 
+impl AsRef<TypeList> for TypeList {
+    fn as_ref(&self) -> &TypeList {
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -701,11 +707,5 @@ mod tests {
         assert_eq!(p.enum_from_names(""), Ok(0));
         assert_eq!(p.enum_from_names("D"), Err("D".into()));
         assert_eq!(p.enum_to_names(5).as_deref(), Some("A|C"));
-    }
-}
-
-impl AsRef<TypeList> for TypeList {
-    fn as_ref(&self) -> &TypeList {
-        self
     }
 }

@@ -57,6 +57,9 @@ impl Doc {
     }
 }
 
+/// A key and (when asked for) its value.
+type Entry<'py> = (Bound<'py, PyAny>, Option<Bound<'py, PyAny>>);
+
 /// The (class, property) indices of a property definition, to find it again.
 type DefAt = Option<(usize, usize)>;
 
@@ -136,11 +139,7 @@ impl LazyObject {
     }
 
     /// (key, value) of every entry, values lazy.
-    fn entries<'py>(
-        &self,
-        py: Python<'py>,
-        values: bool,
-    ) -> PyResult<Vec<(Bound<'py, PyAny>, Option<Bound<'py, PyAny>>)>> {
+    fn entries<'py>(&self, py: Python<'py>, values: bool) -> PyResult<Vec<Entry<'py>>> {
         let conv = self.doc.conv(py)?;
         let types = self.doc.types();
         let mut out = self.with(|o| -> PyResult<Vec<_>> {
