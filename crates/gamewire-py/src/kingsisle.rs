@@ -138,7 +138,8 @@ fn decode(
     Ok(value.unbind())
 }
 
-/// Encodes a value (as `decode` gives it) with the same type list and options.
+/// Encodes a value (as `decode` gives it, lazy or not) with the same type list and
+/// options.
 #[pyfunction]
 #[pyo3(signature = (value, *, types, shallow=true, flags=0, property_mask=None, zlib=false))]
 fn encode(

@@ -1,10 +1,16 @@
 from typing import Any, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Tuple, Union, overload
 
 class TypeList:
-    def __init__(self, types: str) -> None: ...
+    """A type list read once and reused across calls (``types=`` takes one in place of a
+    path or text, which are read again at every call). Keeps the Python strings of its
+    class and property names, made once."""
+    def __init__(self, types: str) -> None:
+        """Reads a type list: a path to a wiztype JSON or XML dump, or such text itself."""
     def __len__(self) -> int: ...
 
 class Object(Dict[str, Any]):
+    """A KingsIsle object: its properties by name, with its class name (``type_name``)
+    and class hash (``type_hash``)."""
     type_name: Optional[str]
     type_hash: Optional[int]
     def __init__(self, type_name: Optional[str] = None, properties: Union[Mapping[str, Any], Iterable[Tuple[str, Any]]] = (), type_hash: Optional[int] = None) -> None: ...
@@ -69,7 +75,12 @@ def decode(data: bytes | bytearray, *, types: Union[str, TypeList], shallow: boo
 def decode(data: bytes | bytearray, *, types: Union[str, TypeList], shallow: bool = True, flags: int = 0, property_mask: int | None = None, zlib: bool = False, json: Literal[False] = False, lazy: Literal[True]) -> LazyObject:
     """Decodes lazily: the whole input is read and checked now (same errors as the eager
     decode), Python values are made when read from the returned ``LazyObject``."""
-def encode(value: Any, *, types: Union[str, TypeList], shallow: bool = True, flags: int = 0, property_mask: int | None = None, zlib: bool = False) -> bytes: ...
+def encode(value: Any, *, types: Union[str, TypeList], shallow: bool = True, flags: int = 0, property_mask: int | None = None, zlib: bool = False) -> bytes:
+    """Encodes a value (as `decode` gives it, lazy or not) with the same type list and
+    options."""
+def check_types(types: Union[str, TypeList]) -> int:
+    """Checks that ``types`` reads as a type list with classes; returns their number."""
 def load(path: str, *, types: Union[str, TypeList, None] = None, shallow: bool = True, flags: int = 0, property_mask: int | None = None, zlib: bool = False, json: bool = False, lazy: bool = False) -> Any:
     """Reads and decodes a file (``lazy=True``: a ``LazyObject``)."""
-def save(path: str, value: Any, *, types: Union[str, TypeList], shallow: bool = True, flags: int = 0, property_mask: int | None = None, zlib: bool = False) -> None: ...
+def save(path: str, value: Any, *, types: Union[str, TypeList], shallow: bool = True, flags: int = 0, property_mask: int | None = None, zlib: bool = False) -> None:
+    """Encodes ``value`` and writes it atomically."""
