@@ -19,6 +19,8 @@ or its path, or a ``TypeList`` read once from either (a path or text is read aga
 every call). The serializer options (``shallow``, ``flags``, ``property_mask``, ``zlib``)
 are those the data was written with.
 """
+import collections.abc as _abc
+
 from ._gamewire import kingsisle as _k
 
 decode = _k.decode
@@ -27,6 +29,10 @@ encode = _k.encode
 TypeList = _k.TypeList
 LazyObject = _k.LazyObject
 LazyList = _k.LazyList
+
+# Lazy values read like the eager ones: a mapping and a sequence.
+_abc.Mapping.register(LazyObject)
+_abc.Sequence.register(LazyList)
 
 
 class Object(dict):

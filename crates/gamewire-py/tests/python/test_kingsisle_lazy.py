@@ -2,6 +2,7 @@
 on every fixture, a deep BINd file and damaged copies (errors with the same offsets);
 the mapping and sequence protocols; encode, pickling and ``to_python()``. Also checks the
 eager decode (built from the view) against the serde path behind ``json=True``."""
+import collections.abc
 import json
 import math
 import os
@@ -124,6 +125,12 @@ def test_lazy_deep_bind(tmp_path):
     assert kingsisle.encode(mixed, types=tl) == kingsisle.encode(kingsisle.Object(eager.type_name, {"m_items": eager["m_items"]}, eager.type_hash), types=tl)
     assert pickle.loads(pickle.dumps(items)) == eager["m_items"]
     assert repr(lazy).startswith("LazyObject('class BenchRoot'") and "300 elements" in repr(items)
+    # dict() gives the top level (nested values stay lazy); the abstract types fit.
+    top = dict(lazy)
+    assert list(top) == lazy.keys() and isinstance(top["m_items"], kingsisle.LazyList)
+    assert isinstance(lazy, collections.abc.Mapping) and isinstance(items, collections.abc.Sequence)
+    with pytest.raises(TypeError):
+        hash(lazy)
 
 
 def test_lazy_keeps_its_input(tmp_path):
