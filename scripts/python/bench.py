@@ -1,14 +1,23 @@
 #!/usr/bin/env python3
 """Side-by-side decode speed of the gamewire Python package and its Python peers.
 
-usage: bench.py [--objects N] [--runs R] [--godot-values N]
+usage: bench.py [--objects N] [--runs R] [--godot-values N] [--fresh F]
 
 KingsIsle: one BINd file of N objects made by scripts/kingsisle/make_bind.py, decoded by
 katsuba's Python binding (katsuba.op.Serializer.deserialize, BINd options: flags 1, deep)
-and by gamewire.kingsisle.decode. katsuba returns a lazy object whose Python values are
-built on access, so it is timed twice: the call alone, and the call plus reading every
-property of every object (what gamewire's decode returns already built). The type list is
-loaded once outside the timing for both (katsuba.op.TypeList, gamewire.kingsisle.TypeList).
+and by gamewire.kingsisle.decode. Three workloads, each timed for both:
+
+- lazy: the decode call alone. katsuba's ``deserialize`` returns a lazy object whose
+  Python values are made on access; so does ``gamewire.kingsisle.decode(lazy=True)``.
+- touch: the lazy decode, then a few fields read (the list's length, and the three
+  properties of its first, middle and last object).
+- read all: the lazy decode, then every property of every object read (for gamewire
+  also its eager ``decode``, which returns every value built).
+
+The type list is loaded once outside the timing for both (katsuba.op.TypeList,
+gamewire.kingsisle.TypeList). The first call in a fresh process is timed in F new
+interpreters per contender (import and type list outside the timing, the file read
+before it), median reported.
 
 Godot: gdtype (the pure-Python Godot Variant reader) is timed against
 gamewire.godot.decode when it imports; it is not on PyPI (`pip install gdtype`: no
@@ -68,7 +77,80 @@ def walk_katsuba(v):
             walk_katsuba(x)
 
 
-def bench_kingsisle(n, runs):
+def walk_gamewire(v, lazy_object=kingsisle.LazyObject, lazy_list=kingsisle.LazyList):
+    """Reads every value of a gamewire LazyObject/LazyList (building its Python values)."""
+    t = type(v)
+    if t is lazy_object:
+        for _, x in v.items():
+            walk_gamewire(x)
+    elif t is lazy_list:
+        for x in v:
+            walk_gamewire(x)
+
+
+def walk_eager(v, obj=kingsisle.Object):
+    """Reads every value of gamewire's eager value (already built)."""
+    t = type(v)
+    if t is obj:
+        for _, x in v.items():
+            walk_eager(x)
+    elif t is list:
+        for x in v:
+            walk_eager(x)
+
+
+def touch(root):
+    """Reads a few fields: the list's length and three objects' properties."""
+    items = root["m_items"]
+    n = len(items)
+    return [(o["m_id"], o["m_count"], o["m_name"]) for o in (items[0], items[n // 2], items[n - 1])]
+
+
+# The first decode in a fresh interpreter: imports, type list and file read untimed.
+FRESH = {
+    "gamewire": """
+import sys, time
+from gamewire import kingsisle
+tl = kingsisle.TypeList(sys.argv[2]); data = open(sys.argv[1], "rb").read()
+t = time.perf_counter(); v = kingsisle.decode(data, types=tl, lazy=True); {work}
+print(time.perf_counter() - t)
+""",
+    "gamewire eager": """
+import sys, time
+from gamewire import kingsisle
+tl = kingsisle.TypeList(sys.argv[2]); data = open(sys.argv[1], "rb").read()
+t = time.perf_counter(); v = kingsisle.decode(data, types=tl); {work}
+print(time.perf_counter() - t)
+""",
+    "katsuba": """
+import sys, time
+import katsuba.op as op
+o = op.SerializerOptions(); o.flags = 1; o.shallow = False
+ser = op.Serializer(o, op.TypeList.open(sys.argv[2])); data = open(sys.argv[1], "rb").read()[4:]
+t = time.perf_counter(); v = ser.deserialize(data); {work}
+print(time.perf_counter() - t)
+""",
+}
+WALK = {
+    "gamewire": "\ndef w(v):\n    t = type(v).__name__\n    if t == 'LazyObject':\n        for _, x in v.items(): w(x)\n    elif t == 'LazyList':\n        for x in v: w(x)\n",
+}
+WALK["katsuba"] = WALK["gamewire"]
+
+
+def fresh(kind, work, path, types, count):
+    """Median first-call time over ``count`` new interpreters."""
+    code = FRESH[kind]
+    walk = WALK.get(kind.split()[0], "")
+    body = {"call": "pass", "touch": "v['m_items'][0]['m_id']", "read all": "w(v)"}[work]
+    code = walk + code.format(work=body if not (kind == "gamewire eager" and work == "read all") else "pass")
+    times = []
+    for _ in range(count):
+        out = subprocess.run([sys.executable, "-c", code, path, types], check=True, capture_output=True, text=True)
+        times.append(float(out.stdout.strip()))
+    return statistics.median(times)
+
+
+def bench_kingsisle(n, runs, fresh_runs):
     tmp = tempfile.mkdtemp(prefix="gw-bench-")
     path, types = os.path.join(tmp, "bench.bin"), os.path.join(tmp, "types.json")
     subprocess.run([sys.executable, os.path.join(HERE, "..", "kingsisle", "make_bind.py"), path, types, str(n)], check=True)
@@ -77,7 +159,11 @@ def bench_kingsisle(n, runs):
     print(f"KingsIsle BINd: {n} objects, {mb:.1f} MB")
     tl = kingsisle.TypeList(types)
     fns = {
-        "gamewire decode": lambda: kingsisle.decode(data, types=tl),
+        "gamewire decode(lazy=True)": lambda: kingsisle.decode(data, types=tl, lazy=True),
+        "gamewire lazy + touch": lambda: touch(kingsisle.decode(data, types=tl, lazy=True)),
+        "gamewire lazy + read all": lambda: walk_gamewire(kingsisle.decode(data, types=tl, lazy=True)),
+        "gamewire decode (eager)": lambda: kingsisle.decode(data, types=tl),
+        "gamewire eager + read all": lambda: walk_eager(kingsisle.decode(data, types=tl)),
         "gamewire decode(json=True)": lambda: kingsisle.decode(data, types=tl, json=True),
     }
     try:
@@ -91,13 +177,31 @@ def bench_kingsisle(n, runs):
         opts.shallow = False
         ser = op.Serializer(opts, op.TypeList.open(types))
         body = data[4:]
+        assert touch(ser.deserialize(body)) == [(a, b, c.encode()) for a, b, c in touch(kingsisle.decode(data, types=tl, lazy=True))]
         fns["katsuba deserialize (lazy)"] = lambda: ser.deserialize(body)
-        fns["katsuba deserialize + read all"] = lambda: walk_katsuba(ser.deserialize(body))
+        fns["katsuba lazy + touch"] = lambda: touch(ser.deserialize(body))
+        fns["katsuba lazy + read all"] = lambda: walk_katsuba(ser.deserialize(body))
+    built = kingsisle.decode(data, types=tl)
+    fns["(walk of gamewire's built values alone)"] = lambda: walk_eager(built)
     times = rounds(fns, runs)
-    report(times, mb)
+    report(times, mb, width=40)
     if op is not None:
-        print(f"  ratio katsuba lazy / gamewire decode:     {ratio(times, 'katsuba deserialize (lazy)', 'gamewire decode'):5.2f}x")
-        print(f"  ratio katsuba read-all / gamewire decode: {ratio(times, 'katsuba deserialize + read all', 'gamewire decode'):5.2f}x")
+        for what, k, g in [
+            ("lazy call", "katsuba deserialize (lazy)", "gamewire decode(lazy=True)"),
+            ("lazy + touch", "katsuba lazy + touch", "gamewire lazy + touch"),
+            ("read all, lazy", "katsuba lazy + read all", "gamewire lazy + read all"),
+            ("read all, gamewire eager call", "katsuba lazy + read all", "gamewire decode (eager)"),
+            ("read all, gamewire eager + read all", "katsuba lazy + read all", "gamewire eager + read all"),
+            ("katsuba lazy call / gamewire eager", "katsuba deserialize (lazy)", "gamewire decode (eager)"),
+        ]:
+            print(f"  ratio katsuba / gamewire, {what + ':':40} {ratio(times, k, g):5.2f}x")
+    if fresh_runs:
+        print(f"  first call in a fresh process (median of {fresh_runs}):")
+        for work in ("call", "touch", "read all"):
+            row = {kind: fresh(kind, work, path, types, fresh_runs) for kind in FRESH if op is not None or kind != "katsuba"}
+            cells = "  ".join(f"{k} {v * 1000:7.1f} ms" for k, v in row.items())
+            extra = f"  katsuba / gamewire {row['katsuba'] / row['gamewire']:5.2f}x" if "katsuba" in row else ""
+            print(f"    {work + ':':9} {cells}{extra}")
 
 
 def bench_godot(n, runs):
@@ -126,9 +230,10 @@ def main():
     ap.add_argument("--objects", type=int, default=200_000)
     ap.add_argument("--godot-values", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--fresh", type=int, default=5, help="fresh interpreters per first-call figure (0: none)")
     a = ap.parse_args()
     print(f"gamewire from {os.path.dirname(gamewire.__file__)}; load average {os.getloadavg()[0]:.2f}")
-    bench_kingsisle(a.objects, a.runs)
+    bench_kingsisle(a.objects, a.runs, a.fresh)
     bench_godot(a.godot_values, a.runs)
     print(f"load average at the end: {os.getloadavg()[0]:.2f}")
 

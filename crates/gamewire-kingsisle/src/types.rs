@@ -291,6 +291,17 @@ impl ClassDef {
         }
     }
 
+    /// The index in [`ClassDef::properties`] of `def` when it is one of this class's
+    /// properties (compared by address, no lookup).
+    pub fn index_of_property(&self, def: &PropertyDef) -> Option<usize> {
+        let size = std::mem::size_of::<PropertyDef>();
+        let at =
+            (def as *const PropertyDef as usize).checked_sub(self.properties.as_ptr() as usize)?;
+        let i = at / size;
+        (at % size == 0 && self.properties.get(i).is_some_and(|p| std::ptr::eq(p, def)))
+            .then_some(i)
+    }
+
     /// The index of the property with tag `hash`, trying `hint` first.
     #[inline]
     pub fn property_index(&self, hash: u32, hint: usize) -> Option<usize> {
@@ -347,6 +358,15 @@ impl TypeList {
         for c in other.classes {
             self.insert(c);
         }
+    }
+
+    /// The class index in [`TypeList::classes`] of `class` when it is one of this
+    /// list's classes (compared by address, no lookup).
+    pub fn index_of_class(&self, class: &ClassDef) -> Option<usize> {
+        let size = std::mem::size_of::<ClassDef>();
+        let at = (class as *const ClassDef as usize).checked_sub(self.classes.as_ptr() as usize)?;
+        let i = at / size;
+        (at % size == 0 && self.classes.get(i).is_some_and(|c| std::ptr::eq(c, class))).then_some(i)
     }
 
     /// The class with hash `hash`.
@@ -609,6 +629,12 @@ fn class_from_json(name: &str, c: &serde_json::Value) -> Result<ClassDef> {
         }
     }
     Ok(class)
+}
+
+impl AsRef<TypeList> for TypeList {
+    fn as_ref(&self) -> &TypeList {
+        self
+    }
 }
 
 #[cfg(test)]

@@ -9,14 +9,22 @@
 //! turns it into the owned [`Document`] with [`View::to_document`].
 //!
 //! Memory: one allocation for the nodes (16 bytes per value), none per object or string.
+//!
+//! [`OwnedView`] keeps the nodes without the borrow: it owns the input (and the inflated
+//! bytes of compressed data) and hands out views of itself; [`NodeId`]s name objects,
+//! lists and elements across those views.
+
+mod owned;
+pub use owned::OwnedView;
 
 use crate::bits::BitReader;
 use crate::decode::masked;
 use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
-use crate::value::{serializer_flags as sf, Document, Object, Raw, Value};
+use crate::value::{serializer_flags as sf, Document, KeptZlib, Object, Raw, Value};
 use crate::{bind, zlib, Options};
 use gamewire_core::{Error, ErrorKind, Result};
+use std::borrow::Cow;
 
 /// What a node holds (`x` is its payload).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,6 +67,9 @@ enum Op {
     RectFloat,
     /// `x`: index into the view's raw blocks.
     Raw,
+    /// The second node of a [`Op::Bools`], [`Op::SmallInts`] or [`Op::SmallUInts`] list:
+    /// `x` the count, `tag` the width (never a value of its own).
+    Count,
 }
 
 /// One value: the property tag it belongs to (0 for list elements and the root), what
@@ -103,14 +114,32 @@ fn hi(x: u64) -> usize {
 pub struct View<'a, 't> {
     data: &'a [u8],
     types: &'t TypeList,
-    nodes: Vec<Node>,
-    raws: Vec<Raw>,
+    // Borrowed when the view is one of an [`OwnedView`].
+    nodes: Cow<'a, [Node]>,
+    raws: Cow<'a, [Raw]>,
     flags: Option<u32>,
     zlib_marker: Option<u8>,
-    padding: Vec<(u64, u8)>,
+    padding: Cow<'a, [(u64, u8)]>,
     trailing: &'a [u8],
     bind: bool,
 }
+
+/// Where a view's bit stream lies, and the compressed streams it was inflated from
+/// (what [`OwnedView`] keeps of a decode).
+pub(crate) struct Located {
+    /// `Some(at)`: the stream is the input from byte `at`; `None`: it is the scratch
+    /// buffer from byte `scratch_at`.
+    pub(crate) input_at: Option<usize>,
+    pub(crate) scratch_at: usize,
+    pub(crate) manual_zlib: Option<KeptZlib>,
+    pub(crate) flag_zlib: Option<KeptZlib>,
+}
+
+/// A value of a view (an object, a list, a property or list element), named across the
+/// views of one [`OwnedView`]: get it back with [`View::get`]. An id of another view
+/// names another value there, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NodeId(u32);
 
 /// The largest bit stream a view can point into (offsets are kept in 32 bits).
 pub const MAX_STREAM: usize = u32::MAX as usize;
@@ -126,14 +155,35 @@ impl<'a, 't> View<'a, 't> {
         opts: &Options,
         scratch: &'a mut Vec<u8>,
     ) -> Result<Self> {
+        Self::decode_located(data, types, opts, scratch, false).map(|(v, _)| v)
+    }
+
+    /// [`View::decode`], also saying where the stream lies (and, when `keep_zlib`,
+    /// copying the compressed streams as [`crate::decode`] keeps them).
+    pub(crate) fn decode_located(
+        data: &'a [u8],
+        types: &'t TypeList,
+        opts: &Options,
+        scratch: &'a mut Vec<u8>,
+        keep_zlib: bool,
+    ) -> Result<(Self, Located)> {
+        let mut located = Located {
+            input_at: None,
+            scratch_at: 0,
+            manual_zlib: None,
+            flag_zlib: None,
+        };
         // Layers, as in `crate::decode`: manual zlib, flags word, zlib marker.
         let mut manual: Option<Vec<u8>> = None;
         if opts.manual_zlib {
-            manual = Some(zlib::unframe(
-                data,
-                0,
-                opts.limits.decompress_cap(data.len()),
-            )?);
+            let inflated = zlib::unframe(data, 0, opts.limits.decompress_cap(data.len()))?;
+            if keep_zlib {
+                located.manual_zlib = Some(KeptZlib {
+                    size: inflated.len() as u32,
+                    stream: data[4..].to_vec(),
+                });
+            }
+            manual = Some(inflated);
         }
         let outer: &[u8] = manual.as_deref().unwrap_or(data);
         let mut at = 0usize;
@@ -171,11 +221,18 @@ impl<'a, 't> View<'a, 't> {
             zlib_marker = Some(marker);
             at += 1;
             if marker != 0 {
-                inflated = Some(zlib::unframe(
+                let v = zlib::unframe(
                     &outer[at..],
                     at,
                     opts.limits.decompress_cap(outer.len() - at),
-                )?);
+                )?;
+                if keep_zlib {
+                    located.flag_zlib = Some(KeptZlib {
+                        size: v.len() as u32,
+                        stream: outer[at + 4..].to_vec(),
+                    });
+                }
+                inflated = Some(v);
                 base = 0;
             } else {
                 base = at;
@@ -188,9 +245,13 @@ impl<'a, 't> View<'a, 't> {
             }
             (None, Some(v)) => {
                 *scratch = v;
+                located.scratch_at = at;
                 &scratch[at..]
             }
-            (None, None) => &data[at..],
+            (None, None) => {
+                located.input_at = Some(at);
+                &data[at..]
+            }
         };
         if stream.len() > MAX_STREAM {
             return Err(Error::msg(format!(
@@ -232,17 +293,20 @@ impl<'a, 't> View<'a, 't> {
         de.r.align();
         let trailing = de.r.rest_bytes();
         let padding = std::mem::take(&mut de.r.padding);
-        Ok(View {
-            data: stream,
-            types,
-            nodes: de.nodes,
-            raws: de.raws,
-            flags: flags_word,
-            zlib_marker,
-            padding,
-            trailing,
-            bind: false,
-        })
+        Ok((
+            View {
+                data: stream,
+                types,
+                nodes: Cow::Owned(de.nodes),
+                raws: Cow::Owned(de.raws),
+                flags: flags_word,
+                zlib_marker,
+                padding: Cow::Owned(padding),
+                trailing,
+                bind: false,
+            },
+            located,
+        ))
     }
 
     /// Reads a `BINd` file (magic included), as [`bind::decode`] does, into a view.
@@ -252,6 +316,16 @@ impl<'a, 't> View<'a, 't> {
         opts: &Options,
         scratch: &'a mut Vec<u8>,
     ) -> Result<Self> {
+        Self::decode_bind_located(data, types, opts, scratch, false).map(|(v, _)| v)
+    }
+
+    fn decode_bind_located(
+        data: &'a [u8],
+        types: &'t TypeList,
+        opts: &Options,
+        scratch: &'a mut Vec<u8>,
+        keep_zlib: bool,
+    ) -> Result<(Self, Located)> {
         let body = data.strip_prefix(bind::MAGIC.as_slice()).ok_or_else(|| {
             Error::unexpected_at(
                 0,
@@ -259,10 +333,27 @@ impl<'a, 't> View<'a, 't> {
                 format!("{:?}", String::from_utf8_lossy(&data[..data.len().min(4)])),
             )
         })?;
-        let mut v = Self::decode(body, types, &bind::options(opts), scratch)
-            .map_err(|e| e.shift_offset(4))?;
+        let (mut v, mut located) =
+            Self::decode_located(body, types, &bind::options(opts), scratch, keep_zlib)
+                .map_err(|e| e.shift_offset(4))?;
         v.bind = true;
-        Ok(v)
+        located.input_at = located.input_at.map(|at| at + bind::MAGIC.len());
+        Ok((v, located))
+    }
+
+    /// [`View::decode_any`] with [`Located`].
+    pub(crate) fn decode_any_located(
+        data: &'a [u8],
+        types: &'t TypeList,
+        opts: &Options,
+        scratch: &'a mut Vec<u8>,
+        keep_zlib: bool,
+    ) -> Result<(Self, Located)> {
+        if data.starts_with(bind::MAGIC) {
+            Self::decode_bind_located(data, types, opts, scratch, keep_zlib)
+        } else {
+            Self::decode_located(data, types, opts, scratch, keep_zlib)
+        }
     }
 
     /// A `BINd` file when `data` starts with its magic, else a bare blob
@@ -320,6 +411,16 @@ impl<'a, 't> View<'a, 't> {
         self.types
     }
 
+    /// The value named by `id` (see [`NodeId`]); `None` when this view has no value
+    /// there.
+    pub fn get(&self, id: NodeId) -> Option<Item<'_, 'a, 't>> {
+        let at = id.0 as usize;
+        match self.nodes.get(at)?.op {
+            Op::Count => None,
+            _ => Some(self.item(at)),
+        }
+    }
+
     /// The owned document of the same bytes ([`crate::decode`]'s result, except that
     /// the original zlib streams are not kept).
     pub fn to_document(&self) -> Document {
@@ -327,7 +428,7 @@ impl<'a, 't> View<'a, 't> {
             root: self.root().to_object(),
             flags: self.flags,
             zlib_marker: self.zlib_marker,
-            padding: self.padding.clone(),
+            padding: self.padding.to_vec(),
             trailing: self.trailing.to_vec(),
             bind: self.bind,
             manual_zlib: None,
@@ -393,6 +494,7 @@ impl<'a, 't> View<'a, 't> {
             Op::RectInt => Item::RectInt(i32s(&self.fixed::<16>(x))),
             Op::RectFloat => Item::RectFloat(f32s(&self.fixed::<16>(x))),
             Op::Raw => Item::Raw(&self.raws[x as usize]),
+            Op::Count => Item::Null,
         }
     }
 }
@@ -536,6 +638,16 @@ impl<'v, 'a, 't> PropRef<'v, 'a, 't> {
 }
 
 impl<'v, 'a, 't> ObjectRef<'v, 'a, 't> {
+    /// The object's id (see [`NodeId`]).
+    pub fn id(&self) -> NodeId {
+        NodeId(self.at as u32)
+    }
+
+    /// The view the object belongs to.
+    pub fn view(&self) -> &'v View<'a, 't> {
+        self.view
+    }
+
     /// The class hash.
     pub fn hash(&self) -> u32 {
         self.class().hash
@@ -635,6 +747,50 @@ pub struct ListRef<'v, 'a, 't> {
 }
 
 impl<'v, 'a, 't> ListRef<'v, 'a, 't> {
+    /// The list's id (see [`NodeId`]).
+    pub fn id(&self) -> NodeId {
+        NodeId(self.at as u32)
+    }
+
+    /// The view the list belongs to.
+    pub fn view(&self) -> &'v View<'a, 't> {
+        self.view
+    }
+
+    /// The ids of the elements, in order, for direct access with [`View::get`]; `None`
+    /// for a list of 1..7-bit elements, which are read from the input
+    /// ([`ListRef::get`] reaches any of those at once).
+    pub fn element_ids(&self) -> Option<Vec<NodeId>> {
+        if self.view.nodes[self.at].op != Op::List {
+            return None;
+        }
+        let mut ids = Vec::with_capacity(self.len());
+        let mut at = self.at + 1;
+        for _ in 0..self.len() {
+            ids.push(NodeId(at as u32));
+            at = self.view.end(at);
+        }
+        Some(ids)
+    }
+
+    /// Element `i`: at once for a list of 1..7-bit elements, after skipping `i`
+    /// elements otherwise.
+    pub fn get(&self, i: usize) -> Option<Item<'v, 'a, 't>> {
+        if i >= self.len() {
+            return None;
+        }
+        let n = self.view.nodes[self.at];
+        if n.op == Op::List {
+            return self.iter().nth(i);
+        }
+        let width = self.view.nodes[self.at + 1].tag as usize;
+        let mut e = self.iter();
+        if let Some((r, _, _)) = &mut e.bits {
+            r.skip_bits(i * width);
+        }
+        e.next()
+    }
+
     /// The number of elements.
     pub fn len(&self) -> usize {
         let n = self.view.nodes[self.at];
@@ -961,7 +1117,7 @@ impl<'a, 't> Tape<'a, 't> {
             }
             self.r.skip_bits(need);
             self.push(tag, def, op, first as u64);
-            self.push(width, NO_DEF, op, n as u64);
+            self.push(width, NO_DEF, Op::Count, n as u64);
             self.depth -= 1;
             return Ok(());
         }

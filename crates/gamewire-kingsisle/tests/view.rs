@@ -4,7 +4,7 @@
 
 mod common;
 use common::{random_lists, random_object, Rng};
-use gamewire_kingsisle::view::{Item, View};
+use gamewire_kingsisle::view::{Item, ListRef, ObjectRef, OwnedView, View};
 use gamewire_kingsisle::{
     bind, encode, inspect, serializer_flags as sf, Document, Options, TypeList,
 };
@@ -15,6 +15,31 @@ fn agree(data: &[u8], types: &TypeList, opts: &Options, what: &str) -> bool {
     let owned = inspect::decode_any(data, types, opts);
     let mut scratch = Vec::new();
     let view = View::decode_any(data, types, opts, &mut scratch);
+    let kept = OwnedView::decode_any(data.to_vec(), types, opts);
+    match (&owned, &kept) {
+        (Ok(d), Ok(k)) => {
+            // The owned view keeps everything, the zlib streams included.
+            assert_eq!(
+                format!("{:?}", k.to_document()),
+                format!("{d:?}"),
+                "{what}: owned view differs"
+            );
+            ids_reach_every_value(k.view().root());
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(
+                a.to_string(),
+                b.to_string(),
+                "{what}: owned view error differs"
+            );
+            assert_eq!(
+                a.offset(),
+                b.offset(),
+                "{what}: owned view error offset differs"
+            );
+        }
+        _ => panic!("{what}: only one of decode and OwnedView fails"),
+    }
     match (owned, view) {
         (Ok(mut d), Ok(v)) => {
             d.manual_zlib = None;
@@ -34,6 +59,53 @@ fn agree(data: &[u8], types: &TypeList, opts: &Options, what: &str) -> bool {
         }
         (Ok(_), Err(e)) => panic!("{what}: only the view fails: {e}"),
         (Err(e), Ok(_)) => panic!("{what}: only the owned decode fails: {e}"),
+    }
+}
+
+/// Every object and list is reached again by its id, every element by its id and by
+/// [`ListRef::get`], with the same value.
+fn ids_reach_every_value(o: ObjectRef<'_, '_, '_>) {
+    let view_of = |id| match o.view().get(id) {
+        Some(Item::Object(x)) => format!("{:?}", x.to_object()),
+        Some(i) => format!("{:?}", i.to_value()),
+        None => panic!("id {id:?} names nothing"),
+    };
+    assert_eq!(view_of(o.id()), format!("{:?}", o.to_object()));
+    for p in o.properties() {
+        walk_item(p.value, &view_of);
+    }
+}
+
+fn walk_item(i: Item<'_, '_, '_>, view_of: &dyn Fn(gamewire_kingsisle::view::NodeId) -> String) {
+    match i {
+        Item::Object(o) => ids_reach_every_value(o),
+        Item::List(l) => walk_list(l, view_of),
+        _ => {}
+    }
+}
+
+fn walk_list(l: ListRef<'_, '_, '_>, view_of: &dyn Fn(gamewire_kingsisle::view::NodeId) -> String) {
+    assert_eq!(view_of(l.id()), format!("{:?}", l.to_value()));
+    let items: Vec<_> = l.iter().collect();
+    assert!(l.get(items.len()).is_none());
+    for (n, e) in items.iter().enumerate() {
+        assert_eq!(
+            format!("{:?}", l.get(n).unwrap().to_value()),
+            format!("{:?}", e.to_value())
+        );
+    }
+    if let Some(ids) = l.element_ids() {
+        assert_eq!(ids.len(), items.len());
+        for (id, e) in ids.iter().zip(&items) {
+            let v = match e {
+                Item::Object(o) => format!("{:?}", o.to_object()),
+                e => format!("{:?}", e.to_value()),
+            };
+            assert_eq!(view_of(*id), v);
+        }
+    }
+    for e in items {
+        walk_item(e, view_of);
     }
 }
 

@@ -5,19 +5,26 @@
 //! crate's lossless JSON mapping (`json=True` gives that mapping as it is). Names come
 //! from a type list (wiztype JSON or KingsIsle's XML dump), given as a path or as text.
 
+mod lazy;
+mod values;
+
 use crate::json::Format;
 use crate::pyser::PySer;
-use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
+use crate::{errors, gc_paused, maybe_allow_threads};
+use gamewire::kingsisle::view::OwnedView;
 use gamewire::kingsisle::{self as ki, bind, Options, TypeList};
+use lazy::{Doc, LazyList, LazyListIter, LazyObject, SharedTypes};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::pybacked::PyBackedBytes;
 use std::sync::Arc;
+use values::{Conv, Types};
 
 /// A type list read once and reused across calls (`types=` of `decode`/`encode` takes one
 /// in place of a path or text, which are read again at every call).
 #[pyclass(name = "TypeList", module = "gamewire.kingsisle", frozen)]
 pub struct PyTypeList {
-    list: Arc<TypeList>,
+    list: Arc<Types>,
 }
 
 #[pymethods]
@@ -26,29 +33,29 @@ impl PyTypeList {
     #[new]
     fn new(py: Python<'_>, types: &str) -> PyResult<Self> {
         Ok(PyTypeList {
-            list: Arc::new(parse_types(py, types)?),
+            list: Arc::new(Types::new(parse_types(py, types)?)),
         })
     }
 
     /// The number of classes.
     fn __len__(&self) -> usize {
-        self.list.classes().len()
+        self.list.list.classes().len()
     }
 
     fn __repr__(&self) -> String {
-        format!("TypeList(<{} classes>)", self.list.classes().len())
+        format!("TypeList(<{} classes>)", self.list.list.classes().len())
     }
 }
 
 /// The type list of a `types=` argument: a `TypeList`, a path, or JSON/XML text.
-fn types(py: Python<'_>, t: &Bound<'_, PyAny>) -> PyResult<Arc<TypeList>> {
+fn types(py: Python<'_>, t: &Bound<'_, PyAny>) -> PyResult<Arc<Types>> {
     if let Ok(l) = t.downcast::<PyTypeList>() {
         return Ok(l.get().list.clone());
     }
     let s: &str = t.extract().map_err(|_| {
         PyTypeError::new_err("types must be a TypeList, a path or the text of a type list")
     })?;
-    Ok(Arc::new(parse_types(py, s)?))
+    Ok(Arc::new(Types::new(parse_types(py, s)?)))
 }
 
 /// A type list from its text (JSON or XML) or from the path of such a file.
@@ -75,40 +82,64 @@ fn options(shallow: bool, flags: u32, property_mask: Option<u32>, zlib: bool) ->
 }
 
 /// Decodes a blob (or a `BINd` file) with the type list `types` (path, JSON or XML text)
-/// and the serializer's options.
+/// and the serializer's options. `lazy=True` gives a `LazyObject` whose values are made
+/// when read; `json=True` the JSON mapping as plain dicts.
 #[pyfunction]
-#[pyo3(signature = (data, *, types, shallow=true, flags=0, property_mask=None, zlib=false, json=false))]
+#[pyo3(signature = (data, *, types, shallow=true, flags=0, property_mask=None, zlib=false, json=false, lazy=false))]
 #[allow(clippy::too_many_arguments)]
 fn decode(
     py: Python<'_>,
-    data: &[u8],
+    data: PyBackedBytes,
     types: &Bound<'_, PyAny>,
     shallow: bool,
     flags: u32,
     property_mask: Option<u32>,
     zlib: bool,
     json: bool,
+    lazy: bool,
 ) -> PyResult<PyObject> {
     let t = self::types(py, types)?;
     let o = options(shallow, flags, property_mask, zlib);
-    let doc = maybe_allow_threads(py, data.len(), || ki::inspect::decode_any(data, &t, &o))
+    if json && lazy {
+        return Err(PyValueError::new_err(
+            "json=True and lazy=True exclude each other (a lazy value's to_python() is the eager one)",
+        ));
+    }
+    if json {
+        let doc = maybe_allow_threads(py, data.len(), || {
+            ki::inspect::decode_any(&data, &t.list, &o)
+        })
         .map_err(|e| errors::to_py(py, e))?;
-    let ser = if json {
-        PySer::new(py)
-    } else {
-        PySer::kingsisle(py, py_attr(py, "kingsisle", "Object")?)?
-    };
-    let view = ki::json::DocumentJson {
-        doc: &doc,
-        types: &t,
-        enum_numbers: false,
-    };
-    let value = gc_paused(py, || ser.convert(&view))?;
-    py.allow_threads(move || drop(doc));
+        let view = ki::json::DocumentJson {
+            doc: &doc,
+            types: &t.list,
+            enum_numbers: false,
+        };
+        let value = gc_paused(py, || PySer::new(py).convert(&view))?;
+        py.allow_threads(move || drop(doc));
+        return Ok(value.unbind());
+    }
+    if lazy {
+        let shared = SharedTypes(t);
+        let owned = maybe_allow_threads(py, data.len(), move || {
+            OwnedView::decode_any(data, shared, &o)
+        })
+        .map_err(|e| errors::to_py(py, e))?;
+        let doc = Doc::new(owned);
+        return Ok(Bound::new(py, doc.root())?.into_any().unbind());
+    }
+    let owned = maybe_allow_threads(py, data.len(), || {
+        OwnedView::decode_any(&*data, &t.list, &o)
+    })
+    .map_err(|e| errors::to_py(py, e))?;
+    let conv = Conv::new(py, &t)?;
+    let value = gc_paused(py, || conv.root(&owned))?;
+    py.allow_threads(move || drop(owned));
     Ok(value.unbind())
 }
 
-/// Encodes a value (as `decode` gives it) with the same type list and options.
+/// Encodes a value (as `decode` gives it, lazy or not) with the same type list and
+/// options.
 #[pyfunction]
 #[pyo3(signature = (value, *, types, shallow=true, flags=0, property_mask=None, zlib=false))]
 fn encode(
@@ -122,26 +153,34 @@ fn encode(
 ) -> PyResult<Vec<u8>> {
     let t = self::types(py, types)?;
     let o = options(shallow, flags, property_mask, zlib);
-    let j = crate::json::from_py(value, Format::KingsIsle)?;
-    py.allow_threads(|| {
-        let doc = ki::json::from_json(&j, &t)?;
+    let t = &t.list;
+    let write = |doc: &ki::Document| {
         if doc.bind {
-            bind::encode(&doc, &t, &o)
+            bind::encode(doc, t, &o)
         } else {
-            ki::encode(&doc, &t, &o)
+            ki::encode(doc, t, &o)
         }
-    })
-    .map_err(|e| errors::to_py(py, e))
+    };
+    if let Ok(lazy) = value.downcast::<LazyObject>() {
+        // Straight from the decoded nodes, no Python values made.
+        let doc = lazy.get().document();
+        return py
+            .allow_threads(|| write(&doc))
+            .map_err(|e| errors::to_py(py, e));
+    }
+    let j = crate::json::from_py(value, Format::KingsIsle)?;
+    py.allow_threads(|| write(&ki::json::from_json(&j, t)?))
+        .map_err(|e| errors::to_py(py, e))
 }
 
 /// Checks that `types` reads as a type list (so `load` can fail early and clearly).
 #[pyfunction]
 fn check_types(py: Python<'_>, types: &Bound<'_, PyAny>) -> PyResult<usize> {
     let t = self::types(py, types)?;
-    if t.classes().is_empty() {
+    if t.list.classes().is_empty() {
         return Err(PyValueError::new_err("the type list has no classes"));
     }
-    Ok(t.classes().len())
+    Ok(t.list.classes().len())
 }
 
 /// Adds the module's functions.
@@ -150,5 +189,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(check_types, m)?)?;
     m.add_class::<PyTypeList>()?;
+    m.add_class::<LazyObject>()?;
+    m.add_class::<LazyList>()?;
+    m.add_class::<LazyListIter>()?;
     Ok(())
 }

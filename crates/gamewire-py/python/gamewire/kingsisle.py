@@ -8,17 +8,31 @@ object for what a byte-exact re-encode needs (``$bind``, ``$flags``, ``$padding`
 ``decode(..., json=True)`` gives that JSON mapping as it is (objects as dicts with
 ``"$class"``/``"$hash"``); ``encode`` takes either.
 
+``decode(..., lazy=True)`` reads and checks the whole input at once but makes Python
+values only when they are read: it returns a ``LazyObject`` (a read-only mapping with
+``type_name``/``type_hash``; nested objects ``LazyObject``, lists ``LazyList``) that
+keeps the input and the decoded node index alive. ``to_python()`` gives the eager
+value; ``encode`` takes lazy values; pickling stores the eager value.
+
 Names come from a type list: ``types`` is a wiztype JSON or KingsIsle XML dump, its text
 or its path, or a ``TypeList`` read once from either (a path or text is read again at
 every call). The serializer options (``shallow``, ``flags``, ``property_mask``, ``zlib``)
 are those the data was written with.
 """
+import collections.abc as _abc
+
 from ._gamewire import kingsisle as _k
 
 decode = _k.decode
 check_types = _k.check_types
 encode = _k.encode
 TypeList = _k.TypeList
+LazyObject = _k.LazyObject
+LazyList = _k.LazyList
+
+# Lazy values read like the eager ones: a mapping and a sequence.
+_abc.Mapping.register(LazyObject)
+_abc.Sequence.register(LazyList)
 
 
 class Object(dict):

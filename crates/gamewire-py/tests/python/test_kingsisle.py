@@ -1,5 +1,6 @@
 """KingsIsle: every katsuba fixture and the sample round-trip byte-exact; errors carry
-offsets; decodes agree with katsuba (when installed) on a fixture."""
+offsets (the should-fail fixtures included); decodes agree with katsuba (when installed)
+on every fixture."""
 import json
 import os
 import pickle
@@ -89,23 +90,67 @@ def test_save_load(tmp_path):
     assert kingsisle.load(str(p), types=TYPES, **o) == value
 
 
-@pytest.mark.parametrize("name", ["all-scalars-deep.bin", "all-scalars-shallow.bin", "strings-deep.bin"])
-def test_agrees_with_katsuba(name):
+def enum_options():
+    """(class hash, property name) -> {option name: value} of the fixtures' type list."""
+    out = {}
+    for c in json.loads((KATSUBA / "types.json").read_text())["classes"].values():
+        for name, p in c["properties"].items():
+            if p.get("enum_options"):
+                out[(c["hash"], name)] = {k: int(v) for k, v in p["enum_options"].items()}
+    return out
+
+
+def ours_plain(v, enums, opts=None):
+    """gamewire's value in katsuba's terms: objects as dicts with "$hash", enum names as
+    their values (katsuba gives enums as numbers)."""
+    if isinstance(v, kingsisle.Object):
+        return {"$hash": v.type_hash, **{k: ours_plain(x, enums, enums.get((v.type_hash, k))) for k, x in v.items() if not k.startswith("$")}}
+    if isinstance(v, list):
+        return [ours_plain(x, enums, opts) for x in v]
+    if isinstance(v, str) and opts is not None:
+        return sum(opts[n] for n in v.split("|"))
+    return v
+
+
+def theirs_plain(v):
+    """katsuba's lazy value built: std::string bytes as text (gamewire gives UTF-8 as str)."""
+    t = type(v).__name__
+    if t == "LazyObject":
+        return {"$hash": v.type_hash, **{k: theirs_plain(x) for k, x in v.items()}}
+    if t == "LazyList":
+        return [theirs_plain(x) for x in v]
+    if isinstance(v, bytes):
+        try:
+            return v.decode("utf-8")
+        except UnicodeDecodeError:
+            return v
+    return v
+
+
+@pytest.mark.parametrize("path", BLOBS, ids=lambda p: p.name)
+def test_agrees_with_katsuba(path):
     if os.environ.get("GAMEWIRE_REQUIRE_PEERS") == "1":
         import katsuba.op as op
     else:
         op = pytest.importorskip("katsuba.op", reason="katsuba not installed (pip install katsuba)")
-    path = KATSUBA / name
     o = options(path)
     so = op.SerializerOptions()
     so.shallow, so.flags, so.property_mask, so.manual_compression = o["shallow"], o["flags"], o["property_mask"], o["zlib"]
     theirs = op.Serializer(so, op.TypeList.open(TYPES)).deserialize(path.read_bytes())
     ours = kingsisle.decode(path.read_bytes(), types=TYPES, **o)
-    assert ours.type_hash == theirs.type_hash
-    mine = {k: v for k, v in ours.items() if not k.startswith("$")}
-    # katsuba gives std::string as bytes; gamewire's JSON gives UTF-8 text as str.
-    want = {k: v.decode("utf-8") if isinstance(v, bytes) else v for k, v in theirs.items()}
-    assert mine == want
+    want = theirs_plain(theirs)
+    assert ours_plain(ours, enum_options()) == want
+    # The lazy decode reads the same.
+    lazy = kingsisle.decode(path.read_bytes(), types=TYPES, lazy=True, **o)
+    assert ours_plain(lazy.to_python(), enum_options()) == want
+
+
+@pytest.mark.parametrize("path", sorted((KATSUBA / "should-fail").glob("*.bin")), ids=lambda p: p.name)
+@pytest.mark.parametrize("lazy", [False, True])
+def test_should_fail_fixtures_fail_with_offsets(path, lazy):
+    with pytest.raises(gamewire.DecodeError) as e:
+        kingsisle.decode(path.read_bytes(), types=TYPES, lazy=lazy, **options(path))
+    assert e.value.offset is not None, str(e.value)
 
 
 def test_type_list_read_once():

@@ -1,0 +1,369 @@
+//! Python values straight from a KingsIsle [`View`]: the mapping of the crate's JSON
+//! (`gamewire_kingsisle::json`, as `PySer` turns it into Python) with no document or
+//! serde pass in between, and class and property names made once per type list.
+//!
+//! Objects become `gamewire.kingsisle.Object`, non-UTF-8 strings `bytes`, leaf structs
+//! dicts (`Color` as `r g b a`, `Vector3D` as `x y z`, ...), non-finite floats
+//! `{"$f32": hex}` / `{"$f64": hex}`, invalid UTF-16 `{"$utf16": [units]}`, kept raw
+//! bits `{"$hash", "$bits", "$raw"}`, enums their option names where the name reads
+//! back as the same value.
+
+use gamewire::kingsisle::view::{Item, ListRef, ObjectRef, OwnedView, View};
+use gamewire::kingsisle::{ClassDef, KeptZlib, PropertyDef, TypeList};
+use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
+use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString};
+use pyo3::{intern, IntoPyObjectExt};
+
+/// A type list with the Python strings of its names, each made once on first use and
+/// shared by every value that names it (dict keys, `type_name`).
+pub struct Types {
+    /// The type list.
+    pub list: TypeList,
+    names: Vec<GILOnceCell<ClassNames>>,
+}
+
+/// The Python strings of one class: its name and its properties' names (by index).
+struct ClassNames {
+    name: Py<PyString>,
+    props: Vec<Py<PyString>>,
+}
+
+impl Types {
+    /// Wraps `list`.
+    pub fn new(list: TypeList) -> Self {
+        let names = (0..list.classes().len())
+            .map(|_| GILOnceCell::new())
+            .collect();
+        Types { list, names }
+    }
+
+    fn class_names<'a>(&'a self, py: Python<'_>, class: &ClassDef) -> Option<&'a ClassNames> {
+        let i = self.list.index_of_class(class)?;
+        Some(self.names[i].get_or_init(py, || {
+            ClassNames {
+                name: PyString::intern(py, &class.name).unbind(),
+                props: class
+                    .properties
+                    .iter()
+                    .map(|p| PyString::intern(py, &p.name).unbind())
+                    .collect(),
+            }
+        }))
+    }
+
+    /// The class name as a shared Python string.
+    pub fn class_name<'py>(&self, py: Python<'py>, class: &ClassDef) -> Bound<'py, PyString> {
+        match self.class_names(py, class) {
+            Some(n) => n.name.bind(py).clone(),
+            None => PyString::new(py, &class.name),
+        }
+    }
+
+    /// The property names of `class`, found once for all its properties.
+    pub fn prop_names<'a, 'c>(&'a self, py: Python<'_>, class: &'c ClassDef) -> PropNames<'a, 'c> {
+        PropNames {
+            class,
+            names: self.class_names(py, class),
+        }
+    }
+}
+
+/// The shared property name strings of one class.
+pub struct PropNames<'a, 'c> {
+    class: &'c ClassDef,
+    names: Option<&'a ClassNames>,
+}
+
+impl PropNames<'_, '_> {
+    /// The name of `def` (a property of the class) as a shared Python string.
+    #[inline]
+    pub fn get<'py>(&self, py: Python<'py>, def: &PropertyDef) -> Bound<'py, PyString> {
+        match (self.names, self.class.index_of_property(def)) {
+            (Some(n), Some(i)) => n.props[i].bind(py).clone(),
+            _ => PyString::new(py, &def.name),
+        }
+    }
+}
+
+impl AsRef<TypeList> for Types {
+    fn as_ref(&self) -> &TypeList {
+        &self.list
+    }
+}
+
+static OBJECT_CLASS: GILOnceCell<Py<PyAny>> = GILOnceCell::new();
+static DICT_NEW: GILOnceCell<Py<PyAny>> = GILOnceCell::new();
+
+/// The key under which a property without a definition (kept raw) is listed.
+pub fn raw_prop_key(tag: u32) -> String {
+    format!("$prop:{tag}")
+}
+
+/// Builds Python values from a view's items.
+pub struct Conv<'py, 'x> {
+    py: Python<'py>,
+    types: &'x Types,
+    object_class: Bound<'py, PyAny>,
+    dict_new: Bound<'py, PyAny>,
+}
+
+type R<'py> = PyResult<Bound<'py, PyAny>>;
+
+fn hex(b: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut s = String::with_capacity(b.len() * 2);
+    for x in b {
+        let _ = write!(s, "{x:02x}");
+    }
+    s
+}
+
+impl<'py, 'x> Conv<'py, 'x> {
+    /// A converter naming things through `types`.
+    pub fn new(py: Python<'py>, types: &'x Types) -> PyResult<Self> {
+        let object_class = OBJECT_CLASS
+            .get_or_try_init(py, || {
+                crate::py_attr(py, "kingsisle", "Object").map(Bound::unbind)
+            })?
+            .bind(py)
+            .clone();
+        let dict_new = DICT_NEW
+            .get_or_try_init(py, || {
+                py.get_type::<PyDict>()
+                    .getattr(intern!(py, "__new__"))
+                    .map(Bound::unbind)
+            })?
+            .bind(py)
+            .clone();
+        Ok(Conv {
+            py,
+            types,
+            object_class,
+            dict_new,
+        })
+    }
+
+    fn f32(&self, x: f32) -> R<'py> {
+        if x.is_finite() {
+            Ok(PyFloat::new(self.py, f64::from(x)).into_any())
+        } else {
+            let d = PyDict::new(self.py);
+            d.set_item(intern!(self.py, "$f32"), format!("{:08x}", x.to_bits()))?;
+            Ok(d.into_any())
+        }
+    }
+
+    fn f32s(&self, names: &[&Bound<'py, PyString>], v: &[f32]) -> R<'py> {
+        let d = PyDict::new(self.py);
+        for (n, x) in names.iter().zip(v) {
+            d.set_item(n, self.f32(*x)?)?;
+        }
+        Ok(d.into_any())
+    }
+
+    fn ints<T: Copy + IntoPyObject<'py>>(
+        &self,
+        names: &[&Bound<'py, PyString>],
+        v: &[T],
+    ) -> R<'py> {
+        let d = PyDict::new(self.py);
+        for (n, x) in names.iter().zip(v) {
+            d.set_item(n, *x)?;
+        }
+        Ok(d.into_any())
+    }
+
+    fn enum_value(&self, x: i64, def: Option<&PropertyDef>) -> R<'py> {
+        if let Some(p) = def.filter(|p| !p.enum_options.is_empty()) {
+            if let Some(name) = p.enum_to_names(x) {
+                if !name.is_empty() && p.enum_from_names(&name) == Ok(x) {
+                    return Ok(PyString::new(self.py, &name).into_any());
+                }
+            }
+        }
+        x.into_bound_py_any(self.py)
+    }
+
+    /// A value, objects and lists built whole. `def` is the property it belongs to
+    /// (enums are named by it).
+    pub fn value(&self, item: Item<'_, '_, '_>, def: Option<&PropertyDef>) -> R<'py> {
+        let py = self.py;
+        macro_rules! k {
+            ($s:literal) => {
+                intern!(py, $s)
+            };
+        }
+        match item {
+            Item::Null => Ok(py.None().into_bound(py)),
+            Item::Bool(b) => b.into_bound_py_any(py),
+            Item::Int(x) => x.into_bound_py_any(py),
+            Item::UInt(x) => x.into_bound_py_any(py),
+            Item::Float(x) => self.f32(x),
+            Item::Double(x) => {
+                if x.is_finite() {
+                    Ok(PyFloat::new(py, x).into_any())
+                } else {
+                    let d = PyDict::new(py);
+                    d.set_item(k!("$f64"), format!("{:016x}", x.to_bits()))?;
+                    Ok(d.into_any())
+                }
+            }
+            Item::Enum(x) => self.enum_value(x, def),
+            Item::String(b) => match std::str::from_utf8(b) {
+                Ok(s) => Ok(PyString::new(py, s).into_any()),
+                Err(_) => Ok(PyBytes::new(py, b).into_any()),
+            },
+            Item::WString(w) => {
+                let units: Vec<u16> = w.units().collect();
+                match String::from_utf16(&units) {
+                    Ok(s) => Ok(PyString::new(py, &s).into_any()),
+                    Err(_) => {
+                        let d = PyDict::new(py);
+                        d.set_item(k!("$utf16"), units)?;
+                        Ok(d.into_any())
+                    }
+                }
+            }
+            Item::EnumName(s) => Ok(PyString::new(py, s).into_any()),
+            Item::Color([b, g, r, a]) => {
+                self.ints(&[k!("r"), k!("g"), k!("b"), k!("a")], &[r, g, b, a])
+            }
+            Item::Vec3(v) => self.f32s(&[k!("x"), k!("y"), k!("z")], &v),
+            Item::Euler(v) => self.f32s(&[k!("pitch"), k!("yaw"), k!("roll")], &v),
+            Item::Quat([w, x, y, z]) => {
+                self.f32s(&[k!("x"), k!("y"), k!("z"), k!("w")], &[x, y, z, w])
+            }
+            Item::Matrix(m) => {
+                let d = PyDict::new(py);
+                for (n, row) in [k!("i"), k!("j"), k!("k")].into_iter().zip(m.chunks(3)) {
+                    let row = row
+                        .iter()
+                        .map(|x| self.f32(*x))
+                        .collect::<PyResult<Vec<_>>>()?;
+                    d.set_item(n, PyList::new(py, row)?)?;
+                }
+                Ok(d.into_any())
+            }
+            Item::PointInt(v) => self.ints(&[k!("x"), k!("y")], &v),
+            Item::PointUChar(v) => self.ints(&[k!("x"), k!("y")], &v),
+            Item::PointUInt(v) => self.ints(&[k!("x"), k!("y")], &v),
+            Item::PointFloat(v) => self.f32s(&[k!("x"), k!("y")], &v),
+            Item::SizeInt(v) => self.ints(&[k!("width"), k!("height")], &v),
+            Item::RectInt(v) => self.ints(&[k!("left"), k!("top"), k!("right"), k!("bottom")], &v),
+            Item::RectFloat(v) => {
+                self.f32s(&[k!("left"), k!("top"), k!("right"), k!("bottom")], &v)
+            }
+            Item::Raw(r) => {
+                let d = PyDict::new(py);
+                if r.type_hash != 0 {
+                    d.set_item(k!("$hash"), r.type_hash)?;
+                }
+                d.set_item(k!("$bits"), r.bits)?;
+                d.set_item(k!("$raw"), hex(&r.data))?;
+                Ok(d.into_any())
+            }
+            Item::List(l) => self.list(l, def),
+            Item::Object(o) => self.object(o),
+        }
+    }
+
+    /// A list, built whole.
+    pub fn list(&self, l: ListRef<'_, '_, '_>, def: Option<&PropertyDef>) -> R<'py> {
+        let items = l
+            .iter()
+            .map(|e| self.value(e, def))
+            .collect::<PyResult<Vec<_>>>()?;
+        Ok(PyList::new(self.py, items)?.into_any())
+    }
+
+    /// An object, built whole, as a `gamewire.kingsisle.Object`.
+    pub fn object(&self, o: ObjectRef<'_, '_, '_>) -> R<'py> {
+        let (obj, dict) = self.empty_object(o)?;
+        self.fill(o, &dict)?;
+        Ok(obj)
+    }
+
+    /// An empty `Object` with the class of `o` set.
+    fn empty_object(
+        &self,
+        o: ObjectRef<'_, '_, '_>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        let py = self.py;
+        let obj = self.dict_new.call1((&self.object_class,))?;
+        let dict = obj.downcast::<PyDict>()?.clone();
+        let class = o.class();
+        obj.setattr(intern!(py, "type_name"), self.types.class_name(py, class))?;
+        obj.setattr(intern!(py, "type_hash"), class.hash)?;
+        Ok((obj, dict))
+    }
+
+    /// Puts the properties of `o` into `dict`.
+    fn fill(&self, o: ObjectRef<'_, '_, '_>, dict: &Bound<'py, PyDict>) -> PyResult<()> {
+        let names = self.types.prop_names(self.py, o.class());
+        for p in o.properties() {
+            let v = self.value(p.value, p.def)?;
+            match p.def {
+                Some(def) => dict.set_item(names.get(self.py, def), v)?,
+                None => dict.set_item(raw_prop_key(p.tag), v)?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The root object of `owned`, built whole, with its `$` entries.
+    pub fn root<B: AsRef<[u8]>, T: AsRef<TypeList>>(&self, owned: &OwnedView<B, T>) -> R<'py> {
+        let view = owned.view();
+        let (obj, dict) = self.empty_object(view.root())?;
+        self.fill(view.root(), &dict)?;
+        for (k, v) in self.root_extras(&view, owned.manual_zlib(), owned.flag_zlib())? {
+            dict.set_item(k, v)?;
+        }
+        Ok(obj)
+    }
+
+    /// The root object's `$` entries (`$bind`, `$flags`, `$zlib_marker`, `$padding`,
+    /// `$trailing`, `$manual_zlib`, `$flag_zlib`), only those present.
+    pub fn root_extras(
+        &self,
+        view: &View<'_, '_>,
+        manual: Option<&KeptZlib>,
+        flag: Option<&KeptZlib>,
+    ) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
+        let py = self.py;
+        let mut out = Vec::new();
+        if view.is_bind() {
+            out.push(("$bind", true.into_bound_py_any(py)?));
+        }
+        if let Some(f) = view.flags() {
+            out.push(("$flags", f.into_bound_py_any(py)?));
+        }
+        if let Some(z) = view.zlib_marker() {
+            out.push(("$zlib_marker", z.into_bound_py_any(py)?));
+        }
+        if !view.padding().is_empty() {
+            let pairs = view
+                .padding()
+                .iter()
+                .map(|&(bit, v)| PyList::new(py, [bit, u64::from(v)]))
+                .collect::<PyResult<Vec<_>>>()?;
+            out.push(("$padding", PyList::new(py, pairs)?.into_any()));
+        }
+        if !view.trailing().is_empty() {
+            out.push(("$trailing", hex(view.trailing()).into_bound_py_any(py)?));
+        }
+        for (key, k) in [("$manual_zlib", manual), ("$flag_zlib", flag)] {
+            if let Some(k) = k {
+                let pair = PyList::new(
+                    py,
+                    [
+                        k.size.into_bound_py_any(py)?,
+                        hex(&k.stream).into_bound_py_any(py)?,
+                    ],
+                )?;
+                out.push((key, pair.into_any()));
+            }
+        }
+        Ok(out)
+    }
+}
