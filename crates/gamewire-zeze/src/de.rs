@@ -205,6 +205,18 @@ impl<'de> De<'de> {
         Ok((elem, n))
     }
 
+    /// `b` (the byte string just read, ending at the cursor) as UTF-8 text; an error
+    /// names the offset of the first byte that is not.
+    #[inline(always)]
+    fn utf8(&self, b: &'de [u8]) -> R<&'de str> {
+        std::str::from_utf8(b).map_err(|e| {
+            SerdeError(Error::at(
+                self.c.offset() - b.len() + e.valid_up_to(),
+                ErrorKind::InvalidText { encoding: "UTF-8" },
+            ))
+        })
+    }
+
     fn skip(&mut self, w: WireType) -> R<()> {
         Ok(skip_value(&mut self.c, w, &self.opts, self.depth)?)
     }
@@ -816,15 +828,8 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
     }
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
-        let at = self.c.offset();
         let b = self.bytes()?;
-        match std::str::from_utf8(b) {
-            Ok(s) => visitor.visit_borrowed_str(s),
-            Err(e) => Err(SerdeError(Error::at(
-                at + (self.c.offset() - at - b.len()) + e.valid_up_to(),
-                ErrorKind::InvalidText { encoding: "UTF-8" },
-            ))),
-        }
+        visitor.visit_borrowed_str(self.utf8(b)?)
     }
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
