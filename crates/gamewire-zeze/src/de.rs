@@ -400,29 +400,35 @@ struct TupleAccess<'a, 'de> {
     wire: WireType,
     /// True once the bean's end (`0x00`, or a `0x01` and the base skipped) is read.
     done: bool,
+    /// `id` while neither `pending` nor `done`, else [`NO_BASE`]: what the fast path
+    /// of [`TupleAccess::field`] counts the next tag's delta from.
+    base: u64,
 }
+
+/// [`TupleAccess::base`] when no tag may be read: farther than 14 from any `u32` id.
+const NO_BASE: u64 = 1 << 40;
 
 impl<'de> TupleAccess<'_, 'de> {
     /// Reads field `want` (its value, or its zero when the bytes do not hold it).
     #[inline(always)]
     fn field<T: DeserializeSeed<'de>>(&mut self, seed: T, want: u32) -> R<T::Value> {
         let mut hit = false;
-        // `|` of the two flags, not `&&`: one test on the hot path.
-        if !(self.pending | self.done) {
-            // Fast path: the next tag is one byte naming exactly the wanted field (its
-            // id delta is `want - id`, 1 to 14) with a defined wire type; one compare
-            // checks both. Anything else goes to `seek`, which reads the same tag.
-            let d = want.wrapping_sub(self.id);
-            if d.wrapping_sub(1) < 14 {
-                if let Some(t) = self.de.c.peek() {
-                    let x = (t as u32).wrapping_sub(d << 4);
-                    if x < 13 {
-                        if let Some(w) = WireType::from_u8(x as u8) {
-                            self.de.c.step(1);
-                            self.id = want;
-                            self.de.wire = w;
-                            hit = true;
-                        }
+        // Fast path: the next tag is one byte naming exactly the wanted field (its id
+        // delta is `want - id`, 1 to 14) with a defined wire type; one compare checks
+        // both. Anything else goes to `seek`, which reads the same tag. (`base` is far
+        // from any id while a tag is pending or the bean has ended, so the delta check
+        // also stands for those two flags.)
+        let d = (want as u64).wrapping_sub(self.base);
+        if d.wrapping_sub(1) < 14 {
+            if let Some(t) = self.de.c.peek() {
+                let x = (t as u64).wrapping_sub(d << 4);
+                if x < 13 {
+                    if let Some(w) = WireType::from_u8(x as u8) {
+                        self.de.c.step(1);
+                        self.id = want;
+                        self.base = want as u64;
+                        self.de.wire = w;
+                        hit = true;
                     }
                 }
             }
@@ -437,6 +443,11 @@ impl<'de> TupleAccess<'_, 'de> {
             };
             let st = seek(self.de, st, want)?;
             (self.id, self.wire, self.pending, self.done) = (st.id, st.wire, st.pending, st.done);
+            self.base = if st.pending || st.done {
+                NO_BASE
+            } else {
+                st.id as u64
+            };
             hit = st.hit;
         }
         // One call of each deserializer per field (two sites made the optimizer stop
@@ -454,6 +465,7 @@ impl<'de> TupleAccess<'_, 'de> {
     /// fallible step after it is built; [`TupleAccess::finish`] then has nothing left.
     #[inline(always)]
     fn close(&mut self) -> R<()> {
+        self.base = NO_BASE;
         if !self.pending && !self.done && self.de.c.eat_zero() {
             self.done = true;
             return Ok(());
@@ -921,6 +933,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
             pending: false,
             wire: WireType::Integer,
             done: false,
+            base: 0,
         };
         let v = visitor.visit_seq(TupleSeq(&mut acc))?;
         acc.finish()?;
@@ -987,6 +1000,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 pending: false,
                 wire: WireType::Integer,
                 done: false,
+                base: 0,
             };
             let v = visitor.visit_seq(TupleSeq(&mut acc))?;
             acc.finish()?;
