@@ -638,7 +638,7 @@ fn list_item<T>(i: usize, read: impl FnOnce() -> R<T>) -> R<Option<T>> {
 /// The items of a list (or the entries of a map). With `ints`, a list whose items are
 /// integers (`Vec<i32>`, `Vec<i64>`, ...): each item is read by [`IntItem`], without the
 /// per-item wire-type dispatch. (A flag, not a type parameter: one instance of the
-/// visitor's loop per item type keeps the caller small enough to inline.)
+/// visitor's loop per item type, not two.)
 struct ListAccess<'a, 'de> {
     de: &'a mut De<'de>,
     items: Countdown,
