@@ -82,6 +82,13 @@ impl<'a> Cursor<'a> {
         zero
     }
 
+    /// Steps over `n` bytes the caller has just looked at (through [`Cursor::peek`]):
+    /// `n` must be at most [`Cursor::remaining`].
+    #[inline(always)]
+    pub(crate) fn step(&mut self, n: usize) {
+        self.r.advance(n);
+    }
+
     /// Reads `n` bytes.
     #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
@@ -142,6 +149,32 @@ impl<'a> Cursor<'a> {
             }
         }
         self.long_slow()
+    }
+
+    /// [`Cursor::long`] with two-byte values read first from the two bytes (without the
+    /// 8-byte load), for the serde fields, where they are common. (Not in `long`
+    /// itself: inlined into the recursive tree decoder it grew unoptimised builds'
+    /// stack frames past what the deep-nesting tests allow.)
+    #[inline(always)]
+    pub(crate) fn long_fast(&mut self) -> Result<i64> {
+        let (data, pos) = (self.r.data(), self.r.pos());
+        if let Some(&b) = data.get(pos) {
+            if !(0x40..0xc0).contains(&b) {
+                self.r.advance(1);
+                return Ok(b as i8 as i64);
+            }
+            // Two bytes (`010xxxxx`, or `101xxxxx` complemented when negative): the
+            // 13 value bits after the prefix.
+            let flip = (b as i8 >> 7) as i64;
+            if (b ^ flip as u8) & 0xe0 == 0x40 {
+                if let Some(&b1) = data.get(pos.wrapping_add(1)) {
+                    self.r.advance(2);
+                    let u = ((((b as i64) << 8) | b1 as i64) ^ flip) & 0x1fff;
+                    return Ok(u ^ flip);
+                }
+            }
+        }
+        self.long()
     }
 
     /// Steps over a compact signed integer (validating its length) without decoding it.
@@ -248,8 +281,9 @@ impl<'a> Cursor<'a> {
 mod tests {
     use super::*;
 
-    /// The one-load path of `long` agrees with `varint::read_long` for every length and
-    /// sign, with and without bytes after the integer.
+    /// The one-load path of `long` and the two-byte path of `long_fast` agree with
+    /// `varint::read_long` for every length and sign, with and without bytes after the
+    /// integer.
     #[test]
     fn long_fast_path_matches_read_long() {
         let mut xs: Vec<i64> = vec![0, 1, -1, 63, 64, -64, -65, i64::MAX, i64::MIN];
@@ -273,8 +307,12 @@ mod tests {
                 let mut c = Cursor::new(&d);
                 assert_eq!(c.long().unwrap(), v, "{v:#x} pad {pad}");
                 assert_eq!(c.pos(), n);
+                let mut c = Cursor::new(&d);
+                assert_eq!(c.long_fast().unwrap(), v, "{v:#x} pad {pad} (long_fast)");
+                assert_eq!(c.pos(), n);
             }
             assert!(Cursor::new(&b[..n - 1]).long().is_err() || n == 1);
+            assert!(Cursor::new(&b[..n - 1]).long_fast().is_err() || n == 1);
         }
     }
 }

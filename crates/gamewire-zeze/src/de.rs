@@ -76,6 +76,16 @@ impl<'de> De<'de> {
 
     #[inline(always)]
     fn int(&mut self) -> R<i64> {
+        if self.wire == WireType::Integer {
+            return Ok(self.c.long_fast()?);
+        }
+        self.int_other()
+    }
+
+    /// [`De::int`] of a float, a double or a wrong wire type: out of line, so the
+    /// integer path stays small enough to inline into a derived visitor.
+    #[inline(never)]
+    fn int_other(&mut self) -> R<i64> {
         match self.wire {
             WireType::Integer => Ok(self.c.long()?),
             WireType::Float => Ok(self.c.f32()? as i64),
@@ -163,10 +173,66 @@ impl<'de> De<'de> {
         }
     }
 
+    /// Reads a list header: the items' wire type and their count, checked against the
+    /// bytes left. A one-byte header (count under 15) whose items fit is read inline.
+    #[inline(always)]
+    fn list_header(&mut self) -> R<(WireType, usize)> {
+        if let Some(t) = self.c.peek() {
+            if let Some(elem) = WireType::from_u8(t & 15) {
+                let n = (t >> 4) as usize;
+                if n < 15 && n * MIN_SIZE[elem as usize] < self.c.remaining() {
+                    self.c.step(1);
+                    return Ok((elem, n));
+                }
+            }
+        }
+        self.list_header_slow()
+    }
+
+    #[inline(never)]
+    fn list_header_slow(&mut self) -> R<(WireType, usize)> {
+        let at = self.c.offset();
+        let t = self.c.u8()?;
+        let elem = wire_type(at, t & 15)?;
+        let n = if t < 0xf0 {
+            (t >> 4) as u32
+        } else {
+            read_tag_delta(&mut self.c, t)?
+        };
+        let n = self
+            .c
+            .check_count(at, n as u64, elem.min_size(), "list count")?;
+        Ok((elem, n))
+    }
+
+    /// `b` (the byte string just read, ending at the cursor) as UTF-8 text; an error
+    /// names the offset of the first byte that is not.
+    #[inline(always)]
+    fn utf8(&self, b: &'de [u8]) -> R<&'de str> {
+        std::str::from_utf8(b).map_err(|e| {
+            SerdeError(Error::at(
+                self.c.offset() - b.len() + e.valid_up_to(),
+                ErrorKind::InvalidText { encoding: "UTF-8" },
+            ))
+        })
+    }
+
     fn skip(&mut self, w: WireType) -> R<()> {
         Ok(skip_value(&mut self.c, w, &self.opts, self.depth)?)
     }
 }
+
+/// [`WireType::min_size`] by wire type number (an indexed load where the `match`
+/// compiled to a jump).
+const MIN_SIZE: [usize; 13] = {
+    let mut t = [0; 13];
+    let mut i = 0;
+    while i < 13 {
+        t[i] = WireType::ALL[i].min_size();
+        i += 1;
+    }
+    t
+};
 
 /// Field ids of a struct's fields (declaration order unless renamed `"N"`/`"name#N"`).
 enum Ids {
@@ -203,6 +269,7 @@ impl Ids {
         }
     }
 
+    #[inline]
     fn increasing(&self) -> bool {
         match self {
             Ids::Auto(_) => true,
@@ -210,6 +277,7 @@ impl Ids {
         }
     }
 
+    #[inline]
     fn len(&self) -> usize {
         match self {
             Ids::Auto(n) => *n,
@@ -330,7 +398,152 @@ struct TupleAccess<'a, 'de> {
     /// True when a tag was read and its value not yet (its type is `wire`).
     pending: bool,
     wire: WireType,
+    /// True once the bean's end (`0x00`, or a `0x01` and the base skipped) is read.
     done: bool,
+    /// `id` while neither `pending` nor `done`, else [`NO_BASE`]: what the fast path
+    /// of [`TupleAccess::field`] counts the next tag's delta from.
+    base: u64,
+}
+
+/// [`TupleAccess::base`] when no tag may be read: farther than 14 from any `u32` id.
+const NO_BASE: u64 = 1 << 40;
+
+impl<'de> TupleAccess<'_, 'de> {
+    /// Reads field `want` (its value, or its zero when the bytes do not hold it).
+    #[inline(always)]
+    fn field<T: DeserializeSeed<'de>>(&mut self, seed: T, want: u32) -> R<T::Value> {
+        let mut hit = false;
+        // Fast path: the next tag is one byte naming exactly the wanted field (its id
+        // delta is `want - id`, 1 to 14) with a defined wire type; one compare checks
+        // both. Anything else goes to `seek`, which reads the same tag. (`base` is far
+        // from any id while a tag is pending or the bean has ended, so the delta check
+        // also stands for those two flags.)
+        let d = (want as u64).wrapping_sub(self.base);
+        if d.wrapping_sub(1) < 14 {
+            if let Some(t) = self.de.c.peek() {
+                let x = (t as u64).wrapping_sub(d << 4);
+                if x < 13 {
+                    if let Some(w) = WireType::from_u8(x as u8) {
+                        self.de.c.step(1);
+                        self.id = want;
+                        self.base = want as u64;
+                        self.de.wire = w;
+                        hit = true;
+                    }
+                }
+            }
+        }
+        if !hit {
+            let st = Seek {
+                id: self.id,
+                wire: self.wire,
+                pending: self.pending,
+                done: self.done,
+                hit: false,
+            };
+            let st = seek(self.de, st, want)?;
+            (self.id, self.wire, self.pending, self.done) = (st.id, st.wire, st.pending, st.done);
+            self.base = if st.pending || st.done {
+                NO_BASE
+            } else {
+                st.id as u64
+            };
+            hit = st.hit;
+        }
+        // One call of each deserializer per field (two sites made the optimizer stop
+        // inlining the integer ones).
+        if hit {
+            seed.deserialize(&mut *self.de)
+                .map_err(|e| SerdeError(e.0.in_key(want.to_string())))
+        } else {
+            seed.deserialize(Zero)
+        }
+    }
+
+    /// Reads the rest of the bean: a pending field's value, unknown fields, the end.
+    /// Run right after the last field, so a derived visitor's value needs no
+    /// fallible step after it is built; [`TupleAccess::finish`] then has nothing left.
+    #[inline(always)]
+    fn close(&mut self) -> R<()> {
+        self.base = NO_BASE;
+        if !self.pending && !self.done && self.de.c.eat_zero() {
+            self.done = true;
+            return Ok(());
+        }
+        let (pending, done) = (self.pending, self.done);
+        self.pending = false;
+        self.done = true;
+        Self::close_slow(self.de, pending, self.wire, done)
+    }
+
+    /// [`TupleAccess::close`] past the fast path; takes the state by value so the
+    /// access itself stays in registers.
+    #[inline(never)]
+    fn close_slow(de: &mut De<'de>, pending: bool, wire: WireType, done: bool) -> R<()> {
+        if pending {
+            de.skip(wire)?;
+        }
+        if !done && !de.c.eat_zero() {
+            skip_bean(&mut de.c, &de.opts, de.depth)?;
+        }
+        Ok(())
+    }
+
+    /// After the visitor: reads what it left of the bean (nothing when it read every
+    /// field, as derived visitors do).
+    #[inline(always)]
+    fn finish(self) -> R<()> {
+        if self.done && !self.pending {
+            return Ok(());
+        }
+        Self::close_slow(self.de, self.pending, self.wire, self.done)
+    }
+}
+
+/// The tag state of a [`TupleAccess`], passed by value to [`seek`] (so the access
+/// stays in registers) and back, with `hit` set when the wanted field was found.
+#[derive(Clone, Copy)]
+struct Seek {
+    id: u32,
+    wire: WireType,
+    pending: bool,
+    done: bool,
+    hit: bool,
+}
+
+/// Reads tags until field `want` (then `hit`, with `de.wire` set to its type), a
+/// larger id (kept pending), or the bean's end; unknown fields in between are skipped.
+#[inline(never)]
+fn seek(de: &mut De<'_>, mut st: Seek, want: u32) -> R<Seek> {
+    loop {
+        if !st.pending {
+            if st.done {
+                return Ok(st);
+            }
+            match de.tag()? {
+                None => {
+                    st.done = true;
+                    return Ok(st);
+                }
+                Some((d, w)) => {
+                    st.id = st.id.saturating_add(d);
+                    st.wire = w;
+                    st.pending = true;
+                }
+            }
+        }
+        if st.id == want {
+            st.pending = false;
+            st.hit = true;
+            de.wire = st.wire;
+            return Ok(st);
+        }
+        if st.id > want {
+            return Ok(st);
+        }
+        st.pending = false;
+        de.skip(st.wire)?;
+    }
 }
 
 impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
@@ -346,38 +559,11 @@ impl<'de> de::SeqAccess<'de> for TupleAccess<'_, 'de> {
             Ids::Listed(v) => v[self.index as usize],
         };
         self.index += 1;
-        loop {
-            if !self.pending {
-                if self.done {
-                    return seed.deserialize(Zero).map(Some);
-                }
-                match self.de.tag()? {
-                    None => {
-                        self.done = true;
-                        return seed.deserialize(Zero).map(Some);
-                    }
-                    Some((d, w)) => {
-                        self.id = self.id.saturating_add(d);
-                        self.wire = w;
-                        self.pending = true;
-                    }
-                }
-            }
-            if self.id == want {
-                self.pending = false;
-                self.de.wire = self.wire;
-                return seed
-                    .deserialize(&mut *self.de)
-                    .map(Some)
-                    .map_err(|e| SerdeError(e.0.in_key(want.to_string())));
-            }
-            if self.id > want {
-                return seed.deserialize(Zero).map(Some);
-            }
-            self.pending = false;
-            let w = self.wire;
-            self.de.skip(w)?;
+        let v = self.field(seed, want)?;
+        if self.index == self.len {
+            self.close()?;
         }
+        Ok(Some(v))
     }
 }
 
@@ -397,20 +583,6 @@ impl<'de> de::SeqAccess<'de> for TupleSeq<'_, '_, 'de> {
     #[inline(always)]
     fn next_element<T: Deserialize<'de>>(&mut self) -> R<Option<T>> {
         self.0.next_element_seed(std::marker::PhantomData)
-    }
-}
-
-impl TupleAccess<'_, '_> {
-    #[inline(always)]
-    fn finish(self) -> R<()> {
-        if self.pending {
-            let w = self.wire;
-            self.de.skip(w)?;
-        }
-        if !self.done && !self.de.c.eat_zero() {
-            skip_bean(&mut self.de.c, &self.de.opts, self.de.depth)?;
-        }
-        Ok(())
     }
 }
 
@@ -463,17 +635,19 @@ fn list_item<T>(i: usize, read: impl FnOnce() -> R<T>) -> R<Option<T>> {
     read().map(Some).map_err(|e| SerdeError(e.0.in_index(i)))
 }
 
-/// The items of a list (or the entries of a map). With `INTS`, a list whose items are
+/// The items of a list (or the entries of a map). With `ints`, a list whose items are
 /// integers (`Vec<i32>`, `Vec<i64>`, ...): each item is read by [`IntItem`], without the
-/// per-item wire-type dispatch.
-struct ListAccess<'a, 'de, const INTS: bool = false> {
+/// per-item wire-type dispatch. (A flag, not a type parameter: one instance of the
+/// visitor's loop per item type, not two.)
+struct ListAccess<'a, 'de> {
     de: &'a mut De<'de>,
     items: Countdown,
     elem: WireType,
     key: Option<WireType>,
+    ints: bool,
 }
 
-impl<'de, const INTS: bool> de::SeqAccess<'de> for ListAccess<'_, 'de, INTS> {
+impl<'de> de::SeqAccess<'de> for ListAccess<'_, 'de> {
     type Error = SerdeError;
     #[inline]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> R<Option<T::Value>> {
@@ -481,7 +655,7 @@ impl<'de, const INTS: bool> de::SeqAccess<'de> for ListAccess<'_, 'de, INTS> {
             return Ok(None);
         };
         self.de.wire = self.elem;
-        if INTS {
+        if self.ints {
             list_item(i, || seed.deserialize(IntItem(&mut *self.de)))
         } else {
             list_item(i, || seed.deserialize(&mut *self.de))
@@ -501,7 +675,7 @@ impl IntItem<'_, '_> {
     /// The item's compact integer.
     #[inline(always)]
     fn long(self) -> R<i64> {
-        Ok(self.0.c.long()?)
+        Ok(self.0.c.long_fast()?)
     }
 }
 
@@ -651,7 +825,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         visitor.visit_bool(b)
     }
 
-    deserialize_ints!(inline, int);
+    deserialize_ints!(inline(always), int);
 
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
         let x = self.float()?;
@@ -666,15 +840,8 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
     }
     #[inline]
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
-        let at = self.c.offset();
         let b = self.bytes()?;
-        match std::str::from_utf8(b) {
-            Ok(s) => visitor.visit_borrowed_str(s),
-            Err(e) => Err(SerdeError(Error::at(
-                at + (self.c.offset() - at - b.len()) + e.valid_up_to(),
-                ErrorKind::InvalidText { encoding: "UTF-8" },
-            ))),
-        }
+        visitor.visit_borrowed_str(self.utf8(b)?)
     }
     #[inline]
     fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> R<V::Value> {
@@ -742,34 +909,14 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         if self.wire != WireType::List {
             return Err(self.mismatch("a list"));
         }
-        let at = self.c.offset();
-        let t = self.c.u8()?;
-        let elem = wire_type(at, t & 15)?;
-        let n = if t < 0xf0 {
-            (t >> 4) as u32
-        } else {
-            read_tag_delta(&mut self.c, t)?
-        };
-        let n = self
-            .c
-            .check_count(at, n as u64, elem.min_size(), "list count")?;
+        let (elem, n) = self.list_header()?;
         self.enter()?;
-        if elem == WireType::Integer {
-            self.wire = WireType::Integer;
-            let v = visitor.visit_seq(ListAccess::<'_, '_, true> {
-                de: &mut *self,
-                items: Countdown::new(n),
-                elem,
-                key: None,
-            })?;
-            self.depth -= 1;
-            return Ok(v);
-        }
-        let v = visitor.visit_seq(ListAccess::<'_, '_, false> {
+        let v = visitor.visit_seq(ListAccess {
             de: &mut *self,
             items: Countdown::new(n),
             elem,
             key: None,
+            ints: elem == WireType::Integer,
         })?;
         self.depth -= 1;
         Ok(v)
@@ -786,6 +933,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
             pending: false,
             wire: WireType::Integer,
             done: false,
+            base: 0,
         };
         let v = visitor.visit_seq(TupleSeq(&mut acc))?;
         acc.finish()?;
@@ -816,11 +964,12 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
             .c
             .check_count(cat, n as u64, k.min_size() + v.min_size(), "map count")?;
         self.enter()?;
-        let out = visitor.visit_map(ListAccess::<'_, '_, false> {
+        let out = visitor.visit_map(ListAccess {
             de: &mut *self,
             items: Countdown::new(n),
             elem: v,
             key: Some(k),
+            ints: false,
         })?;
         self.depth -= 1;
         Ok(out)
@@ -851,6 +1000,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 pending: false,
                 wire: WireType::Integer,
                 done: false,
+                base: 0,
             };
             let v = visitor.visit_seq(TupleSeq(&mut acc))?;
             acc.finish()?;

@@ -56,7 +56,24 @@ impl WireType {
     /// The wire type numbered `n`, if any (13 to 15 are not defined).
     #[inline]
     pub fn from_u8(n: u8) -> Option<WireType> {
-        Self::ALL.get(n as usize).copied()
+        // A match whose arms are the discriminants compiles to one range check (the
+        // `ALL` table cost a load per tag on the decoders' hot paths).
+        Some(match n {
+            0 => WireType::Integer,
+            1 => WireType::Float,
+            2 => WireType::Double,
+            3 => WireType::Bytes,
+            4 => WireType::List,
+            5 => WireType::Map,
+            6 => WireType::Bean,
+            7 => WireType::Dynamic,
+            8 => WireType::Vector2,
+            9 => WireType::Vector2Int,
+            10 => WireType::Vector3,
+            11 => WireType::Vector3Int,
+            12 => WireType::Vector4,
+            _ => return None,
+        })
     }
 
     /// The name used in JSON (`int`, `float`, `double`, `bytes`, `list`, `map`, `bean`,
@@ -87,7 +104,7 @@ impl WireType {
     /// The fewest bytes one value of this type takes on the wire (used to check counts
     /// against the bytes that remain before allocating).
     #[inline]
-    pub fn min_size(self) -> usize {
+    pub const fn min_size(self) -> usize {
         match self {
             WireType::Integer | WireType::Bytes | WireType::List | WireType::Bean => 1,
             WireType::Map | WireType::Dynamic | WireType::Vector2Int => 2,
