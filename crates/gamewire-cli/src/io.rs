@@ -449,39 +449,10 @@ pub fn check_stdout_open() -> CliResult {
     Ok(())
 }
 
-/// True when descriptor 1 was closed before the process started. Rust's runtime opens
-/// `/dev/null` on a closed descriptor 0, 1 or 2 before `main` (so nothing else lands
-/// there), read-write; a shell's `>/dev/null` (and `Stdio::null()`) opens it write-only.
-/// So stdout on `/dev/null` opened read-write is the closed stdout, whose output would
-/// be lost without a word.
-#[cfg(target_os = "linux")]
-fn stdout_was_closed(f: &std::fs::File) -> bool {
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    let (Ok(out), Ok(null)) = (f.metadata(), std::fs::metadata("/dev/null")) else {
-        return false;
-    };
-    if !out.file_type().is_char_device() || out.rdev() != null.rdev() {
-        return false;
-    }
-    let Ok(info) = std::fs::read_to_string("/proc/self/fdinfo/1") else {
-        return false;
-    };
-    fdinfo_read_write(&info)
-}
-
-#[cfg(all(unix, not(target_os = "linux")))]
+/// True when descriptor 1 was closed before the process started (`>&-`): Rust's
+/// runtime then put `/dev/null` there, which would take the output without a word.
 fn stdout_was_closed(_f: &std::fs::File) -> bool {
-    false
-}
-
-/// True when a `/proc/PID/fdinfo/N` text has the access mode `O_RDWR` (its `flags:`
-/// line is octal; the low two bits are the mode).
-#[cfg(target_os = "linux")]
-fn fdinfo_read_write(info: &str) -> bool {
-    info.lines()
-        .find_map(|l| l.strip_prefix("flags:"))
-        .and_then(|v| u32::from_str_radix(v.trim(), 8).ok())
-        .is_some_and(|flags| flags & 3 == 2)
+    crate::stdout_at_start::was_closed()
 }
 
 #[cfg(not(unix))]
@@ -814,19 +785,6 @@ mod tests {
         );
         let widest = text.lines().map(|l| l.len() - l.trim_start().len()).max();
         assert_eq!(widest, Some(2 * PRETTY_DEPTH));
-    }
-
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn fdinfo_access_modes() {
-        assert!(fdinfo_read_write("pos:\t0\nflags:\t0100002\nmnt_id:\t26\n"));
-        assert!(!fdinfo_read_write(
-            "pos:\t0\nflags:\t0100001\nmnt_id:\t26\n"
-        ));
-        assert!(!fdinfo_read_write(
-            "pos:\t0\nflags:\t02\n".replace("flags", "x").as_str()
-        ));
-        assert!(!fdinfo_read_write("flags:\tzz\n"));
     }
 
     #[test]

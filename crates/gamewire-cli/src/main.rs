@@ -2,7 +2,8 @@
 //!
 //! The CLI is thin: it parses arguments, calls a library function, prints. Each format
 //! has its own module holding its argument structs and handlers.
-#![forbid(unsafe_code)]
+// `deny`, not `forbid`: `stdout_at_start` allows its one `#[link_section]`.
+#![deny(unsafe_code)]
 
 mod auto;
 mod bench;
@@ -11,6 +12,7 @@ mod inspect;
 mod io;
 #[cfg(any(feature = "resonite", feature = "kingsisle"))]
 mod limits;
+mod stdout_at_start;
 
 #[cfg(feature = "godot")]
 mod godot;

@@ -213,6 +213,22 @@ fn a_stdout_closed_before_the_run_is_an_error_and_dev_null_is_not() {
         .status()
         .unwrap();
     assert_eq!(out.code(), Some(0));
+    // /dev/null opened read-write, as Python's `subprocess.DEVNULL` and Rust's own
+    // start-up open it: a stdout the caller gave, not a closed one.
+    let rw_null = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/null")
+        .unwrap();
+    for cmd in [&["decode", "zeze"][..], &["inspect"][..]] {
+        let out = bin()
+            .args(cmd)
+            .arg(&input)
+            .stdout(rw_null.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{cmd:?}: {out:?}");
+    }
     // With -o, a closed stdout does not matter.
     let dir = tempfile::tempdir().unwrap();
     let o = dir.path().join("out.json");
