@@ -113,3 +113,22 @@ fn import_outside_the_folder_needs_allow_import() {
         "{out:?}"
     );
 }
+
+/// Under an address-space limit too small for the worker thread's stack, the binary
+/// says so and exits 1 (it panicked, and the panic's report could hang allocating).
+#[test]
+#[cfg(target_os = "linux")]
+fn too_small_an_address_space_is_an_error_not_a_panic() {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 200000 && exec \"$0\" hash string-id x")
+        .arg(env!("CARGO_BIN_EXE_gamewire"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot start the worker thread") && !err.contains("panicked"),
+        "{err}"
+    );
+}
