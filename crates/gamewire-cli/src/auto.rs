@@ -5,6 +5,7 @@ use crate::inspect::parse_format;
 use crate::CliResult;
 use gamewire::{Detection, Evidence, Format, Found, Layout};
 use std::ffi::OsString;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Options of `gamewire decode FILE` (no format named).
@@ -198,17 +199,55 @@ pub fn decode_data(args: DecodeArgs, path: PathBuf, data: Vec<u8>) -> CliResult 
     if args.compact {
         argv.push("--compact".into());
     }
-    let (res, body) = crate::io::in_memory(&path, data, &capture, || crate::run_argv(argv));
-    res?;
     let header = serde_json::json!({
         "format": found.format.name(),
         "encode": encode_args,
     });
-    let mut out = Vec::with_capacity(body.len() + 128);
-    out.extend_from_slice(format!("{{\"$gamewire\": {header},\n\"data\": ").as_bytes());
-    out.extend_from_slice(body.trim_ascii_end());
-    out.extend_from_slice(b"}\n");
-    crate::io::write_output(args.output.as_deref(), &out)
+    let head = format!("{{\"$gamewire\": {header},\n\"data\": ").into_bytes();
+    let out = Wrapped {
+        out: crate::io::Output::create(args.output.as_deref())?,
+        head: Some(head),
+        blanks: Vec::new(),
+    };
+    let (res, mut out) = crate::io::relayed(&path, data, &capture, out, || crate::run_argv(argv));
+    res?;
+    if let Some(head) = out.head.take() {
+        out.out.write_all(&head)?;
+    }
+    out.out.write_all(b"}\n")?;
+    out.out.finish()
+}
+
+/// The JSON of `decode FILE` on its way out: the header goes first, with the first byte
+/// of the format's JSON (so a decoder that fails before writing leaves nothing written),
+/// and white space at the end of the format's JSON is held back, so that the closing
+/// brace follows its last value. Nothing is collected whole.
+struct Wrapped {
+    out: crate::io::Output,
+    head: Option<Vec<u8>>,
+    blanks: Vec<u8>,
+}
+
+impl Write for Wrapped {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match buf.iter().rposition(|b| !b.is_ascii_whitespace()) {
+            None => self.blanks.extend_from_slice(buf),
+            Some(last) => {
+                if let Some(head) = self.head.take() {
+                    self.out.write_all(&head)?;
+                }
+                self.out.write_all(&self.blanks)?;
+                self.blanks.clear();
+                self.out.write_all(&buf[..=last])?;
+                self.blanks.extend_from_slice(&buf[last + 1..]);
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// Options of `gamewire encode FILE` (no format named).

@@ -13,8 +13,8 @@ thread_local! {
     /// Inputs already read, handed to the next [`read_input`] of their path on this
     /// thread (see [`in_memory`]).
     static HELD: RefCell<Vec<(PathBuf, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
-    /// Outputs kept in memory instead of written (see [`in_memory`]).
-    static CAPTURED: RefCell<Vec<(PathBuf, SharedBuf)>> = const { RefCell::new(Vec::new()) };
+    /// Outputs passed to a writer instead of written (see [`relayed`]).
+    static CAPTURED: RefCell<Vec<(PathBuf, SharedSink)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Whether [`Output::finish`] syncs each file before renaming it (see [`sync_each`]).
@@ -57,40 +57,62 @@ pub fn sync_file_systems(dirs: &[PathBuf]) -> CliResult {
 
 /// Runs `f` (a command run in this process) with the first [`read_input`] of `input`
 /// answered by `data`, already read, and whatever it writes to `capture` kept in
-/// memory instead of a file; returns `f`'s result and the captured bytes. This lets
-/// `decode FILE` and `convert` hand a file to a format's decoder without reading it
-/// again or going through a temporary file.
+/// memory instead of a file; returns `f`'s result and the captured bytes.
+#[cfg(test)]
 pub fn in_memory<R>(
     input: &Path,
     data: Vec<u8>,
     capture: &Path,
     f: impl FnOnce() -> R,
 ) -> (R, Vec<u8>) {
-    let buf = SharedBuf::default();
+    relayed(input, data, capture, Vec::new(), f)
+}
+
+/// Runs `f` (a command run in this process) with the first [`read_input`] of `input`
+/// answered by `data`, already read, and whatever it writes to `capture` passed on to
+/// `sink` as it is written (never collected whole); returns `f`'s result and the sink.
+/// This lets `decode FILE` and `convert` hand a file to a format's decoder without
+/// reading it again, and stream its JSON to their own output.
+pub fn relayed<R, W: Write + Send + 'static>(
+    input: &Path,
+    data: Vec<u8>,
+    capture: &Path,
+    sink: W,
+    f: impl FnOnce() -> R,
+) -> (R, W) {
+    let sink = Arc::new(Mutex::new(sink));
+    let shared = SharedSink(sink.clone());
     HELD.with(|h| h.borrow_mut().push((input.to_path_buf(), data)));
-    CAPTURED.with(|c| c.borrow_mut().push((capture.to_path_buf(), buf.clone())));
+    CAPTURED.with(|c| c.borrow_mut().push((capture.to_path_buf(), shared)));
     let r = f();
     HELD.with(|h| h.borrow_mut().retain(|(p, _)| p != input));
     CAPTURED.with(|c| c.borrow_mut().retain(|(p, _)| p != capture));
-    let bytes = std::mem::take(&mut *buf.0.lock().unwrap_or_else(|p| p.into_inner()));
-    (r, bytes)
+    // Every `Output` on the capture is gone with `f`: this is the last reference.
+    let sink = match Arc::try_unwrap(sink) {
+        Ok(m) => m.into_inner().unwrap_or_else(|p| p.into_inner()),
+        Err(_) => unreachable!("an output on {} outlived its run", capture.display()),
+    };
+    (r, sink)
 }
 
-/// A byte buffer shared between an [`Output`] and [`in_memory`].
-#[derive(Clone, Default)]
-struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+/// A writer shared between an [`Output`] and [`relayed`].
+#[derive(Clone)]
+struct SharedSink(Arc<Mutex<dyn Write + Send>>);
 
-impl Write for SharedBuf {
+impl Write for SharedSink {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).write(buf)
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
         self.0
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .extend_from_slice(buf);
-        Ok(buf.len())
+            .write_all(buf)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).flush()
     }
 }
 
@@ -640,6 +662,43 @@ mod tests {
         assert_eq!(read_input(Some(&input)).unwrap(), b"on disk");
         write_output(Some(&capture), b"x").unwrap();
         assert_eq!(std::fs::read(&capture).unwrap(), b"x");
+    }
+
+    /// A sink that shares what it received with the test.
+    #[derive(Clone, Default)]
+    struct Seen(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Seen {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn relayed_passes_the_output_on_as_it_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.bin");
+        let capture = dir.path().join("out.json");
+        let seen = Seen::default();
+        let (during, sink) = relayed(&input, b"held".to_vec(), &capture, seen.clone(), || {
+            let mut o = Output::create(Some(&capture)).unwrap();
+            o.write_all(&[b'x'; 3 * OUT_BUF]).unwrap();
+            // Past the output's buffer, the bytes are already in the sink: nothing
+            // waits for the end of the run.
+            let during = seen.0.lock().unwrap().len();
+            o.finish().unwrap();
+            during
+        });
+        assert!(
+            during >= 2 * OUT_BUF,
+            "{during} bytes passed on during the run"
+        );
+        assert_eq!(sink.0.lock().unwrap().len(), 3 * OUT_BUF);
+        assert!(!capture.exists(), "relayed, not written");
     }
 
     #[test]

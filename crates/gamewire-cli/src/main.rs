@@ -175,11 +175,23 @@ pub const WORKER_STACK: usize = 256 << 20;
 
 fn main() {
     let cli = Cli::parse();
-    let worker = std::thread::Builder::new()
+    let worker = match std::thread::Builder::new()
         .name("gamewire".into())
         .stack_size(WORKER_STACK)
         .spawn(move || run(cli))
-        .expect("start the worker thread");
+    {
+        Ok(w) => w,
+        Err(e) => {
+            // Under a tight address-space limit (`ulimit -v`): a clear error, not a panic
+            // (whose report could itself fail to allocate).
+            eprintln!(
+                "gamewire: error: cannot start the worker thread with its {} MiB stack \
+                 (deep nesting needs it): {e}; raise the address-space limit (ulimit -v)",
+                WORKER_STACK >> 20
+            );
+            std::process::exit(1);
+        }
+    };
     let result = worker
         .join()
         .unwrap_or_else(|_| Err("internal error (a panic); please report it".into()));

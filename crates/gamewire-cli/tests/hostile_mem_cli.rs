@@ -111,3 +111,47 @@ fn import_outside_the_folder_needs_allow_import() {
         "{out:?}"
     );
 }
+
+/// Under an address-space limit too small for the worker thread's stack, the binary
+/// says so and exits 1 (it panicked, and the panic's report could hang allocating).
+#[test]
+#[cfg(target_os = "linux")]
+fn too_small_an_address_space_is_an_error_not_a_panic() {
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 200000 && exec \"$0\" hash string-id x")
+        .arg(env!("CARGO_BIN_EXE_gamewire"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot start the worker thread") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
+/// `decode FILE` streams its JSON (header first, with the format's first byte): a file
+/// that fails to decode writes nothing at all to stdout, and a good one gives the same
+/// document as before.
+#[test]
+#[cfg(feature = "resonite")]
+fn decode_file_that_fails_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    // A FrDT header, then a BSON document whose terminator is wrong.
+    let bad = dir.path().join("bad.frdt");
+    std::fs::write(&bad, b"FrDT\0\0\0\0\0\x05\0\0\0\x01").unwrap();
+    let out = bin().arg("decode").arg(&bad).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at byte 13"));
+    let good = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/resonite/item.brson");
+    let out = bin().arg("decode").arg(&good).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("{\"$gamewire\": "), "{text:.80}");
+    assert!(text.ends_with("}}\n"), "{text:.80}");
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["$gamewire"]["format"], "resonite");
+    assert!(v["data"].is_object());
+}

@@ -1,5 +1,5 @@
-//! `gamewire inspect DIR` on folders holding special files: named pipes and symbolic-link
-//! loops are skipped with a note, every good file is listed, and the run ends.
+//! `gamewire inspect DIR` on folders holding special files: named pipes, devices and
+//! symbolic-link loops are skipped with a note, every good file is listed, and the run ends.
 #![cfg(all(feature = "godot", unix))]
 
 use std::process::{Command, Stdio};
@@ -19,6 +19,8 @@ fn inspect_skips_fifos_and_link_loops_and_lists_every_good_file() {
         .is_ok_and(|s| s.success());
     std::os::unix::fs::symlink("n-loop", d.join("n-loop")).unwrap();
     std::os::unix::fs::symlink("gone", d.join("o-broken")).unwrap();
+    // A device reached through a link (reading /dev/zero would never end).
+    std::os::unix::fs::symlink("/dev/zero", d.join("q-zero")).unwrap();
     std::fs::create_dir(d.join("p-sub")).unwrap();
     std::os::unix::fs::symlink("..", d.join("p-sub/up")).unwrap();
 
@@ -53,6 +55,7 @@ fn inspect_skips_fifos_and_link_loops_and_lists_every_good_file() {
         "{text}"
     );
     assert!(text.contains("up: skipped: folder"), "{text}");
+    assert!(text.contains("q-zero: skipped: a device"), "{text}");
 }
 
 #[test]

@@ -79,6 +79,50 @@ fn output_to_dev_stdout_and_dash_go_to_stdout() {
     }
 }
 
+/// A character device made here (as `/dev/null` is: major 1, minor 3), so that a wrong
+/// code path cannot replace the real `/dev/null`: written in place, never replaced.
+/// Needs the right to make device nodes (root); skipped otherwise.
+#[test]
+fn output_into_a_device_is_written_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write_input(dir.path());
+    let dev = dir.path().join("null");
+    let made = Command::new("mknod")
+        .arg(&dev)
+        .args(["c", "1", "3"])
+        .status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("skipped: cannot make a device node here");
+        return;
+    }
+    for target in [dev.clone(), dir.path().join("link-to-null")] {
+        if target != dev {
+            std::os::unix::fs::symlink("null", &target).unwrap();
+        }
+        let out = bin()
+            .args(["decode", "godot4"])
+            .arg(&input)
+            .arg("-o")
+            .arg(&target)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        use std::os::unix::fs::FileTypeExt;
+        let ft = std::fs::symlink_metadata(&dev).unwrap().file_type();
+        assert!(ft.is_char_device(), "the device was replaced: {ft:?}");
+    }
+    // No temporary file left beside it.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+}
+
 #[test]
 fn output_through_a_symlink_replaces_its_target() {
     let dir = tempfile::tempdir().unwrap();

@@ -50,11 +50,25 @@ pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
         .saturating_mul(4)
         .saturating_add(1 << 12)
         .min(size);
-    let mut out = Vec::with_capacity(first);
+    // An allocation that fails (a memory cap) is an error naming the size, not an abort.
+    let grow = |out: &mut Vec<u8>, extra: usize| {
+        out.try_reserve_exact(extra).map_err(|_| {
+            Error::msg_at(
+                base,
+                format!(
+                    "out of memory: cannot hold {} bytes of the inflated zlib stream",
+                    out.len() + extra
+                ),
+            )
+        })
+    };
+    let mut out = Vec::new();
+    grow(&mut out, first)?;
     let mut z = Decompress::new(true);
     loop {
         if out.len() == out.capacity() && out.len() < size {
-            out.reserve_exact(out.len().max(1 << 12).min(size - out.len()));
+            let extra = out.len().max(1 << 12).min(size - out.len());
+            grow(&mut out, extra)?;
         }
         let before = out.len();
         let status = z

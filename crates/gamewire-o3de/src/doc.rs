@@ -426,16 +426,33 @@ impl<'a> Parser<'a> {
         match self.b.get(self.i) {
             None => Error::msg_at(
                 self.i,
-                format!("unexpected end of JSON text: expected {what}"),
+                format!(
+                    "unexpected end of JSON text: expected {what}{}",
+                    self.line_column()
+                ),
             ),
             Some(&c) => Error::msg_at(
                 self.i,
                 format!(
-                    "expected {what}, found {:?}",
-                    self.text[self.i..].chars().next().unwrap_or(c as char)
+                    "expected {what}, found {:?}{}",
+                    self.text[self.i..].chars().next().unwrap_or(c as char),
+                    self.line_column()
                 ),
             ),
         }
+    }
+
+    /// " at line L column C" of the cursor (both 1-based, the column in characters),
+    /// counted only when an error needs it.
+    fn line_column(&self) -> String {
+        let before = &self.b[..self.i.min(self.b.len())];
+        let line = before.iter().filter(|&&c| c == b'\n').count() + 1;
+        let start = before
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |n| n + 1);
+        let column = String::from_utf8_lossy(&before[start..]).chars().count() + 1;
+        format!(" at line {line} column {column}")
     }
 
     fn value(&mut self) -> Result<Node<'a>> {
@@ -503,7 +520,11 @@ impl<'a> Parser<'a> {
         if self.depth > self.max_depth {
             return Err(Error::msg_at(
                 self.i,
-                format!("JSON nested deeper than {} levels", self.max_depth),
+                format!(
+                    "JSON nested deeper than {} levels{}",
+                    self.max_depth,
+                    self.line_column()
+                ),
             ));
         }
         Ok(())
@@ -772,6 +793,19 @@ mod tests {
         let deeper = format!("[{deep}]");
         let e = Document::parse(deeper.as_bytes()).unwrap_err();
         assert!(e.to_string().contains("deeper than 1024"), "{e}");
+        // The limit names the line and column of the first bracket past it.
+        let text = format!("{{\n  \"k\": {}", "[".repeat(2000));
+        let e = Document::parse(text.as_bytes()).unwrap_err();
+        assert_eq!(e.offset(), Some(2 + 7 + 1023), "{e}");
+        assert!(e.to_string().contains("at line 2 column 1031"), "{e}");
+    }
+
+    #[test]
+    fn syntax_errors_name_line_and_column() {
+        let e = Document::parse("{\n  \"é\": [1, 2,, 3]\n}".as_bytes()).unwrap_err();
+        assert!(e.to_string().contains("at line 2 column 14"), "{e}");
+        let e = Document::parse(b"[1,\n").unwrap_err();
+        assert!(e.to_string().contains("at line 2 column 1"), "{e}");
     }
 
     #[test]

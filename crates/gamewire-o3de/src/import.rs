@@ -43,6 +43,13 @@ pub const MAX_IMPORT_FILE: u64 = 64 << 20;
 /// FIFOs and folders are refused before reading.
 fn read_regular(path: &Path) -> Result<Vec<u8>, String> {
     use std::io::Read;
+    // Look before opening: opening a FIFO blocks until something writes to it.
+    if !std::fs::metadata(path)
+        .map_err(|e| e.to_string())?
+        .is_file()
+    {
+        return Err("not a regular file".into());
+    }
     let f = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let meta = f.metadata().map_err(|e| e.to_string())?;
     if !meta.is_file() {

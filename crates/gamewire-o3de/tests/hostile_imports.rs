@@ -183,6 +183,24 @@ fn special_files_are_not_read() {
         "{}",
         message(&r)
     );
+    // A named pipe in the folder: opening it would wait for a writer forever.
+    #[cfg(unix)]
+    {
+        let fifo = dir.join("pipe.json");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let mut doc = json!({"v": {"$import": "pipe.json"}});
+            let r = resolve_imports(&mut doc, &dir.join("main.json"), &mut FileImporter);
+            assert_eq!(r.report.outcome(), Outcome::Catastrophic);
+            assert!(
+                message(&r).contains("not a regular file"),
+                "{}",
+                message(&r)
+            );
+        } else {
+            println!("skipped the FIFO case: mkfifo is not available");
+        }
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

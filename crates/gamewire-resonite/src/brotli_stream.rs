@@ -24,7 +24,8 @@ pub fn decompress_prefix(data: &[u8], base: usize, want: u64, cap: u64) -> Resul
     let first = (data.len() as u64)
         .saturating_mul(4)
         .min(want.min(cap).saturating_add(1));
-    let mut out = Vec::with_capacity(first.min(1 << 30) as usize);
+    let mut out = Vec::new();
+    crate::lz4::try_grow(&mut out, first.min(1 << 30) as usize, base, "Brotli stream")?;
     let mut reader = brotli::Decompressor::new(data, 1 << 16);
     let mut buf = vec![0u8; 1 << 16];
     while (out.len() as u64) < want {
@@ -48,7 +49,7 @@ pub fn decompress_prefix(data: &[u8], base: usize, want: u64, cap: u64) -> Resul
         if out.capacity() - out.len() < n {
             // Double, but never past the cap.
             let grow = (out.len() as u64).max(n as u64).min(cap - out.len() as u64);
-            out.reserve_exact(grow as usize);
+            crate::lz4::try_grow(&mut out, grow as usize, base, "Brotli stream")?;
         }
         out.extend_from_slice(&buf[..n]);
     }

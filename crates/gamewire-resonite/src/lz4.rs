@@ -23,10 +23,70 @@ fn max_expansion(n: usize) -> u64 {
     (n as u64).saturating_mul(255).saturating_add(64)
 }
 
+/// The sum of the original lengths the chunk headers declare, read without decoding a
+/// block. The sum stops at the first header the decoder would refuse (it reports it in
+/// its turn) and once it passes `cap` (the decoder refuses the stream there).
+fn declared_total(data: &[u8], cap: u64) -> u64 {
+    let mut pos = 0usize;
+    let mut total = 0u64;
+    while pos < data.len() {
+        let Ok(flags) = varint::read(data, &mut pos, 0, "") else {
+            break;
+        };
+        let Ok(original) = varint::read(data, &mut pos, 0, "") else {
+            break;
+        };
+        let compressed = flags & FLAG_COMPRESSED != 0;
+        let stored = if compressed {
+            match varint::read(data, &mut pos, 0, "") {
+                Ok(n) => n,
+                Err(_) => break,
+            }
+        } else {
+            original
+        };
+        if original > i32::MAX as u64
+            || stored > original
+            || stored > (data.len() - pos) as u64
+            || (compressed && (flags >> 2 != 0 || original > max_expansion(stored as usize)))
+        {
+            break;
+        }
+        total += original;
+        if total > cap {
+            break;
+        }
+        pos += stored as usize;
+    }
+    total
+}
+
+/// Grows `out` by `extra` bytes of capacity, exactly; an allocation that fails (a memory
+/// cap, `ulimit -v`) is an error naming the size, not an abort.
+pub(crate) fn try_grow(out: &mut Vec<u8>, extra: usize, at: usize, what: &str) -> Result<()> {
+    out.try_reserve_exact(extra).map_err(|_| {
+        Error::msg_at(
+            at,
+            format!(
+                "out of memory: cannot hold {} bytes of the decompressed {what}",
+                out.len() as u64 + extra as u64
+            ),
+        )
+    })
+}
+
 /// Decodes an lz4net chunk stream. `base` is the offset of `data` in the file (for
 /// errors); `cap` is the largest output accepted.
+///
+/// The chunk headers are read first: when the lengths they declare fit in `cap`, the
+/// output is allocated once at that size (no doubling, whose copy would briefly hold
+/// one and a half times the output).
 pub fn decompress(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
     let mut out: Vec<u8> = Vec::new();
+    let declared = declared_total(data, cap);
+    if declared <= cap {
+        try_grow(&mut out, declared as usize, base, "LZ4 stream")?;
+    }
     let mut pos = 0usize;
     while pos < data.len() {
         let chunk_at = pos;
@@ -80,7 +140,8 @@ pub fn decompress(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
         // Grow geometrically, but never past the cap (`reserve` could double past it).
         if out.capacity() - out.len() < original {
             let want = (out.capacity() as u64 * 2).clamp(total, cap.max(total));
-            out.reserve_exact(want as usize - out.len());
+            let extra = want as usize - out.len();
+            try_grow(&mut out, extra, base + chunk_at, "LZ4 stream")?;
         }
         if !compressed {
             out.extend_from_slice(body);

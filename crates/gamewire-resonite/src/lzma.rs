@@ -142,7 +142,8 @@ pub fn decompress(data: &[u8], base: usize, cap: u64, memlimit: u64) -> Result<V
         .saturating_mul(64)
         .saturating_add(1 << 16);
     let first = known.unwrap_or(guess).min(guess).min(cap);
-    let mut out: Vec<u8> = Vec::with_capacity((first as usize).max(64));
+    let mut out: Vec<u8> = Vec::new();
+    crate::lz4::try_grow(&mut out, (first as usize).max(64), base, "LZMA stream")?;
     // liblzma reads the header only while it has room for output.
     stream
         .process_vec(&alone, &mut out, Action::Run)
@@ -167,7 +168,7 @@ pub fn decompress(data: &[u8], base: usize, cap: u64, memlimit: u64) -> Result<V
             let want = (out.len() as u64)
                 .max(1 << 16)
                 .min(limit - out.len() as u64);
-            out.reserve_exact(want as usize);
+            crate::lz4::try_grow(&mut out, want as usize, base, "LZMA stream")?;
         }
         let before_in = stream.total_in();
         let before_out = out.len();
