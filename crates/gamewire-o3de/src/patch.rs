@@ -92,11 +92,15 @@ fn pointer_text(tokens: &[Token]) -> String {
 
 /// A JSON Patch may add at most this many JSON values per value of the document and
 /// the patch together (plus [`PATCH_GROWTH_ALLOWANCE`]): `copy` doubles a document, so
-/// a few dozen self-copies would otherwise need terabytes.
-pub const PATCH_GROWTH_FACTOR: u64 = 16;
+/// a few dozen self-copies would otherwise need terabytes, and many copies of one
+/// subtree would hold memory out of proportion to the texts (each value costs its
+/// text a few bytes and the tree about 100). `add` and `replace` insert values of the
+/// patch itself, so any patch that copies less than the document and the patch hold
+/// applies.
+pub const PATCH_GROWTH_FACTOR: u64 = 2;
 
 /// Values any JSON Patch may add, whatever the sizes of the document and the patch.
-pub const PATCH_GROWTH_ALLOWANCE: u64 = 1 << 20;
+pub const PATCH_GROWTH_ALLOWANCE: u64 = 1 << 16;
 
 /// The number of JSON values in `j` (iterative, so any depth is fine).
 pub(crate) fn count_values(j: &Json) -> u64 {

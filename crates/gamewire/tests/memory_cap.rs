@@ -637,10 +637,92 @@ fn resonite_lz4_max_ratio() -> Case {
     }
 }
 
+/// Limits that let a 64 MiB stream through: what stops the cases below is the
+/// address space, not the decompression limit.
+fn roomy_limits() -> gamewire::Limits {
+    gamewire::Limits {
+        decompress_allowance: 1 << 30,
+        ..gamewire::Limits::DEFAULT
+    }
+}
+
+/// A Resonite file of 64 MiB of BSON, decoded where the address space has less room
+/// than that (see [`OOM_ROOM`]): the failed allocation is an error, not an abort.
+fn resonite_out_of_memory(c: gamewire::resonite::Compression) -> Case {
+    let Case { input, .. } = resonite_bomb(c);
+    Case {
+        input,
+        decode: Box::new(|d| {
+            let o = gamewire::resonite::Options {
+                limits: roomy_limits(),
+                ..Default::default()
+            };
+            match gamewire::resonite::decode(d, None, &o) {
+                Ok(_) => panic!("64 MiB decoded in {OOM_ROOM} bytes of room"),
+                Err(e) => assert!(e.to_string().contains("out of memory"), "{e}"),
+            }
+        }),
+    }
+}
+
+/// A KingsIsle zlib stream of 64 MiB, as [`resonite_out_of_memory`].
+fn kingsisle_out_of_memory() -> Case {
+    use gamewire::kingsisle::{decode, Options, TypeList};
+    let Case { input, .. } = kingsisle_zlib_bomb();
+    Case {
+        input,
+        decode: Box::new(|d| {
+            let opts = Options {
+                manual_zlib: true,
+                limits: roomy_limits(),
+                ..Options::default()
+            };
+            match decode(d, &TypeList::new(), &opts) {
+                Ok(_) => panic!("64 MiB inflated in {OOM_ROOM} bytes of room"),
+                Err(e) => assert!(e.to_string().contains("out of memory"), "{e}"),
+            }
+        }),
+    }
+}
+
+/// The address space an out-of-memory case has beyond what its process holds when
+/// the decode starts.
+const OOM_ROOM: u64 = 24 << 20;
+
+const OOM_CASES: &[&str] = &[
+    "oom-resonite-lz4",
+    "oom-resonite-lzma",
+    "oom-resonite-brotli",
+    "oom-kingsisle-zlib",
+];
+
+fn o3de_patch_copies() -> Case {
+    // 40,000 operations each copying a 17-value subtree: the growth limit stops it in
+    // proportion to the document and the patch.
+    let ops: Vec<String> = (0..40_000)
+        .map(|_| r#"{"op": "copy", "from": "/src", "path": "/dst/-"}"#.to_owned())
+        .collect();
+    let input = format!("[{}]", ops.join(",")).into_bytes();
+    Case {
+        input,
+        decode: Box::new(|d| {
+            use gamewire::o3de::{patch::apply_patch, Outcome};
+            let patch: serde_json::Value = serde_json::from_slice(d).unwrap();
+            let mut doc = serde_json::json!({"src": vec![0; 16], "dst": []});
+            let r = apply_patch(&mut doc, &patch);
+            assert_eq!(r.outcome(), Outcome::Catastrophic);
+        }),
+    }
+}
+
 /// Cases by name.
 fn case(name: &str) -> Option<Case> {
     use gamewire::resonite::Compression;
     Some(match name {
+        "oom-resonite-lz4" => resonite_out_of_memory(Compression::Lz4),
+        "oom-resonite-lzma" => resonite_out_of_memory(Compression::Lzma),
+        "oom-resonite-brotli" => resonite_out_of_memory(Compression::Brotli),
+        "oom-kingsisle-zlib" => kingsisle_out_of_memory(),
         "kingsisle-bools" => kingsisle_bools(),
         "kingsisle-bool-objects" => kingsisle_bool_objects(),
         "kingsisle-zlib-bomb" => kingsisle_zlib_bomb(),
@@ -666,6 +748,7 @@ fn case(name: &str) -> Option<Case> {
         "o3de-empty-arrays" => o3de_empty_arrays(),
         "o3de-empty-objects" => o3de_empty_objects(),
         "o3de-deep" => o3de_deep(),
+        "o3de-patch-copies" => o3de_patch_copies(),
         "o3de-doc-pretty-deep" => o3de_doc_pretty_deep(),
         _ => return None,
     })
@@ -685,6 +768,7 @@ fn bound(name: &str) -> (u64, u64) {
         | "o3de-empty-arrays"
         | "o3de-empty-objects" => (64, 1 << 20),
         "o3de-deep" => (16, 1 << 20),
+        "o3de-patch-copies" => (64, 1 << 20),
         // The output itself (255x), allocated once.
         "resonite-lz4-max-ratio" => (256, 4 << 20),
         "o3de-doc-pretty-deep" => (64, 1 << 20),
@@ -725,6 +809,7 @@ const CASES: &[&str] = &[
     "o3de-empty-arrays",
     "o3de-empty-objects",
     "o3de-deep",
+    "o3de-patch-copies",
     "o3de-doc-pretty-deep",
 ];
 
@@ -743,8 +828,16 @@ fn memcap_child() {
     let Ok(name) = std::env::var("GAMEWIRE_MEMCAP_CASE") else {
         return;
     };
-    rlimit::setrlimit(rlimit::Resource::AS, CAP, CAP).unwrap();
+    let oom = name.starts_with("oom-");
+    if !oom {
+        rlimit::setrlimit(rlimit::Resource::AS, CAP, CAP).unwrap();
+    }
     let c = case(&name).expect("a known case");
+    if oom {
+        // Room for less than the decode needs, counted from what the process holds.
+        let cap = status_kib("VmSize:") * 1024 + OOM_ROOM;
+        rlimit::setrlimit(rlimit::Resource::AS, cap, cap).unwrap();
+    }
     // Reset the peak resident size (Linux 4.0+): only the decode counts.
     std::fs::write("/proc/self/clear_refs", "5").unwrap();
     let base = status_kib("VmRSS:");
@@ -796,6 +889,32 @@ fn decoders_stay_within_their_memory_bound() {
         if added > bound {
             failures.push(format!(
                 "{name}: {added} bytes > {factor} x {input} + {constant}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// A decompression that needs more memory than the process may have ends with an
+/// "out of memory" error naming the size, not an abort: each decompressor reserves its
+/// output fallibly (`try_reserve`).
+#[test]
+#[cfg(target_os = "linux")]
+fn failed_allocations_are_errors_not_aborts() {
+    let exe = std::env::current_exe().unwrap();
+    let mut failures = Vec::new();
+    for name in OOM_CASES {
+        let out = Command::new(&exe)
+            .args(["memcap_child", "--exact", "--nocapture", "--test-threads=1"])
+            .env("GAMEWIRE_MEMCAP_CASE", name)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        if !out.status.success() || !text.contains("MEMCAP ") {
+            failures.push(format!(
+                "{name}: the child failed ({}):\n{text}\n{}",
+                out.status,
+                String::from_utf8_lossy(&out.stderr)
             ));
         }
     }
