@@ -853,25 +853,14 @@ fn memcap_child() {
 #[test]
 #[cfg(target_os = "linux")]
 fn decoders_stay_within_their_memory_bound() {
-    let exe = std::env::current_exe().unwrap();
     let mut failures = Vec::new();
     for name in CASES {
-        let out = Command::new(&exe)
-            .args(["memcap_child", "--exact", "--nocapture", "--test-threads=1"])
-            .env("GAMEWIRE_MEMCAP_CASE", name)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        let Some(line) = text
-            .lines()
-            .find_map(|l| l.split_once("MEMCAP ").map(|x| x.1))
-        else {
-            failures.push(format!(
-                "{name}: the child failed ({}):\n{text}\n{}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr)
-            ));
-            continue;
+        let line = match run_child(name) {
+            Ok(line) => line,
+            Err(failure) => {
+                failures.push(failure);
+                continue;
+            }
         };
         let num = |k: &str| -> u64 {
             line.split_whitespace()
@@ -901,22 +890,28 @@ fn decoders_stay_within_their_memory_bound() {
 #[test]
 #[cfg(target_os = "linux")]
 fn failed_allocations_are_errors_not_aborts() {
-    let exe = std::env::current_exe().unwrap();
-    let mut failures = Vec::new();
-    for name in OOM_CASES {
-        let out = Command::new(&exe)
-            .args(["memcap_child", "--exact", "--nocapture", "--test-threads=1"])
-            .env("GAMEWIRE_MEMCAP_CASE", name)
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        if !out.status.success() || !text.contains("MEMCAP ") {
-            failures.push(format!(
-                "{name}: the child failed ({}):\n{text}\n{}",
-                out.status,
-                String::from_utf8_lossy(&out.stderr)
-            ));
-        }
-    }
+    let failures: Vec<String> = OOM_CASES
+        .iter()
+        .filter_map(|name| run_child(name).err())
+        .collect();
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Runs case `name` in a child process: its `MEMCAP` line (what follows the word), or
+/// why it failed.
+fn run_child(name: &str) -> Result<String, String> {
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args(["memcap_child", "--exact", "--nocapture", "--test-threads=1"])
+        .env("GAMEWIRE_MEMCAP_CASE", name)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    match text.lines().find_map(|l| l.split_once("MEMCAP ")) {
+        Some((_, line)) if out.status.success() => Ok(line.to_owned()),
+        _ => Err(format!(
+            "{name}: the child failed ({}):\n{text}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        )),
+    }
 }

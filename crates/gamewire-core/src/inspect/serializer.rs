@@ -267,49 +267,28 @@ fn json_number<T: Serialize>(v: &T) -> String {
     serde_json::to_string(v).unwrap_or_else(|_| "null".into())
 }
 
-impl ser::SerializeSeq for Container<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Container::end(self)
-    }
+/// The sequence traits: each item is an element labelled `[i]`.
+macro_rules! elements {
+    ($($tr:ident::$method:ident),*) => {$(
+        impl ser::$tr for Container<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                self.element(value)
+            }
+            fn end(self) -> Result<(), Error> {
+                Container::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Container<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Container::end(self)
-    }
-}
-
-impl ser::SerializeTupleStruct for Container<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Container::end(self)
-    }
-}
-
-impl ser::SerializeTupleVariant for Container<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Container::end(self)
-    }
-}
+elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
 impl ser::SerializeMap for Container<'_> {
     type Ok = ();
@@ -327,35 +306,27 @@ impl ser::SerializeMap for Container<'_> {
     }
 }
 
-impl ser::SerializeStruct for Container<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.member(key, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Container::end(self)
-    }
+/// The struct traits: each field is a member labelled with its name.
+macro_rules! members {
+    ($($tr:ident),*) => {$(
+        impl ser::$tr for Container<'_> {
+            type Ok = ();
+            type Error = Error;
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), Error> {
+                self.member(key, value)
+            }
+            fn end(self) -> Result<(), Error> {
+                Container::end(self)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeStructVariant for Container<'_> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), Error> {
-        self.member(key, value)
-    }
-    fn end(self) -> Result<(), Error> {
-        Container::end(self)
-    }
-}
+members!(SerializeStruct, SerializeStructVariant);
 
 /// A map key as the label text (JSON keys: text, numbers and booleans as their text).
 struct KeyText;
