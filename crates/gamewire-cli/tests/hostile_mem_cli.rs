@@ -2,6 +2,7 @@
 //! itself, decompression bombs past the limit flags, `$import` outside the folder.
 
 use std::path::Path;
+use std::process::Command;
 
 mod common;
 use common::bin;

@@ -1,5 +1,5 @@
 //! Decodes a generated 50 MB data tree (LZ4) in a loop, for profiling:
-//! `cargo run --release -p gamewire-resonite --example profile_decode -- [ITERATIONS]`.
+//! `cargo run --release -p gamewire-resonite --example profile_resonite -- [ITERATIONS]`.
 
 use gamewire_resonite::{
     bson_write, container, read_bson, synth, Compression, EncodeOptions, Options,
