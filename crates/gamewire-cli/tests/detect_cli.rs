@@ -173,6 +173,37 @@ fn decode_with_no_format_explains_what_it_cannot_choose() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("types.json"));
 }
 
+/// `inspect --json` writes each entry as it goes: an empty folder is `[]`, and a run
+/// with a file that fails still ends the array (and exits 1).
+#[test]
+fn inspect_json_is_one_array_as_entries_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = Command::new(env!("CARGO_BIN_EXE_gamewire"))
+        .args(["inspect", "--json"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(empty.status.success());
+    assert_eq!(String::from_utf8_lossy(&empty.stdout), "[]\n");
+    std::fs::write(
+        dir.path().join("a.brson"),
+        b"FrDT\x02\x00\x00\x00\x00broken",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("b.txt"), b"hello").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gamewire"))
+        .args(["inspect", "--json", "--as", "resonite"])
+        .arg(dir.path().join("a.brson"))
+        .arg(dir.path().join("b.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let entries = j.as_array().unwrap();
+    assert_eq!(entries.len(), 2);
+    assert!(entries.iter().all(|e| e["error"].is_string()), "{j}");
+}
+
 #[test]
 fn inspect_reads_stdin_and_prints_json() {
     use std::io::Write;
