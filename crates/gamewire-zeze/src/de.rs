@@ -209,6 +209,9 @@ impl<'de> De<'de> {
     /// names the offset of the first byte that is not.
     #[inline(always)]
     fn utf8(&self, b: &'de [u8]) -> R<&'de str> {
+        if let Some(s) = crate::ascii::short_ascii(b) {
+            return Ok(s);
+        }
         std::str::from_utf8(b).map_err(|e| {
             SerdeError(Error::at(
                 self.c.offset() - b.len() + e.valid_up_to(),

@@ -292,3 +292,47 @@ fn integer_lists() {
     assert_eq!(e.path_string(), "$[\"1\"][1]");
     assert_eq!(e.offset(), Some(3));
 }
+
+/// Strings of every length around the ASCII fast path's limit (16 bytes), with a
+/// multi-byte character or an invalid byte at each position: owned and borrowed decode
+/// give the text when std accepts the bytes, and otherwise an error at the offset of
+/// the first bad byte.
+#[test]
+fn strings_of_every_short_length_decode_as_std_checks_them() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Owned {
+        s: String,
+    }
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct Borrowed<'a> {
+        s: &'a str,
+    }
+    for n in 1..=24usize {
+        for at in 0..n {
+            for bad in [&b"\xc3\xa9"[..], b"\xff", b"\x80", b"\xe2\x82"] {
+                let mut text: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+                text.splice(at..at + 1, bad.iter().copied());
+                // A bean with field 1 a byte string (tag 0x13), its length, the bytes, the end.
+                let mut bean = vec![0x13, text.len() as u8];
+                bean.extend_from_slice(&text);
+                bean.push(0);
+                let want = std::str::from_utf8(&text);
+                let owned = from_bytes::<Owned>(&bean);
+                let borrowed = from_bytes::<Borrowed>(&bean);
+                match want {
+                    Ok(t) => {
+                        assert_eq!(owned.unwrap().s, t, "n {n} at {at}");
+                        assert_eq!(borrowed.unwrap().s, t, "n {n} at {at}");
+                    }
+                    Err(e) => {
+                        let offset = 2 + e.valid_up_to();
+                        for err in [owned.unwrap_err(), borrowed.unwrap_err()] {
+                            assert_eq!(err.offset(), Some(offset), "n {n} at {at}: {err}");
+                            assert!(err.to_string().contains("UTF-8"), "{err}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
