@@ -342,13 +342,23 @@ impl<'py> ser::SerializeTupleVariant for Seq<'_, 'py> {
     }
 }
 
-/// Serializes a map key: strings through the shared-key cache (no copy), anything else
-/// as a value turned into its text, as serde_json writes non-string keys.
+/// Serializes a map key: strings through the shared-key cache (no copy), other scalars
+/// as the text serde_json writes for them (`true`, `-7`, `1e20`), so a key reads the same
+/// as in the format's JSON output; a float key must be finite, as serde_json requires.
 struct KeySer<'a, 'py>(&'a PySer<'py>);
 
 impl<'py> KeySer<'_, 'py> {
     fn text(v: R<'py>) -> R<'py> {
         Ok(v?.str()?.into_any())
+    }
+
+    /// A float key: serde_json's shortest text (`ryu`), or an error when not finite.
+    fn float<F: Serialize + Copy>(self, v: F, finite: bool) -> R<'py> {
+        if !finite {
+            return Err(<SerError as ser::Error>::custom("float key must be finite"));
+        }
+        let text = serde_json::to_string(&v).map_err(<SerError as ser::Error>::custom)?;
+        Ok(self.0.key(&text).into_any())
     }
 }
 
@@ -373,7 +383,7 @@ impl<'a, 'py> ser::Serializer for KeySer<'a, 'py> {
         Ok(self.0.key(v).into_any())
     }
     fn serialize_bool(self, v: bool) -> R<'py> {
-        Self::text(self.0.serialize_bool(v))
+        Ok(self.0.key(if v { "true" } else { "false" }).into_any())
     }
     fn serialize_i8(self, v: i8) -> R<'py> {
         Self::text(self.0.serialize_i8(v))
@@ -400,10 +410,10 @@ impl<'a, 'py> ser::Serializer for KeySer<'a, 'py> {
         Self::text(self.0.serialize_u64(v))
     }
     fn serialize_f32(self, v: f32) -> R<'py> {
-        Self::text(self.0.serialize_f32(v))
+        self.float(v, v.is_finite())
     }
     fn serialize_f64(self, v: f64) -> R<'py> {
-        Self::text(self.0.serialize_f64(v))
+        self.float(v, v.is_finite())
     }
     fn serialize_char(self, v: char) -> R<'py> {
         self.serialize_str(v.encode_utf8(&mut [0; 4]))

@@ -94,3 +94,68 @@ fn kingsisle_fixtures_convert_alike() {
     }
     assert_eq!(n, 28);
 }
+
+/// Map keys that are not strings become the text serde_json writes for them (`true`,
+/// not Python's `True`; `1e20`, not `1e+20`), and a key serde_json refuses (a NaN, a
+/// list) is an error both ways.
+#[test]
+fn non_string_keys_take_serde_json_text() {
+    use serde::ser::{Serialize, SerializeMap, Serializer};
+    /// One map entry `key: 1` for each key kind.
+    enum Key {
+        Bool(bool),
+        Int(i64),
+        Uint(u64),
+        F64(f64),
+        F32(f32),
+        Char(char),
+        List,
+    }
+    struct One(Key);
+    impl Serialize for One {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(Some(1))?;
+            match &self.0 {
+                Key::Bool(b) => m.serialize_entry(b, &1)?,
+                Key::Int(i) => m.serialize_entry(i, &1)?,
+                Key::Uint(u) => m.serialize_entry(u, &1)?,
+                Key::F64(f) => m.serialize_entry(f, &1)?,
+                Key::F32(f) => m.serialize_entry(f, &1)?,
+                Key::Char(c) => m.serialize_entry(c, &1)?,
+                Key::List => m.serialize_entry(&[1, 2], &1)?,
+            }
+            m.end()
+        }
+    }
+    pyo3::prepare_freethreaded_python();
+    let keys = [
+        Key::Bool(true),
+        Key::Bool(false),
+        Key::Int(-7),
+        Key::Uint(u64::MAX),
+        Key::F64(1.5),
+        Key::F64(1e20),
+        Key::F64(-0.0),
+        Key::F64(1e-7),
+        Key::F32(0.1),
+        Key::F64(f64::NAN),
+        Key::F64(f64::INFINITY),
+        Key::Char('é'),
+        Key::List,
+    ];
+    Python::with_gil(|py| {
+        for k in keys {
+            let one = One(k);
+            let via_json = serde_json::to_value(&one);
+            let direct = PySer::new(py).convert(&one);
+            match via_json {
+                Ok(j) => {
+                    let a = json::to_py(py, &j).expect("to_py");
+                    let b = direct.expect("pyser");
+                    assert_eq!(repr(a.bind(py)), repr(&b), "{j}");
+                }
+                Err(e) => assert!(direct.is_err(), "serde_json refuses ({e}), pyser takes it"),
+            }
+        }
+    });
+}
