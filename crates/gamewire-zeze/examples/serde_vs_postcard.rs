@@ -65,42 +65,48 @@ fn main() {
 
 /// One round: (zeze, postcard) milliseconds for the owned and the borrowed records.
 fn time_pair(zeze: &[u8], post: &[u8], postcard_first: bool) -> ((f64, f64), (f64, f64)) {
-    let owned_z = || {
-        time(|| {
-            black_box(gamewire_zeze::from_bytes::<Batch>(black_box(zeze)).unwrap())
+    let owned = pair(
+        || {
+            gamewire_zeze::from_bytes::<Batch>(black_box(zeze))
+                .unwrap()
                 .recs
                 .len()
-        })
-    };
-    let owned_p = || {
-        time(|| {
-            black_box(postcard::from_bytes::<Batch>(black_box(post)).unwrap())
+        },
+        || {
+            postcard::from_bytes::<Batch>(black_box(post))
+                .unwrap()
                 .recs
                 .len()
-        })
-    };
-    let ref_z = || {
-        time(|| {
-            black_box(gamewire_zeze::from_bytes::<BatchRef>(black_box(zeze)).unwrap())
+        },
+        postcard_first,
+    );
+    let borrowed = pair(
+        || {
+            gamewire_zeze::from_bytes::<BatchRef>(black_box(zeze))
+                .unwrap()
                 .recs
                 .len()
-        })
-    };
-    let ref_p = || {
-        time(|| {
-            black_box(postcard::from_bytes::<BatchRef>(black_box(post)).unwrap())
+        },
+        || {
+            postcard::from_bytes::<BatchRef>(black_box(post))
+                .unwrap()
                 .recs
                 .len()
-        })
-    };
-    if postcard_first {
-        let (op, oz) = (owned_p(), owned_z());
-        let (rp, rz) = (ref_p(), ref_z());
-        ((oz, op), (rz, rp))
+        },
+        postcard_first,
+    );
+    (owned, borrowed)
+}
+
+/// Times `zeze` and `postcard` (each decodes, counts and drops its records), in that
+/// order or, with `swap`, the other way round; returns (zeze, postcard) milliseconds.
+fn pair(zeze: impl FnOnce() -> usize, postcard: impl FnOnce() -> usize, swap: bool) -> (f64, f64) {
+    if swap {
+        let p = time(postcard);
+        (time(zeze), p)
     } else {
-        let (oz, op) = (owned_z(), owned_p());
-        let (rz, rp) = (ref_z(), ref_p());
-        ((oz, op), (rz, rp))
+        let z = time(zeze);
+        (z, time(postcard))
     }
 }
 
