@@ -12,7 +12,7 @@
 //! in count, chain depth and total size ([`ImportOptions`]); each file is read once.
 
 use crate::duplicates::Duplicates;
-use crate::patch::{apply_merge_patch, count_values};
+use crate::patch::{apply_merge_patch, weight};
 use crate::report::{Outcome as O, Report, Reporter, ResultCode, Seg, Task as T};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -136,10 +136,12 @@ pub struct ImportOptions {
     pub max_imports: usize,
     /// Longest chain of files importing each other (default 32).
     pub max_depth: usize,
-    /// Most JSON values (objects, arrays, members' values, scalars) the imports may add
-    /// to the document in all, counting each file once per directive that brings it in
-    /// (default 4 Mi): a fan-out of files importing others twice stops here.
-    pub max_values: u64,
+    /// Most bytes the imports may add to the document in all, weighed by
+    /// [`crate::patch::weight`] (64 per JSON value plus the text of its strings and
+    /// member names), each file counted once per directive that brings it in (default
+    /// 256 MiB): a fan-out of files importing others twice, or one long string imported
+    /// many times, stops here.
+    pub max_bytes: u64,
 }
 
 impl Default for ImportOptions {
@@ -149,7 +151,7 @@ impl Default for ImportOptions {
             allow: Vec::new(),
             max_imports: 10_000,
             max_depth: 32,
-            max_values: 4 << 20,
+            max_bytes: 256 << 20,
         }
     }
 }
@@ -264,9 +266,9 @@ struct Resolver<'i> {
     opts: &'i ImportOptions,
     /// Every file read so far (each is read once however often it is imported).
     cache: std::collections::HashMap<PathBuf, std::rc::Rc<Cached>>,
-    /// Directives resolved and values added so far.
+    /// Directives resolved and the weight (`patch::weight`) they added so far.
     count: usize,
-    values: u64,
+    weight: u64,
     rep: Reporter<'static>,
     imported: Vec<PathBuf>,
     directives: Vec<ImportDirective>,
@@ -379,7 +381,7 @@ impl Resolver<'_> {
                         Some(c) => c.clone(),
                         None => match self.importer.read_keeping_duplicates(&path) {
                             Ok((j, d)) => {
-                                let n = count_values(&j);
+                                let n = weight(&j);
                                 let c = std::rc::Rc::new((j, d, n));
                                 self.cache.insert(path.clone(), c.clone());
                                 c
@@ -393,12 +395,13 @@ impl Resolver<'_> {
                             }
                         },
                     };
-                    self.values = self.values.saturating_add(cached.2);
-                    if self.values > self.opts.max_values {
+                    self.weight = self.weight.saturating_add(cached.2);
+                    if self.weight > self.opts.max_bytes {
                         let msg = format!(
-                            "'{}': imports expand past the limit of {} JSON values in all.",
+                            "'{}': imports expand past the limit of {} bytes in all \
+                             (each JSON value counted as 64 bytes plus its text).",
                             path.display(),
-                            self.opts.max_values
+                            self.opts.max_bytes
                         );
                         return self.rep.report(T::Import, O::Catastrophic, &msg);
                     }
@@ -511,7 +514,7 @@ pub fn resolve_imports_keeping_duplicates(
         opts,
         cache: Default::default(),
         count: 0,
-        values: 0,
+        weight: 0,
         rep: Reporter::default(),
         imported: Vec::new(),
         directives: Vec::new(),

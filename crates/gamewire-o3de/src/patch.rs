@@ -90,27 +90,40 @@ fn pointer_text(tokens: &[Token]) -> String {
     s
 }
 
-/// A JSON Patch may add at most this many JSON values per value of the document and
-/// the patch together (plus [`PATCH_GROWTH_ALLOWANCE`]): `copy` doubles a document, so
-/// a few dozen self-copies would otherwise need terabytes, and many copies of one
-/// subtree would hold memory out of proportion to the texts (each value costs its
-/// text a few bytes and the tree about 100). `add` and `replace` insert values of the
-/// patch itself, so any patch that copies less than the document and the patch hold
-/// applies.
+/// A JSON Patch may add at most this many bytes per byte of the document and the patch
+/// together, both weighed by [`weight`] (plus [`PATCH_GROWTH_ALLOWANCE`]): `copy`
+/// doubles a document, so a few dozen self-copies would otherwise need terabytes, and
+/// many copies of one subtree or one long string would hold memory out of proportion to
+/// the texts. `add` and `replace` insert values of the patch itself, so any patch that
+/// copies less than the document and the patch hold applies.
 pub const PATCH_GROWTH_FACTOR: u64 = 2;
 
-/// Values any JSON Patch may add, whatever the sizes of the document and the patch.
-pub const PATCH_GROWTH_ALLOWANCE: u64 = 1 << 16;
+/// Bytes (as [`weight`] counts them) any JSON Patch may add, whatever the sizes of the
+/// document and the patch: 4 MiB, about 64 Ki small values.
+pub const PATCH_GROWTH_ALLOWANCE: u64 = 4 << 20;
 
-/// The number of JSON values in `j` (iterative, so any depth is fine).
-pub(crate) fn count_values(j: &Json) -> u64 {
+/// What one JSON value costs in [`weight`] besides its text: about what a parsed value
+/// takes in the tree (the value, and its share of the array or map holding it).
+pub const VALUE_WEIGHT: u64 = 64;
+
+/// The memory a parsed JSON value holds, estimated: [`VALUE_WEIGHT`] per value (objects,
+/// arrays, members' values, scalars) plus the bytes of every string and member name, so
+/// a long string weighs its length and many small values their count (iterative, so any
+/// depth is fine).
+pub fn weight(j: &Json) -> u64 {
     let mut n = 0u64;
     let mut stack = vec![j];
     while let Some(v) = stack.pop() {
-        n += 1;
+        n = n.saturating_add(VALUE_WEIGHT);
         match v {
             Json::Array(a) => stack.extend(a.iter()),
-            Json::Object(m) => stack.extend(m.values()),
+            Json::Object(m) => {
+                for (k, x) in m {
+                    n = n.saturating_add(k.len() as u64);
+                    stack.push(x);
+                }
+            }
+            Json::String(s) => n = n.saturating_add(s.len() as u64),
             _ => {}
         }
     }
@@ -120,7 +133,8 @@ pub(crate) fn count_values(j: &Json) -> u64 {
 struct Patcher<'c> {
     rep: Reporter<'static>,
     callback: Option<&'c mut Reporting<'c>>,
-    /// Values added so far by `add`, `replace` and `copy`, and the most allowed.
+    /// Weight ([`weight`]) added so far by `add`, `replace` and `copy`, and the most
+    /// allowed.
     grown: u64,
     max_growth: u64,
 }
@@ -147,14 +161,16 @@ impl Patcher<'_> {
         r
     }
 
-    /// Counts `n` more values into the document; past the limit, the patch halts.
+    /// Counts `n` more bytes ([`weight`]) into the document; past the limit, the patch
+    /// halts.
     fn grow(&mut self, n: u64) -> Option<Code> {
         self.grown = self.grown.saturating_add(n);
         (self.grown > self.max_growth).then(|| {
             let msg = format!(
-                "The JSON Patch grows the document past the limit of {} added values \
-                 ({PATCH_GROWTH_FACTOR} per value of the document and the patch, plus \
-                 {PATCH_GROWTH_ALLOWANCE}).",
+                "The JSON Patch grows the document past the limit of {} bytes added \
+                 ({PATCH_GROWTH_FACTOR} per byte of the document and the patch, plus \
+                 {PATCH_GROWTH_ALLOWANCE}; each value counted as {VALUE_WEIGHT} bytes \
+                 plus its text).",
                 self.max_growth
             );
             self.fail(O::Catastrophic, &msg)
@@ -168,7 +184,7 @@ impl Patcher<'_> {
                 "JSON Patch only supports arrays at the root.",
             );
         };
-        self.max_growth = (count_values(target).saturating_add(count_values(patch)))
+        self.max_growth = (weight(target).saturating_add(weight(patch)))
             .saturating_mul(PATCH_GROWTH_FACTOR)
             .saturating_add(PATCH_GROWTH_ALLOWANCE);
         let mut result = ResultCode::empty(T::Merge);
@@ -232,7 +248,7 @@ impl Patcher<'_> {
         match op {
             "add" => match e.get("value") {
                 Some(v) => {
-                    if let Some(stop) = self.grow(count_values(v)) {
+                    if let Some(stop) = self.grow(weight(v)) {
                         return stop;
                     }
                     self.add_value(target, &tokens, v.clone())
@@ -254,7 +270,7 @@ impl Patcher<'_> {
                         )
                     });
                 };
-                if let Some(stop) = self.grow(count_values(v)) {
+                if let Some(stop) = self.grow(weight(v)) {
                     return stop;
                 }
                 match get_mut(target, &tokens) {
@@ -301,7 +317,7 @@ impl Patcher<'_> {
                 // A copy adds what it copies (a move only relocates), counted before
                 // anything is cloned.
                 if op == "copy" {
-                    if let Some(stop) = self.grow(count_values(found)) {
+                    if let Some(stop) = self.grow(weight(found)) {
                         return stop;
                     }
                 }

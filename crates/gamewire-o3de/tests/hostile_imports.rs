@@ -247,3 +247,49 @@ fn a_symbolic_link_out_of_the_folder_is_refused() {
     assert_eq!(doc, json!({"a": [2]}));
     std::fs::remove_dir_all(&top).ok();
 }
+
+#[test]
+fn copies_of_a_long_string_count_its_bytes() {
+    // One 1 MiB string, copied 1,000 times by a 60 KB patch: 1 GiB of text, which a
+    // count of values alone (1,000 values) lets through.
+    let big = "x".repeat(1 << 20);
+    let ops: Vec<Json> = (0..1000)
+        .map(|_| json!({"op": "copy", "from": "/s", "path": "/a/-"}))
+        .collect();
+    let mut doc = json!({"s": big, "a": []});
+    let r = apply_patch(&mut doc, &Json::Array(ops));
+    assert_eq!(r.outcome(), Outcome::Catastrophic);
+    let m: Vec<&str> = r.issues.iter().map(|i| i.message.as_str()).collect();
+    assert!(m.iter().any(|m| m.contains("past the limit")), "{m:?}");
+    // The document grew by at most twice what came in plus 4 MiB (about 7 copies).
+    let text = serde_json::to_string(&doc).unwrap().len();
+    assert!(text < 10 << 20, "document grew to {text} bytes");
+    // A copy or two of the same string is ordinary.
+    let ops: Vec<Json> = (0..2)
+        .map(|_| json!({"op": "copy", "from": "/s", "path": "/a/-"}))
+        .collect();
+    let mut doc = json!({"s": "x".repeat(1 << 20), "a": []});
+    let r = apply_patch(&mut doc, &Json::Array(ops));
+    assert_eq!(r.outcome(), Outcome::Success);
+    assert_eq!(doc["a"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn imports_of_a_long_string_count_its_bytes() {
+    // One file of a 4 MiB string imported 1,000 times: 4 GiB of text from 4 MiB read.
+    let big = json!({"s": "y".repeat(4 << 20)});
+    let mut imp = files(vec![("big.json".into(), big)]);
+    let members: serde_json::Map<String, Json> = (0..1000)
+        .map(|i| (format!("k{i}"), json!({"$import": "big.json"})))
+        .collect();
+    let mut doc = Json::Object(members);
+    let r = resolve_imports(&mut doc, "main.json".as_ref(), &mut imp);
+    assert_eq!(r.report.outcome(), Outcome::Catastrophic);
+    let m = message(&r);
+    assert!(m.contains("expand past the limit"), "{m}");
+    // A few imports of it are fine.
+    let mut imp = files(vec![("big.json".into(), json!({"s": "y".repeat(4 << 20)}))]);
+    let mut doc = json!({"a": {"$import": "big.json"}, "b": {"$import": "big.json"}});
+    let r = resolve_imports(&mut doc, "main.json".as_ref(), &mut imp);
+    assert_eq!(r.report.outcome(), Outcome::Success, "{}", message(&r));
+}

@@ -715,6 +715,25 @@ fn o3de_patch_copies() -> Case {
     }
 }
 
+fn o3de_patch_string_copies() -> Case {
+    // A document of one 2 MiB string (the input) copied 10,000 times by the patch: the
+    // growth limit counts the string's bytes, not one value per copy.
+    let input =
+        serde_json::to_vec(&serde_json::json!({"s": "z".repeat(2 << 20), "a": []})).unwrap();
+    Case {
+        input,
+        decode: Box::new(|d| {
+            use gamewire::o3de::{patch::apply_patch, Outcome};
+            let mut doc: serde_json::Value = serde_json::from_slice(d).unwrap();
+            let ops: Vec<serde_json::Value> = (0..10_000)
+                .map(|_| serde_json::json!({"op": "copy", "from": "/s", "path": "/a/-"}))
+                .collect();
+            let r = apply_patch(&mut doc, &serde_json::Value::Array(ops));
+            assert_eq!(r.outcome(), Outcome::Catastrophic);
+        }),
+    }
+}
+
 /// Cases by name.
 fn case(name: &str) -> Option<Case> {
     use gamewire::resonite::Compression;
@@ -749,6 +768,7 @@ fn case(name: &str) -> Option<Case> {
         "o3de-empty-objects" => o3de_empty_objects(),
         "o3de-deep" => o3de_deep(),
         "o3de-patch-copies" => o3de_patch_copies(),
+        "o3de-patch-string-copies" => o3de_patch_string_copies(),
         "o3de-doc-pretty-deep" => o3de_doc_pretty_deep(),
         _ => return None,
     })
@@ -769,6 +789,9 @@ fn bound(name: &str) -> (u64, u64) {
         | "o3de-empty-objects" => (64, 1 << 20),
         "o3de-deep" => (16, 1 << 20),
         "o3de-patch-copies" => (64, 1 << 20),
+        // Twice the document and the patch (about 2.6 MiB of weight), plus 4 MiB: the
+        // patch's own 10,000 operations, built in the decode, are in the constant.
+        "o3de-patch-string-copies" => (16, 12 << 20),
         // The output itself (255x), allocated once.
         "resonite-lz4-max-ratio" => (256, 4 << 20),
         "o3de-doc-pretty-deep" => (64, 1 << 20),
@@ -810,6 +833,7 @@ const CASES: &[&str] = &[
     "o3de-empty-objects",
     "o3de-deep",
     "o3de-patch-copies",
+    "o3de-patch-string-copies",
     "o3de-doc-pretty-deep",
 ];
 
