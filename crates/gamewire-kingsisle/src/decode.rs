@@ -1,6 +1,7 @@
 //! Bytes to [`Document`]: the shallow and deep bit decoders.
 
 use crate::bits::BitReader;
+use crate::deep;
 use crate::properties::Builder;
 use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
@@ -228,61 +229,18 @@ impl<'a, 't> Decoder<'a, 't> {
                         Some(Err(e)) => return Err(e.in_key(p.name.as_str())),
                         None => self.property(p).map_err(|e| e.in_key(p.name.as_str()))?,
                     };
-                    let actual = self.r.pos() - start;
-                    if actual != size {
-                        return Err(self
-                            .r
-                            .error_at(
-                                start,
-                                ErrorKind::Unexpected {
-                                    expected: format!(
-                                        "a property of {size} bits as its size field says"
-                                    ),
-                                    found: format!("{actual} bits"),
-                                },
-                            )
-                            .in_key(p.name.as_str()));
-                    }
+                    deep::check_size(&self.r, start, size, p.name.as_str())?;
                     v
                 }
-                None if self.skip => {
-                    let used = self.r.pos() - start;
-                    let Some(bits) = size.checked_sub(used) else {
-                        return Err(self.r.error_at(
-                            start,
-                            ErrorKind::Message(format!(
-                                "property size {size} is smaller than its {used} bits of header"
-                            )),
-                        ));
-                    };
-                    let data = self
-                        .r
-                        .read_raw(bits)
-                        .map_err(|e| e.in_key(format!("#{hash}")))?;
-                    Value::Raw(Box::new(Raw {
-                        type_hash: 0,
-                        bits: bits as u64,
-                        data,
-                    }))
-                }
-                None => {
-                    return Err(self.r.error_at(
-                        start,
-                        ErrorKind::Message(format!(
-                            "unknown property hash {hash} (0x{hash:08x}) in {}",
-                            class.name
-                        )),
-                    ))
-                }
-            };
-            left = left.checked_sub(size).ok_or_else(|| {
-                self.r.error_at(
+                None if self.skip => Value::Raw(Box::new(deep::read_unknown(
+                    &mut self.r,
                     start,
-                    ErrorKind::Message(format!(
-                        "property of {size} bits overflows its object ({left} bits left)"
-                    )),
-                )
-            })?;
+                    size,
+                    hash,
+                )?)),
+                None => return Err(deep::unknown_hash(&self.r, start, hash, class)),
+            };
+            left = deep::take(&self.r, start, left, size)?;
             props.push(hash, value);
         }
         Ok(Object {

@@ -16,6 +16,7 @@
 pub mod bind;
 pub mod bits;
 mod decode;
+mod deep;
 mod encode;
 pub mod hash;
 pub mod inspect;

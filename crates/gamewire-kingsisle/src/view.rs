@@ -19,6 +19,7 @@ pub use owned::OwnedView;
 
 use crate::bits::BitReader;
 use crate::decode::masked;
+use crate::deep;
 use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
 use crate::value::{serializer_flags as sf, Document, KeptZlib, Object, Raw, Value};
@@ -1018,61 +1019,16 @@ impl<'a, 't> Tape<'a, 't> {
                     let p = &class.properties[i];
                     self.property(p, hash, def_index(i))
                         .map_err(|e| e.in_key(p.name.as_str()))?;
-                    let actual = self.r.pos() - start;
-                    if actual != size {
-                        return Err(self
-                            .r
-                            .error_at(
-                                start,
-                                ErrorKind::Unexpected {
-                                    expected: format!(
-                                        "a property of {size} bits as its size field says"
-                                    ),
-                                    found: format!("{actual} bits"),
-                                },
-                            )
-                            .in_key(p.name.as_str()));
-                    }
+                    deep::check_size(&self.r, start, size, p.name.as_str())?;
                 }
                 None if self.skip => {
-                    let used = self.r.pos() - start;
-                    let Some(bits) = size.checked_sub(used) else {
-                        return Err(self.r.error_at(
-                            start,
-                            ErrorKind::Message(format!(
-                                "property size {size} is smaller than its {used} bits of header"
-                            )),
-                        ));
-                    };
-                    let data = self
-                        .r
-                        .read_raw(bits)
-                        .map_err(|e| e.in_key(format!("#{hash}")))?;
-                    self.raws.push(Raw {
-                        type_hash: 0,
-                        bits: bits as u64,
-                        data,
-                    });
+                    let raw = deep::read_unknown(&mut self.r, start, size, hash)?;
+                    self.raws.push(raw);
                     self.push(hash, NO_DEF, Op::Raw, (self.raws.len() - 1) as u64);
                 }
-                None => {
-                    return Err(self.r.error_at(
-                        start,
-                        ErrorKind::Message(format!(
-                            "unknown property hash {hash} (0x{hash:08x}) in {}",
-                            class.name
-                        )),
-                    ))
-                }
+                None => return Err(deep::unknown_hash(&self.r, start, hash, class)),
             }
-            left = left.checked_sub(size).ok_or_else(|| {
-                self.r.error_at(
-                    start,
-                    ErrorKind::Message(format!(
-                        "property of {size} bits overflows its object ({left} bits left)"
-                    )),
-                )
-            })?;
+            left = deep::take(&self.r, start, left, size)?;
         }
         Ok(())
     }
