@@ -2,6 +2,7 @@
 
 use crate::bits::BitReader;
 use crate::deep;
+use crate::layers;
 use crate::properties::Builder;
 use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
@@ -27,53 +28,20 @@ pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document>
     } else {
         Cow::Borrowed(data)
     };
-    let mut at = 0usize;
-    let mut fl = opts.flags;
-    if fl & sf::STATEFUL_FLAGS != 0 {
-        let w = data.get(0..4).ok_or_else(|| {
-            Error::at(
-                0,
-                ErrorKind::UnexpectedEof {
-                    needed: 4 - data.len(),
-                    remaining: data.len(),
-                },
-            )
-        })?;
-        let word = u32::from_le_bytes(w.try_into().expect("4 bytes"));
-        doc.flags = Some(word);
-        fl = word;
-        at = 4;
-    }
-    let inner: Cow<[u8]>;
-    let mut base = at;
-    if fl & sf::WITH_COMPRESSION != 0 {
-        let marker = *data.get(at).ok_or_else(|| {
-            Error::at(
-                at,
-                ErrorKind::UnexpectedEof {
-                    needed: 1,
-                    remaining: 0,
-                },
-            )
-        })?;
-        doc.zlib_marker = Some(marker);
-        at += 1;
-        if marker != 0 {
-            let inflated =
-                zlib::unframe(&data[at..], at, opts.limits.decompress_cap(data.len() - at))?;
+    let layers = layers::read(&data, opts)?;
+    let (fl, at, base) = (layers.flags, layers.at, layers.base);
+    doc.flags = layers.flags_word;
+    doc.zlib_marker = layers.zlib_marker;
+    let inner: Cow<[u8]> = match layers.inflated {
+        Some(inflated) => {
             doc.flag_zlib = Some(KeptZlib {
                 size: inflated.len() as u32,
                 stream: data[at + 4..].to_vec(),
             });
-            inner = Cow::Owned(inflated);
-            base = 0;
-        } else {
-            inner = Cow::Borrowed(&data[at..]);
-            base = at;
+            Cow::Owned(inflated)
         }
-    } else {
-        inner = Cow::Borrowed(&data[at..]);
-    }
+        None => Cow::Borrowed(&data[at..]),
+    };
     let mut de = Decoder {
         r: BitReader::new(&inner, base),
         types,

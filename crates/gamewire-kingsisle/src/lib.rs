@@ -21,6 +21,7 @@ mod encode;
 pub mod hash;
 pub mod inspect;
 pub mod json;
+mod layers;
 mod options;
 pub mod properties;
 mod stack;

@@ -20,6 +20,7 @@ pub use owned::OwnedView;
 use crate::bits::BitReader;
 use crate::decode::masked;
 use crate::deep;
+use crate::layers;
 use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
 use crate::value::{serializer_flags as sf, Document, KeptZlib, Object, Raw, Value};
@@ -187,57 +188,15 @@ impl<'a, 't> View<'a, 't> {
             manual = Some(inflated);
         }
         let outer: &[u8] = manual.as_deref().unwrap_or(data);
-        let mut at = 0usize;
-        let mut fl = opts.flags;
-        let mut flags_word = None;
-        if fl & sf::STATEFUL_FLAGS != 0 {
-            let w = outer.get(0..4).ok_or_else(|| {
-                Error::at(
-                    0,
-                    ErrorKind::UnexpectedEof {
-                        needed: 4 - outer.len(),
-                        remaining: outer.len(),
-                    },
-                )
-            })?;
-            let word = u32::from_le_bytes(w.try_into().expect("4 bytes"));
-            flags_word = Some(word);
-            fl = word;
-            at = 4;
-        }
-        let mut zlib_marker = None;
-        // The stream: (inflated bytes to keep in scratch, or a range of the outer data).
-        let mut inflated: Option<Vec<u8>> = None;
-        let mut base = at;
-        if fl & sf::WITH_COMPRESSION != 0 {
-            let marker = *outer.get(at).ok_or_else(|| {
-                Error::at(
-                    at,
-                    ErrorKind::UnexpectedEof {
-                        needed: 1,
-                        remaining: 0,
-                    },
-                )
-            })?;
-            zlib_marker = Some(marker);
-            at += 1;
-            if marker != 0 {
-                let v = zlib::unframe(
-                    &outer[at..],
-                    at,
-                    opts.limits.decompress_cap(outer.len() - at),
-                )?;
-                if keep_zlib {
-                    located.flag_zlib = Some(KeptZlib {
-                        size: v.len() as u32,
-                        stream: outer[at + 4..].to_vec(),
-                    });
-                }
-                inflated = Some(v);
-                base = 0;
-            } else {
-                base = at;
-            }
+        let layers = layers::read(outer, opts)?;
+        let (fl, at, base) = (layers.flags, layers.at, layers.base);
+        let (flags_word, zlib_marker) = (layers.flags_word, layers.zlib_marker);
+        let inflated = layers.inflated;
+        if let (Some(v), true) = (&inflated, keep_zlib) {
+            located.flag_zlib = Some(KeptZlib {
+                size: v.len() as u32,
+                stream: outer[at + 4..].to_vec(),
+            });
         }
         let stream: &'a [u8] = match (inflated, manual) {
             (Some(v), _) => {
