@@ -310,14 +310,7 @@ impl<'a, 't> Decoder<'a, 't> {
     /// A length prefix: compact (flag 2) or aligned u16 (strings) / u32 (containers).
     #[inline]
     fn length(&mut self, string: bool) -> Result<usize> {
-        if self.flags & sf::COMPACT_LENGTH_PREFIXES != 0 {
-            let large = self.r.read_bit()?;
-            Ok(self.r.read_bits(if large { 31 } else { 7 })? as usize)
-        } else if string {
-            Ok(u16::from_le_bytes(self.r.read_array::<2>()?) as usize)
-        } else {
-            Ok(self.r.read_u32_aligned()? as usize)
-        }
+        deep::length(&mut self.r, self.flags, string)
     }
 
     fn string(&mut self) -> Result<&'a [u8]> {
@@ -389,13 +382,13 @@ impl<'a, 't> Decoder<'a, 't> {
                 }
             }
             Kind::Color => Value::Color(r.read_array()?),
-            Kind::Vec3 => Value::Vec3(f32s(&r.read_array::<12>()?)),
-            Kind::Euler => Value::Euler(f32s(&r.read_array::<12>()?)),
-            Kind::Quat => Value::Quat(f32s(&r.read_array::<16>()?)),
-            Kind::Matrix => Value::Matrix(Box::new(f32s(&r.read_array::<36>()?))),
-            Kind::PointInt => Value::PointInt(i32s(&r.read_array::<8>()?)),
-            Kind::SizeInt => Value::SizeInt(i32s(&r.read_array::<8>()?)),
-            Kind::RectInt => Value::RectInt(i32s(&r.read_array::<16>()?)),
+            Kind::Vec3 => Value::Vec3(deep::f32s(&r.read_array::<12>()?)),
+            Kind::Euler => Value::Euler(deep::f32s(&r.read_array::<12>()?)),
+            Kind::Quat => Value::Quat(deep::f32s(&r.read_array::<16>()?)),
+            Kind::Matrix => Value::Matrix(Box::new(deep::f32s(&r.read_array::<36>()?))),
+            Kind::PointInt => Value::PointInt(deep::i32s(&r.read_array::<8>()?)),
+            Kind::SizeInt => Value::SizeInt(deep::i32s(&r.read_array::<8>()?)),
+            Kind::RectInt => Value::RectInt(deep::i32s(&r.read_array::<16>()?)),
             Kind::PointUChar => Value::PointUChar(r.read_array()?),
             Kind::PointUInt => {
                 let a: [u8; 8] = r.read_array()?;
@@ -404,21 +397,9 @@ impl<'a, 't> Decoder<'a, 't> {
                     u32::from_le_bytes([a[4], a[5], a[6], a[7]]),
                 ])
             }
-            Kind::PointFloat => Value::PointFloat(f32s(&r.read_array::<8>()?)),
-            Kind::RectFloat => Value::RectFloat(f32s(&r.read_array::<16>()?)),
+            Kind::PointFloat => Value::PointFloat(deep::f32s(&r.read_array::<8>()?)),
+            Kind::RectFloat => Value::RectFloat(deep::f32s(&r.read_array::<16>()?)),
             Kind::Object => self.object()?,
         })
     }
-}
-
-fn f32s<const N: usize, const B: usize>(b: &[u8; B]) -> [f32; N] {
-    std::array::from_fn(|i| {
-        f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-    })
-}
-
-fn i32s<const N: usize, const B: usize>(b: &[u8; B]) -> [i32; N] {
-    std::array::from_fn(|i| {
-        i32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-    })
 }

@@ -4,6 +4,7 @@
 
 use crate::bits::BitReader;
 use crate::types::ClassDef;
+use crate::value::serializer_flags as sf;
 use crate::value::Raw;
 use gamewire_core::{Error, ErrorKind, Result};
 
@@ -70,5 +71,33 @@ pub(crate) fn take(r: &BitReader, start: usize, left: usize, size: usize) -> Res
                 "property of {size} bits overflows its object ({left} bits left)"
             )),
         )
+    })
+}
+
+/// A length prefix: with serializer flag 2 (compact prefixes) a bit choosing 7 or 31
+/// bits; otherwise a little-endian `u16` for a string, a `u32` for anything else.
+#[inline]
+pub(crate) fn length(r: &mut BitReader, flags: u32, string: bool) -> Result<usize> {
+    if flags & sf::COMPACT_LENGTH_PREFIXES != 0 {
+        let large = r.read_bit()?;
+        Ok(r.read_bits(if large { 31 } else { 7 })? as usize)
+    } else if string {
+        Ok(u16::from_le_bytes(r.read_array::<2>()?) as usize)
+    } else {
+        Ok(r.read_u32_aligned()? as usize)
+    }
+}
+
+/// `N` little-endian `f32`s from the first `4 * N` of `B` bytes.
+pub(crate) fn f32s<const N: usize, const B: usize>(b: &[u8; B]) -> [f32; N] {
+    std::array::from_fn(|i| {
+        f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+    })
+}
+
+/// `N` little-endian `i32`s from the first `4 * N` of `B` bytes.
+pub(crate) fn i32s<const N: usize, const B: usize>(b: &[u8; B]) -> [i32; N] {
+    std::array::from_fn(|i| {
+        i32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
     })
 }

@@ -439,20 +439,20 @@ impl<'a, 't> View<'a, 't> {
                 std::str::from_utf8(self.bytes(x, hi(x))).expect("checked when decoded"),
             ),
             Op::Color => Item::Color(self.fixed(x)),
-            Op::Vec3 => Item::Vec3(f32s(&self.fixed::<12>(x))),
-            Op::Euler => Item::Euler(f32s(&self.fixed::<12>(x))),
-            Op::Quat => Item::Quat(f32s(&self.fixed::<16>(x))),
-            Op::Matrix => Item::Matrix(f32s(&self.fixed::<36>(x))),
-            Op::PointInt => Item::PointInt(i32s(&self.fixed::<8>(x))),
+            Op::Vec3 => Item::Vec3(deep::f32s(&self.fixed::<12>(x))),
+            Op::Euler => Item::Euler(deep::f32s(&self.fixed::<12>(x))),
+            Op::Quat => Item::Quat(deep::f32s(&self.fixed::<16>(x))),
+            Op::Matrix => Item::Matrix(deep::f32s(&self.fixed::<36>(x))),
+            Op::PointInt => Item::PointInt(deep::i32s(&self.fixed::<8>(x))),
             Op::PointUChar => Item::PointUChar(self.fixed(x)),
             Op::PointUInt => {
-                let a = i32s::<2, 8>(&self.fixed(x));
+                let a = deep::i32s::<2, 8>(&self.fixed(x));
                 Item::PointUInt([a[0] as u32, a[1] as u32])
             }
-            Op::PointFloat => Item::PointFloat(f32s(&self.fixed::<8>(x))),
-            Op::SizeInt => Item::SizeInt(i32s(&self.fixed::<8>(x))),
-            Op::RectInt => Item::RectInt(i32s(&self.fixed::<16>(x))),
-            Op::RectFloat => Item::RectFloat(f32s(&self.fixed::<16>(x))),
+            Op::PointFloat => Item::PointFloat(deep::f32s(&self.fixed::<8>(x))),
+            Op::SizeInt => Item::SizeInt(deep::i32s(&self.fixed::<8>(x))),
+            Op::RectInt => Item::RectInt(deep::i32s(&self.fixed::<16>(x))),
+            Op::RectFloat => Item::RectFloat(deep::f32s(&self.fixed::<16>(x))),
             Op::Raw => Item::Raw(&self.raws[x as usize]),
             Op::Count => Item::Null,
         }
@@ -1048,14 +1048,7 @@ impl<'a, 't> Tape<'a, 't> {
 
     #[inline]
     fn length(&mut self, string: bool) -> Result<usize> {
-        if self.flags & sf::COMPACT_LENGTH_PREFIXES != 0 {
-            let large = self.r.read_bit()?;
-            Ok(self.r.read_bits(if large { 31 } else { 7 })? as usize)
-        } else if string {
-            Ok(u16::from_le_bytes(self.r.read_array::<2>()?) as usize)
-        } else {
-            Ok(self.r.read_u32_aligned()? as usize)
-        }
+        deep::length(&mut self.r, self.flags, string)
     }
 
     /// A string's (byte offset, length).
@@ -1161,16 +1154,4 @@ impl<'a, 't> Tape<'a, 't> {
         self.push(tag, def, op, x);
         Ok(())
     }
-}
-
-fn f32s<const N: usize, const B: usize>(b: &[u8; B]) -> [f32; N] {
-    std::array::from_fn(|i| {
-        f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-    })
-}
-
-fn i32s<const N: usize, const B: usize>(b: &[u8; B]) -> [i32; N] {
-    std::array::from_fn(|i| {
-        i32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-    })
 }
