@@ -16,6 +16,8 @@ struct Expected {
     name: &'static str,
     /// `None`: raw BSON, no container.
     compression: Option<Compression>,
+    /// FrDT header or legacy (containers only; not looked at for raw BSON).
+    framing: Framing,
     bson_len: usize,
     slots: usize,
     components: usize,
@@ -29,6 +31,7 @@ const EXPECTED: &[Expected] = &[
     Expected {
         name: "neos-holder.7zbson",
         compression: Some(Compression::Lzma),
+        framing: Framing::Legacy,
         bson_len: 111_579,
         slots: 19,
         components: 44,
@@ -56,6 +59,7 @@ const EXPECTED: &[Expected] = &[
     Expected {
         name: "resonite-lut.bson",
         compression: None,
+        framing: Framing::Legacy,
         bson_len: 55_841,
         slots: 5,
         components: 20,
@@ -74,6 +78,43 @@ const EXPECTED: &[Expected] = &[
                 Some(Value::Int32(_) | Value::Int64(_))
             ));
             assert!(t.type_name(c).is_some());
+        },
+    },
+    Expected {
+        name: "resonite-avatar-root-id.brson",
+        compression: Some(Compression::Brotli),
+        framing: Framing::FrDT { version: 0 },
+        bson_len: 26_589,
+        slots: 13,
+        components: 29,
+        assets: 0,
+        root_slot: "Avatar Root Identification",
+        check: |t| {
+            assert_eq!(t.version_number(), Some("2026.6.12.557"));
+            assert_eq!(t.feature_flags().len(), 10);
+            let types = t.types();
+            assert_eq!(types.len(), 20);
+            assert_eq!(
+                types[0],
+                "[FrooxEngine]FrooxEngine.DynamicValueVariable<bool>"
+            );
+        },
+    },
+    Expected {
+        name: "resonite-loading-standin.brson",
+        compression: Some(Compression::Brotli),
+        framing: Framing::FrDT { version: 0 },
+        bson_len: 68_443,
+        slots: 36,
+        components: 58,
+        assets: 0,
+        root_slot: "LoadingStandin - Thumbnail v1.3.1",
+        check: |t| {
+            assert_eq!(t.version_number(), Some("2025.6.17.855"));
+            assert_eq!(t.feature_flags().len(), 8);
+            let types = t.types();
+            assert_eq!(types.len(), 49);
+            assert_eq!(types[0], "[FrooxEngine]FrooxEngine.VirtualParent");
         },
     },
 ];
@@ -177,7 +218,7 @@ fn real_files_decode_and_round_trip() {
         names, listed,
         "every file in real/ is listed here, and only those"
     );
-    assert_eq!(names.len(), 2);
+    assert_eq!(names.len(), 4);
 
     let opts = Options::default();
     for e in EXPECTED {
@@ -188,7 +229,7 @@ fn real_files_decode_and_round_trip() {
                 assert_eq!(Compression::from_file_name(e.name), Some(c), "{}", e.name);
                 let d = decode(&data, Some(e.name), &opts).unwrap();
                 assert_eq!(d.container.compression, c, "{}", e.name);
-                assert_eq!(d.container.framing, Framing::Legacy, "{}", e.name);
+                assert_eq!(d.container.framing, e.framing, "{}", e.name);
                 // without the name, sniffing finds the same (as `gamewire inspect` does)
                 let sniffed = decode(&data, None, &opts).unwrap();
                 assert_eq!(sniffed.container, d.container, "{}", e.name);
