@@ -57,6 +57,32 @@ const EXPECTED: &[Expected] = &[
         },
     },
     Expected {
+        name: "neos-box.7zbson",
+        compression: Some(Compression::Lzma),
+        framing: Framing::Legacy,
+        bson_len: 8_774,
+        slots: 1,
+        components: 6,
+        assets: 1,
+        root_slot: "Box",
+        check: |t| {
+            let root = t.object().unwrap();
+            let names: Vec<String> = root
+                .components()
+                .iter()
+                .map(|c| t.type_name(c).unwrap().into_owned())
+                .collect();
+            assert_eq!(names[0], "FrooxEngine.BoxMesh");
+            assert!(names[3].starts_with("FrooxEngine.ValueCopy`1[[BaseX.float3, BaseX"));
+            // ... and int32 in this one
+            let tv = t.root.get("TypeVersions").unwrap().as_document().unwrap();
+            assert!(matches!(
+                tv.get("FrooxEngine.Grabbable"),
+                Some(Value::Int32(2))
+            ));
+        },
+    },
+    Expected {
         name: "resonite-lut.bson",
         compression: None,
         framing: Framing::Legacy,
@@ -218,7 +244,7 @@ fn real_files_decode_and_round_trip() {
         names, listed,
         "every file in real/ is listed here, and only those"
     );
-    assert_eq!(names.len(), 4);
+    assert_eq!(names.len(), 5);
 
     let opts = Options::default();
     for e in EXPECTED {
