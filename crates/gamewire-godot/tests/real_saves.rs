@@ -47,7 +47,7 @@ fn the_folder_holds_the_files_sources_md_lists() {
     let files = files();
     assert_eq!(
         files.len(),
-        7,
+        9,
         "{:?}",
         files.iter().map(|f| &f.0).collect::<Vec<_>>()
     );
@@ -202,4 +202,30 @@ fn jaws_of_time_attacks_are_five_arrays() {
     assert_eq!(ints(&r[0]), [0, 3, 2, 1]);
     assert_eq!(ints(&r[1]), [1, 2, 2, -3, 10]);
     assert_eq!(ints(&r[4]), [1, -2, 2, 5, 0]);
+}
+
+#[test]
+fn blasto_x_keeps_godot3_64_bit_floats() {
+    let r = records("blasto-x-save_data.godot3.save");
+    assert_eq!(r.len(), 1);
+    let d = dict(&r[0]);
+    assert_eq!(
+        d.get("stage_saved").and_then(Value::as_str),
+        Some("defeat vine")
+    );
+    // Header 0x00010003: a Godot 3 REAL with ENCODE_FLAG_64, the f64 7ce2238520f924c0.
+    assert_eq!(
+        d.get("musicValue"),
+        Some(&Value::Float(-10.486576233511407))
+    );
+    assert_eq!(d.get("fullscreen"), Some(&Value::Bool(false)));
+}
+
+#[test]
+fn blasto_x_earlier_save_is_a_godot3_object_id() {
+    // Header 0x00010011: Godot 3 OBJECT (17) with ENCODE_FLAG_OBJECT_AS_ID, id 0x78a.
+    assert_eq!(
+        records("blasto-x-save_data_dat.godot3.save"),
+        [Value::Object(Box::new(Object::Id(1930)))]
+    );
 }
