@@ -47,7 +47,7 @@ fn the_folder_holds_the_files_sources_md_lists() {
     let files = files();
     assert_eq!(
         files.len(),
-        9,
+        8,
         "{:?}",
         files.iter().map(|f| &f.0).collect::<Vec<_>>()
     );
@@ -118,27 +118,6 @@ fn rogue_like_holds_its_health() {
     let r = records("rogue-like-save_file.godot3.save");
     assert_eq!(r.len(), 1);
     assert_eq!(dict(&r[0]).get("health"), Some(&Value::Int(100)));
-}
-
-#[test]
-fn pebble_match_holds_levels_by_int_key_with_vector2_cells() {
-    let r = records("pebble-match-savegame.godot3.save");
-    assert_eq!(r.len(), 1);
-    let levels = dict(&r[0]);
-    assert_eq!(levels.entries.len(), 6);
-    // Keys are ints (level numbers), so `get(&str)` finds nothing: look the entry up.
-    let level1 = &levels
-        .entries
-        .iter()
-        .find(|(k, _)| *k == Value::Int(1))
-        .expect("level 1")
-        .1;
-    let level1 = dict(level1);
-    assert_eq!(level1.get("unlocked"), Some(&Value::Bool(true)));
-    assert_eq!(level1.get("high_score"), Some(&Value::Int(0)));
-    let empty = items(level1.get("empty_spaces").unwrap());
-    assert_eq!(empty.len(), 28);
-    assert_eq!(empty[7], Value::Vector2(Real::F32([0.0, 7.0])));
 }
 
 #[test]
