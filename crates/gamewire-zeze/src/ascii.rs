@@ -6,9 +6,9 @@
 //! keys, ids), so [`short_ascii`] checks strings of up to 16 bytes with two overlapping
 //! word loads and one mask, and hands back the `&str` without checking again. The
 //! benchmark that proves the need is `examples/serde_vs_postcard.rs`: serde decode of
-//! the bench records took 1.09-1.13x postcard's time without it and 0.91-0.95x with it
-//! (docs/PERFORMANCE.md, "Serde decode against postcard"); the safe alternatives
-//! measured (`utf8_chunks` after the same mask) kept most of the cost.
+//! the bench records (owned strings) took 1.08-1.09x postcard's time without it and
+//! 0.88-0.98x with it (docs/PERFORMANCE.md, "Serde decode against postcard"); the safe
+//! alternative measured (`utf8_chunks` after the same mask) kept most of the cost.
 
 /// The longest string [`short_ascii`] checks itself; longer ones go to
 /// `std::str::from_utf8`, whose word-at-a-time ASCII loop pays off there.
