@@ -16,6 +16,7 @@
 mod error;
 pub mod hex;
 pub mod inspect;
+pub mod json_out;
 pub mod json_text;
 mod limits;
 pub mod peers;

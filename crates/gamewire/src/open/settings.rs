@@ -1,0 +1,316 @@
+//! The settings that write a file again as it was read: typed, serde-able, and the
+//! `"$gamewire"` header of gamewire's JSON documents.
+//!
+//! ```json
+//! {"$gamewire": {"format": "godot3", "framing": "store_var"},
+//! "data": [ ... ]}
+//! ```
+//!
+//! Side files are named by [`SideRef`]: a path relative to the JSON document's folder
+//! (so a document moved with its side files still encodes) and the SHA-256 of the
+//! content it was decoded with (so a different type list or solution is named as the
+//! cause of a failure).
+
+use crate::Format;
+use serde::{Deserialize, Serialize};
+
+/// A side file a document was decoded with.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideRef {
+    /// Where it is: relative to the JSON document's folder (with `/`), or, in settings
+    /// not yet written to a document, the path it was found at.
+    pub path: String,
+    /// The SHA-256 of its content, in lower-case hex.
+    pub sha256: String,
+}
+
+/// How Godot values are laid out in a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GodotFraming {
+    /// One bare Variant (`var_to_bytes`, `PacketPeer.put_var`): the JSON is the value.
+    Bare,
+    /// Variants each behind a u32 length (`store_var`, `StreamPeer.put_var`): the JSON
+    /// is an array of the values.
+    StoreVar,
+}
+
+/// Settings of a Godot 3 or 4 file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GodotSettings {
+    /// Bare value or `store_var` frames.
+    pub framing: GodotFraming,
+    /// Full objects were accepted (`bytes_to_var_with_objects`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub allow_objects: bool,
+}
+
+/// How a KingsIsle file holds its objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KingsIsleFile {
+    /// A `BINd` file (the flags word is in the data).
+    Bind,
+    /// A bare ObjectProperty blob, written with [`KingsIsleSettings::flags`] and the
+    /// other serializer options.
+    Blob,
+    /// An XML object file (`<Objects><Class Name=..>`): one object, or an array of them.
+    Xml,
+}
+
+/// Settings of a KingsIsle file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KingsIsleSettings {
+    /// BINd, blob or XML.
+    pub file: KingsIsleFile,
+    /// The type list.
+    pub types: SideRef,
+    /// The game whose hashes the type list uses where it gives none.
+    #[serde(default = "wizard101")]
+    pub game: String,
+    /// Serializer flags (blobs).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flags: u32,
+    /// Property mask (blobs).
+    #[serde(default = "default_mask")]
+    pub mask: u32,
+    /// Shallow mode (blobs).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub shallow: bool,
+    /// Manual zlib framing (blobs).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub manual_zlib: bool,
+}
+
+/// How Zeze values are laid out in a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZezeLayout {
+    /// One bean.
+    Bean,
+    /// Protocol frames: the JSON is an array of frames.
+    Frames,
+}
+
+/// Settings of a Zeze file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ZezeSettings {
+    /// One bean or frames.
+    pub layout: ZezeLayout,
+    /// The solution that typed it, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<SideRef>,
+    /// The bean (full name) of a typed single bean, or of every frame's body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bean: Option<String>,
+}
+
+/// The container of a Resonite file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResoniteContainer {
+    /// A `FrDT` header (version, compression) before the payload.
+    Frdt,
+    /// No header (older files): the compression alone.
+    Legacy,
+}
+
+/// Settings of a Resonite file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResoniteSettings {
+    /// `none`, `lz4`, `lzma` or `brotli`.
+    pub compression: String,
+    /// FrDT header or none.
+    pub container: ResoniteContainer,
+}
+
+/// How an O3DE file is laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum O3deLayout {
+    /// Indented as O3DE writes it (4 spaces).
+    Pretty,
+    /// On one line.
+    Compact,
+}
+
+/// Settings of an O3DE file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct O3deSettings {
+    /// The layout written back.
+    pub layout: O3deLayout,
+    /// The registry that checked it, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub registry: Option<SideRef>,
+}
+
+/// Everything needed to write a file again as it was read, by format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "format")]
+pub enum Settings {
+    /// Godot 3.x Variant binary.
+    #[serde(rename = "godot3")]
+    Godot3(GodotSettings),
+    /// Godot 4.x Variant binary.
+    #[serde(rename = "godot4")]
+    Godot4(GodotSettings),
+    /// KingsIsle ObjectProperty.
+    #[serde(rename = "kingsisle")]
+    KingsIsle(KingsIsleSettings),
+    /// Zeze beans and frames.
+    #[serde(rename = "zeze")]
+    Zeze(ZezeSettings),
+    /// Resonite/Neos containers.
+    #[serde(rename = "resonite")]
+    Resonite(ResoniteSettings),
+    /// O3DE JSON.
+    #[serde(rename = "o3de")]
+    O3de(O3deSettings),
+}
+
+impl Settings {
+    /// The format these settings are for.
+    pub fn format(&self) -> Format {
+        match self {
+            Settings::Godot3(_) => Format::Godot3,
+            Settings::Godot4(_) => Format::Godot4,
+            Settings::KingsIsle(_) => Format::KingsIsle,
+            Settings::Zeze(_) => Format::Zeze,
+            Settings::Resonite(_) => Format::Resonite,
+            Settings::O3de(_) => Format::O3de,
+        }
+    }
+
+    /// The side files named, mutably (to make their paths relative or absolute).
+    pub fn side_refs_mut(&mut self) -> Vec<&mut SideRef> {
+        match self {
+            Settings::KingsIsle(k) => vec![&mut k.types],
+            Settings::Zeze(z) => z.solution.iter_mut().collect(),
+            Settings::O3de(o) => o.registry.iter_mut().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The side files named.
+    pub fn side_refs(&self) -> Vec<&SideRef> {
+        match self {
+            Settings::KingsIsle(k) => vec![&k.types],
+            Settings::Zeze(z) => z.solution.iter().collect(),
+            Settings::O3de(o) => o.registry.iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The default settings for writing plain JSON (no header) in `format`, where the
+    /// format needs no side file: Godot bare values, schema-less Zeze beans, Resonite
+    /// Brotli with a header (what Resonite writes), O3DE indented. `None` for KingsIsle
+    /// (it needs a type list).
+    pub fn plain(format: Format) -> Option<Settings> {
+        let godot = GodotSettings {
+            framing: GodotFraming::Bare,
+            allow_objects: false,
+        };
+        Some(match format {
+            Format::Godot3 => Settings::Godot3(godot),
+            Format::Godot4 => Settings::Godot4(godot),
+            Format::KingsIsle => return None,
+            Format::Zeze => Settings::Zeze(ZezeSettings {
+                layout: ZezeLayout::Bean,
+                solution: None,
+                bean: None,
+            }),
+            Format::Resonite => Settings::Resonite(ResoniteSettings {
+                compression: "brotli".into(),
+                container: ResoniteContainer::Frdt,
+            }),
+            Format::O3de => Settings::O3de(O3deSettings {
+                layout: O3deLayout::Pretty,
+                registry: None,
+            }),
+        })
+    }
+
+    /// A one-line description: `godot3 (store_var frames)`.
+    pub fn describe(&self) -> String {
+        let f = self.format();
+        let what = match self {
+            Settings::Godot3(g) | Settings::Godot4(g) => match g.framing {
+                GodotFraming::Bare => "bare value".to_owned(),
+                GodotFraming::StoreVar => "store_var frames".to_owned(),
+            },
+            Settings::KingsIsle(k) => format!(
+                "{}, type list {}",
+                match k.file {
+                    KingsIsleFile::Bind => "BINd",
+                    KingsIsleFile::Blob => "blob",
+                    KingsIsleFile::Xml => "XML objects",
+                },
+                k.types.path
+            ),
+            Settings::Zeze(z) => {
+                let l = match z.layout {
+                    ZezeLayout::Bean => "bean",
+                    ZezeLayout::Frames => "frames",
+                };
+                match (&z.solution, &z.bean) {
+                    (Some(s), Some(b)) => format!("{l} {b}, solution {}", s.path),
+                    (Some(s), None) => format!("{l}, solution {}", s.path),
+                    _ => l.to_owned(),
+                }
+            }
+            Settings::Resonite(r) => format!(
+                "{}{}",
+                r.compression,
+                if r.container == ResoniteContainer::Legacy {
+                    ", no header"
+                } else {
+                    ""
+                }
+            ),
+            Settings::O3de(o) => match &o.registry {
+                Some(r) => format!("registry {}", r.path),
+                None => "document".to_owned(),
+            },
+        };
+        format!("{f} ({what})")
+    }
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(x: &u32) -> bool {
+    *x == 0
+}
+
+fn wizard101() -> String {
+    "wizard101".into()
+}
+
+fn default_mask() -> u32 {
+    24
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_read_and_write_as_the_header_shows_them() {
+        let s = Settings::Godot3(GodotSettings {
+            framing: GodotFraming::StoreVar,
+            allow_objects: false,
+        });
+        let j = serde_json::to_string(&s).unwrap();
+        assert_eq!(j, r#"{"format":"godot3","framing":"store_var"}"#);
+        assert_eq!(serde_json::from_str::<Settings>(&j).unwrap(), s);
+        let z: Settings = serde_json::from_str(
+            r#"{"format":"zeze","layout":"bean","solution":{"path":"s.xml","sha256":"ab"},"bean":"x.B"}"#,
+        )
+        .unwrap();
+        assert_eq!(z.format(), Format::Zeze);
+        assert_eq!(z.side_refs()[0].path, "s.xml");
+        assert!(serde_json::from_str::<Settings>(r#"{"format":"nope"}"#).is_err());
+    }
+}
