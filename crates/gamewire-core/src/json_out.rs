@@ -108,7 +108,6 @@ impl serde_json::ser::Formatter for CappedPretty {
     }
 }
 
-
 /// Writes `value` as JSON to `w`: pretty ([`CappedPretty`]) or compact, no newline.
 pub fn write<W: Write, T: serde::Serialize + ?Sized>(
     w: W,

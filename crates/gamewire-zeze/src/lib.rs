@@ -33,6 +33,7 @@ pub mod json_view;
 pub mod schema;
 pub mod schema_view;
 pub mod ser;
+pub mod typed_json;
 pub mod types;
 mod value;
 pub mod varint;

@@ -231,7 +231,7 @@ pub fn identify(data: &[u8], file_name: Option<&str>) -> Detection {
 
 /// True when `data` starts, after an optional byte order mark and white space, with
 /// `{` or `[` and its first bytes are text (engine bytes hold a zero byte early).
-fn looks_like_json(data: &[u8]) -> bool {
+pub(crate) fn looks_like_json(data: &[u8]) -> bool {
     let data = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
     let start = data.iter().position(|b| !b.is_ascii_whitespace());
     let Some(start) = start else {

@@ -34,6 +34,11 @@ pub use gamewire_zeze as zeze;
 mod detect;
 pub use detect::{detect, identify, Detection, Evidence, Format, Found, Layout};
 
+pub mod open;
+pub use open::{
+    encode_document, open, read_document, OpenError, OpenOptions, Opened, Settings, SideFiles,
+};
+
 /// The README's Rust examples, compiled and run as doc-tests.
 #[cfg(doctest)]
 #[doc = include_str!("../../../README.md")]

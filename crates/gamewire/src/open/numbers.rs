@@ -233,8 +233,7 @@ impl Walker {
                             }
                         }
                         b',' => {
-                            if let Some(Frame::Object { expect_key, .. }) = self.stack.last_mut()
-                            {
+                            if let Some(Frame::Object { expect_key, .. }) = self.stack.last_mut() {
                                 *expect_key = true;
                             }
                         }
@@ -432,10 +431,7 @@ impl Visit for Finder<'_> {
 /// Gives back `text` (one JSON document, the data of a decoded file) with the floats
 /// `record` names written as floats again (see the module docs). Returns the text
 /// unchanged (borrowed) when nothing needs it.
-pub fn restore<'a>(
-    text: &'a [u8],
-    record: &FloatRecord,
-) -> Result<std::borrow::Cow<'a, [u8]>> {
+pub fn restore<'a>(text: &'a [u8], record: &FloatRecord) -> Result<std::borrow::Cow<'a, [u8]>> {
     if record.is_empty() {
         return Ok(std::borrow::Cow::Borrowed(text));
     }
@@ -462,9 +458,11 @@ pub fn restore<'a>(
     let mut out = Vec::with_capacity(text.len() + 2 * f.found.len());
     let mut from = 0;
     for c in &f.found {
-        let under = changed
-            .iter()
-            .find(|a| c.pointer.len() > a.len() && c.pointer.starts_with(*a) && c.pointer.as_bytes()[a.len()] == b'/');
+        let under = changed.iter().find(|a| {
+            c.pointer.len() > a.len()
+                && c.pointer.starts_with(*a)
+                && c.pointer.as_bytes()[a.len()] == b'/'
+        });
         if let Some(array) = under {
             let was = floats[c.pointer.as_str()];
             if c.value != Some(was) {
@@ -569,7 +567,10 @@ mod tests {
         assert_eq!(back.as_ref(), br#"{"v":[1,2.0,3,4]}"#);
         // Inserted at the front: /v/1 is now another item: refused, naming it.
         let err = restore(br#"{"v":[0,1,2,3]}"#, &r).unwrap_err().to_string();
-        assert!(err.contains("at /v/1") && err.contains("/v changed length"), "{err}");
+        assert!(
+            err.contains("at /v/1") && err.contains("/v changed length"),
+            "{err}"
+        );
         // Written with a fraction, nothing is guessed.
         let back = restore(br#"{"v":[0,1.0,2.0,3]}"#, &r).unwrap();
         assert_eq!(back.as_ref(), br#"{"v":[0,1.0,2.0,3]}"#);
@@ -580,6 +581,9 @@ mod tests {
         let r = scan(r#"{"a": "1.0", "1.0": "x", "b": [true, null, false, 2.0]}"#);
         assert_eq!(r.at, vec![("/b/3".to_owned(), 2.0)]);
         let back = restore(br#"{"a":"1","1.0":"x","b":[true,null,false,2]}"#, &r).unwrap();
-        assert_eq!(back.as_ref(), br#"{"a":"1","1.0":"x","b":[true,null,false,2.0]}"#);
+        assert_eq!(
+            back.as_ref(),
+            br#"{"a":"1","1.0":"x","b":[true,null,false,2.0]}"#
+        );
     }
 }

@@ -142,6 +142,9 @@ pub struct O3deSettings {
     /// The registry that checked it, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub registry: Option<SideRef>,
+    /// The file ends with a line break (as the O3DE editor writes it).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub final_newline: bool,
 }
 
 /// Everything needed to write a file again as it was read, by format.
@@ -226,6 +229,7 @@ impl Settings {
             Format::O3de => Settings::O3de(O3deSettings {
                 layout: O3deLayout::Pretty,
                 registry: None,
+                final_newline: true,
             }),
         })
     }

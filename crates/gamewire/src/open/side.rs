@@ -128,7 +128,8 @@ type Parsed = Arc<dyn Any + Send + Sync>;
 pub struct SideFiles {
     source: Box<dyn SideSource>,
     bytes: Mutex<HashMap<PathBuf, Arc<OnceLock<std::result::Result<Arc<[u8]>, String>>>>>,
-    parsed: Mutex<HashMap<(PathBuf, &'static str), Arc<OnceLock<std::result::Result<Parsed, String>>>>>,
+    parsed:
+        Mutex<HashMap<(PathBuf, &'static str), Arc<OnceLock<std::result::Result<Parsed, String>>>>>,
 }
 
 impl std::fmt::Debug for SideFiles {
@@ -202,7 +203,7 @@ impl SideFiles {
                 .map_err(|e| format!("cannot read {}: {e}", path.display()))
         })
         .clone()
-        .map_err(Error::msg)
+        .map_err(|e| Error::msg(e.to_string()))
     }
 
     /// The SHA-256 of the side file at `path`, in hex.
@@ -231,9 +232,13 @@ impl SideFiles {
                     .map_err(|e| e.to_string())
             })
             .clone()
-            .map_err(Error::msg)?;
-        got.downcast::<T>()
-            .map_err(|_| Error::msg(format!("{}: read as two kinds of side file", path.display())))
+            .map_err(|e| Error::msg(e.to_string()))?;
+        got.downcast::<T>().map_err(|_| {
+            Error::msg(format!(
+                "{}: read as two kinds of side file",
+                path.display()
+            ))
+        })
     }
 }
 
@@ -308,7 +313,10 @@ mod tests {
             relative_to(Path::new("/a/types.json"), Path::new("/a")),
             Some("types.json".into())
         );
-        assert_eq!(relative_to(Path::new("x/t.json"), Path::new("")), Some("x/t.json".into()));
+        assert_eq!(
+            relative_to(Path::new("x/t.json"), Path::new("")),
+            Some("x/t.json".into())
+        );
         assert_eq!(
             sha256_hex(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"

@@ -1,0 +1,349 @@
+//! Each format's part of [`super::open`]: settings found from the bytes and the side
+//! files, JSON written, inspect trees, and encoding with settings.
+
+#[cfg(feature = "godot")]
+mod godot;
+#[cfg(feature = "kingsisle")]
+mod kingsisle;
+#[cfg(feature = "o3de")]
+pub(super) mod o3de;
+#[cfg(feature = "resonite")]
+mod resonite;
+#[cfg(feature = "zeze")]
+mod zeze;
+
+use super::side::{normalize, SideFiles};
+use super::{EncodeOptions, OpenOptions, Opened, Resolved, Settings, SideRef};
+use crate::{Format, Found};
+use gamewire_core::inspect::TreeBuilder;
+use gamewire_core::{Error, Result};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A format that is not built in.
+#[allow(dead_code)]
+fn not_built(f: Format) -> Error {
+    Error::msg(format!("{f} support is not built into this gamewire"))
+}
+
+/// The settings of a file recognised as `found`.
+pub(super) fn settings(
+    data: &[u8],
+    path: Option<&Path>,
+    name: Option<&str>,
+    found: &Found,
+    side: &SideFiles,
+    opts: &OpenOptions,
+) -> Result<(Settings, Resolved, Vec<String>)> {
+    match found.format {
+        #[cfg(feature = "godot")]
+        Format::Godot3 | Format::Godot4 => godot::settings(data, found, opts),
+        #[cfg(feature = "kingsisle")]
+        Format::KingsIsle => kingsisle::settings(data, path, name, side),
+        #[cfg(feature = "zeze")]
+        Format::Zeze => zeze::settings(found, path, name, side),
+        #[cfg(feature = "resonite")]
+        Format::Resonite => resonite::settings(data, name, opts),
+        #[cfg(feature = "o3de")]
+        Format::O3de => o3de::settings(data, path, name, side, opts),
+        #[allow(unreachable_patterns)]
+        f => {
+            let _ = (data, path, name, side, opts);
+            Err(not_built(f))
+        }
+    }
+}
+
+/// Parses the side files `settings` name (at the paths they hold).
+pub(super) fn resolve(settings: &Settings, side: &SideFiles) -> Result<Resolved> {
+    #[allow(unused_mut)]
+    let mut r = Resolved::default();
+    match settings {
+        #[cfg(feature = "kingsisle")]
+        Settings::KingsIsle(k) => {
+            r.types = Some(kingsisle::types(side, Path::new(&k.types.path), &k.game)?);
+        }
+        #[cfg(feature = "zeze")]
+        Settings::Zeze(z) => {
+            if let Some(s) = &z.solution {
+                r.solution = Some(zeze::solution(side, Path::new(&s.path))?);
+            }
+        }
+        #[cfg(feature = "o3de")]
+        Settings::O3de(o) => {
+            if let Some(s) = &o.registry {
+                r.registry = Some(o3de::registry(side, Path::new(&s.path))?);
+            }
+        }
+        _ => {}
+    }
+    let _ = side;
+    Ok(r)
+}
+
+/// Writes the opened file's JSON.
+pub(super) fn write_json(o: &Opened, w: &mut dyn Write, pretty: bool) -> Result<()> {
+    match &o.settings {
+        #[cfg(feature = "godot")]
+        Settings::Godot3(g) | Settings::Godot4(g) => godot::write_json(o, g, w, pretty),
+        #[cfg(feature = "kingsisle")]
+        Settings::KingsIsle(k) => kingsisle::write_json(o, k, w, pretty),
+        #[cfg(feature = "zeze")]
+        Settings::Zeze(z) => zeze::write_json(o, z, w, pretty),
+        #[cfg(feature = "resonite")]
+        Settings::Resonite(_) => resonite::write_json(o, w, pretty),
+        #[cfg(feature = "o3de")]
+        Settings::O3de(s) => o3de::write_json(o, s, w, pretty),
+        #[allow(unreachable_patterns)]
+        s => {
+            let _ = (w, pretty);
+            Err(not_built(s.format()))
+        }
+    }
+}
+
+/// Fills the inspect tree of the opened file.
+pub(super) fn inspect(o: &Opened, tree: &mut TreeBuilder) -> Result<()> {
+    match &o.settings {
+        #[cfg(feature = "godot")]
+        Settings::Godot3(_) | Settings::Godot4(_) => godot::inspect(o, tree),
+        #[cfg(feature = "kingsisle")]
+        Settings::KingsIsle(k) => kingsisle::inspect(o, k, tree),
+        #[cfg(feature = "zeze")]
+        Settings::Zeze(z) => zeze::inspect(o, z, tree),
+        #[cfg(feature = "resonite")]
+        Settings::Resonite(_) => resonite::inspect(o, tree),
+        #[cfg(feature = "o3de")]
+        Settings::O3de(_) => o3de::inspect(o, tree),
+        #[allow(unreachable_patterns)]
+        s => {
+            let _ = tree;
+            Err(not_built(s.format()))
+        }
+    }
+}
+
+/// Encodes the JSON text of a file's data with its settings.
+pub(super) fn encode(
+    settings: &Settings,
+    resolved: &Resolved,
+    json: &[u8],
+    json_path: Option<&Path>,
+    opts: &EncodeOptions,
+) -> Result<Vec<u8>> {
+    let _ = (resolved, json_path);
+    match settings {
+        #[cfg(feature = "godot")]
+        Settings::Godot3(g) => godot::encode(g, gamewire_godot::Version::V3, json, opts),
+        #[cfg(feature = "godot")]
+        Settings::Godot4(g) => godot::encode(g, gamewire_godot::Version::V4, json, opts),
+        #[cfg(feature = "kingsisle")]
+        Settings::KingsIsle(k) => kingsisle::encode(k, resolved, json, opts),
+        #[cfg(feature = "zeze")]
+        Settings::Zeze(z) => zeze::encode(z, resolved, json, opts),
+        #[cfg(feature = "resonite")]
+        Settings::Resonite(r) => resonite::encode(r, json, opts),
+        #[cfg(feature = "o3de")]
+        Settings::O3de(s) => o3de::encode(s, json),
+        #[allow(unreachable_patterns)]
+        s => {
+            let _ = (json, opts);
+            Err(not_built(s.format()))
+        }
+    }
+}
+
+/// Parses JSON text strictly (integers past 64 bits and repeated keys are errors,
+/// named by line and column).
+#[allow(dead_code)]
+pub(super) fn parse_json(json: &[u8], opts: &EncodeOptions) -> Result<serde_json::Value> {
+    gamewire_core::json_text::parse(
+        json,
+        &gamewire_core::json_text::TextOptions::new(super::MAX_JSON_DEPTH)
+            .last_key_wins(opts.last_key_wins),
+    )
+    .map_err(|e| Error::msg(e.to_string()))
+}
+
+/// Settings from a `"$gamewire"` header: the typed form, or the list of command-line
+/// options older versions wrote (only the options that name settings are read; side
+/// files are then looked for by name).
+pub(super) fn header_settings(h: serde_json::Value) -> Result<Settings> {
+    if h.get("encode").is_some() {
+        return legacy_header(&h);
+    }
+    serde_json::from_value(h).map_err(|e| Error::msg(format!("the \"$gamewire\" header: {e}")))
+}
+
+fn legacy_header(h: &serde_json::Value) -> Result<Settings> {
+    use super::settings::*;
+    let format = h
+        .get("format")
+        .and_then(|f| f.as_str())
+        .and_then(Format::from_name)
+        .ok_or_else(|| Error::msg("the \"$gamewire\" header names no format gamewire knows"))?;
+    let args: Vec<&str> = h
+        .get("encode")
+        .and_then(|a| a.as_array())
+        .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    let mut framed = false;
+    let mut frames = false;
+    let mut legacy = false;
+    let mut types = None;
+    let mut solution = None;
+    let mut bean = None;
+    let mut compression = None;
+    let mut it = args.iter();
+    // Only the file's name of a side file: an old header's absolute path is not trusted
+    // to choose what is read; the file is looked for beside the JSON instead.
+    let side = |p: &str| SideRef {
+        path: Path::new(p)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        sha256: String::new(),
+    };
+    while let Some(a) = it.next() {
+        let mut value = || {
+            it.next().copied().ok_or_else(|| {
+                Error::msg(format!("the old \"$gamewire\" header's {a} has no value"))
+            })
+        };
+        match *a {
+            "--framed" => framed = true,
+            "--array" => {}
+            "--frames" => frames = true,
+            "--legacy" => legacy = true,
+            "-t" | "--types" => types = Some(side(value()?)),
+            "--schema" => solution = Some(side(value()?)),
+            "--bean" => bean = Some(value()?.to_owned()),
+            "--compression" => compression = Some(value()?.to_owned()),
+            other => {
+                return Err(Error::msg(format!(
+                    "the old \"$gamewire\" header holds {other:?}, which is no setting \
+                     gamewire reads from a header; decode the engine file again"
+                )))
+            }
+        }
+    }
+    let godot = GodotSettings {
+        framing: if framed {
+            GodotFraming::StoreVar
+        } else {
+            GodotFraming::Bare
+        },
+        allow_objects: false,
+    };
+    Ok(match format {
+        Format::Godot3 => Settings::Godot3(godot),
+        Format::Godot4 => Settings::Godot4(godot),
+        Format::KingsIsle => Settings::KingsIsle(KingsIsleSettings {
+            file: KingsIsleFile::Bind,
+            types: types.ok_or_else(|| Error::msg("the old header names no type list"))?,
+            game: "wizard101".into(),
+            flags: 0,
+            mask: 24,
+            shallow: false,
+            manual_zlib: false,
+        }),
+        Format::Zeze => Settings::Zeze(ZezeSettings {
+            layout: if frames {
+                ZezeLayout::Frames
+            } else {
+                ZezeLayout::Bean
+            },
+            solution,
+            bean,
+        }),
+        Format::Resonite => Settings::Resonite(ResoniteSettings {
+            compression: compression.unwrap_or_else(|| "brotli".into()),
+            container: if legacy {
+                ResoniteContainer::Legacy
+            } else {
+                ResoniteContainer::Frdt
+            },
+        }),
+        Format::O3de => Settings::O3de(O3deSettings {
+            layout: O3deLayout::Pretty,
+            registry: None,
+            final_newline: false,
+        }),
+    })
+}
+
+/// Finds the side files a header names: relative to the JSON's folder, or else by name
+/// beside the JSON and in its parent folders. A file whose content differs from the one
+/// decoded with is used, with a note (which a failure repeats as its likely cause).
+pub(super) fn locate_side_files(
+    header: &Settings,
+    json_path: Option<&Path>,
+    side: &SideFiles,
+) -> Result<(Settings, Vec<String>)> {
+    let mut s = header.clone();
+    let mut notes = Vec::new();
+    let base = side.start_dir(json_path);
+    for r in s.side_refs_mut() {
+        let named = Path::new(&r.path);
+        if named.is_absolute() || r.path.is_empty() {
+            return Err(Error::msg(format!(
+                "the \"$gamewire\" header names the side file {:?} by an absolute path; \
+                 headers name side files relative to the JSON's folder",
+                r.path
+            )));
+        }
+        let at = normalize(&base.join(named));
+        let found: Option<PathBuf> = if side.exists(&at) {
+            Some(at.clone())
+        } else {
+            let file_name = named
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            side.find(json_path, &[file_name])
+        };
+        let Some(found) = found else {
+            return Err(Error::msg(format!(
+                "the side file {} that the \"$gamewire\" header names is not at {} (nor \
+                 beside the JSON or in a parent folder): keep it beside the JSON as it \
+                 was when decoded",
+                r.path,
+                at.display()
+            )));
+        };
+        if !r.sha256.is_empty() {
+            let now = side.sha256(&found)?;
+            if now != r.sha256 {
+                notes.push(format!(
+                    "{} is not the file this JSON was decoded with (its content changed: \
+                     SHA-256 {} where the header records {})",
+                    found.display(),
+                    &now[..12.min(now.len())],
+                    &r.sha256[..12.min(r.sha256.len())]
+                ));
+            }
+        }
+        r.path = found.to_string_lossy().into_owned();
+    }
+    Ok((s, notes))
+}
+
+/// A side file found at `path`, by reference: its path and content hash.
+#[allow(dead_code)]
+pub(super) fn side_ref(side: &SideFiles, path: &Path) -> Result<SideRef> {
+    Ok(SideRef {
+        path: path.to_string_lossy().into_owned(),
+        sha256: side.sha256(path)?,
+    })
+}
+
+/// For bytes no format reads whole: the format they most likely are and its error (a
+/// truncated or damaged save), when their first bytes fit one.
+pub(super) fn diagnose(data: &[u8]) -> Option<(Found, Error)> {
+    #[cfg(feature = "godot")]
+    if let Some(d) = godot::diagnose(data) {
+        return Some(d);
+    }
+    let _ = data;
+    None
+}

@@ -1,0 +1,147 @@
+//! O3DE: the document as written, checked by a registry beside it when it knows the
+//! file's class.
+
+use super::super::settings::{O3deLayout, O3deSettings};
+use super::super::side::SideFiles;
+use super::super::{OpenOptions, Opened, Resolved, Settings};
+use gamewire_core::inspect::TreeBuilder;
+use gamewire_core::{Error, Result};
+use gamewire_o3de::doc::{Document, Layout};
+use gamewire_o3de::envelope::Envelope;
+use gamewire_o3de::recognize::{self, FileKind};
+use gamewire_o3de::{self as o3de, LoadOptions, Processing, Registry};
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The registry file looked for beside an O3DE file and in its parent folders.
+pub const REGISTRY_NAME: &str = "o3de-registry.json";
+
+/// The registry at `path`, over the bundled core types, parsed once per run.
+pub(in crate::open) fn registry(side: &SideFiles, path: &Path) -> Result<Arc<Registry>> {
+    side.parsed(path, "o3de registry", |side, p| {
+        let data = side.read(p)?;
+        Registry::from_slice_over_bundled(&data)
+            .map_err(|e| Error::msg(format!("{}: {e}", p.display())))
+    })
+}
+
+/// Parses an O3DE file, with a clear error for ObjectStream XML.
+pub(in crate::open) fn parse<'a>(data: &'a [u8], name: Option<&str>) -> Result<Document<'a>> {
+    if recognize::recognize(data, name) == Some(FileKind::ObjectStreamXml) {
+        return Err(Error::msg(
+            "this is O3DE ObjectStream XML (the older serialization), not JSON: gamewire \
+             reads O3DE's JSON serialization only",
+        ));
+    }
+    Document::parse(data)
+}
+
+pub(in crate::open) fn settings(
+    data: &[u8],
+    path: Option<&Path>,
+    name: Option<&str>,
+    side: &SideFiles,
+    opts: &OpenOptions,
+) -> Result<(Settings, Resolved, Vec<String>)> {
+    let _ = opts;
+    let mut s = O3deSettings {
+        layout: O3deLayout::Pretty,
+        registry: None,
+        final_newline: data.ends_with(b"\n"),
+    };
+    let mut resolved = Resolved::default();
+    let mut notes = Vec::new();
+    // Checked by a registry beside the file when it knows the envelope's class.
+    if let (Some(reg_path), Some(class)) = (
+        side.find(path, &[REGISTRY_NAME.to_owned()]),
+        recognize::envelope_class_name(data),
+    ) {
+        let reg = registry(side, &reg_path)?;
+        if let Ok(ty) = reg.parse_type(&class) {
+            let (json, dups) = o3de::parse_json_keeping_duplicates(data)?;
+            if let Some(env) = Envelope::from_json(&json)? {
+                let (_, report) = o3de::load_with_duplicates(
+                    &reg,
+                    &ty,
+                    env.class_data,
+                    &dups.rebase("/ClassData"),
+                    &LoadOptions::default(),
+                );
+                if report.processing() == Processing::Halted {
+                    return Err(Error::msg(format!(
+                        "the registry {} halted loading {class}: {}",
+                        reg_path.display(),
+                        report.to_json()
+                    )));
+                }
+                if report.outcome() != o3de::Outcome::Success {
+                    notes.push(format!("load report: {}", report.to_json()));
+                }
+            }
+            s.registry = Some(super::side_ref(side, &reg_path)?);
+            resolved.registry = Some(reg);
+        }
+    }
+    let doc = parse(data, name)?;
+    // Written on one line when it was (else in O3DE's indented layout).
+    let body = data.strip_suffix(b"\n").unwrap_or(data);
+    let body = body.strip_suffix(b"\r").unwrap_or(body);
+    if !body.contains(&b'\n') && doc.write(Layout::Compact) == body {
+        s.layout = O3deLayout::Compact;
+    }
+    Ok((Settings::O3de(s), resolved, notes))
+}
+
+fn layout(s: &O3deSettings, pretty: bool) -> Layout {
+    match (s.layout, pretty) {
+        (O3deLayout::Pretty, true) => Layout::Pretty,
+        _ => Layout::Compact,
+    }
+}
+
+pub(in crate::open) fn write_json(
+    o: &Opened,
+    s: &O3deSettings,
+    w: &mut dyn Write,
+    pretty: bool,
+) -> Result<()> {
+    let name = o
+        .path
+        .as_deref()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned());
+    let doc = parse(&o.data, name.as_deref())?;
+    doc.write_to(layout(s, pretty), w)
+        .map_err(|e| Error::msg(format!("cannot write the JSON: {e}")))?;
+    Ok(())
+}
+
+pub(in crate::open) fn inspect(o: &Opened, tree: &mut TreeBuilder) -> Result<()> {
+    let name = o
+        .path
+        .as_deref()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned());
+    if let Some(reg) = o.resolved.registry.as_deref() {
+        let json = o3de::parse_json(&o.data)?;
+        if let Some(env) = Envelope::from_json(&json).ok().flatten() {
+            if let Ok(ty) = reg.parse_type(&env.class_name) {
+                o3de::inspect::fill_typed(reg, &ty, &env.class_name, &env.class_data, tree);
+                return Ok(());
+            }
+        }
+    }
+    o3de::inspect::fill_untyped(&o.data, name.as_deref(), tree)
+}
+
+pub(in crate::open) fn encode(s: &O3deSettings, json_text: &[u8]) -> Result<Vec<u8>> {
+    let doc = Document::parse(json_text)?;
+    let mut out = Vec::with_capacity(json_text.len());
+    doc.write_to(layout(s, true), &mut out)
+        .map_err(|e| Error::msg(format!("cannot write: {e}")))?;
+    if s.final_newline {
+        out.push(b'\n');
+    }
+    Ok(out)
+}
