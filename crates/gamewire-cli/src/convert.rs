@@ -3,9 +3,9 @@
 
 use crate::inspect::parse_format;
 use crate::CliResult;
-use gamewire::Format;
+use gamewire::open::GodotFraming;
+use gamewire::{Format, OpenOptions, Settings, SideFiles};
 use rayon::prelude::*;
-use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -55,6 +55,13 @@ pub struct ConvertArgs {
     /// No progress bar, even on a terminal.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Replace outputs that already exist (by default such a file is left as it is and
+    /// listed as skipped).
+    #[arg(long)]
+    pub overwrite: bool,
+    /// With `--to native`: read every number as written (see `encode --numbers-as-written`).
+    #[arg(long)]
+    pub numbers_as_written: bool,
 }
 
 /// One input file and the folder its output path is made relative to.
@@ -70,17 +77,13 @@ enum Done {
     /// Not an input for this direction (JSON text when converting to JSON, a side
     /// file, a non-JSON file when converting to native).
     Skipped,
+    /// Its output exists and `--overwrite` was not given: left as it is.
+    Kept(PathBuf),
 }
 
-/// Side files read for others, never converted themselves.
+/// Side files read for others (and notes), never converted themselves.
 fn is_side_file(name: &str) -> bool {
-    name == "types.json"
-        || name == "types.xml"
-        || name.ends_with(".types.json")
-        || name == "zeze-solution.xml"
-        || name == "solution.xml"
-        || name == "o3de-registry.json"
-        || name.ends_with(".md")
+    gamewire::open::side_file_kind(name).is_some() || name.ends_with(".md")
 }
 
 /// Expands the inputs: files as they are, folders walked (hidden entries skipped),
@@ -206,8 +209,18 @@ fn output_dirs(args: &ConvertArgs, jobs: &[Job]) -> Vec<PathBuf> {
     dirs
 }
 
-/// Converts one file.
-fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
+/// The output path of `job`, or `Done::Kept` when it exists and may not be replaced.
+fn target(job: &Job, args: &ConvertArgs) -> CliResult<Result<PathBuf, Done>> {
+    let out = output_path(job, args)?;
+    if !args.overwrite && std::fs::symlink_metadata(&out).is_ok() {
+        return Ok(Err(Done::Kept(out)));
+    }
+    Ok(Ok(out))
+}
+
+/// Converts one file, through the library's one way of opening files and writing them
+/// back; side files come from `side`, shared by the whole run.
+fn convert_one(job: &Job, args: &ConvertArgs, side: &SideFiles) -> CliResult<Done> {
     let name = job
         .input
         .file_name()
@@ -216,103 +229,87 @@ fn convert_one(job: &Job, args: &ConvertArgs) -> CliResult<Done> {
     if is_side_file(&name) {
         return Ok(Done::Skipped);
     }
+    let read = || std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"));
     let size;
     match args.to {
         Target::Json => {
             // Read once: detection and the decoder share the bytes.
-            let data = std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"))?;
+            let data = read()?;
             size = data.len() as u64;
-            if args.as_format.is_none()
-                && gamewire::identify(&data, Some(&name)) == gamewire::Detection::Json
-            {
-                return Ok(Done::Skipped); // JSON already (an earlier run's output)
-            }
-            let out = output_path(job, args)?;
-            crate::auto::decode_data(
-                crate::auto::DecodeArgs {
-                    file: Some(job.input.clone()),
-                    output: Some(out),
-                    as_format: args.as_format,
-                    compact: args.compact,
-                },
-                job.input.clone(),
-                data,
-            )?;
+            let opts = OpenOptions {
+                as_format: args.as_format,
+                ..OpenOptions::default()
+            };
+            let opened = match gamewire::open(data, Some(&job.input), side, &opts) {
+                Ok(o) => o,
+                // JSON already (an earlier run's output), or a side file.
+                Err(e) if e.is_not_engine_file() => return Ok(Done::Skipped),
+                Err(e) => return Err(e.to_string().into()),
+            };
+            let out = match target(job, args)? {
+                Ok(out) => out,
+                Err(kept) => return Ok(kept),
+            };
+            crate::auto::write_document(&opened, Some(&out), !args.compact)?;
         }
         Target::Godot4 => {
-            let data = std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"))?;
+            let data = read()?;
             size = data.len() as u64;
-            let framed = match args.as_format {
-                Some(Format::Godot3) => crate::auto::godot_framed(Format::Godot3, &data),
-                Some(other) => {
-                    return Err(format!("--to godot4 converts Godot 3 files, not {other}").into())
-                }
-                None => match gamewire::identify(&data, Some(&name)) {
-                    gamewire::Detection::Found(f) if f.format == Format::Godot3 => match f.layout {
-                        gamewire::Layout::GodotFramed => true,
-                        gamewire::Layout::GodotBare => false,
-                        _ => crate::auto::godot_framed(Format::Godot3, &data),
-                    },
-                    gamewire::Detection::Found(f) => {
-                        return Err(format!(
-                            "not a Godot 3 file (it reads as {}); use --as godot3 if it is",
-                            f.describe()
-                        )
-                        .into())
-                    }
-                    _ => return Err("not recognised as Godot 3; use --as godot3 if it is".into()),
-                },
+            if let Some(other) = args.as_format.filter(|f| *f != Format::Godot3) {
+                return Err(format!("--to godot4 converts Godot 3 files, not {other}").into());
+            }
+            let opts = OpenOptions {
+                as_format: args.as_format,
+                ..OpenOptions::default()
             };
-            let out = gamewire::godot::convert::v3_bytes_to_v4(&data, framed)?;
-            crate::io::write_output(Some(&output_path(job, args)?), &out)?;
+            let opened = gamewire::open(data, Some(&job.input), side, &opts).map_err(|e| {
+                format!("not recognised as Godot 3 ({e}); use --as godot3 if it is")
+            })?;
+            let framed = match opened.settings() {
+                Settings::Godot3(g) => g.framing == GodotFraming::StoreVar,
+                other => {
+                    return Err(format!(
+                        "not a Godot 3 file (it reads as {}); use --as godot3 if it is",
+                        other.describe()
+                    )
+                    .into())
+                }
+            };
+            let out = gamewire::godot::convert::v3_bytes_to_v4(opened.data(), framed)?;
+            let path = match target(job, args)? {
+                Ok(p) => p,
+                Err(kept) => return Ok(kept),
+            };
+            crate::io::write_output(Some(&path), &out)?;
         }
         Target::Native => {
             if !name.ends_with(".json") {
                 return Ok(Done::Skipped);
             }
-            let out = output_path(job, args)?;
-            let mut head = [0u8; 32];
-            let n = std::io::Read::read(
-                &mut std::fs::File::open(&job.input).map_err(|e| format!("cannot read: {e}"))?,
-                &mut head,
-            )
-            .map_err(|e| format!("cannot read: {e}"))?;
-            let has_header = head[..n].starts_with(b"{\"$gamewire\"");
-            size = std::fs::metadata(&job.input).map_or(0, |m| m.len());
-            match args.as_format {
-                Some(f) if has_header => {
-                    let text =
-                        std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"))?;
-                    let (h, _) = crate::auto::split_document(&text)?;
-                    if h.get("format").and_then(|x| x.as_str()) != Some(f.name()) {
-                        return Err(format!(
-                            "--as {f} contradicts the file's header, which says {}",
-                            h.get("format").unwrap_or(&serde_json::Value::Null)
-                        )
-                        .into());
-                    }
-                    crate::auto::encode(crate::auto::EncodeArgs {
-                        file: Some(job.input.clone()),
-                        output: Some(out),
-                    })?
+            let text = read()?;
+            size = text.len() as u64;
+            let doc = gamewire::read_document(&text)?;
+            // Plain JSON needs --as FORMAT (a format that needs no side file).
+            let plain = match (&doc.settings, args.as_format) {
+                (Some(_), _) => None,
+                (None, Some(f)) => Some(Settings::plain(f).ok_or_else(|| {
+                    format!("plain JSON cannot be written as {f} without a header naming its side files; decode the engine file with `gamewire decode FILE`")
+                })?),
+                (None, None) => {
+                    return Err("this JSON does not say which engine format it is for (no \"$gamewire\" header): give --as FORMAT".into())
                 }
-                // The format and settings the JSON's header recorded.
-                None => crate::auto::encode(crate::auto::EncodeArgs {
-                    file: Some(job.input.clone()),
-                    output: Some(out),
-                })?,
-                Some(format) => {
-                    let argv: Vec<OsString> = vec![
-                        "gamewire".into(),
-                        "encode".into(),
-                        format.name().into(),
-                        job.input.clone().into(),
-                        "-o".into(),
-                        out.into(),
-                    ];
-                    crate::run_argv(argv)?;
-                }
-            }
+            };
+            let opts = gamewire::open::EncodeOptions {
+                numbers_as_written: args.numbers_as_written,
+                expect_format: args.as_format,
+                ..Default::default()
+            };
+            let encoded = gamewire::encode_document(&doc, Some(&job.input), plain, side, &opts)?;
+            let out = match target(job, args)? {
+                Ok(out) => out,
+                Err(kept) => return Ok(kept),
+            };
+            crate::io::write_output(Some(&out), &encoded.bytes)?;
         }
     }
     Ok(Done::Converted(size))
@@ -343,19 +340,35 @@ pub fn run(args: ConvertArgs) -> CliResult {
     let start = Instant::now();
     let bytes = AtomicU64::new(0);
     let skipped = AtomicU64::new(0);
+    let kept = AtomicU64::new(0);
     let failures = Mutex::new(Vec::new());
+    // One resolver for the run: each type list, solution and registry is read and
+    // parsed once, whichever thread needs it first.
+    let side = SideFiles::filesystem();
     // Each output is written to a temporary file and renamed over its target (a reader
     // sees the old file or the whole new one), without a sync per file: the file
     // systems written to are synced once at the end, before convert reports success.
     crate::io::sync_each(false);
     pool.install(|| {
         jobs.par_iter().for_each(|job| {
-            match convert_one(job, &args) {
+            match convert_one(job, &args, &side) {
                 Ok(Done::Converted(size)) => {
                     bytes.fetch_add(size, Ordering::Relaxed);
                 }
                 Ok(Done::Skipped) => {
                     skipped.fetch_add(1, Ordering::Relaxed);
+                }
+                Ok(Done::Kept(out)) => {
+                    kept.fetch_add(1, Ordering::Relaxed);
+                    let line = format!(
+                        "gamewire: skipped {}: {} exists (--overwrite replaces it)",
+                        job.input.display(),
+                        out.display()
+                    );
+                    match &bar {
+                        Some(b) => b.println(line),
+                        None => eprintln!("{line}"),
+                    }
                 }
                 Err(e) => {
                     let msg = e.to_string().replace('\n', " ");
@@ -392,10 +405,16 @@ pub fn run(args: ConvertArgs) -> CliResult {
     let secs = start.elapsed().as_secs_f64();
     let mb = bytes.load(Ordering::Relaxed) as f64 / 1e6;
     let skipped = skipped.load(Ordering::Relaxed) as usize;
+    let kept = kept.load(Ordering::Relaxed) as usize;
+    let kept_note = if kept > 0 {
+        format!(", {kept} left as they were (their output exists; --overwrite replaces)")
+    } else {
+        String::new()
+    };
     eprintln!(
         "converted {} files ({mb:.1} MB) in {secs:.2} s; {failed} failed, {skipped} skipped \
-         (side files, or not inputs for --to {})",
-        jobs.len() - failed - skipped,
+         (side files, or not inputs for --to {}){kept_note}",
+        jobs.len() - failed - skipped - kept,
         match args.to {
             Target::Json => "json",
             Target::Native => "native",

@@ -1,9 +1,8 @@
 //! The `godot3` / `godot4` commands of the CLI.
 
-use crate::inspect::Tree;
 use crate::{io, Action, CliResult};
 use gamewire::godot::{self, framing, json, DecodeOptions, EncodeOptions, Value, Version};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Options of `gamewire decode|encode|bench godot3|godot4`.
 #[derive(clap::Args)]
@@ -163,14 +162,4 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
             }
         }
     }
-}
-
-/// Adds a Godot file's tree (built by `gamewire_godot::inspect`) for `gamewire inspect`.
-pub fn inspect(format: gamewire::Format, _path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    let v = if format == gamewire::Format::Godot3 {
-        Version::V3
-    } else {
-        Version::V4
-    };
-    Ok(godot::inspect::fill(data, v, tree)?)
 }

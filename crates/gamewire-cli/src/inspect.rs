@@ -2,7 +2,8 @@
 
 use crate::CliResult;
 use gamewire::core::inspect::{render_text, Node};
-use gamewire::{Detection, Format};
+use gamewire::open::OpenError;
+use gamewire::{Format, SideFiles};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -12,7 +13,8 @@ pub struct InspectArgs {
     /// Files or folders (folders are walked recursively); `-` reads stdin.
     #[arg(required = true)]
     pub paths: Vec<PathBuf>,
-    /// Elide arrays longer than this, showing the first items and a count.
+    /// Elide containers (arrays, lists, dictionaries, maps, objects) longer than this,
+    /// showing the first items and a count.
     #[arg(long, default_value_t = 8)]
     pub max_items: usize,
     /// Print one JSON array of every file's entry (path, format, tree or error)
@@ -178,13 +180,15 @@ impl Entry {
     }
 }
 
-/// Detects and decodes one file's bytes.
-fn inspect_one(path: &Path, shown: String, data: &[u8], args: &InspectArgs) -> Entry {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let detection = match args.as_format {
-        Some(f) => Detection::Found(gamewire::Found::new(f, gamewire::Evidence::Given)),
-        None => gamewire::identify(data, name.as_deref()),
-    };
+/// Detects and decodes one file's bytes (through the library's one way of opening
+/// files, as `decode FILE` does).
+fn inspect_one(
+    path: &Path,
+    shown: String,
+    data: Vec<u8>,
+    args: &InspectArgs,
+    side: &SideFiles,
+) -> Entry {
     let mut e = Entry {
         path: shown,
         status: "unknown",
@@ -194,40 +198,65 @@ fn inspect_one(path: &Path, shown: String, data: &[u8], args: &InspectArgs) -> E
         tree: None,
         error: None,
     };
-    match detection {
-        Detection::Found(found) => {
+    let opts = gamewire::OpenOptions {
+        as_format: args.as_format,
+        ..gamewire::OpenOptions::default()
+    };
+    let named = (path != Path::new("-")).then_some(path);
+    match gamewire::open(data, named, side, &opts) {
+        Ok(opened) => {
             e.status = "format";
-            e.description = found.describe();
-            e.format = Some(found.format.name());
-            match render(found.format, path, data, args.max_items) {
+            e.description = describe(&opened);
+            e.format = Some(opened.format().name());
+            match opened.inspect(args.max_items) {
                 Ok(nodes) => e.tree = Some(nodes),
                 Err(err) => e.error = Some(err.to_string()),
             }
         }
-        Detection::Ambiguous(fits) => {
+        Err(OpenError::Ambiguous(fits)) => {
             e.status = "ambiguous";
             let names: Vec<String> = fits.iter().map(|f| f.describe()).collect();
             e.description = names.join(" or ");
         }
-        Detection::Json | Detection::Unknown => {
-            if let Some(what) = name.as_deref().and_then(side_file) {
-                e.status = "side file";
-                e.description = what.to_owned();
-            } else if detection == Detection::Json {
-                e.status = "json";
-                // JSON written by `gamewire decode FILE` says its format in its header.
-                if data.starts_with(b"{\"$gamewire\"") {
-                    if let Ok((h, _)) = crate::auto::split_document(data) {
-                        if let Some(f) = h.get("format").and_then(|f| f.as_str()) {
-                            e.description = format!("gamewire JSON of a {f} file");
-                            e.format = Format::from_name(f).map(Format::name);
-                        }
-                    }
-                }
+        Err(OpenError::SideFile(what)) => {
+            e.status = "side file";
+            e.description = what.to_owned();
+        }
+        Err(OpenError::Json { format }) => {
+            e.status = "json";
+            if let Some(f) = format {
+                e.description = format!("gamewire JSON of a {f} file");
+                e.format = Some(f.name());
             }
+        }
+        Err(OpenError::Unknown(None)) => {}
+        Err(OpenError::Unknown(Some(b))) => {
+            // A damaged file: the format it most likely is, and where it fails.
+            e.status = "format";
+            e.description = format!("{} (damaged)", b.0.describe());
+            e.format = Some(b.0.format.name());
+            e.error = Some(b.1.to_string());
+        }
+        Err(OpenError::Failed { found, error }) => {
+            e.status = "format";
+            if let Some(f) = found {
+                e.description = f.describe();
+                e.format = Some(f.format.name());
+            }
+            e.error = Some(error.to_string());
         }
     }
     e
+}
+
+/// The header line's description of an opened file: how it was recognised (with the
+/// records found by content) and its settings.
+fn describe(o: &gamewire::Opened) -> String {
+    let found = o.found();
+    match found.layout {
+        gamewire::Layout::Unknown => o.describe(),
+        _ => found.describe(),
+    }
 }
 
 /// Runs `inspect`. Files of unknown format are listed as such; special files inside
@@ -275,10 +304,13 @@ pub fn run(args: InspectArgs) -> CliResult {
         }
         Ok(())
     };
+    // One resolver for the run: a type list or solution shared by many files is read
+    // and parsed once.
+    let side = SideFiles::filesystem();
     if stdin {
         let data = crate::io::read_input(None)?;
         emit(
-            inspect_one(Path::new("-"), "-".into(), &data, &args),
+            inspect_one(Path::new("-"), "-".into(), data, &args, &side),
             &mut out,
         )?;
     }
@@ -287,7 +319,7 @@ pub fn run(args: InspectArgs) -> CliResult {
             Walked::File(p) => match std::fs::read(p) {
                 Ok(data) => {
                     emit(
-                        inspect_one(p, p.display().to_string(), &data, &args),
+                        inspect_one(p, p.display().to_string(), data, &args, &side),
                         &mut out,
                     )?;
                     continue;
@@ -326,51 +358,10 @@ pub fn run(args: InspectArgs) -> CliResult {
     Ok(())
 }
 
-/// What a file that decodes nothing itself is for, by its name: the type lists,
-/// registries and solutions that the formats' `inspect` reads beside their files.
-fn side_file(name: &str) -> Option<&'static str> {
-    #[cfg(feature = "kingsisle")]
-    if name == "types.json" || name == "types.xml" || name.ends_with(".types.json") {
-        return Some("KingsIsle type list");
-    }
-    #[cfg(feature = "o3de")]
-    if name == crate::o3de::REGISTRY_NAME {
-        return Some("O3DE type registry");
-    }
-    #[cfg(feature = "zeze")]
-    if name == crate::zeze::SOLUTION_FILE {
-        return Some("Zeze solution");
-    }
-    let _ = name;
-    None
-}
-
-fn render(format: Format, path: &Path, data: &[u8], max_items: usize) -> CliResult<Vec<Node>> {
-    let mut tree = Tree::new(max_items);
-    match format {
-        #[cfg(feature = "godot")]
-        Format::Godot3 | Format::Godot4 => crate::godot::inspect(format, path, data, &mut tree)?,
-        #[cfg(feature = "zeze")]
-        Format::Zeze => crate::zeze::inspect(path, data, &mut tree)?,
-        #[cfg(feature = "kingsisle")]
-        Format::KingsIsle => crate::kingsisle::inspect(path, data, &mut tree)?,
-        #[cfg(feature = "resonite")]
-        Format::Resonite => crate::resonite::inspect(path, data, &mut tree)?,
-        #[cfg(feature = "o3de")]
-        Format::O3de => crate::o3de::inspect(path, data, &mut tree)?,
-        #[allow(unreachable_patterns)]
-        _ => return Err(format!("{format} support is not built in").into()),
-    }
-    Ok(tree.finish())
-}
-
-/// The tree a format fills for `inspect`: gamewire-core's shared builder (one node type
-/// for every front end), printed here as text or JSON.
-pub use gamewire::core::inspect::TreeBuilder as Tree;
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gamewire::core::inspect::TreeBuilder as Tree;
 
     #[test]
     fn tree_indents_and_elides() {
@@ -390,15 +381,5 @@ mod tests {
             gamewire::core::inspect::short_str("abcdef", 3),
             "\"abc\"… (6 chars)"
         );
-    }
-
-    #[test]
-    #[cfg(all(feature = "kingsisle", feature = "o3de", feature = "zeze"))]
-    fn side_files_are_named() {
-        assert_eq!(side_file("types.json"), Some("KingsIsle type list"));
-        assert_eq!(side_file("Wizard.types.json"), Some("KingsIsle type list"));
-        assert_eq!(side_file("o3de-registry.json"), Some("O3DE type registry"));
-        assert_eq!(side_file("zeze-solution.xml"), Some("Zeze solution"));
-        assert_eq!(side_file("other.json"), None);
     }
 }

@@ -7,14 +7,11 @@ use std::cell::RefCell;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 
 thread_local! {
     /// Inputs already read, handed to the next [`read_input`] of their path on this
-    /// thread (see [`in_memory`]).
+    /// thread (see [`hold`]); stdin is held as `-`.
     static HELD: RefCell<Vec<(PathBuf, Vec<u8>)>> = const { RefCell::new(Vec::new()) };
-    /// Outputs passed to a writer instead of written (see [`relayed`]).
-    static CAPTURED: RefCell<Vec<(PathBuf, SharedSink)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Whether [`Output::finish`] syncs each file before renaming it (see [`sync_each`]).
@@ -55,79 +52,27 @@ pub fn sync_file_systems(dirs: &[PathBuf]) -> CliResult {
     Ok(())
 }
 
-/// Runs `f` (a command run in this process) with the first [`read_input`] of `input`
-/// answered by `data`, already read, and whatever it writes to `capture` kept in
-/// memory instead of a file; returns `f`'s result and the captured bytes.
-#[cfg(test)]
-pub fn in_memory<R>(
-    input: &Path,
-    data: Vec<u8>,
-    capture: &Path,
-    f: impl FnOnce() -> R,
-) -> (R, Vec<u8>) {
-    relayed(input, data, capture, Vec::new(), f)
-}
-
-/// Runs `f` (a command run in this process) with the first [`read_input`] of `input`
-/// answered by `data`, already read, and whatever it writes to `capture` passed on to
-/// `sink` as it is written (never collected whole); returns `f`'s result and the sink.
-/// This lets `decode FILE` and `convert` hand a file to a format's decoder without
-/// reading it again, and stream its JSON to their own output.
-pub fn relayed<R, W: Write + Send + 'static>(
-    input: &Path,
-    data: Vec<u8>,
-    capture: &Path,
-    sink: W,
-    f: impl FnOnce() -> R,
-) -> (R, W) {
-    let sink = Arc::new(Mutex::new(sink));
-    let shared = SharedSink(sink.clone());
-    HELD.with(|h| h.borrow_mut().push((input.to_path_buf(), data)));
-    CAPTURED.with(|c| c.borrow_mut().push((capture.to_path_buf(), shared)));
-    let r = f();
-    HELD.with(|h| h.borrow_mut().retain(|(p, _)| p != input));
-    CAPTURED.with(|c| c.borrow_mut().retain(|(p, _)| p != capture));
-    // Every `Output` on the capture is gone with `f`: this is the last reference.
-    let sink = match Arc::try_unwrap(sink) {
-        Ok(m) => m.into_inner().unwrap_or_else(|p| p.into_inner()),
-        Err(_) => unreachable!("an output on {} outlived its run", capture.display()),
-    };
-    (r, sink)
-}
-
-/// A writer shared between an [`Output`] and [`relayed`].
-#[derive(Clone)]
-struct SharedSink(Arc<Mutex<dyn Write + Send>>);
-
-impl Write for SharedSink {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).write(buf)
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
-        self.0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .write_all(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).flush()
-    }
+/// Hands `data`, already read from `path` (`None` or `-`: stdin), to the next
+/// [`read_input`] of that path on this thread: a command that looked at its input first
+/// (`encode FORMAT` checking for a header) passes it on without reading it again.
+pub fn hold(path: Option<&Path>, data: Vec<u8>) {
+    let key = path.map_or_else(|| PathBuf::from("-"), Path::to_path_buf);
+    HELD.with(|h| h.borrow_mut().push((key, data)));
 }
 
 /// Reads the whole input: the file at `path`, or stdin when `path` is `None` or `-`.
 pub fn read_input(path: Option<&Path>) -> CliResult<Vec<u8>> {
+    let key = path.unwrap_or(Path::new("-"));
+    let held = HELD.with(|h| {
+        let mut h = h.borrow_mut();
+        let i = h.iter().position(|(q, _)| q == key)?;
+        Some(h.swap_remove(i).1)
+    });
+    if let Some(data) = held {
+        return Ok(data);
+    }
     match path {
         Some(p) if p != Path::new("-") => {
-            let held = HELD.with(|h| {
-                let mut h = h.borrow_mut();
-                let i = h.iter().position(|(q, _)| q == p)?;
-                Some(h.swap_remove(i).1)
-            });
-            if let Some(data) = held {
-                return Ok(data);
-            }
             std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()).into())
         }
         _ => {
@@ -313,22 +258,6 @@ impl Output {
     /// [`Output::finish`].
     pub fn create(path: Option<&Path>) -> CliResult<Output> {
         let label = path.map_or("stdout".to_owned(), |p| p.display().to_string());
-        if let Some(p) = path {
-            let captured = CAPTURED.with(|c| {
-                c.borrow()
-                    .iter()
-                    .find(|(q, _)| q == p)
-                    .map(|(_, b)| b.clone())
-            });
-            if let Some(buf) = captured {
-                return Ok(Output {
-                    w: std::io::BufWriter::with_capacity(OUT_BUF, Box::new(buf)),
-                    pending: None,
-                    file: None,
-                    label,
-                });
-            }
-        }
         match destination(path)? {
             Dest::Stdout => Ok(Output {
                 w: std::io::BufWriter::with_capacity(OUT_BUF, stdout_sink()?),
@@ -498,7 +427,9 @@ fn default_permissions() -> std::fs::Permissions {
     p
 }
 
-pub use gamewire::core::json_out::{CappedPretty, PRETTY_DEPTH};
+pub use gamewire::core::json_out::CappedPretty;
+#[cfg(test)]
+use gamewire::core::json_out::PRETTY_DEPTH;
 
 /// Deepest JSON nesting accepted on input. Engine formats nest up to 1024 levels, and a
 /// tagged value can take up to three JSON levels per engine level.
@@ -537,64 +468,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn in_memory_hands_over_the_input_once_and_keeps_the_output() {
+    fn a_held_input_is_read_once() {
         let dir = tempfile::tempdir().unwrap();
         let input = dir.path().join("in.bin");
         std::fs::write(&input, b"on disk").unwrap();
-        let capture = dir.path().join("out.json");
-        let (r, out) = in_memory(&input, b"held".to_vec(), &capture, || {
-            let first = read_input(Some(&input)).unwrap();
-            // A second read goes to the file.
-            let second = read_input(Some(&input)).unwrap();
-            let mut o = Output::create(Some(&capture)).unwrap();
-            o.write_all(&first).unwrap();
-            o.finish().unwrap();
-            second
-        });
-        assert_eq!(r, b"on disk");
-        assert_eq!(out, b"held");
-        assert!(!capture.exists(), "captured, not written");
-        // Afterwards the paths are ordinary again.
+        hold(Some(&input), b"held".to_vec());
+        assert_eq!(read_input(Some(&input)).unwrap(), b"held");
         assert_eq!(read_input(Some(&input)).unwrap(), b"on disk");
-        write_output(Some(&capture), b"x").unwrap();
-        assert_eq!(std::fs::read(&capture).unwrap(), b"x");
-    }
-
-    /// A sink that shares what it received with the test.
-    #[derive(Clone, Default)]
-    struct Seen(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Seen {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    #[test]
-    fn relayed_passes_the_output_on_as_it_is_written() {
-        let dir = tempfile::tempdir().unwrap();
-        let input = dir.path().join("in.bin");
-        let capture = dir.path().join("out.json");
-        let seen = Seen::default();
-        let (during, sink) = relayed(&input, b"held".to_vec(), &capture, seen.clone(), || {
-            let mut o = Output::create(Some(&capture)).unwrap();
-            o.write_all(&[b'x'; 3 * OUT_BUF]).unwrap();
-            // Past the output's buffer, the bytes are already in the sink: nothing
-            // waits for the end of the run.
-            let during = seen.0.lock().unwrap().len();
-            o.finish().unwrap();
-            during
-        });
-        assert!(
-            during >= 2 * OUT_BUF,
-            "{during} bytes passed on during the run"
-        );
-        assert_eq!(sink.0.lock().unwrap().len(), 3 * OUT_BUF);
-        assert!(!capture.exists(), "relayed, not written");
+        hold(None, b"piped".to_vec());
+        assert_eq!(read_input(Some(Path::new("-"))).unwrap(), b"piped");
     }
 
     #[test]

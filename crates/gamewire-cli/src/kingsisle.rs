@@ -1,10 +1,9 @@
 //! The `kingsisle` commands of the CLI.
 
-use crate::inspect::Tree;
 use crate::{Action, CliResult};
 use gamewire::kingsisle::view::{Item, ObjectRef};
 use gamewire::kingsisle::{self as ki, bind, json, Document, Options, TypeList, View};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Options of `gamewire decode|encode|bench kingsisle`.
 #[derive(clap::Args)]
@@ -291,41 +290,6 @@ fn visit(o: ObjectRef<'_, '_, '_>) -> u64 {
         .map(|p| item(p.value) + u64::from(p.def.is_some()))
         .sum::<u64>()
         + 1
-}
-
-/// Finds the type list for `path`: `<name>.types.json`, `<stem>.types.json`, then
-/// `types.json` or `types.xml`, in the file's folder and then in each parent folder
-/// (as `gamewire decode FILE` does).
-pub fn find_types(path: &Path) -> Option<PathBuf> {
-    let name = path.file_name()?.to_string_lossy().into_owned();
-    let stem = name.split('.').next().unwrap_or("").to_owned();
-    let names = [
-        format!("{name}.types.json"),
-        format!("{stem}.types.json"),
-        "types.json".into(),
-        "types.xml".into(),
-    ];
-    crate::auto::find_side_file(path, &names)
-}
-
-/// Prints a kingsisle file as a tree for `gamewire inspect`.
-pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    let tpath = find_types(path).ok_or_else(|| {
-        format!(
-            "no type list found for {} (put {}.types.json or types.json beside it)",
-            path.display(),
-            path.file_stem()
-                .map(|s| s.to_string_lossy())
-                .unwrap_or_default()
-        )
-    })?;
-    let types = TypeList::from_files(&[&tpath])?;
-    Ok(ki::inspect::fill(
-        data,
-        &types,
-        &tpath.display().to_string(),
-        tree,
-    )?)
 }
 
 /// Options of `gamewire hash`.

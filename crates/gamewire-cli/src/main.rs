@@ -152,6 +152,64 @@ impl Action {
     }
 }
 
+impl Codec {
+    /// The format this subcommand is for.
+    fn format(&self) -> gamewire::Format {
+        use gamewire::Format;
+        match self {
+            #[cfg(feature = "godot")]
+            Codec::Godot3(_) => Format::Godot3,
+            #[cfg(feature = "godot")]
+            Codec::Godot4(_) => Format::Godot4,
+            #[cfg(feature = "zeze")]
+            Codec::Zeze(_) => Format::Zeze,
+            #[cfg(feature = "kingsisle")]
+            Codec::Kingsisle(_) => Format::KingsIsle,
+            #[cfg(feature = "resonite")]
+            Codec::Resonite(_) => Format::Resonite,
+            #[cfg(feature = "o3de")]
+            Codec::O3de(_) => Format::O3de,
+        }
+    }
+
+    /// The input file and the output named.
+    fn files(&self) -> (Option<&std::path::Path>, Option<&std::path::Path>) {
+        match self {
+            #[cfg(feature = "godot")]
+            Codec::Godot3(a) | Codec::Godot4(a) => (a.input.as_deref(), a.output.as_deref()),
+            #[cfg(feature = "zeze")]
+            Codec::Zeze(a) => (a.input.as_deref(), a.output.as_deref()),
+            #[cfg(feature = "kingsisle")]
+            Codec::Kingsisle(a) => (a.input.as_deref(), a.output.as_deref()),
+            #[cfg(feature = "resonite")]
+            Codec::Resonite(a) => (a.input.as_deref(), a.output.as_deref()),
+            #[cfg(feature = "o3de")]
+            Codec::O3de(a) => (a.input.as_deref(), a.output.as_deref()),
+        }
+    }
+}
+
+/// `encode FORMAT [FILE]`: a document with a `"$gamewire"` header is written with the
+/// header's settings (its format must be FORMAT); plain JSON goes to the format's
+/// encoder with the options given.
+fn encode_with_format(codec: Codec) -> CliResult {
+    let (input, output) = codec.files();
+    let file = input.map_or_else(|| std::path::PathBuf::from("-"), |p| p.to_path_buf());
+    let data = io::read_input(Some(&file))?;
+    let doc = gamewire::read_document(&data)?;
+    if doc.settings.is_some() {
+        let args = auto::EncodeArgs {
+            file: Some(file.clone()),
+            output: output.map(|p| p.to_path_buf()),
+            ..auto::EncodeArgs::default()
+        };
+        return auto::encode_doc(&doc, &file, Some(codec.format()), &args);
+    }
+    drop(doc);
+    io::hold(Some(&file), data);
+    run_codec(Action::Encode, codec)
+}
+
 fn run_codec(action: Action, codec: Codec) -> CliResult {
     match codec {
         #[cfg(feature = "godot")]
@@ -223,13 +281,6 @@ pub fn only_for(action: Action, options: &[(&str, bool, &[Action])]) -> CliResul
     Ok(())
 }
 
-/// Parses `argv` as a whole command line and runs it (used by commands that choose a
-/// format's subcommand for the user).
-pub fn run_argv(argv: Vec<std::ffi::OsString>) -> CliResult {
-    let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string().trim_end().to_owned())?;
-    run(cli)
-}
-
 fn run(cli: Cli) -> CliResult {
     // The worker's stack is far bigger than the 2 MiB thread KingsIsle's default stack
     // budget is made for: let its documents nest to the depth limit.
@@ -238,7 +289,7 @@ fn run(cli: Cli) -> CliResult {
     match cli.command {
         Command::Decode(DecodeCmd { codec: Some(c), .. }) => run_codec(Action::Decode, c),
         Command::Decode(DecodeCmd { codec: None, auto }) => auto::decode(auto),
-        Command::Encode(EncodeCmd { codec: Some(c), .. }) => run_codec(Action::Encode, c),
+        Command::Encode(EncodeCmd { codec: Some(c), .. }) => encode_with_format(c),
         Command::Encode(EncodeCmd { codec: None, auto }) => auto::encode(auto),
         Command::Bench(c) => run_codec(Action::Bench, c),
         Command::Inspect(a) => inspect::run(a),

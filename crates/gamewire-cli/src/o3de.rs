@@ -5,7 +5,6 @@
 //! code is 1 when processing halted. `encode o3de` does the same load and prints the
 //! canonical JSON, optionally wrapped in the O3DE file envelope.
 
-use crate::inspect::Tree;
 use crate::io::{read_input, write_json};
 use crate::{Action, CliResult};
 use gamewire::o3de::{
@@ -20,7 +19,7 @@ pub const REGISTRY_NAME: &str = "o3de-registry.json";
 /// The registry file for `path`: `o3de-registry.json` in its folder, or else in the
 /// nearest parent folder holding one (as the other formats find their side files).
 pub fn registry_for(path: &Path) -> Option<PathBuf> {
-    crate::auto::find_side_file(path, &[REGISTRY_NAME.to_owned()])
+    gamewire::SideFiles::filesystem().find(Some(path), &[REGISTRY_NAME.to_owned()])
 }
 
 /// Options of `gamewire decode|encode|bench o3de`.
@@ -229,55 +228,11 @@ pub fn run(action: Action, args: Args) -> CliResult {
     }
 }
 
-/// Prints an O3DE file as a tree for `gamewire inspect`: typed, when a registry
-/// (`o3de-registry.json`) sits beside it that knows the envelope's class; else what
-/// the file shows without one (`o3de_doc::inspect`).
-pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    // Without a registry, or for a file outside the envelope: what the file shows.
-    let Some(reg_path) = registry_for(path) else {
-        return crate::o3de_doc::inspect(path, data, tree);
-    };
-    let json = o3de::parse_json(data)?;
-    let Some(env) = Envelope::from_json(&json).ok().flatten() else {
-        return crate::o3de_doc::inspect(path, data, tree);
-    };
-    let reg = Registry::from_slice(&std::fs::read(&reg_path)?)?;
-    let Ok(ty) = reg.parse_type(&env.class_name) else {
-        tree.note(&format!(
-            "(ClassName {} is not in the {REGISTRY_NAME} beside the file: untyped view)",
-            env.class_name
-        ));
-        return crate::o3de_doc::inspect(path, data, tree);
-    };
-    o3de::inspect::fill_typed(&reg, &ty, &env.class_name, &env.class_data, tree);
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     const SAMPLES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/o3de/");
-
-    #[test]
-    fn inspect_sample_uses_the_registry_beside_it() {
-        let path = PathBuf::from(format!("{SAMPLES}sample-entity.json"));
-        let data = std::fs::read(&path).unwrap();
-        let mut tree = Tree::new(8);
-        inspect(&path, &data, &mut tree).unwrap();
-        let text = gamewire::core::inspect::render_text(&tree.finish());
-        assert!(text.contains("ClassName: SampleEntity"), "{text}");
-        assert!(
-            text.contains("load: Completed / PartialDefaults (0 issue(s))"),
-            "{text}"
-        );
-        assert!(text.contains("ClassData: SampleEntity (6 items)"), "{text}");
-        assert!(text.contains("Shadows: ShadowMode = \"Cast\""), "{text}");
-        assert!(
-            text.contains("Layers: LayerFlags = [\"Runtime\",\"Editor\"]"),
-            "{text}"
-        );
-    }
 
     #[test]
     fn load_input_takes_the_type_from_the_envelope() {

@@ -2,7 +2,6 @@
 //! written (member order, numbers, duplicates; indented as O3DE writes), `inspect`
 //! shows what the file says about itself, and `o3de tree` prints a prefab's entities.
 
-use crate::inspect::Tree;
 use crate::io::{read_input, write_output};
 use crate::o3de::Args;
 use crate::{Action, CliResult};
@@ -94,17 +93,6 @@ pub fn run(action: Action, args: &Args, bytes: &[u8]) -> CliResult {
             )
         }
     }
-}
-
-/// Adds what an O3DE file shows without a registry, for `gamewire inspect` (built by
-/// `gamewire_o3de::inspect::fill_untyped`).
-pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    Ok(gamewire::o3de::inspect::fill_untyped(
-        data,
-        name.as_deref(),
-        tree,
-    )?)
 }
 
 /// `gamewire o3de tree FILE`: the prefab's hierarchy on stdout.

@@ -1,13 +1,12 @@
 //! The `resonite` commands of the CLI.
 
-use crate::inspect::Tree;
 use crate::{Action, CliResult};
 use gamewire::resonite::tree::{DataTree, TreeValue};
 use gamewire::resonite::{
     self as resonite, container, json, Compression, Document, EncodeOptions, Framing, Value,
 };
 use gamewire_core::json_text::TextOptions;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Options of `gamewire decode|encode|bench resonite`.
 #[derive(clap::Args)]
@@ -164,12 +163,6 @@ pub fn run(action: Action, args: Args) -> CliResult {
             )
         }
     }
-}
-
-/// Prints a resonite file as a tree for `gamewire inspect`.
-pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    Ok(resonite::inspect::fill(data, name.as_deref(), tree)?)
 }
 
 /// `gamewire resonite ...` subcommands.

@@ -1,6 +1,5 @@
 //! The `zeze` commands of the CLI.
 
-use crate::inspect::Tree;
 use crate::{Action, CliResult};
 use gamewire::zeze::frame::{decode_frames, encode_frames, Family, Frame, FrameOptions, Payload};
 use gamewire::zeze::json::{bean_from_json, frame_from_json};
@@ -400,52 +399,3 @@ pub fn run(action: Action, args: Args) -> CliResult {
         }
     }
 }
-
-/// Prints a zeze file as a tree for `gamewire inspect`: `*.frames.zeze` files are frame
-/// streams (typed by the protocols a `zeze-solution.xml` beside them declares with ids),
-/// other `*.zeze` files one bean, named and typed when that solution declares a bean named
-/// like the file (up to its first dot).
-pub fn inspect(path: &Path, data: &[u8], tree: &mut Tree) -> CliResult {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
-    let solution = path.with_file_name(SOLUTION_FILE);
-    let schema = if solution.is_file() {
-        Some(load_schema(&solution)?)
-    } else {
-        None
-    };
-    if name.ends_with(".frames.zeze") {
-        zeze::inspect::fill_frames(data, schema.as_ref(), tree)?;
-    } else {
-        let typed = schema
-            .as_ref()
-            .and_then(|s| bean_for_file(s, &name).map(|b| (s, b)));
-        zeze::inspect::fill_bean(data, typed.as_ref().map(|(s, b)| (*s, b.as_str())), tree)?;
-    }
-    Ok(())
-}
-
-/// The bean a file holds by its name: `NAME.zeze` or `NAME.anything.zeze` holds the
-/// solution's bean whose short name is NAME (any case).
-pub fn bean_for_file(schema: &Schema, file_name: &str) -> Option<String> {
-    let stem = file_name.split('.').next().unwrap_or("");
-    schema
-        .bean_names()
-        .into_iter()
-        .find(|n| {
-            n.rsplit('.')
-                .next()
-                .is_some_and(|s| s.eq_ignore_ascii_case(stem))
-        })
-        .map(str::to_owned)
-}
-
-/// Reads a solution file (Zeze's schema XML).
-pub fn read_solution(path: &Path) -> CliResult<Schema> {
-    load_schema(path)
-}
-
-/// The schema `inspect` looks for beside a `*.zeze` file.
-pub const SOLUTION_FILE: &str = "zeze-solution.xml";

@@ -100,7 +100,7 @@ fn a_folder_converts_to_json_and_back_with_one_bad_file_reported() {
         "--out-dir",
         back.to_str().unwrap(),
     ]);
-    assert!(String::from_utf8_lossy(&o.stderr).contains("contradicts the file's header"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("says it is kingsisle, not godot3"));
 }
 
 #[test]

@@ -333,13 +333,22 @@ impl Opened {
         let io = |e: std::io::Error| Error::msg(format!("cannot write: {e}"));
         let sep = if pretty { "\n" } else { "" };
         let sp = if pretty { " " } else { "" };
-        write!(w, "{{\"$gamewire\":{sp}{header},{sep}\"data\":{sp}").map_err(io)?;
+        // The header goes out with the data's first byte: a file that fails to decode
+        // leaves nothing written.
+        let head = format!("{{\"$gamewire\":{sp}{header},{sep}\"data\":{sp}").into_bytes();
         let mut scan = numbers::ScanningWriter {
-            inner: &mut *w,
+            inner: Prefixed {
+                inner: &mut *w,
+                head: Some(head),
+            },
             scan: numbers::FloatScan::new(),
         };
         self.write_json(&mut scan, pretty)?;
-        let floats = scan.scan.finish();
+        let numbers::ScanningWriter { inner, scan } = scan;
+        if let Some(head) = inner.head {
+            inner.inner.write_all(&head).map_err(io)?;
+        }
+        let floats = scan.finish();
         if !floats.is_empty() {
             let f = serde_json::to_string(&floats).map_err(|e| Error::msg(e.to_string()))?;
             write!(w, ",{sep}\"$floats\":{sp}{f}").map_err(io)?;
@@ -364,6 +373,25 @@ impl Opened {
             self.path.as_deref(),
             opts,
         )
+    }
+}
+
+/// A writer that puts `head` out before the first bytes written through it.
+struct Prefixed<'a> {
+    inner: &'a mut dyn Write,
+    head: Option<Vec<u8>>,
+}
+
+impl Write for Prefixed<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Some(head) = self.head.take() {
+            self.inner.write_all(&head)?;
+        }
+        self.inner.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
     }
 }
 
@@ -440,6 +468,9 @@ pub struct EncodeOptions {
     pub numbers_as_written: bool,
     /// Depth and size limits.
     pub limits: Limits,
+    /// The format the caller expects (the CLI's `encode FORMAT`): a header naming
+    /// another is an error naming both.
+    pub expect_format: Option<Format>,
 }
 
 /// What [`encode_document`] wrote.
@@ -455,8 +486,8 @@ pub struct Encoded {
 
 /// Encodes a JSON document back to engine bytes. `json_path` is where the document was
 /// read from (side files named by its header are found relative to its folder; `None`:
-/// the current folder). `format` is the format the caller expects (the CLI's `encode
-/// FORMAT`): with a header it must agree; without one, `settings` gives how to write it.
+/// the current folder). A document without a header is written with `settings`
+/// (side files at the paths they name); one with a header, with the header's.
 pub fn encode_document(
     doc: &JsonDocument<'_>,
     json_path: Option<&Path>,
@@ -465,16 +496,17 @@ pub fn encode_document(
     opts: &EncodeOptions,
 ) -> Result<Encoded> {
     let mut notes = Vec::new();
-    let settings = match (&doc.settings, settings) {
-        (Some(h), Some(given)) if h.format() != given.format() => {
+    if let (Some(h), Some(want)) = (&doc.settings, opts.expect_format) {
+        if h.format() != want {
             return Err(Error::msg(format!(
-                "this JSON's \"$gamewire\" header says it is {}, not {}: encode it with \
+                "this JSON's \"$gamewire\" header says it is {}, not {want}: encode it with \
                  `gamewire encode FILE` (or `encode {}`)",
                 h.format(),
-                given.format(),
                 h.format()
-            )))
+            )));
         }
+    }
+    let settings = match (&doc.settings, settings) {
         (Some(h), _) => {
             let (s, n) = formats::locate_side_files(h, json_path, side)?;
             notes.extend(n);

@@ -121,15 +121,16 @@ pub fn normalize(path: &Path) -> PathBuf {
 }
 
 type Parsed = Arc<dyn Any + Send + Sync>;
+/// A value computed once, shared by every thread that asks (an error kept as text).
+type Once<T> = Arc<OnceLock<std::result::Result<T, String>>>;
 
 /// The side files of one run: found through a [`SideSource`], read and hashed once,
 /// and parsed once per kind (a type list, a solution, a registry), shared by every file
 /// that needs them, across threads.
 pub struct SideFiles {
     source: Box<dyn SideSource>,
-    bytes: Mutex<HashMap<PathBuf, Arc<OnceLock<std::result::Result<Arc<[u8]>, String>>>>>,
-    parsed:
-        Mutex<HashMap<(PathBuf, &'static str), Arc<OnceLock<std::result::Result<Parsed, String>>>>>,
+    bytes: Mutex<HashMap<PathBuf, Once<Arc<[u8]>>>>,
+    parsed: Mutex<HashMap<(PathBuf, &'static str), Once<Parsed>>>,
 }
 
 impl std::fmt::Debug for SideFiles {

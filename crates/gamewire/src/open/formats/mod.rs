@@ -272,8 +272,9 @@ fn legacy_header(h: &serde_json::Value) -> Result<Settings> {
     })
 }
 
-/// Finds the side files a header names: relative to the JSON's folder, or else by name
-/// beside the JSON and in its parent folders. A file whose content differs from the one
+/// Finds the side files a header names: relative to the JSON's folder, else relative
+/// to the current folder (a document written to stdout names them from there), else by
+/// name beside the JSON and in its parent folders. A file whose content differs from the one
 /// decoded with is used, with a note (which a failure repeats as its likely cause).
 pub(super) fn locate_side_files(
     header: &Settings,
@@ -293,8 +294,12 @@ pub(super) fn locate_side_files(
             )));
         }
         let at = normalize(&base.join(named));
+        // A document written to stdout names side files from the current folder.
+        let from_here = normalize(&side.start_dir(None).join(named));
         let found: Option<PathBuf> = if side.exists(&at) {
             Some(at.clone())
+        } else if side.exists(&from_here) {
+            Some(from_here)
         } else {
             let file_name = named
                 .file_name()

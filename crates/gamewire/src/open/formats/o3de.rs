@@ -83,6 +83,10 @@ pub(in crate::open) fn settings(
             resolved.registry = Some(reg);
         }
     }
+    if recognize::recognize(data, name) == Some(FileKind::ObjectStreamXml) {
+        // Shown by inspect as what it is; decoding it says why it cannot be.
+        return Ok((Settings::O3de(s), resolved, notes));
+    }
     let doc = parse(data, name)?;
     // Written on one line when it was (else in O3DE's indented layout).
     let body = data.strip_suffix(b"\n").unwrap_or(data);
