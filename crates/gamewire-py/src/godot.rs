@@ -21,40 +21,66 @@ fn version(v: u8) -> PyResult<Version> {
     }
 }
 
-/// Decodes one Variant (`version` 3 or 4) to Python values.
+/// Decodes one Variant (`version` 3 or 4) to Python values; with `framed=True`, every
+/// length-prefixed value of a `store_var` file or stream, as a list.
 #[pyfunction]
-#[pyo3(signature = (data, *, version=4, allow_objects=false, json=false))]
+#[pyo3(signature = (data, *, version=4, allow_objects=false, json=false, framed=false))]
 fn decode(
     py: Python<'_>,
     data: &[u8],
     version: u8,
     allow_objects: bool,
     json: bool,
+    framed: bool,
 ) -> PyResult<PyObject> {
     let ver = self::version(version)?;
     let mut opts = DecodeOptions::new(ver);
     opts.allow_objects = allow_objects;
-    let v = maybe_allow_threads(py, data.len(), || godot::decode(data, &opts))
-        .map_err(|e| errors::to_py(py, e))?;
     let ser = if json {
         PySer::new(py)
     } else {
         PySer::tagged(py, "$type", py_attr(py, "godot", "_from_json")?)
     };
+    if framed {
+        let vs = maybe_allow_threads(py, data.len(), || {
+            godot::framing::decode_framed_all(data, &opts)
+        })
+        .map_err(|e| errors::to_py(py, e))?;
+        let views: Vec<_> = vs.iter().map(|v| godot::json::JsonView::new(v, ver)).collect();
+        let value = gc_paused(py, || ser.convert(&views))?;
+        drop(views);
+        py.allow_threads(move || drop(vs));
+        return Ok(value.unbind());
+    }
+    let v = maybe_allow_threads(py, data.len(), || godot::decode(data, &opts))
+        .map_err(|e| errors::to_py(py, e))?;
     let value = gc_paused(py, || ser.convert(&godot::json::JsonView::new(&v, ver)))?;
     py.allow_threads(move || drop(v));
     Ok(value.unbind())
 }
 
-/// Encodes Python values (as `decode` gives them) to Variant bytes.
+/// Encodes Python values (as `decode` gives them) to Variant bytes; with
+/// `framed=True`, a list of values, each written as `store_var` writes it.
 #[pyfunction]
-#[pyo3(signature = (value, *, version=4))]
-fn encode(py: Python<'_>, value: &Bound<'_, PyAny>, version: u8) -> PyResult<Vec<u8>> {
+#[pyo3(signature = (value, *, version=4, framed=false))]
+fn encode(py: Python<'_>, value: &Bound<'_, PyAny>, version: u8, framed: bool) -> PyResult<Vec<u8>> {
     let ver = self::version(version)?;
     let j = crate::json::from_py(value, Format::Godot)?;
     py.allow_threads(|| {
-        let v = godot::json::from_json(&j, ver)?;
-        godot::encode(&v, &EncodeOptions::new(ver))
+        let eo = EncodeOptions::new(ver);
+        if !framed {
+            let v = godot::json::from_json(&j, ver)?;
+            return godot::encode(&v, &eo);
+        }
+        let items = j
+            .as_array()
+            .ok_or_else(|| gamewire::Error::msg("framed=True encodes a list of values"))?;
+        let mut out = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let v = godot::json::from_json(item, ver).map_err(|e| e.in_index(i))?;
+            godot::framing::encode_framed_into(&v, &eo, &mut out)?;
+        }
+        Ok(out)
     })
     .map_err(|e| errors::to_py(py, e))
 }

@@ -7,6 +7,7 @@
 use pyo3::prelude::*;
 
 pub mod errors;
+pub mod files;
 pub mod godot;
 pub mod json;
 pub mod kingsisle;
@@ -71,6 +72,9 @@ fn detect(py: Python<'_>, data: &[u8], name: Option<&str>) -> PyResult<PyObject>
 fn _gamewire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DecodeError", m.py().get_type::<errors::DecodeError>())?;
     m.add_function(wrap_pyfunction!(detect, m)?)?;
+    m.add_function(wrap_pyfunction!(files::open, m)?)?;
+    m.add_function(wrap_pyfunction!(files::encode_document, m)?)?;
+    m.add_class::<files::File>()?;
     type Register = fn(&Bound<'_, PyModule>) -> PyResult<()>;
     let modules: [(&str, Register); 5] = [
         ("godot", godot::register),

@@ -26,7 +26,7 @@ pub mod side;
 
 pub use numbers::FloatRecord;
 pub use settings::*;
-pub use side::{SideFiles, SideSource};
+pub use side::{FileSystem, Memory, SideFiles, SideSource};
 
 use crate::{Detection, Evidence, Format, Found};
 use gamewire_core::inspect::{Node, TreeBuilder};

@@ -1,0 +1,193 @@
+//! `gamewire.open`, `gamewire.encode_document`: files opened through the library's one
+//! way of opening files ([`gamewire::open`]) — the same detection, side files and
+//! settings as `gamewire decode FILE` — and JSON documents written back through
+//! [`gamewire::encode_document`].
+
+use crate::errors;
+use gamewire::open::{EncodeOptions, Memory, OpenError, SideFiles};
+use gamewire::{Format, OpenOptions, Opened};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::path::{Path, PathBuf};
+
+/// An open error as a Python `DecodeError` (with the offset where there is one).
+fn open_err(py: Python<'_>, shown: &str, e: OpenError) -> PyErr {
+    match e {
+        OpenError::Failed { error, .. } => {
+            let e = error;
+            let msg = format!("{shown}: {e}");
+            errors::to_py(py, gamewire::Error::msg(msg).or_offset(e.offset().unwrap_or(0)))
+        }
+        OpenError::Unknown(Some(b)) => {
+            let (found, e) = *b;
+            let msg = format!(
+                "{shown}: no format reads the whole file; it starts like {}, which fails: {e}",
+                found.describe()
+            );
+            errors::to_py(py, gamewire::Error::msg(msg).or_offset(e.offset().unwrap_or(0)))
+        }
+        other => errors::to_py(py, gamewire::Error::msg(format!("{shown}: {other}"))),
+    }
+}
+
+/// Side files: from the file system, or the `files` mapping (name → bytes) given.
+fn side_files(files: Option<&Bound<'_, PyDict>>) -> PyResult<SideFiles> {
+    let Some(files) = files else {
+        return Ok(SideFiles::filesystem());
+    };
+    let mut m = Memory::new();
+    for (k, v) in files.iter() {
+        let name: PathBuf = k.extract()?;
+        let data: Vec<u8> = v.extract()?;
+        m.insert(name, data);
+    }
+    Ok(SideFiles::memory(m))
+}
+
+/// A file opened by [`open`]: its format, the settings that write it back, its JSON.
+#[pyclass(module = "gamewire._gamewire", frozen)]
+pub struct File {
+    opened: Opened,
+}
+
+#[pymethods]
+impl File {
+    /// The format's name (`godot3`, `kingsisle`, ...).
+    #[getter]
+    fn format(&self) -> &'static str {
+        self.opened.format().name()
+    }
+
+    /// The settings that write the file again as it was read, as a dict (the
+    /// `"$gamewire"` header's content; side files by the paths they were found at).
+    #[getter]
+    fn settings(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let j = serde_json::to_value(self.opened.settings())
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        crate::json::to_py(py, &j)
+    }
+
+    /// The bytes read.
+    #[getter]
+    fn data<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.opened.data())
+    }
+
+    /// A one-line description: `godot3 (store_var frames)`.
+    fn describe(&self) -> String {
+        self.opened.describe()
+    }
+
+    /// The file's lossless JSON text, exactly what `gamewire decode FILE` writes under
+    /// `"data"` (compact unless `pretty`).
+    #[pyo3(signature = (pretty=false))]
+    fn json(&self, py: Python<'_>, pretty: bool) -> PyResult<String> {
+        let out = py
+            .allow_threads(|| self.opened.to_json(pretty))
+            .map_err(|e| errors::to_py(py, e))?;
+        String::from_utf8(out).map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The whole JSON document `gamewire decode FILE` writes (header, data, float
+    /// record), side files named relative to `json_dir` (default: the current folder).
+    #[pyo3(signature = (pretty=true, json_dir=None))]
+    fn document(&self, py: Python<'_>, pretty: bool, json_dir: Option<PathBuf>) -> PyResult<String> {
+        let mut out = Vec::new();
+        py.allow_threads(|| self.opened.write_document(&mut out, pretty, json_dir.as_deref()))
+            .map_err(|e| errors::to_py(py, e))?;
+        String::from_utf8(out).map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The inspect tree as text, containers past `max_items` elided.
+    #[pyo3(signature = (max_items=8))]
+    fn inspect(&self, py: Python<'_>, max_items: usize) -> PyResult<String> {
+        let nodes = self
+            .opened
+            .inspect(max_items)
+            .map_err(|e| errors::to_py(py, e))?;
+        Ok(gamewire::core::inspect::render_text(&nodes))
+    }
+
+    /// Encodes JSON text (the data, as [`File::json`] gives it) with this file's
+    /// settings: the engine bytes.
+    fn encode_json<'py>(&self, py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py
+            .allow_threads(|| self.opened.encode_json(text, &EncodeOptions::default()))
+            .map_err(|e| errors::to_py(py, e))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<gamewire.File {}>", self.opened.describe())
+    }
+}
+
+/// Opens `data` (read from `path`, or named so: side files are found beside it) through
+/// the library: detection (or `as_format`), side files from the file system or from
+/// `files` (a dict of path → bytes), settings.
+#[pyfunction]
+#[pyo3(signature = (data, path=None, *, as_format=None, files=None, allow_objects=false))]
+pub fn open(
+    py: Python<'_>,
+    data: Vec<u8>,
+    path: Option<PathBuf>,
+    as_format: Option<&str>,
+    files: Option<&Bound<'_, PyDict>>,
+    allow_objects: bool,
+) -> PyResult<File> {
+    let as_format = match as_format {
+        None => None,
+        Some(f) => Some(
+            Format::from_name(f)
+                .ok_or_else(|| PyValueError::new_err(format!("unknown format {f:?}")))?,
+        ),
+    };
+    let side = side_files(files)?;
+    let opts = OpenOptions {
+        as_format,
+        allow_objects,
+        ..OpenOptions::default()
+    };
+    let shown = path
+        .as_deref()
+        .map_or("<bytes>".to_owned(), |p| p.display().to_string());
+    let len = data.len();
+    let opened = crate::maybe_allow_threads(py, len, || {
+        gamewire::open(data, path.as_deref(), &side, &opts)
+    })
+    .map_err(|e| open_err(py, &shown, e))?;
+    Ok(File { opened })
+}
+
+/// Encodes a JSON document (text with a `"$gamewire"` header, as `gamewire decode FILE`
+/// writes it) to engine bytes. Side files the header names are found relative to
+/// `path`'s folder (where the document is; default the current folder), or in `files`.
+#[pyfunction]
+#[pyo3(signature = (text, path=None, *, files=None, numbers_as_written=false))]
+pub fn encode_document<'py>(
+    py: Python<'py>,
+    text: &[u8],
+    path: Option<PathBuf>,
+    files: Option<&Bound<'_, PyDict>>,
+    numbers_as_written: bool,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let side = side_files(files)?;
+    let opts = EncodeOptions {
+        numbers_as_written,
+        ..EncodeOptions::default()
+    };
+    let bytes = py
+        .allow_threads(|| {
+            let doc = gamewire::read_document(text)?;
+            if doc.settings.is_none() {
+                return Err(gamewire::Error::msg(
+                    "this JSON has no \"$gamewire\" header: encode it with the format's \
+                     module (gamewire.godot.encode, ...)",
+                ));
+            }
+            gamewire::encode_document(&doc, path.as_deref().map(Path::new), None, &side, &opts)
+        })
+        .map_err(|e| errors::to_py(py, e))?;
+    Ok(PyBytes::new(py, &bytes.bytes))
+}
