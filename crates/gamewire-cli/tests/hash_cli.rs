@@ -18,7 +18,7 @@ fn hash(args: &[&str]) -> (bool, String, String) {
 
 #[test]
 fn property_tags_match_the_katsuba_type_list() {
-    // Tags from the katsuba fixtures' type list (../shared/fixtures/kingsisle/katsuba).
+    // Tags from the katsuba fixtures' type list (tests/fixtures/kingsisle/katsuba/types.json).
     assert_eq!(
         hash(&["property-tag", "class Inner", "m_inner"]).1,
         "1944596742\n"

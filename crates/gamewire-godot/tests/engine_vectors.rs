@@ -5,7 +5,7 @@ use gamewire_godot::*;
 fn fixtures(name: &str) -> String {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/godot/"
+        "/../../tests/fixtures/godot/vectors/"
     )
     .to_owned()
         + name;

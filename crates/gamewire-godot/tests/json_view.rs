@@ -23,7 +23,7 @@ fn the_view_writes_what_to_json_writes() {
         ("godot4-vectors.tsv", Version::V4),
     ] {
         let path = format!(
-            "{}/../../../shared/fixtures/godot/{file}",
+            "{}/../../tests/fixtures/godot/vectors/{file}",
             env!("CARGO_MANIFEST_DIR")
         );
         let text = std::fs::read_to_string(path).unwrap();

@@ -14,7 +14,7 @@ fn read(path: &str) -> Vec<u8> {
 }
 
 fn vectors(name: &str) -> Vec<Vec<u8>> {
-    let text = String::from_utf8(read(&format!("../shared/fixtures/godot/{name}"))).unwrap();
+    let text = String::from_utf8(read(&format!("tests/fixtures/godot/vectors/{name}"))).unwrap();
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {

@@ -9,7 +9,7 @@ use gamewire_godot::*;
 
 fn vectors(name: &str) -> Vec<Vec<u8>> {
     let path = format!(
-        "{}/../../../shared/fixtures/godot/{name}",
+        "{}/../../tests/fixtures/godot/vectors/{name}",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read_to_string(&path)

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 fn dir() -> PathBuf {
     PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/kingsisle/katsuba"
+        "/../../tests/fixtures/kingsisle/katsuba"
     ))
 }
 

@@ -16,7 +16,7 @@ use common::{random_object, random_types, Rng};
 fn fixtures() -> PathBuf {
     PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/kingsisle/katsuba"
+        "/../../tests/fixtures/kingsisle/katsuba"
     ))
 }
 

@@ -7,12 +7,12 @@ use gamewire::kingsisle::{self as ki, Options, TypeList};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
-fn shared() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures")
+fn in_repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures")
 }
 
 fn fixtures() -> PathBuf {
-    shared().join("kingsisle/katsuba")
+    in_repo().join("kingsisle/katsuba")
 }
 
 /// `repr()` (so NaN compares equal to NaN).
@@ -29,7 +29,8 @@ fn godot_vectors_convert_alike() {
         ("godot3-engine-vectors.tsv", Version::V3),
         ("godot4-vectors.tsv", Version::V4),
     ] {
-        let text = std::fs::read_to_string(shared().join("godot").join(name)).expect("tsv");
+        let text =
+            std::fs::read_to_string(in_repo().join("godot/vectors").join(name)).expect("tsv");
         for line in text
             .lines()
             .filter(|l| !l.is_empty() && !l.starts_with('#'))

@@ -71,7 +71,6 @@ fn pytest_suite_passes() {
             .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
             .arg(dir.join("tests/python"))
             .env("PYTHONPATH", prepend(&site))
-            .env("GAMEWIRE_FIXTURES", root.join("../shared/fixtures"))
             .current_dir(tmp.path()),
         "pytest",
     );

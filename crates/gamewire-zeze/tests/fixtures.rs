@@ -1,4 +1,4 @@
-//! Every vector of ../shared/fixtures/zeze/vectors.json (bytes from Zeze's own Java
+//! Every vector of tests/fixtures/zeze/vectors/vectors.json (bytes from Zeze's own Java
 //! ByteBuffer), checked in both directions.
 
 use gamewire_zeze::cursor::Cursor;
@@ -10,7 +10,7 @@ use serde_json::Value as J;
 fn vectors() -> J {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/zeze/vectors.json"
+        "/../../tests/fixtures/zeze/vectors/vectors.json"
     );
     serde_json::from_str(&std::fs::read_to_string(path).expect("fixture file")).unwrap()
 }

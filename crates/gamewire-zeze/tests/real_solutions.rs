@@ -247,7 +247,7 @@ fn dynamic_base_holds_the_base_and_every_derived_bean() {
 
 #[test]
 fn real_beans_match_zeze_bytes() {
-    // /work/shared/fixtures/zeze/vectors.json ("Final extends Derive extends Base", bytes
+    // tests/fixtures/zeze/vectors/vectors.json ("Final extends Derive extends Base", bytes
     // from Zeze's Java ByteBuffer) describes exactly confcs's Module11 Base/Derive/Final:
     // Final{finalInt=3, Derive{deriveInt=2, Base{baseInt=1}}} = 10 03 01 10 02 01 10 01 00.
     let s = load("confcs/solution.xml").unwrap();

@@ -102,7 +102,7 @@ fn fixture_beans_write_the_same_text() {
     let s = sample_schema();
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/zeze/vectors.json"
+        "/../../tests/fixtures/zeze/vectors/vectors.json"
     );
     let v: J = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let names = ["BSimple", "BOuter", "Final", "Final"];
@@ -214,7 +214,7 @@ fn valid_inputs() -> Vec<(Schema, &'static str, Vec<u8>)> {
     let s = sample_schema();
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/zeze/vectors.json"
+        "/../../tests/fixtures/zeze/vectors/vectors.json"
     );
     let v: J = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let outer = unhex(v["beans"][1]["hex"].as_str().unwrap()).unwrap();

@@ -1,21 +1,20 @@
-"""Godot: every shared fixture round-trips byte-exact through the typed classes (and the
-JSON mapping); the classes compare, print and pickle; errors carry offsets."""
+"""Godot: every engine vector (tests/fixtures/godot/vectors) round-trips byte-exact through
+the typed classes (and the JSON mapping); the classes compare, print and pickle; errors carry
+offsets."""
 import math
 import os
-import pathlib
 import pickle
 
 import pytest
 
 import gamewire
 from gamewire import godot
-
-FIXTURES = pathlib.Path(os.environ.get("GAMEWIRE_FIXTURES", pathlib.Path(__file__).resolve().parents[4] / ".." / "shared" / "fixtures"))
+from conftest import FIXTURES
 
 
 def vectors(name):
     out = []
-    for line in (FIXTURES / "godot" / name).read_text(encoding="utf-8").splitlines():
+    for line in (FIXTURES / "godot" / "vectors" / name).read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
             continue
         out.append(bytes.fromhex(line.split("\t")[0]))

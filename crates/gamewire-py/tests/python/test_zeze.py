@@ -1,4 +1,5 @@
-"""Zeze: every shared bean vector and sample round-trips byte-exact; errors carry offsets."""
+"""Zeze: every bean vector of tests/fixtures/zeze/vectors and sample round-trips byte-exact;
+errors carry offsets."""
 import json
 import os
 import pickle
@@ -13,7 +14,7 @@ SOLUTION = str(SAMPLES / "zeze" / "zeze-solution.xml")
 
 
 def vectors():
-    v = json.loads((FIXTURES / "zeze" / "vectors.json").read_text(encoding="utf-8"))
+    v = json.loads((FIXTURES / "zeze" / "vectors" / "vectors.json").read_text(encoding="utf-8"))
     return [bytes.fromhex(b["hex"]) for b in v["beans"]]
 
 

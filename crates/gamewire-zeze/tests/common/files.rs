@@ -4,12 +4,12 @@ use gamewire_zeze::json::unhex;
 use gamewire_zeze::schema::Schema;
 use std::path::Path;
 
-/// The bytes of fixture bean `i` of `shared/fixtures/zeze/vectors.json` (written by
+/// The bytes of fixture bean `i` of `tests/fixtures/zeze/vectors/vectors.json` (written by
 /// Zeze's Java `ByteBuffer`).
 pub fn bean_bytes(i: usize) -> Vec<u8> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/zeze/vectors.json"
+        "/../../tests/fixtures/zeze/vectors/vectors.json"
     );
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
