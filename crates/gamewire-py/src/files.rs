@@ -118,6 +118,26 @@ impl File {
         Ok(PyBytes::new(py, &bytes))
     }
 
+    /// Encodes a value (as the format's module decodes it: `gamewire.godot` classes,
+    /// `kingsisle.Object`, `zeze.Bean`, ...) with this file's settings. O3DE values go
+    /// through `gamewire.o3de.encode`.
+    fn encode<'py>(&self, py: Python<'py>, value: &Bound<'_, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        let fmt = match self.opened.format() {
+            Format::Godot3 | Format::Godot4 => crate::json::Format::Godot,
+            Format::KingsIsle => crate::json::Format::KingsIsle,
+            Format::Zeze => crate::json::Format::Zeze,
+            Format::Resonite => crate::json::Format::Resonite,
+            Format::O3de => {
+                return Err(PyValueError::new_err(
+                    "O3DE values are written by gamewire.o3de.encode",
+                ))
+            }
+        };
+        let j = crate::json::from_py(value, fmt)?;
+        let text = serde_json::to_vec(&j).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        self.encode_json(py, &text)
+    }
+
     fn __repr__(&self) -> String {
         format!("<gamewire.File {}>", self.opened.describe())
     }

@@ -14,15 +14,17 @@ use gamewire::zeze::{self as zeze};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// A schema from a solution XML's text or from the path of such a file.
+/// A schema from a solution XML's text, or from the path of such a file with the files
+/// it imports (`<import file=..>`, found as Zeze's Gen and the CLI find them).
 fn schema(py: Python<'_>, s: &str) -> PyResult<Schema> {
-    let text = if s.trim_start().starts_with('<') {
-        s.to_owned()
-    } else {
-        std::fs::read_to_string(s)
-            .map_err(|e| PyValueError::new_err(format!("cannot read schema {s}: {e}")))?
-    };
-    Schema::from_xml(&text).map_err(|e| errors::to_py(py, e))
+    if s.trim_start().starts_with('<') {
+        return Schema::from_xml(s).map_err(|e| errors::to_py(py, e));
+    }
+    let path = std::path::Path::new(s);
+    if !path.is_file() {
+        return Err(PyValueError::new_err(format!("cannot read schema {s}: no such file")));
+    }
+    Schema::from_file(path).map_err(|e| errors::to_py(py, e))
 }
 
 /// The schema and bean, when both are given; an error for a schema without a bean.

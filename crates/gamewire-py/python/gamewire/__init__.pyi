@@ -1,4 +1,4 @@
-from typing import Any, List, Optional, Union
+from typing import Any, Dict, List, Optional, Union
 from . import godot as godot
 from . import kingsisle as kingsisle
 from . import o3de as o3de
@@ -9,11 +9,39 @@ class DecodeError(ValueError):
     offset: Optional[int]
     path: str
 
+class File:
+    """A file opened through the library: its format, settings, JSON and value."""
+    path: Optional[str]
+    @property
+    def format(self) -> str: ...
+    @property
+    def settings(self) -> Dict[str, Any]: ...
+    @property
+    def data(self) -> bytes: ...
+    def describe(self) -> str: ...
+    def json(self, pretty: bool = False) -> str: ...
+    def document(self, pretty: bool = True, json_dir: Optional[str] = None) -> str: ...
+    def inspect(self, max_items: int = 8) -> str: ...
+    def value(self, *, json: bool = False) -> Any: ...
+    def encode(self, value: Any) -> bytes: ...
+    def save(self, value: Any, path: Optional[str] = None) -> None: ...
+
 def detect(data: bytes, name: Optional[str] = None) -> Union[str, List[str], None]:
     """Detects the format of `data` (file name `name` helps for formats without magic).
     Returns the format name (`godot3`, `godot4`, `kingsisle`, `zeze`, `resonite`, `o3de`),
     `"json"` for JSON text, a list of names when several fit, or `None`."""
-def load(path: str, **options: Any) -> Any:
-    """Reads any file gamewire recognises and returns its decoded value. ``options`` go to
-    the format's ``decode`` (``types=`` for KingsIsle, found beside the file otherwise;
-    ``schema=``/``bean=`` for Zeze, schema-less otherwise)."""
+def open(path: str, *, as_format: Optional[str] = None, files: Optional[Dict[str, bytes]] = None,
+         allow_objects: bool = False) -> File:
+    """Opens the file at ``path`` (detected, side files found beside it)."""
+def open_bytes(data: bytes, name: Optional[str] = None, *, as_format: Optional[str] = None,
+               files: Optional[Dict[str, bytes]] = None, allow_objects: bool = False) -> File:
+    """Opens bytes (``name``: the file name to detect by and find side files beside)."""
+def load(path: str, *, json: bool = False, **options: Any) -> Any:
+    """Reads any file ``gamewire decode FILE`` reads and returns its value (``json=True``:
+    exactly the JSON ``decode FILE`` writes under ``"data"``)."""
+def encode(document: Union[Dict[str, Any], str, bytes], *, path: Optional[str] = None,
+           files: Optional[Dict[str, bytes]] = None, numbers_as_written: bool = False) -> bytes:
+    """Encodes a JSON document with a ``"$gamewire"`` header to engine bytes."""
+def save(path: str, value: Any, *, like: Union[File, str, None] = None,
+         document_path: Optional[str] = None) -> None:
+    """Writes a document with a header, or a value with the settings of ``like``."""

@@ -20,10 +20,11 @@ from ._gamewire import godot as _g
 encode = _g.encode
 
 
-def decode(data, *, version=4, allow_objects=False, json=False):
+def decode(data, *, version=4, allow_objects=False, json=False, framed=False):
     """Decodes one Variant (``version`` 3 or 4). ``allow_objects`` reads full objects;
-    ``json=True`` returns the tagged JSON mapping instead of the classes."""
-    return _g.decode(data, version=version, allow_objects=allow_objects, json=json)
+    ``json=True`` returns the tagged JSON mapping instead of the classes; ``framed=True``
+    reads every length-prefixed value of a ``store_var`` file, as a list."""
+    return _g.decode(data, version=version, allow_objects=allow_objects, json=json, framed=framed)
 
 
 def _make(cls, fields):

@@ -57,11 +57,14 @@ class PackedVector3Array(PackedArray): ...
 class PackedVector4Array(PackedArray): ...
 class PackedColorArray(PackedArray): ...
 
-def decode(data: bytes, *, version: int = 4, allow_objects: bool = False, json: bool = False) -> Any:
+def decode(data: bytes, *, version: int = 4, allow_objects: bool = False, json: bool = False,
+           framed: bool = False) -> Any:
     """Decodes one Variant (``version`` 3 or 4). ``allow_objects`` reads full objects;
-    ``json=True`` returns the tagged JSON mapping instead of the classes."""
-def encode(value: Any, *, version: int = 4) -> bytes:
-    """Encodes Python values (as `decode` gives them) to Variant bytes."""
+    ``json=True`` returns the tagged JSON mapping instead of the classes; ``framed=True``
+    reads every length-prefixed value of a ``store_var`` file, as a list."""
+def encode(value: Any, *, version: int = 4, framed: bool = False) -> bytes:
+    """Encodes Python values (as `decode` gives them) to Variant bytes (``framed=True``:
+    a list of values, each as ``store_var`` writes it)."""
 def load(path: str, *, version: int = 4, allow_objects: bool = False, json: bool = False) -> Any:
     """Reads and decodes a Variant file (options as for ``decode``)."""
 def save(path: str, value: Any, *, version: int = 4) -> None:

@@ -78,9 +78,9 @@ def load(path, *, types=None, **options):
     ``gamewire decode`` does: ``<name>.types.json``, ``<stem>.types.json``, ``types.json``
     or ``types.xml`` in the file's folder, then in each parent folder."""
     if types is None:
-        from . import _find_types
+        from . import open as _open
 
-        types = _find_types(path)
+        types = _open(path, as_format="kingsisle").settings["types"]["path"]
     with open(path, "rb") as f:
         return decode(f.read(), types=types, **options)
 

@@ -51,7 +51,11 @@ def test_samples_round_trip(path):
     frames = path.name.endswith(".frames.zeze")
     value = zeze.decode(data, frames=frames)
     assert zeze.encode(value, frames=frames) == data
-    assert gamewire.load(str(path)) == value
+    # Opened as the CLI opens it: typed by the solution beside it where it names the bean
+    # (or declares the frames' protocols), and written back the same.
+    f = gamewire.open(str(path))
+    assert f.settings["solution"]["path"].endswith("zeze-solution.xml")
+    assert f.encode(gamewire.load(str(path))) == data
 
 
 def test_typed_with_schema():
