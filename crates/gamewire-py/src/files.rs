@@ -17,7 +17,10 @@ fn open_err(py: Python<'_>, shown: &str, e: OpenError) -> PyErr {
         OpenError::Failed { error, .. } => {
             let e = error;
             let msg = format!("{shown}: {e}");
-            errors::to_py(py, gamewire::Error::msg(msg).or_offset(e.offset().unwrap_or(0)))
+            errors::to_py(
+                py,
+                gamewire::Error::msg(msg).or_offset(e.offset().unwrap_or(0)),
+            )
         }
         OpenError::Unknown(Some(b)) => {
             let (found, e) = *b;
@@ -25,7 +28,10 @@ fn open_err(py: Python<'_>, shown: &str, e: OpenError) -> PyErr {
                 "{shown}: no format reads the whole file; it starts like {}, which fails: {e}",
                 found.describe()
             );
-            errors::to_py(py, gamewire::Error::msg(msg).or_offset(e.offset().unwrap_or(0)))
+            errors::to_py(
+                py,
+                gamewire::Error::msg(msg).or_offset(e.offset().unwrap_or(0)),
+            )
         }
         other => errors::to_py(py, gamewire::Error::msg(format!("{shown}: {other}"))),
     }
@@ -92,10 +98,18 @@ impl File {
     /// The whole JSON document `gamewire decode FILE` writes (header, data, float
     /// record), side files named relative to `json_dir` (default: the current folder).
     #[pyo3(signature = (pretty=true, json_dir=None))]
-    fn document(&self, py: Python<'_>, pretty: bool, json_dir: Option<PathBuf>) -> PyResult<String> {
+    fn document(
+        &self,
+        py: Python<'_>,
+        pretty: bool,
+        json_dir: Option<PathBuf>,
+    ) -> PyResult<String> {
         let mut out = Vec::new();
-        py.allow_threads(|| self.opened.write_document(&mut out, pretty, json_dir.as_deref()))
-            .map_err(|e| errors::to_py(py, e))?;
+        py.allow_threads(|| {
+            self.opened
+                .write_document(&mut out, pretty, json_dir.as_deref())
+        })
+        .map_err(|e| errors::to_py(py, e))?;
         String::from_utf8(out).map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
@@ -121,7 +135,11 @@ impl File {
     /// Encodes a value (as the format's module decodes it: `gamewire.godot` classes,
     /// `kingsisle.Object`, `zeze.Bean`, ...) with this file's settings. O3DE values go
     /// through `gamewire.o3de.encode`.
-    fn encode<'py>(&self, py: Python<'py>, value: &Bound<'_, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    fn encode<'py>(
+        &self,
+        py: Python<'py>,
+        value: &Bound<'_, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let fmt = match self.opened.format() {
             Format::Godot3 | Format::Godot4 => crate::json::Format::Godot,
             Format::KingsIsle => crate::json::Format::KingsIsle,

@@ -46,7 +46,10 @@ fn decode(
             godot::framing::decode_framed_all(data, &opts)
         })
         .map_err(|e| errors::to_py(py, e))?;
-        let views: Vec<_> = vs.iter().map(|v| godot::json::JsonView::new(v, ver)).collect();
+        let views: Vec<_> = vs
+            .iter()
+            .map(|v| godot::json::JsonView::new(v, ver))
+            .collect();
         let value = gc_paused(py, || ser.convert(&views))?;
         drop(views);
         py.allow_threads(move || drop(vs));
@@ -63,7 +66,12 @@ fn decode(
 /// `framed=True`, a list of values, each written as `store_var` writes it.
 #[pyfunction]
 #[pyo3(signature = (value, *, version=4, framed=false))]
-fn encode(py: Python<'_>, value: &Bound<'_, PyAny>, version: u8, framed: bool) -> PyResult<Vec<u8>> {
+fn encode(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    version: u8,
+    framed: bool,
+) -> PyResult<Vec<u8>> {
     let ver = self::version(version)?;
     let j = crate::json::from_py(value, Format::Godot)?;
     py.allow_threads(|| {

@@ -22,7 +22,9 @@ fn schema(py: Python<'_>, s: &str) -> PyResult<Schema> {
     }
     let path = std::path::Path::new(s);
     if !path.is_file() {
-        return Err(PyValueError::new_err(format!("cannot read schema {s}: no such file")));
+        return Err(PyValueError::new_err(format!(
+            "cannot read schema {s}: no such file"
+        )));
     }
     Schema::from_file(path).map_err(|e| errors::to_py(py, e))
 }
