@@ -80,6 +80,19 @@ impl File {
         PyBytes::new(py, self.opened.data())
     }
 
+    /// Things worth knowing that are not errors (a layout writing back will not keep).
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.opened.notes().to_vec()
+    }
+
+    /// The KingsIsle type list the file was read with (`None` for other formats).
+    fn type_list(&self) -> Option<crate::kingsisle::PyTypeList> {
+        self.opened
+            .type_list()
+            .map(|t| crate::kingsisle::PyTypeList::from_list((*t).clone()))
+    }
+
     /// A one-line description: `godot3 (store_var frames)`.
     fn describe(&self) -> String {
         self.opened.describe()

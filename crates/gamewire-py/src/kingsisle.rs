@@ -27,6 +27,15 @@ pub struct PyTypeList {
     list: Arc<Types>,
 }
 
+impl PyTypeList {
+    /// A type list already read.
+    pub fn from_list(list: TypeList) -> Self {
+        PyTypeList {
+            list: Arc::new(Types::new(list)),
+        }
+    }
+}
+
 #[pymethods]
 impl PyTypeList {
     /// Reads a type list: a path to a wiztype JSON or XML dump, or such text itself.

@@ -54,6 +54,23 @@ fn pytest_suite_passes() {
             .env("CARGO_TARGET_DIR", &target),
         "maturin build",
     );
+    // The CLI, for the test that runs every sample through the library, the CLI and
+    // Python (tests/python/test_one_library.py).
+    run(
+        Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "gamewire-cli",
+                "--bin",
+                "gamewire",
+            ])
+            .env("CARGO_TARGET_DIR", &target)
+            .current_dir(&root),
+        "cargo build gamewire-cli",
+    );
+    let gamewire_bin = target.join("debug").join("gamewire");
     let wheel = std::fs::read_dir(&wheels)
         .expect("wheel dir")
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -71,6 +88,7 @@ fn pytest_suite_passes() {
             .args(["-m", "pytest", "-q", "-p", "no:cacheprovider"])
             .arg(dir.join("tests/python"))
             .env("PYTHONPATH", prepend(&site))
+            .env("GAMEWIRE_BIN", &gamewire_bin)
             .current_dir(tmp.path()),
         "pytest",
     );

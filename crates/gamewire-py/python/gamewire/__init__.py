@@ -76,6 +76,11 @@ class File:
         """The bytes read."""
         return self._f.data
 
+    @property
+    def notes(self):
+        """Things worth knowing that are not errors (a layout writing back will not keep)."""
+        return self._f.notes
+
     def describe(self):
         """A one-line description, e.g. ``godot3 (store_var frames)``."""
         return self._f.describe()
@@ -109,7 +114,7 @@ class File:
                 allow_objects=s.get("allow_objects", False),
             )
         if fmt == "kingsisle":
-            return kingsisle.decode(data, types=s["types"]["path"])
+            return kingsisle.decode(data, types=self._f.type_list())
         if fmt == "zeze":
             if s["layout"] == "frames" and s.get("solution"):
                 # Typed frames: the JSON mapping (named fields) is the value.
@@ -127,6 +132,12 @@ class File:
         if fmt == "o3de":
             return o3de.decode(data)
         raise DecodeError(f"{fmt}: no Python value for this format")
+
+    def encode_json(self, text):
+        """Encodes JSON text (the data, as ``json()`` gives it) with this file's settings."""
+        if isinstance(text, str):
+            text = text.encode()
+        return self._f.encode_json(text)
 
     def encode(self, value):
         """Encodes ``value`` (as ``value()`` gives it) with this file's settings."""

@@ -276,9 +276,22 @@ impl Opened {
         &self.data
     }
 
-    /// Things worth telling the user that are not errors (an O3DE registry's report).
+    /// Things worth telling the user that are not errors (an O3DE registry's report, a
+    /// layout that writing back will not keep).
     pub fn notes(&self) -> &[String] {
         &self.notes
+    }
+
+    /// The KingsIsle type list the file was read with.
+    #[cfg(feature = "kingsisle")]
+    pub fn type_list(&self) -> Option<std::sync::Arc<gamewire_kingsisle::TypeList>> {
+        self.resolved.types.clone()
+    }
+
+    /// The Zeze solution the file was typed with.
+    #[cfg(feature = "zeze")]
+    pub fn solution(&self) -> Option<std::sync::Arc<gamewire_zeze::schema::Schema>> {
+        self.resolved.solution.clone()
     }
 
     /// A description for listings: `godot3 (store_var frames)`.

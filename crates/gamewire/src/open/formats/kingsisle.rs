@@ -38,8 +38,10 @@ pub(super) fn types(side: &SideFiles, path: &Path, game: &str) -> Result<Arc<Typ
         .ok_or_else(|| Error::msg(format!("unknown game {game:?}: use wizard101 or pirate101")))?;
     side.parsed(path, game_kind(game), |side, p| {
         let data = side.read(p)?;
-        let mut t =
-            TypeList::from_bytes(&data).map_err(|e| Error::msg(format!("{}: {e}", p.display())))?;
+        let mut t = TypeList::from_bytes(&data)
+            .map_err(|e| Error::msg(format!("type list {}: {e}", p.display())))?;
+        // As `TypeList::from_files` does: base-class properties where a dump left them out.
+        t.include_bases();
         t.set_game(game);
         Ok(t)
     })

@@ -87,12 +87,18 @@ pub(in crate::open) fn settings(
         // Shown by inspect as what it is; decoding it says why it cannot be.
         return Ok((Settings::O3de(s), resolved, notes));
     }
-    let doc = parse(data, name)?;
+    let mut doc = parse(data, name)?;
     // Written on one line when it was (else in O3DE's indented layout).
+    doc.final_newline = false;
     let body = data.strip_suffix(b"\n").unwrap_or(data);
-    let body = body.strip_suffix(b"\r").unwrap_or(body);
     if !body.contains(&b'\n') && doc.write(Layout::Compact) == body {
         s.layout = O3deLayout::Compact;
+    } else if doc.write(Layout::Pretty) != body {
+        notes.push(
+            "this file is not laid out as O3DE writes it (comments, spacing or number \
+             forms of its own): its values come back exactly, written in O3DE's layout"
+                .to_owned(),
+        );
     }
     Ok((Settings::O3de(s), resolved, notes))
 }
@@ -115,7 +121,9 @@ pub(in crate::open) fn write_json(
         .as_deref()
         .and_then(Path::file_name)
         .map(|n| n.to_string_lossy().into_owned());
-    let doc = parse(&o.data, name.as_deref())?;
+    let mut doc = parse(&o.data, name.as_deref())?;
+    // The data alone: the file's final line break is a setting.
+    doc.final_newline = false;
     doc.write_to(layout(s, pretty), w)
         .map_err(|e| Error::msg(format!("cannot write the JSON: {e}")))?;
     Ok(())
@@ -140,12 +148,10 @@ pub(in crate::open) fn inspect(o: &Opened, tree: &mut TreeBuilder) -> Result<()>
 }
 
 pub(in crate::open) fn encode(s: &O3deSettings, json_text: &[u8]) -> Result<Vec<u8>> {
-    let doc = Document::parse(json_text)?;
+    let mut doc = Document::parse(json_text)?;
+    doc.final_newline = s.final_newline;
     let mut out = Vec::with_capacity(json_text.len());
     doc.write_to(layout(s, true), &mut out)
         .map_err(|e| Error::msg(format!("cannot write: {e}")))?;
-    if s.final_newline {
-        out.push(b'\n');
-    }
     Ok(out)
 }
