@@ -366,7 +366,7 @@ impl<'a, 't> Decoder<'a, 't> {
                             return Err(self.r.error_at(
                                 at,
                                 ErrorKind::Unexpected {
-                                    expected: format!("an option of enum {}", p.type_name),
+                                    expected: format!("an option of {}", p.enum_label()),
                                     found: format!("{bad:?}"),
                                 },
                             ));

@@ -1123,7 +1123,7 @@ impl<'a, 't> Tape<'a, 't> {
                             return Err(self.r.error_at(
                                 at,
                                 ErrorKind::Unexpected {
-                                    expected: format!("an option of enum {}", p.type_name),
+                                    expected: format!("an option of {}", p.enum_label()),
                                     found: format!("{bad:?}"),
                                 },
                             ));

@@ -585,7 +585,7 @@ fn element(p: &PropertyDef, c: Content) -> Result<Value> {
             Ok(v) => Value::Enum(v),
             Err(_) => {
                 p.enum_from_names(t).map_err(|bad| {
-                    Error::msg(format!("{bad:?} is no option of enum {}", p.type_name))
+                    Error::msg(format!("{bad:?} is no option of {}", p.enum_label()))
                 })?;
                 Value::EnumName(t.to_owned())
             }
