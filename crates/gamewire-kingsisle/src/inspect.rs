@@ -28,7 +28,8 @@ pub fn tree(
 }
 
 /// Adds the tree of `data` to `tree`: a note naming the type list, the flags word and
-/// the trailing bytes, then the root object.
+/// the trailing bytes, then the root object. Enums show their option's name (as decode
+/// writes it) and number.
 pub fn fill(
     data: &[u8],
     types: &TypeList,
@@ -82,6 +83,15 @@ pub fn value(
         Value::Object(o) => object(tree, label, o, types),
         Value::String(b) => tree.leaf(label, ty, &short_str(&String::from_utf8_lossy(b), 60)),
         Value::WString(w) => tree.leaf(label, ty, &short_str(&String::from_utf16_lossy(w), 60)),
+        // The option's name, as decode writes it, and its number.
+        Value::Enum(x) => match p.and_then(|p| p.enum_to_names(*x)) {
+            Some(name) => tree.leaf(label, ty, &format!("{name:?} ({x})")),
+            None => tree.leaf(label, ty, &x.to_string()),
+        },
+        Value::EnumName(name) => match p.and_then(|p| p.enum_from_names(name).ok()) {
+            Some(x) => tree.leaf(label, ty, &format!("{name:?} ({x})")),
+            None => tree.leaf(label, ty, &format!("{name:?}")),
+        },
         other => tree.leaf(
             label,
             ty,

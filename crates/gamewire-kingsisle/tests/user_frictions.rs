@@ -54,3 +54,13 @@ fn a_bad_enum_option_names_the_enum_once() {
         "{e}"
     );
 }
+
+#[test]
+fn inspect_shows_the_enum_option_name_and_number() {
+    let nodes = inspect::tree(&item(), &types(), "types.json", 8).unwrap();
+    let text = render_text(&nodes);
+    assert!(
+        text.contains("    m_rarity: enum Rarity = \"RARITY_EPIC\" (2)\n"),
+        "{text}"
+    );
+}
