@@ -64,3 +64,37 @@ fn inspect_shows_the_enum_option_name_and_number() {
         "{text}"
     );
 }
+
+#[test]
+fn xml_object_files_are_recognised_by_content_and_other_xml_is_not() {
+    let types = types();
+    let doc = bind::decode(&item(), &types, &Options::default()).unwrap();
+    let text = xml::write(std::slice::from_ref(&doc.root), &types).unwrap();
+    assert!(sniff(text.as_bytes(), None), "{}", &text[..80]);
+    // With a byte order mark, without the declaration, with a comment, empty.
+    let bom = [b"\xEF\xBB\xBF".as_slice(), text.as_bytes()].concat();
+    assert!(sniff(&bom, Some("x.xml")));
+    let bare = text.split_once("?>").unwrap().1;
+    assert!(sniff(bare.as_bytes(), None));
+    assert!(sniff(
+        b"<!-- exported -->\n<Objects>\n  <Class Name=\"class X\"></Class></Objects>",
+        None
+    ));
+    assert!(sniff(b"<?xml version=\"1.0\"?>\n<Objects/>", None));
+    assert!(sniff(b"<Objects></Objects>", None));
+    // Other XML: a Zeze solution, an element that only starts like <Objects, a root
+    // <Objects> holding something else.
+    let zeze = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../samples/zeze/zeze-solution.xml"
+    ))
+    .unwrap();
+    assert!(!sniff(&zeze, Some("zeze-solution.xml")));
+    assert!(!sniff(
+        b"<ObjectsList><Class Name=\"x\"/></ObjectsList>",
+        None
+    ));
+    assert!(!sniff(b"<Objects><Item/></Objects>", None));
+    assert!(!sniff(b"<Objects><Classes/></Objects>", None));
+    assert!(!sniff(b"", None));
+}
