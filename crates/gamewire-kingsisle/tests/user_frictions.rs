@@ -98,3 +98,77 @@ fn xml_object_files_are_recognised_by_content_and_other_xml_is_not() {
     assert!(!sniff(b"<Objects><Classes/></Objects>", None));
     assert!(!sniff(b"", None));
 }
+
+#[test]
+fn unknown_classes_in_a_bind_file_say_how_to_keep_them_and_are_kept_when_asked() {
+    let partial = without_effect();
+    let data = item();
+    let e = bind::decode(&data, &partial, &Options::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("not in the type list"), "{e}");
+    assert!(e.contains("--skip-unknown"), "{e}");
+    let mut scratch = Vec::new();
+    let e =
+        gamewire_kingsisle::View::decode_any(&data, &partial, &Options::default(), &mut scratch)
+            .err()
+            .unwrap()
+            .to_string();
+    assert!(e.contains("--skip-unknown"), "{e}");
+    // Kept: the objects are raw bits, and encoding gives the same bytes, from the
+    // document and through JSON.
+    let keep = Options {
+        skip_unknown: true,
+        ..Options::default()
+    };
+    let doc = bind::decode(&data, &partial, &keep).unwrap();
+    // m_effects holds two SampleEffects and a null.
+    let effects = doc.root.properties.iter().find_map(|(_, v)| match v {
+        Value::List(l) if l.len() == 3 && l.iter().any(|x| matches!(x, Value::Raw(_))) => Some(l),
+        _ => None,
+    });
+    let effects = effects.expect("m_effects kept");
+    assert!(matches!(&effects[0], Value::Raw(r) if r.type_hash != 0 && r.bits > 0));
+    assert!(matches!(&effects[1], Value::Null));
+    assert!(matches!(&effects[2], Value::Raw(r) if r.type_hash != 0));
+    assert_eq!(bind::encode(&doc, &partial, &keep).unwrap(), data);
+    let j = json::to_json(&doc, &partial).unwrap();
+    let again = json::from_json(&j, &partial).unwrap();
+    assert_eq!(bind::encode(&again, &partial, &keep).unwrap(), data);
+    // inspect shows them with a note instead of failing.
+    let text = render_text(&inspect::tree(&data, &partial, "partial.json", 8).unwrap());
+    assert!(
+        text.contains("2 value(s) of types or properties not in the type list"),
+        "{text}"
+    );
+    assert!(text.contains("[0]: unknown class "), "{text}");
+    assert!(text.contains(" bits kept raw"), "{text}");
+}
+
+#[test]
+fn an_unknown_root_class_is_named() {
+    let mut no_root = TypeList::new();
+    for c in types().classes() {
+        if c.name != "class SampleItem" {
+            no_root.insert(c.clone());
+        }
+    }
+    let keep = Options {
+        skip_unknown: true,
+        ..Options::default()
+    };
+    let e = bind::decode(&item(), &no_root, &keep)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("the root object's type hash 1990245165 (0x76a0bb2d) is not in the type list"),
+        "{e}"
+    );
+    let data = item();
+    let mut scratch = Vec::new();
+    let e = gamewire_kingsisle::View::decode_any(&data, &no_root, &keep, &mut scratch)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("the root object's type hash 1990245165"), "{e}");
+}
