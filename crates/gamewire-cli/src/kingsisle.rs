@@ -35,7 +35,9 @@ pub struct Args {
     /// The blob is wrapped in manual zlib framing (u32 size + zlib stream).
     #[arg(short, long)]
     pub zlib: bool,
-    /// Deep mode: keep objects of unknown types and unknown properties as raw bits.
+    /// Deep mode (the default, and `BINd` files): keep objects of classes missing from the
+    /// type list, and unknown properties, as raw bits ({"$hash", "$bits", "$raw"} in the
+    /// JSON), which encode writes back byte for byte. The root's class must be known.
     #[arg(long)]
     pub skip_unknown: bool,
     /// Encode: write a `BINd` file (also implied by `"$bind": true` in the JSON).

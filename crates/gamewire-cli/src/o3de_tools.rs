@@ -88,6 +88,10 @@ pub struct PatchArgs {
     /// Write compact JSON.
     #[arg(long)]
     pub compact: bool,
+    /// Print the report on stderr even when the task succeeded without issues (it is
+    /// always printed when there are issues or the task failed).
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 /// Arguments of `gamewire o3de diff`.
@@ -106,6 +110,10 @@ pub struct DiffArgs {
     /// Write compact JSON.
     #[arg(long)]
     pub compact: bool,
+    /// Print the report on stderr even when the task succeeded without issues (it is
+    /// always printed when there are issues or the task failed).
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 fn read_json(path: &std::path::Path) -> CliResult<serde_json::Value> {
@@ -113,10 +121,13 @@ fn read_json(path: &std::path::Path) -> CliResult<serde_json::Value> {
     o3de::parse_json(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
-/// Prints the report on stderr; a halted one is an error (exit 1, nothing written).
-fn check(what: &str, report: &o3de::Report) -> CliResult {
-    let rep = serde_json::json!({ what: report.to_json() });
-    eprintln!("{}", serde_json::to_string_pretty(&rep)?);
+/// Prints the report on stderr when it tells something (issues, a failure) or when
+/// `verbose`; a halted one is an error (exit 1, nothing written).
+fn check(what: &str, report: &o3de::Report, verbose: bool) -> CliResult {
+    if verbose || !report.is_clean() {
+        let rep = serde_json::json!({ what: report.to_json() });
+        eprintln!("{}", serde_json::to_string_pretty(&rep)?);
+    }
     if report.processing() == o3de::Processing::Halted
         || report.outcome() == o3de::Outcome::Unsupported
     {
@@ -187,7 +198,7 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
             } else {
                 patch::apply_patch(&mut target, &p)
             };
-            check("patch", &report)?;
+            check("patch", &report, a.verbose)?;
             write_json(a.output.as_deref(), &target, !a.compact)
         }
         O3deCmd::Diff(a) => {
@@ -198,7 +209,7 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
             } else {
                 patch::create_patch(&source, &target)
             };
-            check("diff", &report)?;
+            check("diff", &report, a.verbose)?;
             write_json(a.output.as_deref(), &p, !a.compact)
         }
     }
@@ -234,6 +245,7 @@ mod tests {
                 merge,
                 output: Some(out.clone()),
                 compact: true,
+                verbose: false,
             }))
             .unwrap();
             let patched = temp(&format!("r{merge}.json"), "");
@@ -243,6 +255,7 @@ mod tests {
                 merge,
                 output: Some(patched.clone()),
                 compact: false,
+                verbose: false,
             }))
             .unwrap();
             assert_eq!(read_json(&patched).unwrap(), read_json(&target).unwrap());
@@ -260,6 +273,7 @@ mod tests {
             merge: false,
             output: Some(out.clone()),
             compact: false,
+            verbose: false,
         }))
         .unwrap_err();
         assert!(e.to_string().contains("patch failed"), "{e}");
@@ -273,6 +287,7 @@ mod tests {
             merge: true,
             output: None,
             compact: false,
+            verbose: false,
         }))
         .unwrap_err();
         assert!(e.to_string().contains("diff failed"), "{e}");

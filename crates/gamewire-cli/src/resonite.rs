@@ -168,11 +168,30 @@ pub fn run(action: Action, args: Args) -> CliResult {
 /// `gamewire resonite ...` subcommands.
 #[derive(clap::Subcommand)]
 pub enum ResoniteCmd {
-    /// Print the slot hierarchy with component type names.
+    /// Print the slot hierarchy: each slot (name, ID, transform) with its components'
+    /// type names and every member's value, then the assets. For a quick look at a big
+    /// file use `--slots` (names and component types only) and/or `--depth N`.
     Tree {
         /// A FrDT container or legacy brson/7zbson/lz4bson file.
         file: PathBuf,
+        /// Slots only: one line per slot (name, ID) and one per component type name;
+        /// no transforms, no member values.
+        #[arg(long)]
+        slots: bool,
+        /// Show slots down to depth N (the root slot is 0); a slot with deeper slots
+        /// below it says how many are left out.
+        #[arg(long, value_name = "N")]
+        depth: Option<usize>,
     },
+}
+
+/// What [`slot_tree`] shows.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TreeView {
+    /// Slot names and component type names only (no transforms or member values).
+    pub slots_only: bool,
+    /// The deepest slot depth shown (the root slot is 0); `None`: every slot.
+    pub depth: Option<usize>,
 }
 
 /// One `name: type value` line per member of `data` (but its `ID`), typed by `read`;
@@ -207,15 +226,17 @@ fn member_lines(
 }
 
 /// Writes the slot hierarchy of `doc`: one line per slot (name and ID), its transform
-/// typed, its components' type names below it, each with its members typed.
-pub fn slot_tree(doc: &Document<'_>) -> String {
+/// typed, its components' type names below it, each with its members typed; with
+/// `view.slots_only` no transforms or members, and with `view.depth` no slots below that
+/// depth (a line says how many are left out).
+pub fn slot_tree(doc: &Document<'_>, view: TreeView) -> String {
     use std::fmt::Write as _;
     let t = DataTree::new(doc);
     let mut out = String::new();
     if let Some(v) = t.version_number() {
         let _ = writeln!(out, "# saved by {v}");
     }
-    let slots = t.slots();
+    let slots = t.slots_to_depth(view.depth);
     if slots.is_empty() {
         out.push_str("(no Object slot)\n");
     }
@@ -229,6 +250,9 @@ pub fn slot_tree(doc: &Document<'_>) -> String {
         };
         let _ = writeln!(out, "{indent}{name}{active}  <{}>", s.id().unwrap_or("?"));
         for m in ["Position", "Rotation", "Scale"] {
+            if view.slots_only {
+                break;
+            }
             match s.typed(m) {
                 Ok(Some(tv)) => {
                     let _ = writeln!(out, "{indent}  {m}: {tv}");
@@ -248,10 +272,19 @@ pub fn slot_tree(doc: &Document<'_>) -> String {
                         None => "(no type)".into(),
                     });
             let _ = writeln!(out, "{indent}  + {ty}");
-            if let Some(data) = c.data {
+            if let (Some(data), false) = (c.data, view.slots_only) {
                 member_lines(&mut out, &format!("{indent}      "), data, &|k| {
                     t.typed_member(&c, k)
                 });
+            }
+        }
+        if view.depth == Some(depth) {
+            let below = s.descendant_count();
+            if below > 0 {
+                let _ = writeln!(
+                    out,
+                    "{indent}  ... {below} slot(s) below depth {depth} not shown"
+                );
             }
         }
     }
@@ -264,7 +297,7 @@ pub fn slot_tree(doc: &Document<'_>) -> String {
                 .map(|c| c.into_owned())
                 .unwrap_or_else(|| "(unknown type)".into());
             let _ = writeln!(out, "  + {ty}");
-            if let Some(data) = c.data {
+            if let (Some(data), false) = (c.data, view.slots_only) {
                 member_lines(&mut out, "      ", data, &|k| t.typed_member(&c, k));
             }
         }
@@ -275,13 +308,17 @@ pub fn slot_tree(doc: &Document<'_>) -> String {
 /// Runs a `gamewire resonite` subcommand.
 pub fn tool(cmd: ResoniteCmd) -> CliResult {
     match cmd {
-        ResoniteCmd::Tree { file } => {
+        ResoniteCmd::Tree { file, slots, depth } => {
             let data = crate::io::read_input(Some(&file))?;
             let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
             let o = resonite::Options::default();
             let (c, bson) = container::unpack(&data, name.as_deref(), &o)?;
             let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
-            crate::io::write_output(None, slot_tree(&doc).as_bytes())
+            let view = TreeView {
+                slots_only: slots,
+                depth,
+            };
+            crate::io::write_output(None, slot_tree(&doc, view).as_bytes())
         }
     }
 }
@@ -293,7 +330,7 @@ mod tests {
     #[test]
     fn slot_tree_lists_slots_with_component_types() {
         let doc = resonite::synth::data_tree(4, 3, 1);
-        let text = slot_tree(&doc);
+        let text = slot_tree(&doc, TreeView::default());
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "# saved by 2024.8.5.1346");
         assert!(lines[1].starts_with("Root  <"), "{text}");
@@ -316,9 +353,70 @@ mod tests {
     }
 
     #[test]
+    fn slot_tree_slots_only_and_to_a_depth() {
+        let doc = resonite::synth::data_tree(40, 3, 7);
+        let full = slot_tree(&doc, TreeView::default());
+        let slots = slot_tree(
+            &doc,
+            TreeView {
+                slots_only: true,
+                depth: None,
+            },
+        );
+        // The same slots and component types, without transforms or members.
+        let keep = |l: &&str| l.contains("  <") || l.trim_start().starts_with("+ ");
+        let full_kept: Vec<&str> = full.lines().filter(keep).collect();
+        let slot_lines: Vec<&str> = slots.lines().skip(1).filter(|l| *l != "Assets:").collect();
+        assert_eq!(slot_lines, full_kept, "{slots}");
+        assert!(slots.lines().count() * 2 < full.lines().count(), "{slots}");
+        assert!(!slots.contains("Position:") && !slots.contains("Enabled:"));
+        // Down to depth 1: the root and its children, each child saying what it hides.
+        let shallow = slot_tree(
+            &doc,
+            TreeView {
+                slots_only: true,
+                depth: Some(1),
+            },
+        );
+        let slot_count = |t: &str| t.lines().filter(|l| l.contains("  <")).count();
+        assert_eq!(slot_count(&full), 40);
+        let shown = slot_count(&shallow);
+        assert!(shown > 1 && shown < 40, "{shallow}");
+        let hidden: usize = shallow
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("... "))
+            .map(|l| l.split(' ').next().unwrap().parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(shown + hidden, 40, "{shallow}");
+        assert!(
+            shallow.contains("\n    ... ") && shallow.contains(" slot(s) below depth 1 not shown"),
+            "{shallow}"
+        );
+        assert!(
+            !shallow
+                .lines()
+                .any(|l| l.starts_with("    ") && l.contains("  <")),
+            "{shallow}"
+        );
+        // A depth limit keeps members unless --slots is given too.
+        let with_members = slot_tree(
+            &doc,
+            TreeView {
+                slots_only: false,
+                depth: Some(0),
+            },
+        );
+        assert_eq!(slot_count(&with_members), 1);
+        assert!(
+            with_members.contains("  Position: float3 ("),
+            "{with_members}"
+        );
+    }
+
+    #[test]
     fn slot_tree_shows_member_values_typed() {
         let doc = resonite::synth::data_tree(12, 3, 7);
-        let text = slot_tree(&doc);
+        let text = slot_tree(&doc, TreeView::default());
         assert!(
             text.contains("      AlbedoColor: colorX (1, 1, 1, 1, sRGB)\n"),
             "{text}"

@@ -90,12 +90,24 @@ fn load_schema(path: &Path) -> CliResult<Schema> {
     Schema::from_file_with(path, &mut read).map_err(|e| e.to_string().into())
 }
 
+/// The error for `--schema` without `--bean` on a single bean: which beans there are,
+/// and the one the input's file name suggests.
+fn needs_bean(schema: &Schema, input: Option<&Path>) -> String {
+    let name = input
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned());
+    format!(
+        "--schema needs --bean NAME for a single bean; {}",
+        schema.beans_hint(name.as_deref())
+    )
+}
+
 fn typed(a: &Args) -> CliResult<Option<Typed>> {
     let Some(p) = &a.schema else { return Ok(None) };
     let schema = load_schema(p)?;
     let bean = match &a.bean {
         Some(b) => Some(schema.bean(b)?.name.clone()),
-        None if !a.frames => return Err("--schema needs --bean NAME for a single bean".into()),
+        None if !a.frames => return Err(needs_bean(&schema, a.input.as_deref()).into()),
         None => None,
     };
     Ok(Some(Typed { schema, bean }))

@@ -303,3 +303,70 @@ fn with_a_registry_decode_keeps_the_input_unless_canonical_is_asked() {
         "{text}"
     );
 }
+
+#[test]
+fn diff_and_patch_are_quiet_on_success_and_report_on_failure_or_verbose() {
+    let dir = std::env::temp_dir().join(format!("gamewire-o3de-quiet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("s.json");
+    let target = dir.join("t.json");
+    let patch = dir.join("p.json");
+    std::fs::write(&source, r#"{"a": 1, "b": [1, 2]}"#).unwrap();
+    std::fs::write(&target, r#"{"a": 2, "b": [1]}"#).unwrap();
+    for merge in [&[][..], &["--merge"][..]] {
+        let diff = bin()
+            .args(["o3de", "diff"])
+            .args(merge)
+            .arg(&source)
+            .arg(&target)
+            .arg("-o")
+            .arg(&patch)
+            .output()
+            .unwrap();
+        ok(&diff);
+        assert_eq!(String::from_utf8_lossy(&diff.stderr), "", "diff {merge:?}");
+        let applied = bin()
+            .args(["o3de", "patch"])
+            .args(merge)
+            .arg(&source)
+            .arg(&patch)
+            .output()
+            .unwrap();
+        ok(&applied);
+        assert_eq!(
+            String::from_utf8_lossy(&applied.stderr),
+            "",
+            "patch {merge:?}"
+        );
+        let a = gamewire::o3de::parse_json(&applied.stdout).unwrap();
+        let b = gamewire::o3de::parse_json(&std::fs::read(&target).unwrap()).unwrap();
+        assert_eq!(a, b);
+        // --verbose prints the report of a success.
+        let verbose = bin()
+            .args(["o3de", "patch", "--verbose"])
+            .args(merge)
+            .arg(&source)
+            .arg(&patch)
+            .output()
+            .unwrap();
+        ok(&verbose);
+        let err = String::from_utf8_lossy(&verbose.stderr);
+        assert!(
+            err.contains("\"patch\"") && err.contains("Completed"),
+            "{err}"
+        );
+    }
+    // A failure prints its report and exits 1.
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"[{"op": "remove", "path": "/nope"}]"#).unwrap();
+    let failed = bin()
+        .args(["o3de", "patch"])
+        .arg(&source)
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert_eq!(failed.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&failed.stderr);
+    assert!(err.contains("\"patch\"") && err.contains("Halted"), "{err}");
+    assert!(failed.stdout.is_empty());
+}

@@ -36,3 +36,45 @@ fn gen_writes_the_committed_fixture_output() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/solution.xml"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn gen_creates_the_folder_and_refuses_clashing_names_with_exit_1() {
+    let dir = std::env::temp_dir().join(format!("gamewire-zeze-gen-new-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_dir = format!("{}/", dir.join("newdir").display());
+    let ok = Command::new(env!("CARGO_BIN_EXE_gamewire"))
+        .args(["zeze", "gen", "--schema"])
+        .arg(format!("{ROOT}/samples/zeze/zeze-solution.xml"))
+        .args(["--out", &out_dir])
+        .output()
+        .unwrap();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(dir.join("newdir/zeze_gen.rs").is_file());
+
+    let schema = dir.join("clash.xml");
+    std::fs::write(
+        &schema,
+        "<solution name=\"s\"><bean name=\"type\"/><bean name=\"Type\"/></solution>",
+    )
+    .unwrap();
+    let bad = Command::new(env!("CARGO_BIN_EXE_gamewire"))
+        .args(["zeze", "gen", "--schema"])
+        .arg(&schema)
+        .arg("--out")
+        .arg(dir.join("clash"))
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("`s.type`") && err.contains("`s.Type`") && err.contains("`Type`"),
+        "{err}"
+    );
+    assert!(!dir.join("clash").exists(), "nothing written");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -50,3 +50,38 @@ fn a_missing_import_is_an_error_naming_both_files() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("s.xml") && err.contains("gone.xml"), "{err}");
 }
+
+#[test]
+fn schema_without_bean_lists_the_beans_and_suggests_the_files_one() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/zeze/");
+    let xml = format!("{root}zeze-solution.xml");
+    let out = common::gamewire(&[
+        "decode",
+        "zeze",
+        "--schema",
+        &xml,
+        &format!("{root}BSimple.zeze"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--schema needs --bean NAME"), "{err}");
+    // Every bean of the (small) solution, then the one the file is named after.
+    for b in [
+        "fixtures.BSimple",
+        "fixtures.outer.BOuter",
+        "fixtures.Final",
+    ] {
+        assert!(err.contains(b), "{b} missing: {err}");
+    }
+    assert!(
+        err.contains("the input's name suggests --bean fixtures.BSimple"),
+        "{err}"
+    );
+    // A name that is no bean's: the list, no suggestion.
+    let out = run_with_stdin(&["decode", "zeze", "--schema", &xml], b"\x00");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("fixtures.BHolder") && !err.contains("suggests"),
+        "{err}"
+    );
+}

@@ -62,6 +62,7 @@ pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document>
                 ErrorKind::Message("the root object is null (type hash 0)".into()),
             ))
         }
+        Value::Raw(r) => return Err(deep::unknown_root(base, r.type_hash)),
         _ => {
             return Err(Error::at(
                 base,
@@ -130,12 +131,7 @@ impl<'a, 't> Decoder<'a, 't> {
                     data: raw,
                 })));
             }
-            return Err(self.r.error_at(
-                start,
-                ErrorKind::Message(format!(
-                    "unknown type hash {hash} (0x{hash:08x}): not in the type list"
-                )),
-            ));
+            return Err(deep::unknown_type(&self.r, start, hash, self.shallow));
         };
         self.last = Some(class);
         self.enter()?;
@@ -366,7 +362,7 @@ impl<'a, 't> Decoder<'a, 't> {
                             return Err(self.r.error_at(
                                 at,
                                 ErrorKind::Unexpected {
-                                    expected: format!("an option of enum {}", p.type_name),
+                                    expected: format!("an option of {}", p.enum_label()),
                                     found: format!("{bad:?}"),
                                 },
                             ));

@@ -48,14 +48,49 @@ pub(crate) fn read_unknown(r: &mut BitReader, start: usize, size: usize, hash: u
 }
 
 /// The error of a property hash `class` does not know, when unknown properties are not
-/// skipped.
+/// skipped: it says how to keep them.
 #[cold]
 pub(crate) fn unknown_hash(r: &BitReader, start: usize, hash: u32, class: &ClassDef) -> Error {
     r.error_at(
         start,
         ErrorKind::Message(format!(
-            "unknown property hash {hash} (0x{hash:08x}) in {}",
+            "unknown property hash {hash} (0x{hash:08x}) in {}; {KEEP_RAW}",
             class.name
+        )),
+    )
+}
+
+/// How unknown types and properties can be kept (deep mode only).
+const KEEP_RAW: &str = "Options::skip_unknown (the CLI's --skip-unknown) keeps unknown \
+                        types and properties as raw bits, written back unchanged";
+
+/// The error of an object whose type hash is not in the type list, when it cannot be
+/// kept: in deep mode it says how to keep it, in shallow mode why it cannot be.
+#[cold]
+pub(crate) fn unknown_type(r: &BitReader, start: usize, hash: u32, shallow: bool) -> Error {
+    let why = if shallow {
+        "shallow mode has no object sizes, so an unknown object cannot be stepped over"
+    } else {
+        KEEP_RAW
+    };
+    r.error_at(
+        start,
+        ErrorKind::Message(format!(
+            "unknown type hash {hash} (0x{hash:08x}): not in the type list; {why}"
+        )),
+    )
+}
+
+/// The error of a root object whose type is unknown: nested objects can be kept raw,
+/// the root cannot (a document holds a known root class).
+#[cold]
+pub(crate) fn unknown_root(base: usize, hash: u32) -> Error {
+    Error::at(
+        base,
+        ErrorKind::Message(format!(
+            "the root object's type hash {hash} (0x{hash:08x}) is not in the type list; \
+             unknown nested objects can be kept as raw bits, an unknown root cannot: \
+             add its class to the type list"
         )),
     )
 }

@@ -426,7 +426,7 @@ impl Encoder<'_, '_> {
             (Kind::Enum, Value::Enum(x)) => {
                 if self.flags & sf::HUMAN_READABLE_ENUMS != 0 {
                     let names = p.enum_to_names(*x).ok_or_else(|| {
-                        Error::msg(format!("{x} is no option of enum {}", p.type_name))
+                        Error::msg(format!("{x} is no option of {}", p.enum_label()))
                     })?;
                     self.string(names.as_bytes())?;
                 } else {
@@ -438,7 +438,7 @@ impl Encoder<'_, '_> {
             }
             (Kind::Enum, Value::EnumName(s)) => {
                 let x = p.enum_from_names(s).map_err(|bad| {
-                    Error::msg(format!("{bad:?} is no option of enum {}", p.type_name))
+                    Error::msg(format!("{bad:?} is no option of {}", p.enum_label()))
                 })?;
                 if self.flags & sf::HUMAN_READABLE_ENUMS != 0 {
                     self.string(s.as_bytes())?;

@@ -28,21 +28,51 @@ pub fn tree(
 }
 
 /// Adds the tree of `data` to `tree`: a note naming the type list, the flags word and
-/// the trailing bytes, then the root object.
+/// the trailing bytes, then the root object. Objects and properties the type list lacks
+/// (deep mode) are shown as raw bits, with a note counting them; enums show their
+/// option's name and number.
 pub fn fill(
     data: &[u8],
     types: &TypeList,
     types_source: &str,
     tree: &mut TreeBuilder,
 ) -> Result<()> {
-    let doc = decode_any(data, types, &Options::default())?;
+    // Unknown types and properties (deep mode) are kept as raw bits, so a file can be
+    // looked at with an incomplete type list; a note counts them.
+    let opts = Options {
+        skip_unknown: true,
+        ..Options::default()
+    };
+    let doc = decode_any(data, types, &opts)?;
     tree.note(&format!(
         "type list {types_source}; flags word {}; {} trailing byte(s)",
         doc.flags.map_or("none".into(), |f| f.to_string()),
         doc.trailing.len()
     ));
+    let raws = raw_count(&doc.root);
+    if raws > 0 {
+        tree.note(&format!(
+            "{raws} value(s) of types or properties not in the type list, shown as raw bits"
+        ));
+    }
     object(tree, "root", &doc.root, types);
     Ok(())
+}
+
+/// How many values under `root` are raw bits (unknown types or properties). Walks with
+/// its own stack: any nesting is safe.
+fn raw_count(root: &Object) -> usize {
+    let mut n = 0;
+    let mut stack: Vec<&Value> = root.properties.iter().map(|(_, v)| v).collect();
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Raw(_) => n += 1,
+            Value::Object(o) => stack.extend(o.properties.iter().map(|(_, v)| v)),
+            Value::List(items) => stack.extend(items.iter()),
+            _ => {}
+        }
+    }
+    n
 }
 
 /// Adds an object and its properties to the tree under `label`.
@@ -82,6 +112,21 @@ pub fn value(
         Value::Object(o) => object(tree, label, o, types),
         Value::String(b) => tree.leaf(label, ty, &short_str(&String::from_utf8_lossy(b), 60)),
         Value::WString(w) => tree.leaf(label, ty, &short_str(&String::from_utf16_lossy(w), 60)),
+        // The option's name, as decode writes it, and its number.
+        Value::Enum(x) => match p.and_then(|p| p.enum_to_names(*x)) {
+            Some(name) => tree.leaf(label, ty, &format!("{name:?} ({x})")),
+            None => tree.leaf(label, ty, &x.to_string()),
+        },
+        Value::EnumName(name) => match p.and_then(|p| p.enum_from_names(name).ok()) {
+            Some(x) => tree.leaf(label, ty, &format!("{name:?} ({x})")),
+            None => tree.leaf(label, ty, &format!("{name:?}")),
+        },
+        Value::Raw(r) if r.type_hash != 0 => tree.leaf(
+            label,
+            &format!("unknown class {} (0x{:08x})", r.type_hash, r.type_hash),
+            &format!("{} bits kept raw", r.bits),
+        ),
+        Value::Raw(r) => tree.leaf(label, ty, &format!("{} bits kept raw", r.bits)),
         other => tree.leaf(
             label,
             ty,

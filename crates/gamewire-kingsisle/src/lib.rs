@@ -45,8 +45,10 @@ pub use view::View;
 
 /// True when `data` (and the file name, when known) looks like this format.
 ///
-/// Claims `BINd` files by their magic. Bare blobs have no magic and are not claimed.
+/// Claims `BINd` files by their magic, and XML object files (`<Objects>` holding
+/// `<Class Name=...>` elements, as `xml::write` writes them) by their content
+/// ([`xml::looks_like_object_file`]). Bare blobs have no magic and are not claimed.
 pub fn sniff(data: &[u8], file_name: Option<&str>) -> bool {
     let _ = file_name;
-    data.starts_with(bind::MAGIC)
+    data.starts_with(bind::MAGIC) || xml::looks_like_object_file(data)
 }

@@ -225,6 +225,16 @@ impl PropertyDef {
             .map(|&(_, v)| v)
     }
 
+    /// The enum's type as a message names it: `enum Rarity`, whether the type list
+    /// spells the type `enum Rarity` (as it does) or `Rarity`.
+    pub fn enum_label(&self) -> String {
+        if self.type_name.starts_with("enum ") {
+            self.type_name.clone()
+        } else {
+            format!("enum {}", self.type_name)
+        }
+    }
+
     /// Resolves an enum written as names (`A`, or `A|B` for bit enums) to its value.
     pub fn enum_from_names(&self, text: &str) -> std::result::Result<i64, String> {
         if self.flags & flags::BITS != 0 {

@@ -244,10 +244,8 @@ impl<'a, 't> View<'a, 't> {
                 ))
             }
             _ => {
-                return Err(Error::at(
-                    base,
-                    ErrorKind::Message("the root object has an unknown type".into()),
-                ))
+                let hash = de.raws.last().map_or(0, |r| r.type_hash);
+                return Err(deep::unknown_root(base, hash));
             }
         }
         de.r.align();
@@ -921,12 +919,7 @@ impl<'a, 't> Tape<'a, 't> {
                 self.push(tag, def, Op::Raw, (self.raws.len() - 1) as u64);
                 return Ok(());
             }
-            return Err(self.r.error_at(
-                start,
-                ErrorKind::Message(format!(
-                    "unknown type hash {hash} (0x{hash:08x}): not in the type list"
-                )),
-            ));
+            return Err(deep::unknown_type(&self.r, start, hash, self.shallow));
         };
         self.last = Some((class, index));
         self.enter()?;
@@ -1123,7 +1116,7 @@ impl<'a, 't> Tape<'a, 't> {
                             return Err(self.r.error_at(
                                 at,
                                 ErrorKind::Unexpected {
-                                    expected: format!("an option of enum {}", p.type_name),
+                                    expected: format!("an option of {}", p.enum_label()),
                                     found: format!("{bad:?}"),
                                 },
                             ));

@@ -200,6 +200,67 @@ fn text_of(v: &Value) -> Result<String> {
     })
 }
 
+// ---- recognising -----------------------------------------------------------------------
+
+/// True when `data` looks like an XML object file by its content: after an optional byte
+/// order mark, XML declaration, comments and white space, the root element is
+/// `<Objects>` and its first child (if any) is a `<Class` element. Only the first 4 KiB
+/// are looked at; other XML (a Zeze solution's `<solution>`) is not claimed.
+pub fn looks_like_object_file(data: &[u8]) -> bool {
+    let d = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    let d = &d[..d.len().min(4096)];
+    let Some(rest) = skip_prolog(d) else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix(b"<Objects") else {
+        return false;
+    };
+    // `<Objects>` or `<Objects/>` or `<Objects attr...>`, not `<ObjectsX>`.
+    let Some(end) = rest.iter().position(|&b| b == b'>') else {
+        return false;
+    };
+    match rest.first() {
+        Some(b'>' | b'/') => {}
+        Some(b) if b.is_ascii_whitespace() => {}
+        _ => return false,
+    }
+    if rest[..end].ends_with(b"/") {
+        return true; // `<Objects/>`: an empty object file
+    }
+    let Some(rest) = skip_prolog(&rest[end + 1..]) else {
+        // Cut off inside a comment within the first 4 KiB: the root decides.
+        return true;
+    };
+    if rest.is_empty() || rest.starts_with(b"</Objects") {
+        return true;
+    }
+    rest.strip_prefix(b"<Class").is_some_and(|r| {
+        r.first()
+            .is_some_and(|b| b.is_ascii_whitespace() || *b == b'>')
+    })
+}
+
+/// Skips white space, `<?...?>` processing instructions and `<!--...-->` comments;
+/// `None` when one of them is not closed.
+fn skip_prolog(mut d: &[u8]) -> Option<&[u8]> {
+    loop {
+        let start = d
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(d.len());
+        d = &d[start..];
+        if let Some(r) = d.strip_prefix(b"<?") {
+            let end = r.windows(2).position(|w| w == b"?>")?;
+            d = &r[end + 2..];
+        } else if let Some(r) = d.strip_prefix(b"<!--") {
+            let end = r.windows(3).position(|w| w == b"-->")?;
+            d = &r[end + 3..];
+        } else {
+            return Some(d);
+        }
+    }
+}
+
 // ---- reading -------------------------------------------------------------------------
 
 /// Reads every object of an XML object file.
@@ -585,7 +646,7 @@ fn element(p: &PropertyDef, c: Content) -> Result<Value> {
             Ok(v) => Value::Enum(v),
             Err(_) => {
                 p.enum_from_names(t).map_err(|bad| {
-                    Error::msg(format!("{bad:?} is no option of enum {}", p.type_name))
+                    Error::msg(format!("{bad:?} is no option of {}", p.enum_label()))
                 })?;
                 Value::EnumName(t.to_owned())
             }

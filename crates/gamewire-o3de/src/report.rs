@@ -361,6 +361,16 @@ impl Report {
         self.result.outcome()
     }
 
+    /// Whether the task succeeded with nothing to tell: not halted, an outcome no worse
+    /// than `PartialDefaults` (O3DE's own success outcomes: creating a patch, for one,
+    /// reports `PartialDefaults`), and no issues. Tools stay quiet about such a report
+    /// and print any other (a warning or a failure).
+    pub fn is_clean(&self) -> bool {
+        self.processing() != Processing::Halted
+            && self.outcome() <= Outcome::PartialDefaults
+            && self.issues.is_empty()
+    }
+
     /// The report as JSON: `{"task", "processing", "outcome", "issues": [{"path", ...}]}`.
     pub fn to_json(&self) -> serde_json::Value {
         let issue = |i: &Issue| {

@@ -18,6 +18,9 @@ struct Classes<'py> {
     number: Bound<'py, PyAny>,
     string: Bound<'py, PyAny>,
     members: Bound<'py, PyAny>,
+    /// Plain JSON values (`json=True`): `float` for `Number`, `str` for `String`, and
+    /// a dict keeping the first of repeated names (the one O3DE reads) for `Members`.
+    plain: bool,
 }
 
 /// The text rapidjson's `Writer` gives `s` (between the quotes).
@@ -56,7 +59,7 @@ fn plain_int(t: &str) -> bool {
 
 fn string<'py>(py: Python<'py>, s: &Str<'_>, c: &Classes<'py>) -> PyResult<Bound<'py, PyAny>> {
     let value = s.value();
-    if escape(&value) == s.raw() {
+    if c.plain || escape(&value) == s.raw() {
         Ok(PyString::new(py, &value).into_any())
     } else {
         c.string.call1((value.as_ref(), s.raw()))
@@ -71,6 +74,12 @@ fn to_py<'py>(py: Python<'py>, n: &Node<'_>, c: &Classes<'py>) -> PyResult<Bound
             Ok(i) => i.into_pyobject(py)?.into_any(),
             Err(_) => py.get_type::<PyInt>().call1((*t,))?,
         },
+        Node::Number(t) if c.plain => {
+            let x: f64 = t.parse().map_err(|_| {
+                PyValueError::new_err(format!("number {t:?} does not read as a float"))
+            })?;
+            PyFloat::new(py, x).into_any()
+        }
         Node::Number(t) => c.number.call1((*t,))?,
         Node::String(s) => string(py, s, c)?,
         Node::Array(a) => {
@@ -83,9 +92,14 @@ fn to_py<'py>(py: Python<'py>, n: &Node<'_>, c: &Classes<'py>) -> PyResult<Bound
         Node::Object(m) => {
             let d = PyDict::new(py);
             for (k, v) in m {
-                d.set_item(string(py, k, c)?, to_py(py, v, c)?)?;
+                let k = string(py, k, c)?;
+                // Plain values keep the first of repeated names, as O3DE finds them.
+                if c.plain && d.contains(&k)? {
+                    continue;
+                }
+                d.set_item(k, to_py(py, v, c)?)?;
             }
-            if d.len() == m.len() {
+            if c.plain || d.len() == m.len() {
                 d.into_any()
             } else {
                 let pairs = m
@@ -241,20 +255,24 @@ fn from_py(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str, depth: usize) -> P
     )))
 }
 
-fn classes(py: Python<'_>) -> PyResult<Classes<'_>> {
+fn classes(py: Python<'_>, plain: bool) -> PyResult<Classes<'_>> {
     Ok(Classes {
         number: py_attr(py, "o3de", "Number")?,
         string: py_attr(py, "o3de", "String")?,
         members: py_attr(py, "o3de", "Members")?,
+        plain,
     })
 }
 
-/// Decodes O3DE JSON text (UTF-8, comments allowed) to Python values.
+/// Decodes O3DE JSON text (UTF-8, comments allowed) to Python values; `json=True` gives
+/// plain JSON values instead (`float` for every number that is not a plain integer,
+/// `str`, and dicts keeping the first of repeated names, the one O3DE reads).
 #[pyfunction]
-fn decode(py: Python<'_>, data: &[u8]) -> PyResult<PyObject> {
+#[pyo3(signature = (data, *, json=false))]
+fn decode(py: Python<'_>, data: &[u8], json: bool) -> PyResult<PyObject> {
     let doc = maybe_allow_threads(py, data.len(), || Document::parse(data))
         .map_err(|e| errors::to_py(py, e))?;
-    let c = classes(py)?;
+    let c = classes(py, json)?;
     Ok(gc_paused(py, || to_py(py, &doc.root, &c))?.unbind())
 }
 
@@ -279,7 +297,7 @@ fn encode(
     compact: bool,
     final_newline: bool,
 ) -> PyResult<Vec<u8>> {
-    let c = classes(py)?;
+    let c = classes(py, false)?;
     let own = from_py(value, &c, "", 0)?;
     let layout = if compact {
         Layout::Compact

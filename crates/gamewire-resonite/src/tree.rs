@@ -207,11 +207,22 @@ impl<'d, 'a> DataTree<'d, 'a> {
     /// Every slot, depth first, with its depth (the root slot is 0). Iterative: any
     /// nesting depth is safe.
     pub fn slots(&self) -> Vec<(usize, Slot<'d, 'a>)> {
+        self.slots_to_depth(None)
+    }
+
+    /// The slots down to depth `max_depth` (the root slot is 0; `None`: every slot),
+    /// depth first, with their depths: a slot at `max_depth` is listed, its children
+    /// are not (see [`Slot::descendant_count`] for how many that leaves out).
+    /// Iterative: any nesting depth is safe.
+    pub fn slots_to_depth(&self, max_depth: Option<usize>) -> Vec<(usize, Slot<'d, 'a>)> {
         let mut out = Vec::new();
         let mut stack: Vec<(usize, Slot<'d, 'a>)> =
             self.object().map(|s| (0, s)).into_iter().collect();
         while let Some((depth, s)) = stack.pop() {
             out.push((depth, s));
+            if max_depth.is_some_and(|m| depth >= m) {
+                continue;
+            }
             let kids = s.children();
             for k in kids.into_iter().rev() {
                 stack.push((depth + 1, k));
@@ -300,6 +311,17 @@ impl<'d, 'a> Slot<'d, 'a> {
     pub fn typed(&self, name: &str) -> Result<Option<TreeValue>> {
         typed_member(self.doc, name, slot_member_type(name).as_ref())
     }
+    /// How many slots are below this one (children, their children, ...). Iterative.
+    pub fn descendant_count(&self) -> usize {
+        let mut n = 0;
+        let mut stack = self.children();
+        while let Some(s) = stack.pop() {
+            n += 1;
+            stack.extend(s.children());
+        }
+        n
+    }
+
     /// The child slots (`Children`).
     pub fn children(&self) -> Vec<Slot<'d, 'a>> {
         self.doc
@@ -362,6 +384,31 @@ mod tests {
         assert_eq!(child.parent_reference(), r.id());
         assert_eq!(t.ids().get(r.id().unwrap()), Some(&IdOwner::Slot));
         assert_eq!(t.assets().len(), 3);
+    }
+
+    #[test]
+    fn slots_stop_at_a_depth_and_count_what_they_leave_out() {
+        let root = synth::data_tree(40, 3, 7);
+        let t = DataTree::new(&root);
+        let all = t.slots();
+        assert_eq!(t.slots_to_depth(None).len(), all.len());
+        let deepest = all.iter().map(|(d, _)| *d).max().unwrap();
+        assert!(deepest >= 2, "the sample nests");
+        for max in 0..=deepest {
+            let some = t.slots_to_depth(Some(max));
+            assert!(some.iter().all(|(d, _)| *d <= max));
+            let want = all.iter().filter(|(d, _)| *d <= max).count();
+            assert_eq!(some.len(), want, "depth {max}");
+            // What is listed plus what the deepest listed slots hide is every slot.
+            let hidden: usize = some
+                .iter()
+                .filter(|(d, _)| *d == max)
+                .map(|(_, s)| s.descendant_count())
+                .sum();
+            assert_eq!(some.len() + hidden, all.len(), "depth {max}");
+        }
+        assert_eq!(t.slots_to_depth(Some(0)).len(), 1);
+        assert_eq!(all[0].1.descendant_count(), all.len() - 1);
     }
 
     #[test]

@@ -92,31 +92,47 @@ impl<'a> Cursor<'a> {
     /// Reads `n` bytes.
     #[inline]
     pub fn bytes(&mut self, n: usize) -> Result<&'a [u8]> {
-        self.r.read_bytes(n)
+        self.r
+            .read_bytes(n)
+            .map_err(|_| self.short(&format!("a value of {n} bytes"), n))
     }
 
     /// Reads `N` bytes as an array.
     #[inline]
     pub fn array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        self.r.read_array()
+        self.r
+            .read_array()
+            .map_err(|_| self.short(&format!("a value of {N} bytes"), N))
     }
 
     /// Reads a little-endian f32 (`ReadFloat`).
     #[inline]
     pub fn f32(&mut self) -> Result<f32> {
-        self.r.read_f32()
+        self.r.read_f32().map_err(|_| self.short("a float", 4))
     }
 
     /// Reads a little-endian f64 (`ReadDouble`).
     #[inline]
     pub fn f64(&mut self) -> Result<f64> {
-        self.r.read_f64()
+        self.r.read_f64().map_err(|_| self.short("a double", 8))
     }
 
     /// Reads a little-endian u32 (`ReadInt4`).
     #[inline]
     pub fn u32_le(&mut self) -> Result<u32> {
-        self.r.read_u32()
+        self.r
+            .read_u32()
+            .map_err(|_| self.short("a 4-byte integer", 4))
+    }
+
+    /// The error for a fixed-size value (`what`, `n` bytes) that the input ends inside:
+    /// "a double needs 8 bytes, 7 left", at the value's first byte.
+    #[cold]
+    fn short(&self, what: &str, n: usize) -> Error {
+        self.r.error(ErrorKind::Message(format!(
+            "{what} needs {n} bytes, {} left",
+            self.remaining()
+        )))
     }
 
     /// Reads a compact signed integer (`ReadLong`).
@@ -201,7 +217,7 @@ impl<'a> Cursor<'a> {
                 self.r.advance(n);
                 Ok(v)
             }
-            None => Err(self.truncated("compact integer")),
+            None => Err(self.truncated("compact integer", varint::long_len(self.r.rest()))),
         }
     }
 
@@ -213,7 +229,10 @@ impl<'a> Cursor<'a> {
                 self.r.advance(n);
                 Ok(v)
             }
-            None => Err(self.truncated("compact unsigned integer")),
+            None => Err(self.truncated(
+                "compact unsigned integer",
+                self.r.peek_u8().map(varint::ulong_len),
+            )),
         }
     }
 
@@ -228,12 +247,26 @@ impl<'a> Cursor<'a> {
         })
     }
 
+    /// The error for a compact integer the input ends inside, at its first byte. `len` is
+    /// the length its first byte(s) announce, when there are enough to tell: "a 9-byte
+    /// compact integer needs 8 more bytes after its first, 7 left".
     #[cold]
-    fn truncated(&self, what: &str) -> Error {
-        self.r.error(ErrorKind::Unexpected {
-            expected: format!("a complete {what}"),
-            found: format!("the input ending after {} byte(s)", self.remaining()),
-        })
+    fn truncated(&self, what: &str, len: Option<usize>) -> Error {
+        let left = self.remaining();
+        let text = match len {
+            _ if left == 0 => format!("a {what} needs at least 1 byte, none left"),
+            Some(n) => format!(
+                "a {n}-byte {what} needs {} more byte(s) after its first, {} left",
+                n - 1,
+                left - 1
+            ),
+            None => format!(
+                "a {what} whose first byte {:#04x} announces 8 or more bytes needs its \
+                 second to tell which, none left",
+                self.r.peek_u8().unwrap_or(0)
+            ),
+        };
+        self.r.error(ErrorKind::Message(text))
     }
 
     /// Reads a length-prefixed byte string (`ReadBytes`), checking the length first.

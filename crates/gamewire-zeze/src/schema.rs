@@ -658,8 +658,55 @@ impl Schema {
             (Some(_), Some(_)) => Err(Error::msg(format!(
                 "bean name {name:?} is ambiguous: give the full name"
             ))),
-            _ => Err(Error::msg(format!("no bean {name:?} in the solution"))),
+            _ => Err(Error::msg(format!(
+                "no bean {name:?} in the solution; {}",
+                self.beans_hint(None)
+            ))),
         }
+    }
+
+    /// The bean a file is probably of: the one whose full or short name is the file's
+    /// name without its extensions (`BValue.bin`, `demo.Module1.BValue.bin`; case and
+    /// `_`/`-` ignored). `None` when no bean, or more than one, fits.
+    pub fn bean_for_file(&self, file_name: &str) -> Option<&str> {
+        fn norm(s: &str) -> String {
+            s.chars()
+                .filter(|c| *c != '_' && *c != '-')
+                .flat_map(char::to_lowercase)
+                .collect()
+        }
+        let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+        // Every prefix ending before a `.`: `a.b.c.bin` tries `a.b.c`, `a.b` and `a`.
+        let stems: Vec<String> = base
+            .match_indices('.')
+            .map(|(i, _)| norm(&base[..i]))
+            .filter(|s| !s.is_empty())
+            .collect();
+        let mut fits = self.beans.keys().filter(|full| {
+            let short = full.rsplit('.').next().unwrap_or(full);
+            stems.iter().any(|s| *s == norm(full) || *s == norm(short))
+        });
+        match (fits.next(), fits.next()) {
+            (Some(b), None) => Some(b.as_str()),
+            _ => None,
+        }
+    }
+
+    /// Which beans there are, for an error that needs one: all of them when they are
+    /// few, else the first 20 and their count; then, when `file_name` names one
+    /// ([`Schema::bean_for_file`]), that one as the suggestion.
+    pub fn beans_hint(&self, file_name: Option<&str>) -> String {
+        const SHOWN: usize = 20;
+        let names = self.bean_names();
+        let mut out = match names.len() {
+            0 => "the solution declares no bean".to_owned(),
+            n if n <= SHOWN => format!("its beans: {}", names.join(", ")),
+            n => format!("its {n} beans include {}, ...", names[..SHOWN].join(", ")),
+        };
+        if let Some(b) = file_name.and_then(|f| self.bean_for_file(f)) {
+            out.push_str(&format!("; the input's name suggests --bean {b}"));
+        }
+        out
     }
 
     /// The protocol or Rpc with these ids. A protocol declared without an `id` has the

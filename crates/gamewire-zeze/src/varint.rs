@@ -184,6 +184,27 @@ fn read_long_tail(data: &[u8], b: u8) -> Option<(i64, usize)> {
     Some((if neg { !v } else { v }, n))
 }
 
+/// The length in bytes of the signed compact integer at the start of `data`, as its
+/// first byte announces (and, for 8 or 9 bytes, its second): `None` when `data` is
+/// empty, or holds only a first byte announcing 8 or more.
+pub fn long_len(data: &[u8]) -> Option<usize> {
+    let b = *data.first()?;
+    let flip = if b & 0x80 != 0 { 0xffu8 } else { 0 };
+    let k = ((b ^ flip) << 1).leading_ones() as usize;
+    if k < 7 {
+        Some(k + 1)
+    } else if (*data.get(1)? ^ flip) & 0x80 == 0 {
+        Some(8)
+    } else {
+        Some(9)
+    }
+}
+
+/// The length in bytes of an unsigned compact integer whose first byte is `first`.
+pub fn ulong_len(first: u8) -> usize {
+    first.leading_ones() as usize + 1
+}
+
 /// Decodes an unsigned compact integer (`ReadULong`) from the start of `data`.
 #[inline]
 pub fn read_ulong(data: &[u8]) -> Option<(u64, usize)> {

@@ -322,3 +322,26 @@ fn typed_frames_read_and_write_the_head_as_the_tree_frames_do() {
         assert_eq!(got.to_string(), want.to_string());
     }
 }
+
+#[test]
+fn truncated_values_say_what_was_read_and_why_it_does_not_fit() {
+    // 0x7f then a byte with its top bit set: a 9-byte integer, with 7 bytes after its
+    // first where it needs 8.
+    let (at, msg) = err(&[0x10, 0x7f, 0xff, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(at, 1, "{msg}");
+    assert!(
+        msg.contains("a 9-byte compact integer needs 8 more byte(s) after its first, 7 left"),
+        "{msg}"
+    );
+    assert!(!msg.contains("needed 1 more"), "{msg}");
+    // A double (id 1, type 2) with 7 of its 8 bytes.
+    let (at, msg) = err(&[0x12, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(at, 1, "{msg}");
+    assert!(msg.contains("a double needs 8 bytes, 7 left"), "{msg}");
+    // A float with 3 of its 4.
+    let (_, msg) = err(&[0x11, 1, 2, 3]);
+    assert!(msg.contains("a float needs 4 bytes, 3 left"), "{msg}");
+    // A first byte that needs its second to tell the length, and nothing after it.
+    let (_, msg) = err(&[0x10, 0x7f]);
+    assert!(msg.contains("announces 8 or more bytes"), "{msg}");
+}

@@ -190,3 +190,72 @@ fn unknown_base_and_protocol_argument_name_their_elements() {
         "{e}"
     );
 }
+
+#[test]
+fn gen_creates_a_missing_output_folder() {
+    let d = dir("new-folder");
+    let schema = d.join("solution.xml");
+    std::fs::write(
+        &schema,
+        "<solution name=\"s\"><bean name=\"Foo\"><variable id=\"1\" name=\"a\" type=\"int\"/></bean></solution>",
+    )
+    .unwrap();
+    // A path ending with `/`, and one without an `.rs` extension: folders, created.
+    let slash = format!("{}/", d.join("out1/deeper").display());
+    let got = gamewire_zeze::gen::gen(&schema, &slash).unwrap();
+    assert_eq!(got, d.join("out1/deeper/zeze_gen.rs"));
+    assert!(std::fs::read_to_string(&got)
+        .unwrap()
+        .contains("pub struct Foo"));
+    let got = gamewire_zeze::gen::gen(&schema, d.join("out2")).unwrap();
+    assert_eq!(got, d.join("out2/zeze_gen.rs"));
+    assert!(got.is_file());
+    // A `.rs` path is the file itself, its folder created.
+    let got = gamewire_zeze::gen::gen(&schema, d.join("out3/mine.rs")).unwrap();
+    assert_eq!(got, d.join("out3/mine.rs"));
+    assert!(got.is_file());
+}
+
+/// Generates from `xml` into a fresh folder and returns the error and what the folder
+/// holds afterwards.
+fn gen_err(name: &str, xml: &str) -> (String, Vec<String>) {
+    let d = dir(name);
+    let schema = d.join("solution.xml");
+    std::fs::write(&schema, xml).unwrap();
+    let out = d.join("out");
+    let e = gamewire_zeze::gen::gen(&schema, &out)
+        .err()
+        .unwrap_or_else(|| panic!("{name}: generated"))
+        .to_string();
+    let mut left: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    (e, left)
+}
+
+#[test]
+fn beans_with_the_same_rust_name_are_refused_naming_both() {
+    let xml = "<solution name=\"s\"><module name=\"m\">\
+        <bean name=\"type\"><variable id=\"1\" name=\"a\" type=\"int\"/></bean>\
+        <bean name=\"Type\"><variable id=\"1\" name=\"b\" type=\"int\"/></bean>\
+        </module></solution>";
+    let (e, left) = gen_err("same-type-name", xml);
+    assert!(e.contains("`s.m.type`") && e.contains("`s.m.Type`"), "{e}");
+    assert!(e.contains("Rust type name `Type`"), "{e}");
+    assert_eq!(left, ["solution.xml"], "nothing written");
+}
+
+#[test]
+fn variables_with_the_same_rust_field_name_are_refused_naming_both() {
+    let xml = "<solution name=\"s\"><bean name=\"Foo\">\
+        <variable id=\"1\" name=\"a_b\" type=\"int\"/>\
+        <variable id=\"2\" name=\"aB\" type=\"int\"/>\
+        </bean></solution>";
+    let (e, left) = gen_err("same-field-name", xml);
+    assert!(e.contains("bean `s.Foo`"), "{e}");
+    assert!(e.contains("`a_b` and `aB`"), "{e}");
+    assert!(e.contains("Rust field name `a_b`"), "{e}");
+    assert_eq!(left, ["solution.xml"], "nothing written");
+}

@@ -375,3 +375,37 @@ fn a_bean_declared_twice_is_an_error() {
     let e = s.unwrap_err().to_string();
     assert!(e.contains("A.M.X is declared twice"), "{e}");
 }
+
+#[test]
+fn beans_hint_lists_few_beans_whole_and_many_by_count() {
+    let mut xml = String::from("<solution name=\"s\">");
+    for i in 0..25 {
+        xml.push_str(&format!("<bean name=\"B{i:02}\"/>"));
+    }
+    xml.push_str("<bean name=\"player_state\"/></solution>");
+    let s = Schema::from_xml(&xml).unwrap();
+    let hint = s.beans_hint(Some("saves/PlayerState.bin"));
+    assert!(
+        hint.starts_with("its 26 beans include s.B00, s.B01, "),
+        "{hint}"
+    );
+    assert!(
+        hint.contains("s.B19, ...") && !hint.contains("s.B20"),
+        "{hint}"
+    );
+    assert!(
+        hint.ends_with("; the input's name suggests --bean s.player_state"),
+        "{hint}"
+    );
+    assert_eq!(s.bean_for_file("B03.frame.bin"), Some("s.B03"));
+    assert_eq!(s.bean_for_file("nothing.bin"), None);
+    // An unknown --bean lists them too.
+    let small =
+        Schema::from_xml("<solution name=\"t\"><bean name=\"A\"/><bean name=\"B\"/></solution>")
+            .unwrap();
+    let e = small.bean("C").unwrap_err().to_string();
+    assert!(
+        e.contains("no bean \"C\"") && e.contains("its beans: t.A, t.B"),
+        "{e}"
+    );
+}

@@ -110,3 +110,28 @@ fn tiny_values_that_read_alike_are_ambiguous_not_guessed() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn kingsisle_xml_object_files_are_recognised_and_other_xml_is_not() {
+    // As `gamewire encode kingsisle --xml` writes them, under any name.
+    let written = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<Objects>\n  \
+                   <Class Name=\"class SampleItem\">\n    <m_level>50</m_level>\n  \
+                   </Class>\n</Objects>\n";
+    for name in [Some("item.xml"), Some("item.out"), None] {
+        assert_eq!(
+            detect(written.as_bytes(), name),
+            Some(Format::KingsIsle),
+            "{name:?}"
+        );
+    }
+    let bom = [b"\xEF\xBB\xBF".as_slice(), written.as_bytes()].concat();
+    assert_eq!(detect(&bom, None), Some(Format::KingsIsle));
+    // A Zeze solution is XML too, but not claimed as KingsIsle.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/zeze");
+    let solution = std::fs::read(root.join("zeze-solution.xml")).unwrap();
+    assert_ne!(
+        detect(&solution, Some("zeze-solution.xml")),
+        Some(Format::KingsIsle)
+    );
+    assert_eq!(detect(b"<html><body/></html>", Some("page.xml")), None);
+}

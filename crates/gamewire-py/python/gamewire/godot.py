@@ -14,6 +14,7 @@ writes the names of the chosen ``version``. ``decode(..., json=True)`` gives the
 """
 import base64 as _base64
 import math as _math
+from collections.abc import Mapping as _Mapping
 
 from ._gamewire import godot as _g
 
@@ -140,9 +141,64 @@ for _n, _doc in [
     ("Object", "Godot Object: ``id`` (sent as id) or ``class`` and ``properties``."),
     ("Callable", "Godot Callable (no data on the wire)."),
     ("Signal", "Godot Signal: ``name`` and ``object``."),
-    ("Dictionary", "Godot Dictionary that a dict cannot hold (typed, non-String or repeated keys): ``entries`` as ``[key, value]`` pairs, ``key_type``/``value_type`` when typed."),
 ]:
     _define(_n, Variant, _doc)
+
+
+class Dictionary(Variant, _Mapping):
+    """Godot Dictionary that a dict cannot hold (typed, non-String or repeated keys):
+    ``entries`` as ``[key, value]`` pairs, ``key_type``/``value_type`` when typed.
+
+    It is a read-only ``Mapping`` over its entries: ``d[1]``, ``d.get(k)``, ``k in d``,
+    ``d.keys()``/``items()``/``values()``, ``dict(d)`` (keys that are lists need
+    ``entries``). A key repeated on the wire reads as Godot reads it: the last value,
+    in the place of the first. Lookups compare keys with ``==`` (so unhashable keys such
+    as arrays work), scanning the entries. Equality and hashing stay a Variant's (type
+    and fields), and ``entries`` is what ``encode`` writes."""
+
+    __slots__ = ()
+    type_name = "Dictionary"
+
+    def _pairs(self):
+        return self._fields.get("entries") or ()
+
+    def __getitem__(self, key):
+        for k, v in reversed(self._pairs()):
+            if _same_key(k, key):
+                return v
+        raise KeyError(key)
+
+    def __iter__(self):
+        seen_hashable = set()
+        seen_other = []
+        for k, _ in self._pairs():
+            try:
+                marker = (type(k), k)
+                if marker in seen_hashable:
+                    continue
+                seen_hashable.add(marker)
+            except TypeError:
+                if any(_same_key(o, k) for o in seen_other):
+                    continue
+                seen_other.append(k)
+            yield k
+
+    def __len__(self):
+        return sum(1 for _ in self)
+
+    def __contains__(self, key):
+        return any(_same_key(k, key) for k, _ in self._pairs())
+
+    __eq__ = Variant.__eq__
+    __hash__ = Variant.__hash__
+
+
+def _same_key(a, b):
+    """Key equality as Godot's: ``1`` and ``True`` or ``1.0`` are different keys."""
+    return type(a) is type(b) and _same(a, b)
+
+
+_CLASSES["Dictionary"] = Dictionary
 
 
 class TypedArray(list):

@@ -19,9 +19,15 @@ from ._gamewire import o3de as _o
 
 __all__ = ["decode", "encode", "layout", "load", "save", "Number", "String", "Members"]
 
-decode = _o.decode
 encode = _o.encode
 layout = _o.layout
+
+
+def decode(data, *, json=False):
+    """Decodes O3DE JSON text (UTF-8, comments allowed) to Python values; ``json=True``
+    gives plain JSON values instead (``float`` for every number that is not a plain
+    integer, ``str``, dicts keeping the first of repeated names, the one O3DE reads)."""
+    return _o.decode(data, json=json)
 
 
 class Number(float):
@@ -102,10 +108,10 @@ class Members(list):
         return (Members, (list(self),))
 
 
-def load(path):
-    """Reads and decodes an O3DE JSON file."""
+def load(path, *, json=False):
+    """Reads and decodes an O3DE JSON file (``json`` as for ``decode``)."""
     with open(path, "rb") as f:
-        return decode(f.read())
+        return decode(f.read(), json=json)
 
 
 def save(path, value, *, compact=False, final_newline=False):

@@ -14,15 +14,17 @@ class Members(List[Tuple[str, Any]]):
 class Layout(TypedDict):
     final_newline: bool
 
-def decode(data: bytes) -> Any:
-    """Decodes O3DE JSON text (UTF-8, comments allowed) to Python values."""
+def decode(data: bytes, *, json: bool = False) -> Any:
+    """Decodes O3DE JSON text (UTF-8, comments allowed) to Python values; ``json=True``
+    gives plain JSON values instead (``float`` for every number that is not a plain
+    integer, ``str``, dicts keeping the first of repeated names, the one O3DE reads)."""
 def layout(data: bytes) -> Layout:
     """How a file is laid out: `{"final_newline": bool}`, the keyword argument `encode`
     needs (with the default pretty layout) to give back a saved file's bytes."""
 def encode(value: Any, *, compact: bool = False, final_newline: bool = False) -> bytes:
     """Encodes a value (as `decode` gives it) to JSON text, indented as O3DE writes
     (`compact=True`: no white space), with a final newline when asked."""
-def load(path: str) -> Any:
-    """Reads and decodes an O3DE JSON file."""
+def load(path: str, *, json: bool = False) -> Any:
+    """Reads and decodes an O3DE JSON file (``json`` as for ``decode``)."""
 def save(path: str, value: Any, *, compact: bool = False, final_newline: bool = False) -> None:
     """Encodes ``value`` and writes it atomically (temporary file, then rename)."""

@@ -84,10 +84,11 @@ def _from_json(d):
 _EXT = {".brson": "brotli", ".7zbson": "lzma", ".lz4bson": "lz4", ".frdt": "none"}
 
 
-def load(path):
-    """Reads and decodes a file (the name picks a legacy file's compression)."""
+def load(path, *, json=False):
+    """Reads and decodes a file (the name picks a legacy file's compression);
+    ``json=True`` gives Extended JSON, as for ``decode``."""
     with open(path, "rb") as f:
-        return decode(f.read(), name=_os.path.basename(path))
+        return decode(f.read(), name=_os.path.basename(path), json=json)
 
 
 def save(path, value, *, compression=None, legacy=False):

@@ -15,8 +15,9 @@ def container(data: bytes, *, name: str | None = None) -> Container:
     the keyword arguments `encode` needs to write the same bytes again."""
 def encode(value: Any, *, compression: str = "brotli", legacy: bool = False) -> bytes:
     """Encodes a document (as `decode` gives it) to a file's bytes."""
-def load(path: str) -> Any:
-    """Reads and decodes a file (the name picks a legacy file's compression)."""
+def load(path: str, *, json: bool = False) -> Any:
+    """Reads and decodes a file (the name picks a legacy file's compression);
+    ``json=True`` gives Extended JSON, as for ``decode``."""
 def save(path: str, value: Any, *, compression: str | None = None, legacy: bool = False) -> None:
     """Encodes ``value`` and writes it atomically. ``compression`` defaults to the one the
     extension means (``.brson`` Brotli, ``.7zbson`` LZMA, ``.lz4bson`` LZ4, ``.frdt`` none),

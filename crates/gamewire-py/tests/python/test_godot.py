@@ -87,3 +87,32 @@ def test_save_load(tmp_path):
     godot.save(str(p), [1, "two"])
     assert godot.load(str(p)) == [1, "two"]
     assert not [f for f in os.listdir(tmp_path) if f.startswith(".gamewire-")]
+
+
+def test_dictionary_with_non_string_keys_is_a_mapping():
+    from collections.abc import Mapping
+
+    data = godot.encode({"$type": "Dictionary", "entries": [[1, "one"], [2, "two"], [godot.Vector2([0.0, 1.0]), [3]]]})
+    d = godot.decode(data)
+    assert type(d) is godot.Dictionary and isinstance(d, Mapping)
+    assert d[1] == "one" and d[2] == "two" and d[godot.Vector2([0.0, 1.0])] == [3]
+    assert d.get(3) is None and d.get(3, "x") == "x" and 1 in d and 3 not in d
+    with pytest.raises(KeyError):
+        d[3]
+    # Keys as Godot tells them apart: True and 1.0 are not 1.
+    assert True not in d and 1.0 not in d
+    assert list(d) == [1, 2, godot.Vector2([0.0, 1.0])] and len(d) == 3
+    assert list(d.items())[0] == (1, "one")
+    assert dict(d)[2] == "two"
+    # entries stay, and it still writes, pickles, compares and hashes as a Variant.
+    assert d.entries[0] == [1, "one"]
+    assert godot.encode(d) == data
+    back = pickle.loads(pickle.dumps(d))
+    assert back == d and type(back) is godot.Dictionary and back[1] == "one"
+    assert hash(back) == hash(d)
+    # A key repeated on the wire reads as Godot reads it: the last value, once.
+    rep = godot.decode(godot.encode({"$type": "Dictionary", "entries": [[1, "a"], [2, "b"], [1, "c"]]}))
+    assert rep[1] == "c" and list(rep) == [1, 2] and len(rep) == 2
+    # Unhashable keys (arrays) work too.
+    arr = godot.decode(godot.encode({"$type": "Dictionary", "entries": [[[1, 2], "pair"]]}))
+    assert arr[[1, 2]] == "pair" and list(arr) == [[1, 2]]

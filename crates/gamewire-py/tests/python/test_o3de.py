@@ -1,5 +1,6 @@
 """O3DE: every JSON fixture decodes and encodes back to the same document; the files O3DE
 saved come back byte for byte; number text, string escapes and repeated names survive."""
+import math
 import os
 import pickle
 
@@ -80,3 +81,21 @@ def test_save_load_and_detect(tmp_path):
     assert p.read_bytes() == path.read_bytes()
     assert gamewire.load(str(p)) == value
     assert not [f for f in os.listdir(tmp_path) if f.startswith(".gamewire-")]
+
+
+def test_load_takes_json_like_decode(tmp_path):
+    text = b'{"a": 1, "a": [1.50, -0, 1E+2, 7, "\\u00e9\\/"], "b": {"c": 2}}'
+    p = tmp_path / "doc.json"
+    p.write_bytes(text)
+    plain = o3de.load(str(p), json=True)
+    assert plain == o3de.decode(text, json=True)
+    # Plain JSON values: a dict keeping the first of repeated names (as O3DE reads them),
+    # floats for non-integer number text, str for escaped strings.
+    assert type(plain) is dict and plain == {"a": 1, "b": {"c": 2}}
+    nums = o3de.decode(b'[1.50, -0, 1E+2, 7, "\\u00e9\\/"]', json=True)
+    assert nums == [1.5, 0.0, 100.0, 7, "é/"]
+    assert [type(x) for x in nums] == [float, float, float, int, str]
+    assert math.copysign(1.0, nums[1]) == -1.0
+    # Without json=True, the typed document as before.
+    assert type(o3de.load(str(p))) is o3de.Members
+    assert o3de.encode(plain, compact=True) == b'{"a":1,"b":{"c":2}}'

@@ -59,3 +59,13 @@ def test_save_load(tmp_path):
     assert resonite.load(str(p)) == doc
     assert type(resonite.load(str(p))["c"]) is resonite.Int64
     assert not [f for f in os.listdir(tmp_path) if f.startswith(".gamewire-")]
+
+
+def test_load_takes_json_like_decode():
+    path = SAMPLES / "resonite" / "item.brson"
+    as_json = resonite.load(str(path), json=True)
+    assert as_json == resonite.decode(path.read_bytes(), name=path.name, json=True)
+    # Extended JSON ({"$numberLong": ...}), where load without json gives Int64.
+    assert "$numberLong" in str(as_json) and as_json != resonite.load(str(path))
+    c = resonite.container(path.read_bytes(), name=path.name)
+    assert resonite.encode(as_json, **c) == path.read_bytes()

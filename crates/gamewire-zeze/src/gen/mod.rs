@@ -34,10 +34,13 @@ pub use writer::generate;
 
 use crate::schema::Schema;
 use gamewire_core::{Error, Result};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// Loads the solution XML at `schema` (and the files it imports) and writes the generated Rust to `out` (a file
-/// path, or a directory that gets `zeze_gen.rs`). For a `build.rs`:
+/// Loads the solution XML at `schema` (and the files it imports) and writes the generated
+/// Rust to `out`, returning the path written. `out` is a folder that gets `zeze_gen.rs`
+/// when it is one, ends with `/`, or does not exist and has no `.rs` extension; missing
+/// folders are created. Otherwise it is the file to write (its folder is created too).
+/// For a `build.rs`:
 ///
 /// ```no_run
 /// let out = std::env::var("OUT_DIR").unwrap();
@@ -48,15 +51,30 @@ pub fn gen(schema: impl AsRef<Path>, out: impl AsRef<Path>) -> Result<std::path:
     // Imports are followed as Zeze's Gen does (each file once).
     let s = Schema::from_file(schema.as_ref())?;
     let code = generate(&s)?;
-    let out = out.as_ref();
-    let path = if out.is_dir() {
-        out.join("zeze_gen.rs")
-    } else {
-        out.to_path_buf()
-    };
+    let path = output_path(out.as_ref());
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::msg(format!("cannot create folder {}: {e}", dir.display())))?;
+    }
     // Written whole to a temporary file then renamed: never half an output.
     let tmp = path.with_extension("rs.tmp");
     std::fs::write(&tmp, code).map_err(|e| Error::msg(format!("{}: {e}", tmp.display())))?;
     std::fs::rename(&tmp, &path).map_err(|e| Error::msg(format!("{}: {e}", path.display())))?;
     Ok(path)
+}
+
+/// The file [`gen`] writes for `out`: `out/zeze_gen.rs` when `out` is a folder (an
+/// existing one, a path ending with a separator, or a path that does not exist and has
+/// no `.rs` extension), else `out` itself.
+pub fn output_path(out: &Path) -> PathBuf {
+    let text = out.as_os_str().to_string_lossy();
+    let ends_with_separator = text.ends_with('/') || text.ends_with(std::path::MAIN_SEPARATOR);
+    let folder = out.is_dir()
+        || ends_with_separator
+        || (!out.exists() && !matches!(out.extension(), Some(e) if e == "rs"));
+    if folder {
+        out.join("zeze_gen.rs")
+    } else {
+        out.to_path_buf()
+    }
 }

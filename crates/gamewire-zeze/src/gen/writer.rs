@@ -1,7 +1,7 @@
 //! The Rust text for a loaded [`Schema`].
 
 use crate::schema::{BeanDef, ConstDef, ConstScope, Schema, Type};
-use gamewire_core::Result;
+use gamewire_core::{Error, Result};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
@@ -57,14 +57,17 @@ fn camel(segments: &[&str]) -> String {
 }
 
 /// Rust type names for full names: the short name when unique among all generated
-/// names, else the namespace below the solution joined in camel case.
-fn type_names(full: &[&str]) -> HashMap<String, String> {
+/// names, else the namespace below the solution joined in camel case. `kinds` says what
+/// each full name is (`bean`, `protocol`) for the error: two names that map to the same
+/// Rust name (beans `type` and `Type`) are an error naming both and that Rust name.
+fn type_names(full: &[(&str, &str)]) -> Result<HashMap<String, String>> {
     let mut count: HashMap<&str, usize> = HashMap::new();
-    for f in full {
+    for (f, _) in full {
         *count.entry(f.rsplit('.').next().unwrap_or(f)).or_default() += 1;
     }
     let mut out = HashMap::new();
-    for f in full {
+    let mut owner: HashMap<String, (&str, &str)> = HashMap::new();
+    for &(f, kind) in full {
         let short = f.rsplit('.').next().unwrap_or(f);
         let segs: Vec<&str> = f.split('.').collect();
         let name = if count[short] == 1 {
@@ -72,9 +75,16 @@ fn type_names(full: &[&str]) -> HashMap<String, String> {
         } else {
             camel(&segs[1.min(segs.len() - 1)..])
         };
+        if let Some((other, other_kind)) = owner.get(&name) {
+            return Err(Error::msg(format!(
+                "{other_kind} `{other}` and {kind} `{f}` both map to the Rust type name \
+                 `{name}`: rename one of them"
+            )));
+        }
+        owner.insert(name.clone(), (f, kind));
         out.insert(f.to_string(), name);
     }
-    out
+    Ok(out)
 }
 
 fn ordered_key(t: &Type) -> bool {
@@ -160,8 +170,21 @@ impl Gen<'_> {
         }
     }
 
-    fn bean(&mut self, b: &BeanDef, consts: &[&ConstDef], out: &mut String) {
+    fn bean(&mut self, b: &BeanDef, consts: &[&ConstDef], out: &mut String) -> Result<()> {
         let rname = self.names[&b.name].clone();
+        // Two variables whose field names are the same Rust identifier (`a_b`, `aB`)
+        // would not compile: refuse them, naming both.
+        let mut fields: HashMap<String, &str> = HashMap::new();
+        for v in &b.vars {
+            let ident = field_ident(&v.name);
+            if let Some(other) = fields.insert(ident.clone(), &v.name) {
+                return Err(Error::msg(format!(
+                    "bean `{}`: variables `{other}` and `{}` both map to the Rust field \
+                     name `{ident}`: rename one of them",
+                    b.name, v.name
+                )));
+            }
+        }
         let base = b
             .base
             .as_ref()
@@ -281,6 +304,7 @@ impl Gen<'_> {
                 "impl std::ops::DerefMut for {rname} {{\n    fn deref_mut(&mut self) -> &mut {bt} {{\n        &mut self.{base_field}\n    }}\n}}\n"
             );
         }
+        Ok(())
     }
 
     fn dynamic(&self, name: &str, vals: &[(i64, String)], out: &mut String) {
@@ -314,10 +338,10 @@ impl Gen<'_> {
 pub fn generate(schema: &Schema) -> Result<String> {
     let beans = schema.bean_names();
     let protos = schema.protocols();
-    let mut all: Vec<&str> = beans.clone();
-    all.extend(protos.iter().map(|p| p.name.as_str()));
+    let mut all: Vec<(&str, &str)> = beans.iter().map(|b| (*b, "bean")).collect();
+    all.extend(protos.iter().map(|p| (p.name.as_str(), "protocol")));
     let mut g = Gen {
-        names: type_names(&all),
+        names: type_names(&all)?,
         dynamics: BTreeMap::new(),
         dynamic_docs: HashMap::new(),
         dynamic_names: HashMap::new(),
@@ -338,7 +362,7 @@ pub fn generate(schema: &Schema) -> Result<String> {
     for n in &beans {
         let b = schema.bean(n)?;
         let cs = consts.remove(&(0, n)).unwrap_or_default();
-        g.bean(b, &cs, &mut out);
+        g.bean(b, &cs, &mut out)?;
     }
     let dyns = std::mem::take(&mut g.dynamics);
     for (name, vals) in &dyns {
