@@ -71,6 +71,7 @@ pub fn decode(args: DecodeArgs) -> CliResult {
         eprintln!("gamewire: note: {shown}: {n}");
     }
     write_document(&opened, args.output.as_deref(), !args.compact)
+        .map_err(|e| format!("{shown}: {e}").into())
 }
 
 /// Writes `opened` as a JSON document to `output` (stdout for `None`), side files named
@@ -125,6 +126,11 @@ pub fn encode_doc(
         numbers_as_written: args.numbers_as_written,
         last_key_wins: args.last_key_wins,
         expect_format: format,
+        output_name: args
+            .output
+            .as_deref()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned()),
         ..EncodeOptions::default()
     };
     let encoded = gamewire::encode_document(doc, json_path, None, &side, &opts)

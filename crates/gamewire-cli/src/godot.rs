@@ -47,6 +47,25 @@ fn decode_opts(args: &Args, v: Version) -> DecodeOptions {
         .max_depth(args.max_depth)
 }
 
+/// True when the library opens `input` as Godot `major` `store_var` frames.
+fn is_store_var(major: u8, input: &[u8], args: &Args) -> bool {
+    let opts = gamewire::OpenOptions {
+        as_format: Some(if major == 3 {
+            gamewire::Format::Godot3
+        } else {
+            gamewire::Format::Godot4
+        }),
+        allow_objects: args.allow_objects,
+        ..gamewire::OpenOptions::default()
+    };
+    let side = gamewire::SideFiles::none();
+    matches!(
+        gamewire::open(input.to_vec(), None, &side, &opts).map(|o| o.settings().clone()),
+        Ok(gamewire::Settings::Godot3(g) | gamewire::Settings::Godot4(g))
+            if g.framing == gamewire::open::GodotFraming::StoreVar
+    )
+}
+
 /// Runs `decode`, `encode` or `bench` for Godot 3 or 4.
 pub fn run(action: Action, major: u8, args: Args) -> CliResult {
     crate::only_for(
@@ -125,6 +144,12 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
             io::write_output(args.output.as_deref(), &out)
         }
         Action::Bench => {
+            // A store_var save is benchmarked as one, whether or not --framed was given:
+            // the library says how the file is laid out, as `decode FILE` does.
+            let mut args = args;
+            if !args.framed {
+                args.framed = is_store_var(major, &input, &args);
+            }
             let dopts = decode_opts(&args, v);
             let eopts = EncodeOptions::new(v);
             let label = format!("godot{major}{}", if args.framed { " framed" } else { "" });

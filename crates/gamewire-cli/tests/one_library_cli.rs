@@ -392,3 +392,43 @@ fn the_cli_and_python_find_a_zeze_solutions_imports_alike() {
     assert_eq!(doc["data"], serde_json::json!({"x": 5}), "{doc}");
     assert_eq!(doc["$gamewire"]["bean"], "more.BPoint");
 }
+
+#[test]
+fn bench_and_as_read_a_store_var_save_as_decode_does() {
+    let save = real("godot/real/rogue-like-save_file.godot3.save");
+    let o = gamewire(&["bench", "godot3", s(&save)]);
+    let out = String::from_utf8_lossy(ok(&o)).into_owned();
+    assert!(
+        out.contains("godot3 framed") && out.contains("identical bytes"),
+        "{out}"
+    );
+    // A damaged save named with --as: the store_var reading's error, not "byte 0: expected
+    // a Godot 3 type id".
+    let dir = tempfile::tempdir().unwrap();
+    let data = std::fs::read(real("godot/real/blasto-x-save_data.godot3.save")).unwrap();
+    let cut = dir.path().join("cut.dat");
+    std::fs::write(&cut, &data[..data.len() * 2 / 3]).unwrap();
+    let o = gamewire(&["decode", "--as", "godot3", s(&cut)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("cut.dat: ") && err.contains("frame length of"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_resonite_output_named_for_another_compression_takes_it_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("item.json");
+    decode_to(&samples("resonite/item.7zbson"), &json);
+    let out = dir.path().join("item.brson");
+    let o = gamewire(&["encode", s(&json), "-o", s(&out)]);
+    ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("writing brotli compression") && err.contains("lzma"),
+        "{err}"
+    );
+    let o = gamewire(&["inspect", s(&out)]);
+    assert!(String::from_utf8_lossy(ok(&o)).contains("brotli compression"));
+}

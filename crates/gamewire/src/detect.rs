@@ -119,13 +119,19 @@ impl Found {
 
     /// A short description: `godot4 (store_var frames, 3 values)`.
     pub fn describe(&self) -> String {
-        let n = self.records.unwrap_or(0);
-        let s = if n == 1 { "" } else { "s" };
-        let layout = match self.layout {
-            Layout::Unknown => return self.format.to_string(),
-            Layout::GodotBare => "bare value".to_owned(),
-            Layout::GodotFramed => format!("store_var frame{s}, {n} value{s}"),
-            Layout::ZezeFrames => format!("protocol frame{s}, {n} frame{s}"),
+        let layout = match (self.layout, self.records) {
+            (Layout::Unknown, _) => return self.format.to_string(),
+            (Layout::GodotBare, _) => "bare value".to_owned(),
+            (Layout::GodotFramed, None) => "store_var frames".to_owned(),
+            (Layout::ZezeFrames, None) => "protocol frames".to_owned(),
+            (Layout::GodotFramed, Some(n)) => {
+                let s = if n == 1 { "" } else { "s" };
+                format!("store_var frame{s}, {n} value{s}")
+            }
+            (Layout::ZezeFrames, Some(n)) => {
+                let s = if n == 1 { "" } else { "s" };
+                format!("protocol frame{s}, {n} frame{s}")
+            }
         };
         format!("{} ({layout})", self.format)
     }

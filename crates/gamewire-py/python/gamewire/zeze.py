@@ -220,7 +220,13 @@ def _from_json(d):
 
 
 def load(path, **options):
-    """Reads and decodes a file (options as for ``decode``)."""
+    """Reads and decodes a file (options as for ``decode``). With no options, the file is
+    opened as ``gamewire decode FILE`` opens it: frames by their name or content, typed by
+    a solution found beside it (or in a parent folder) where it names the bean."""
+    if not options:
+        from . import open as _open
+
+        return _open(path, as_format="zeze").value()
     with open(path, "rb") as f:
         return decode(f.read(), **options)
 

@@ -484,6 +484,10 @@ pub struct EncodeOptions {
     /// The format the caller expects (the CLI's `encode FORMAT`): a header naming
     /// another is an error naming both.
     pub expect_format: Option<Format>,
+    /// The name of the file written, when its extension says how (Resonite's
+    /// `.brson`/`.7zbson`/`.lz4bson`/`.frdt`): the extension wins over the header, with
+    /// a note.
+    pub output_name: Option<String>,
 }
 
 /// What [`encode_document`] wrote.
@@ -534,6 +538,10 @@ pub fn encode_document(
             ))
         }
     };
+    let mut settings = settings;
+    if let Some(name) = &opts.output_name {
+        notes.extend(formats::fit_output_name(&mut settings, name));
+    }
     let data: Cow<[u8]> = if opts.numbers_as_written {
         Cow::Borrowed(&doc.data)
     } else {

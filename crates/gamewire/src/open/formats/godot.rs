@@ -26,12 +26,6 @@ fn decode_opts(o: &Opened, g: &GodotSettings) -> DecodeOptions {
         .max_depth(o.opts.limits.max_depth)
 }
 
-/// True when `data` reads as `store_var` frames and not as one bare value.
-pub(super) fn is_framed(v: Version, data: &[u8], opts: &DecodeOptions) -> bool {
-    let _ = v;
-    godot::decode(data, opts).is_err() && framing::decode_framed_all(data, opts).is_ok()
-}
-
 pub(super) fn settings(
     data: &[u8],
     found: &Found,
@@ -44,9 +38,19 @@ pub(super) fn settings(
     let framing = match found.layout {
         Layout::GodotFramed => GodotFraming::StoreVar,
         Layout::GodotBare => GodotFraming::Bare,
-        // Named, not probed: the layout that decodes (bare first).
-        _ if is_framed(v, data, &dopts) => GodotFraming::StoreVar,
-        _ => GodotFraming::Bare,
+        // Named, not probed: the layout that decodes (bare first); when neither does (a
+        // damaged save named with --as), the one whose error comes further, so the error
+        // shown is the useful one ("frame length of 5004 does not fit ...").
+        _ => match godot::decode(data, &dopts) {
+            Ok(_) => GodotFraming::Bare,
+            Err(bare) => match framing::decode_framed_all(data, &dopts) {
+                Ok(_) => GodotFraming::StoreVar,
+                Err(framed) if header_at(data, 4, v) && framed.offset() >= bare.offset() => {
+                    GodotFraming::StoreVar
+                }
+                Err(_) => GodotFraming::Bare,
+            },
+        },
     };
     let g = GodotSettings {
         framing,

@@ -333,6 +333,30 @@ pub(super) fn locate_side_files(
     Ok((s, notes))
 }
 
+/// Settings fitted to the name of the file written, where the format reads its name
+/// (Resonite: the extension names the compression); a note says what changed.
+pub(super) fn fit_output_name(settings: &mut Settings, name: &str) -> Option<String> {
+    match settings {
+        #[cfg(feature = "resonite")]
+        Settings::Resonite(r) => {
+            let by_name = gamewire_resonite::Compression::from_file_name(name)?;
+            if by_name.name() == r.compression {
+                return None;
+            }
+            let was = std::mem::replace(&mut r.compression, by_name.name().to_owned());
+            Some(format!(
+                "writing {} compression, as the output's name {name} says (the JSON was \
+                 decoded from a {was} file)",
+                r.compression
+            ))
+        }
+        _ => {
+            let _ = name;
+            None
+        }
+    }
+}
+
 /// A side file found at `path`, by reference: its path and content hash.
 #[allow(dead_code)]
 pub(super) fn side_ref(side: &SideFiles, path: &Path) -> Result<SideRef> {
