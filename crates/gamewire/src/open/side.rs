@@ -207,10 +207,10 @@ impl SideFiles {
         .map_err(|e| Error::msg(e.to_string()))
     }
 
-    /// The SHA-256 of the side file at `path`, in hex.
+    /// The SHA-256 of the side file at `path`, in hex, computed once per run.
     pub fn sha256(&self, path: &Path) -> Result<String> {
-        let data = self.read(path)?;
-        Ok(sha256_hex(&data))
+        let h = self.parsed(path, "sha256", |side, p| Ok(sha256_hex(&side.read(p)?)))?;
+        Ok(String::clone(&h))
     }
 
     /// The side file at `path` parsed by `parse` as `kind` (`"types"`, `"solution"`,
