@@ -304,15 +304,19 @@ fn convert_one(job: &Job, args: &ConvertArgs, side: &SideFiles) -> CliResult<Don
                 expect_format: args.as_format,
                 ..Default::default()
             };
+            let name = output_path(job, args)?
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned());
+            let opts = gamewire::open::EncodeOptions {
+                output_name: name,
+                ..opts
+            };
+            // The input is checked first (its header against --as); then the output.
+            let encoded = gamewire::encode_document(&doc, Some(&job.input), plain, side, &opts)?;
             let out = match target(job, args)? {
                 Ok(out) => out,
                 Err(kept) => return Ok(kept),
             };
-            let opts = gamewire::open::EncodeOptions {
-                output_name: out.file_name().map(|n| n.to_string_lossy().into_owned()),
-                ..opts
-            };
-            let encoded = gamewire::encode_document(&doc, Some(&job.input), plain, side, &opts)?;
             crate::io::write_output(Some(&out), &encoded.bytes)?;
         }
     }

@@ -29,7 +29,7 @@ mod resonite;
 #[cfg(feature = "zeze")]
 mod zeze;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// The binary's allocator: mimalloc (the default `mimalloc` feature). Decoding builds
 /// trees of many small values and encoding writes large outputs; glibc's malloc gives
@@ -227,12 +227,116 @@ fn run_codec(action: Action, codec: Codec) -> CliResult {
     }
 }
 
+/// Options each format's subcommand declares once for decode, encode and bench, and the
+/// actions they do not apply to: hidden from those actions' help (and refused there by
+/// [`only_for`]).
+const NOT_FOR: &[(&str, &[&str], &[&str])] = &[
+    // (format, option ids, actions where they do not apply)
+    (
+        "godot3",
+        &["output", "compact", "last_key_wins", "array"],
+        &["bench"],
+    ),
+    (
+        "godot4",
+        &["output", "compact", "last_key_wins", "array"],
+        &["bench"],
+    ),
+    ("godot3", &["last_key_wins"], &["decode"]),
+    ("godot4", &["last_key_wins"], &["decode"]),
+    ("godot3", &["compact", "allow_objects"], &["encode"]),
+    ("godot4", &["compact", "allow_objects"], &["encode"]),
+    (
+        "zeze",
+        &["output", "compact", "last_key_wins", "array"],
+        &["bench"],
+    ),
+    ("zeze", &["last_key_wins"], &["decode"]),
+    ("zeze", &["compact"], &["encode"]),
+    (
+        "kingsisle",
+        &[
+            "output",
+            "compact",
+            "last_key_wins",
+            "bind",
+            "xml",
+            "enum_numbers",
+        ],
+        &["bench"],
+    ),
+    (
+        "kingsisle",
+        &["last_key_wins", "bind", "xml", "view", "once"],
+        &["decode"],
+    ),
+    (
+        "kingsisle",
+        &["compact", "enum_numbers", "view", "once"],
+        &["encode"],
+    ),
+    (
+        "resonite",
+        &[
+            "output",
+            "compact",
+            "last_key_wins",
+            "compression",
+            "legacy",
+        ],
+        &["bench"],
+    ),
+    (
+        "resonite",
+        &["last_key_wins", "compression", "legacy"],
+        &["decode"],
+    ),
+    ("resonite", &["compact"], &["encode"]),
+    (
+        "o3de",
+        &[
+            "output",
+            "compact",
+            "envelope",
+            "canonical",
+            "clear_containers",
+            "keep_defaults",
+        ],
+        &["bench"],
+    ),
+];
+
+/// The command line, with each action's help listing only the options it takes.
+fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    for &(format, ids, actions) in NOT_FOR {
+        for &action in actions {
+            cmd = cmd.mut_subcommand(action, |a| {
+                a.mut_subcommand(format, |f| {
+                    let present: Vec<String> = f
+                        .get_arguments()
+                        .map(|x| x.get_id().to_string())
+                        .filter(|id| ids.contains(&id.as_str()))
+                        .collect();
+                    present
+                        .iter()
+                        .fold(f, |f, id| f.mut_arg(id.as_str(), |x| x.hide(true)))
+                })
+            });
+        }
+    }
+    cmd
+}
+
 /// Stack of the thread that does the work: JSON and engine values nest up to thousands of
 /// levels, and parsing them recurses. Only the pages used are ever committed.
 pub const WORKER_STACK: usize = 256 << 20;
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     let worker = match std::thread::Builder::new()
         .name("gamewire".into())
         .stack_size(WORKER_STACK)

@@ -432,3 +432,47 @@ fn a_resonite_output_named_for_another_compression_takes_it_and_says_so() {
     let o = gamewire(&["inspect", s(&out)]);
     assert!(String::from_utf8_lossy(ok(&o)).contains("brotli compression"));
 }
+
+#[test]
+fn each_action_lists_only_the_options_it_takes() {
+    let help = |args: &[&str]| String::from_utf8_lossy(ok(&gamewire(args))).into_owned();
+    let bench = help(&["bench", "godot3", "--help"]);
+    for gone in ["--output", "--compact", "--last-key-wins", "--array"] {
+        assert!(
+            !bench.contains(gone),
+            "bench godot3 --help lists {gone}:\n{bench}"
+        );
+    }
+    assert!(bench.contains("--framed"));
+    let decode = help(&["decode", "kingsisle", "--help"]);
+    for gone in ["--view", "--once", "--bind", "--xml", "--last-key-wins"] {
+        assert!(
+            !decode.contains(gone),
+            "decode kingsisle --help lists {gone}"
+        );
+    }
+    assert!(decode.contains("--enum-numbers"));
+    let inspect = help(&["inspect", "--help"]);
+    assert!(
+        inspect.contains("dictionaries"),
+        "--max-items says what it elides"
+    );
+}
+
+#[test]
+fn zeze_doubles_survive_jq_without_a_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    // No solution beside it: the schema-less tree, whose doubles are plain numbers.
+    let bean = dir.path().join("BSimple.zeze");
+    std::fs::copy(samples("zeze/BSimple.zeze"), &bean).unwrap();
+    let json = dir.path().join("b.json");
+    let doc = decode_to(&bean, &json);
+    assert!(doc["$gamewire"].get("solution").is_none());
+    let edited = dir.path().join("b.jq.json");
+    if through("jq", &json, &edited).is_none() {
+        return;
+    }
+    assert!(!std::fs::read_to_string(&edited).unwrap().contains("-2.0"));
+    let o = gamewire(&["encode", s(&edited)]);
+    assert_eq!(ok(&o), std::fs::read(&bean).unwrap().as_slice());
+}
