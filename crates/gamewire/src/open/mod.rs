@@ -23,10 +23,12 @@ mod formats;
 pub mod numbers;
 pub mod settings;
 pub mod side;
+mod value;
 
 pub use numbers::FloatRecord;
 pub use settings::*;
 pub use side::{FileSystem, Memory, SideFiles, SideSource};
+pub use value::Value;
 
 use crate::{Detection, Evidence, Format, Found};
 use gamewire_core::inspect::{Node, TreeBuilder};
@@ -367,6 +369,18 @@ impl Opened {
             write!(w, ",{sep}\"$floats\":{sp}{f}").map_err(io)?;
         }
         w.write_all(b"}\n").map_err(io)
+    }
+
+    /// The file's value in its format crate's model (see [`Value`]), read with the
+    /// file's settings.
+    pub fn value(&self) -> Result<Value<'_>> {
+        formats::value(self)
+    }
+
+    /// Writes `value` with this file's settings (framing, container, type list, solution,
+    /// layout): the bytes of the file holding it. A value of another format is an error.
+    pub fn encode_value(&self, value: &Value<'_>) -> Result<Vec<u8>> {
+        formats::encode_value(self, value)
     }
 
     /// The inspect tree, containers past `max_items` elided.

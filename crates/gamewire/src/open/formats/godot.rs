@@ -88,6 +88,39 @@ pub(super) fn write_json(
     }
 }
 
+pub(super) fn value<'a>(o: &'a Opened, g: &GodotSettings) -> Result<crate::open::Value<'a>> {
+    let opts = decode_opts(o, g);
+    Ok(match g.framing {
+        GodotFraming::Bare => crate::open::Value::Godot(godot::decode(&o.data, &opts)?),
+        GodotFraming::StoreVar => {
+            crate::open::Value::GodotFrames(framing::decode_framed_all(&o.data, &opts)?)
+        }
+    })
+}
+
+pub(super) fn encode_value(
+    o: &Opened,
+    g: &GodotSettings,
+    v: &crate::open::Value<'_>,
+) -> Result<Vec<u8>> {
+    let eopts = GEnc::new(version_of(&o.settings));
+    let mut out = Vec::new();
+    match (g.framing, v) {
+        (GodotFraming::Bare, crate::open::Value::Godot(x)) => godot::encode_into(x, &eopts, &mut out)?,
+        (GodotFraming::StoreVar, crate::open::Value::GodotFrames(xs)) => {
+            for x in xs {
+                framing::encode_framed_into(x, &eopts, &mut out)?;
+            }
+        }
+        _ => {
+            return Err(Error::msg(
+                "a store_var file holds a list of values (Value::GodotFrames), a bare file one (Value::Godot)",
+            ))
+        }
+    }
+    Ok(out)
+}
+
 pub(super) fn inspect(o: &Opened, tree: &mut TreeBuilder) -> Result<()> {
     godot::inspect::fill(&o.data, version_of(&o.settings), tree)
 }

@@ -117,14 +117,9 @@ fn io(e: serde_json::Error) -> Error {
     Error::msg(format!("cannot write the JSON: {e}"))
 }
 
-pub(super) fn write_json(
-    o: &Opened,
-    k: &KingsIsleSettings,
-    w: &mut dyn Write,
-    pretty: bool,
-) -> Result<()> {
+fn documents(o: &Opened, k: &KingsIsleSettings) -> Result<Vec<Document>> {
     let types = the_types(o)?;
-    let docs: Vec<Document> = match k.file {
+    Ok(match k.file {
         KingsIsleFile::Xml => ki::xml::read(&o.data, types)?
             .into_iter()
             .map(|root| Document {
@@ -134,7 +129,38 @@ pub(super) fn write_json(
             .collect(),
         KingsIsleFile::Bind => vec![bind::decode(&o.data, types, &options(k, Some(o)))?],
         KingsIsleFile::Blob => vec![ki::decode(&o.data, types, &options(k, Some(o)))?],
-    };
+    })
+}
+
+pub(super) fn value<'a>(o: &'a Opened, k: &KingsIsleSettings) -> Result<crate::open::Value<'a>> {
+    Ok(crate::open::Value::KingsIsle(documents(o, k)?))
+}
+
+pub(super) fn encode_value(
+    o: &Opened,
+    k: &KingsIsleSettings,
+    docs: &[Document],
+) -> Result<Vec<u8>> {
+    let types = the_types(o)?;
+    match (k.file, docs) {
+        (KingsIsleFile::Xml, _) => {
+            let objs: Vec<_> = docs.iter().map(|d| d.root.clone()).collect();
+            Ok(ki::xml::write(&objs, types)?.into_bytes())
+        }
+        (KingsIsleFile::Bind, [doc]) => bind::encode(doc, types, &options(k, None)),
+        (KingsIsleFile::Blob, [doc]) => ki::encode(doc, types, &options(k, None)),
+        _ => Err(Error::msg("a BINd file or blob holds one document")),
+    }
+}
+
+pub(super) fn write_json(
+    o: &Opened,
+    k: &KingsIsleSettings,
+    w: &mut dyn Write,
+    pretty: bool,
+) -> Result<()> {
+    let types = the_types(o)?;
+    let docs = documents(o, k)?;
     let views: Vec<json::DocumentJson> = docs
         .iter()
         .map(|doc| json::DocumentJson {

@@ -102,6 +102,49 @@ pub(super) fn write_json(o: &Opened, w: &mut dyn Write, pretty: bool) -> Result<
     }
 }
 
+/// The opened file's value.
+pub(super) fn value(o: &Opened) -> Result<super::Value<'_>> {
+    match &o.settings {
+        #[cfg(feature = "godot")]
+        Settings::Godot3(g) | Settings::Godot4(g) => godot::value(o, g),
+        #[cfg(feature = "kingsisle")]
+        Settings::KingsIsle(k) => kingsisle::value(o, k),
+        #[cfg(feature = "zeze")]
+        Settings::Zeze(z) => zeze::value(o, z),
+        #[cfg(feature = "resonite")]
+        Settings::Resonite(_) => resonite::value(o),
+        #[cfg(feature = "o3de")]
+        Settings::O3de(_) => o3de::value(o),
+        #[allow(unreachable_patterns)]
+        s => Err(not_built(s.format())),
+    }
+}
+
+/// Writes a value with the opened file's settings.
+pub(super) fn encode_value(o: &Opened, v: &super::Value<'_>) -> Result<Vec<u8>> {
+    use super::Value as V;
+    match (&o.settings, v) {
+        #[cfg(feature = "godot")]
+        (Settings::Godot3(g) | Settings::Godot4(g), V::Godot(_) | V::GodotFrames(_)) => {
+            godot::encode_value(o, g, v)
+        }
+        #[cfg(feature = "kingsisle")]
+        (Settings::KingsIsle(k), V::KingsIsle(docs)) => kingsisle::encode_value(o, k, docs),
+        #[cfg(feature = "zeze")]
+        (Settings::Zeze(z), V::Zeze(_) | V::ZezeTyped(_) | V::ZezeFrames(_)) => {
+            zeze::encode_value(o, z, v)
+        }
+        #[cfg(feature = "resonite")]
+        (Settings::Resonite(r), V::Resonite(doc)) => resonite::encode_value(r, doc),
+        #[cfg(feature = "o3de")]
+        (Settings::O3de(s), V::O3de(doc)) => o3de::encode_value(s, doc),
+        (s, _) => Err(Error::msg(format!(
+            "this value is not a {} value; write it with its own file's settings",
+            s.format()
+        ))),
+    }
+}
+
 /// Fills the inspect tree of the opened file.
 pub(super) fn inspect(o: &Opened, tree: &mut TreeBuilder) -> Result<()> {
     match &o.settings {

@@ -129,6 +129,24 @@ pub(in crate::open) fn write_json(
     Ok(())
 }
 
+pub(in crate::open) fn value(o: &Opened) -> Result<crate::open::Value<'_>> {
+    let name = o
+        .path
+        .as_deref()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned());
+    Ok(crate::open::Value::O3de(parse(&o.data, name.as_deref())?))
+}
+
+pub(in crate::open) fn encode_value(s: &O3deSettings, doc: &Document<'_>) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut doc = doc.clone();
+    doc.final_newline = s.final_newline;
+    doc.write_to(layout(s, true), &mut out)
+        .map_err(|e| Error::msg(format!("cannot write: {e}")))?;
+    Ok(out)
+}
+
 pub(in crate::open) fn inspect(o: &Opened, tree: &mut TreeBuilder) -> Result<()> {
     let name = o
         .path

@@ -57,6 +57,20 @@ pub(super) fn write_json(o: &Opened, w: &mut dyn Write, pretty: bool) -> Result<
         .map_err(|e| Error::msg(format!("cannot write the JSON: {e}")))
 }
 
+pub(super) fn value(o: &Opened) -> Result<crate::open::Value<'_>> {
+    let name = name_of(o);
+    let d = resonite::decode(&o.data, name.as_deref(), &read_opts(o.opts.limits))?;
+    Ok(crate::open::Value::Resonite(d.document))
+}
+
+pub(super) fn encode_value(r: &ResoniteSettings, doc: &resonite::Document<'_>) -> Result<Vec<u8>> {
+    let eo = resonite::EncodeOptions {
+        legacy: r.container == ResoniteContainer::Legacy,
+        ..resonite::EncodeOptions::new(compression(r)?)
+    };
+    resonite::encode(doc, &eo)
+}
+
 pub(super) fn inspect(o: &Opened, tree: &mut TreeBuilder) -> Result<()> {
     resonite::inspect::fill(&o.data, name_of(o).as_deref(), tree)
 }

@@ -120,6 +120,46 @@ pub(super) fn write_json(
     }
 }
 
+pub(super) fn value<'a>(o: &'a Opened, z: &ZezeSettings) -> Result<crate::open::Value<'a>> {
+    use crate::open::Value as V;
+    let bopts = bean_opts(o);
+    Ok(match (z.layout, typing(z, &o.resolved)) {
+        (ZezeLayout::Frames, _) => {
+            let fopts = FrameOptions {
+                bean: bopts,
+                ..FrameOptions::default()
+            };
+            V::ZezeFrames(gamewire_zeze::frame::decode_frames(&o.data, &fopts)?)
+        }
+        (
+            ZezeLayout::Bean,
+            Some(Typing {
+                schema,
+                bean: Some(bean),
+            }),
+        ) => V::ZezeTyped(schema.decode(bean, &o.data, &bopts)?),
+        (ZezeLayout::Bean, _) => V::Zeze(gamewire_zeze::decode(&o.data, &bopts)?),
+    })
+}
+
+pub(super) fn encode_value(
+    o: &Opened,
+    z: &ZezeSettings,
+    v: &crate::open::Value<'_>,
+) -> Result<Vec<u8>> {
+    use crate::open::Value as V;
+    match (z.layout, typing(z, &o.resolved), v) {
+        (ZezeLayout::Frames, _, V::ZezeFrames(f)) => gamewire_zeze::frame::encode_frames(f),
+        (ZezeLayout::Bean, Some(Typing { schema, bean: Some(bean) }), V::ZezeTyped(j)) => {
+            schema.encode(bean, j)
+        }
+        (ZezeLayout::Bean, _, V::Zeze(b)) => gamewire_zeze::encode(b),
+        _ => Err(Error::msg(
+            "this Zeze value does not fit the file's layout (frames, typed bean or schema-less bean)",
+        )),
+    }
+}
+
 pub(super) fn inspect(o: &Opened, z: &ZezeSettings, tree: &mut TreeBuilder) -> Result<()> {
     let schema = o.resolved.solution.as_deref();
     match z.layout {
