@@ -242,3 +242,23 @@ pub fn encode_document<'py>(
         .map_err(|e| errors::to_py(py, e))?;
     Ok(PyBytes::new(py, &bytes.bytes))
 }
+
+/// The settings the library finds for `data` read as `format` (named `name`), with no
+/// side files: what a format module's `container`/`layout` report.
+pub fn settings_of(
+    py: Python<'_>,
+    data: &[u8],
+    name: Option<&str>,
+    format: Format,
+) -> PyResult<gamewire::Settings> {
+    let opts = OpenOptions {
+        as_format: Some(format),
+        ..OpenOptions::default()
+    };
+    let side = SideFiles::none();
+    let path = name.map(Path::new);
+    crate::maybe_allow_threads(py, data.len(), || {
+        gamewire::open(data.to_vec(), path, &side, &opts).map(|o| o.settings().clone())
+    })
+    .map_err(|e| open_err(py, name.unwrap_or("<bytes>"), e))
+}

@@ -276,14 +276,18 @@ fn decode(py: Python<'_>, data: &[u8], json: bool) -> PyResult<PyObject> {
     Ok(gc_paused(py, || to_py(py, &doc.root, &c))?.unbind())
 }
 
-/// How a file is laid out: `{"final_newline": bool}`, the keyword argument `encode`
-/// needs (with the default pretty layout) to give back a saved file's bytes.
+/// How a file is laid out, as the library's settings say (the same as `gamewire decode
+/// FILE`'s header): `{"compact": bool, "final_newline": bool}`, the keyword arguments
+/// `encode` needs to give back a saved file's bytes.
 #[pyfunction]
 fn layout<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
-    let doc = maybe_allow_threads(py, data.len(), || Document::parse(data))
-        .map_err(|e| errors::to_py(py, e))?;
+    let s = crate::files::settings_of(py, data, None, gamewire::Format::O3de)?;
+    let gamewire::Settings::O3de(o) = s else {
+        unreachable!("opened as O3DE")
+    };
     let d = PyDict::new(py);
-    d.set_item("final_newline", doc.final_newline)?;
+    d.set_item("compact", o.layout == gamewire::open::O3deLayout::Compact)?;
+    d.set_item("final_newline", o.final_newline)?;
     Ok(d)
 }
 

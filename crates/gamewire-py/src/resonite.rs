@@ -8,7 +8,7 @@
 
 use crate::json::{Format, Hook};
 use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
-use gamewire::resonite::{self, container::Compression, container::Framing, EncodeOptions};
+use gamewire::resonite::{self, container::Compression, EncodeOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -45,14 +45,17 @@ fn container<'py>(
     data: &[u8],
     name: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let o = resonite::Options::default();
-    let (c, _) = maybe_allow_threads(py, data.len(), || {
-        resonite::container::unpack(data, name, &o).map(|(c, b)| (c, b.len()))
-    })
-    .map_err(|e| errors::to_py(py, e))?;
+    // The library's settings, as `gamewire decode FILE`'s header records them.
+    let s = crate::files::settings_of(py, data, name, gamewire::Format::Resonite)?;
+    let gamewire::Settings::Resonite(r) = s else {
+        unreachable!("opened as Resonite")
+    };
     let d = PyDict::new(py);
-    d.set_item("compression", c.compression.name())?;
-    d.set_item("legacy", c.framing == Framing::Legacy)?;
+    d.set_item("compression", r.compression)?;
+    d.set_item(
+        "legacy",
+        r.container == gamewire::open::ResoniteContainer::Legacy,
+    )?;
     Ok(d)
 }
 

@@ -2,7 +2,7 @@
 
 This is gamewire's registry-free O3DE document (docs/FORMATS.md): ``decode`` then ``encode``
 gives back the same document, and the same bytes for every file O3DE saved (pass the
-``final_newline`` that ``layout(data)`` reports). Values are native Python except where
+``compact`` and ``final_newline`` that ``layout(data)`` reports, the library's settings). Values are native Python except where
 JSON text carries more than a native value can:
 
 - a number whose text is a plain integer (``12``, ``-3``, ``18446744073709551615``) is an
