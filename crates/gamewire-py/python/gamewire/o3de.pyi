@@ -12,6 +12,7 @@ class Members(List[Tuple[str, Any]]):
     def get(self, name: str, default: Any = None) -> Any: ...
 
 class Layout(TypedDict):
+    compact: bool
     final_newline: bool
 
 def decode(data: bytes, *, json: bool = False) -> Any:
