@@ -152,6 +152,55 @@ fn load_input(
     Ok((v, ty, class_name, report))
 }
 
+/// True when the input is read without a registry: no `--schema` and no `--type`,
+/// and either no `o3de-registry.json` beside the input or one that does not know the
+/// class named by the input's envelope (a file outside the envelope has no type to
+/// load without `--type`).
+pub fn is_untyped(args: &Args, bytes: &[u8]) -> bool {
+    if args.schema.is_some() || args.type_name.is_some() {
+        return false;
+    }
+    let reg_path = match &args.input {
+        Some(i) if i != Path::new("-") => match registry_for(i) {
+            Some(p) => p,
+            None => return true,
+        },
+        _ => return true,
+    };
+    let Some(class) = gamewire::o3de::recognize::envelope_class_name(bytes) else {
+        return true;
+    };
+    match std::fs::read(&reg_path) {
+        // A registry that does not read is reported by the typed path.
+        Ok(r) => gamewire::o3de::Registry::from_slice(&r)
+            .is_ok_and(|reg| reg.parse_type(&class).is_err()),
+        Err(_) => true,
+    }
+}
+
+/// The file name of the input, when it is a file.
+fn input_name(args: &Args) -> Option<String> {
+    args.input
+        .as_ref()
+        .filter(|p| *p != Path::new("-"))
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+}
+
+/// Runs the registry-free path: the document as written.
+fn untyped(action: Action, args: &Args, bytes: &[u8]) -> CliResult {
+    if args.envelope {
+        return Err("--envelope needs --type (the class name to put in it)".into());
+    }
+    crate::o3de_doc::run(
+        action,
+        input_name(args),
+        args.compact,
+        args.output.as_deref(),
+        bytes,
+    )
+}
+
 /// Runs `decode`, `encode` or `bench` for o3de.
 pub fn run(action: Action, args: Args) -> CliResult {
     const WRITES: &[Action] = &[Action::Decode, Action::Encode];
@@ -166,8 +215,8 @@ pub fn run(action: Action, args: Args) -> CliResult {
         ],
     )?;
     let bytes = read_input(args.input.as_deref())?;
-    if crate::o3de_doc::is_untyped(&args, &bytes) {
-        return crate::o3de_doc::run(action, &args, &bytes);
+    if is_untyped(&args, &bytes) {
+        return untyped(action, &args, &bytes);
     }
     let reg = load_registry(&args)?;
     let store_opts = StoreOptions {
@@ -183,7 +232,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
             if report.processing() == Processing::Halted {
                 return Err("processing halted (see the report above)".into());
             }
-            crate::o3de_doc::run(action, &args, &bytes)
+            untyped(action, &args, &bytes)
         }
         Action::Decode | Action::Encode => {
             let (v, ty, class_name, report) = load_input(&args, &reg, &bytes)?;
