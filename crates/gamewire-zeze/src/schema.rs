@@ -444,6 +444,37 @@ fn attr(e: &quick_xml::events::BytesStart<'_>, name: &str) -> Result<Option<Stri
     Ok(None)
 }
 
+/// Largest solution file read (Zeze's largest real solutions are under 1 MB).
+pub const MAX_SOLUTION_FILE: u64 = 256 << 20;
+
+/// Reads a solution (or imported) file: a regular file of at most
+/// [`MAX_SOLUTION_FILE`] bytes, checked before it is opened (a named pipe would wait for
+/// a writer, and a device such as `/dev/zero` would be read without end).
+pub fn read_solution_file(path: &std::path::Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    if meta.len() > MAX_SOLUTION_FILE {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "{} bytes is larger than a solution file may be ({MAX_SOLUTION_FILE})",
+                meta.len()
+            ),
+        ));
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_SOLUTION_FILE + 1)
+        .read_to_string(&mut text)?;
+    Ok(text)
+}
+
 impl Schema {
     /// Parses a solution XML document. Its `<import file=..>`s are not followed (see
     /// [`Schema::from_file`]).
@@ -458,7 +489,7 @@ impl Schema {
     /// relative to the first file's directory (Gen's starting directory); each file is
     /// read once (imports may be mutual), and bean names resolve across all of them.
     pub fn from_file(path: &std::path::Path) -> Result<Schema> {
-        Schema::from_file_with(path, &mut |p| std::fs::read_to_string(p))
+        Schema::from_file_with(path, &mut |p| read_solution_file(p))
     }
 
     /// [`Schema::from_file`] with the files read by `read` (given the lexically

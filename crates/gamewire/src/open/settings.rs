@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// A side file a document was decoded with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SideRef {
     /// Where it is: relative to the JSON document's folder (with `/`), or, in settings
     /// not yet written to a document, the path it was found at.
@@ -37,6 +38,7 @@ pub enum GodotFraming {
 
 /// Settings of a Godot 3 or 4 file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GodotSettings {
     /// Bare value or `store_var` frames.
     pub framing: GodotFraming,
@@ -60,6 +62,7 @@ pub enum KingsIsleFile {
 
 /// Settings of a KingsIsle file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct KingsIsleSettings {
     /// BINd, blob or XML.
     pub file: KingsIsleFile,
@@ -94,6 +97,7 @@ pub enum ZezeLayout {
 
 /// Settings of a Zeze file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ZezeSettings {
     /// One bean or frames.
     pub layout: ZezeLayout,
@@ -117,6 +121,7 @@ pub enum ResoniteContainer {
 
 /// Settings of a Resonite file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ResoniteSettings {
     /// `none`, `lz4`, `lzma` or `brotli`.
     pub compression: String,
@@ -136,6 +141,7 @@ pub enum O3deLayout {
 
 /// Settings of an O3DE file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct O3deSettings {
     /// The layout written back.
     pub layout: O3deLayout,
@@ -316,5 +322,12 @@ mod tests {
         assert_eq!(z.format(), Format::Zeze);
         assert_eq!(z.side_refs()[0].path, "s.xml");
         assert!(serde_json::from_str::<Settings>(r#"{"format":"nope"}"#).is_err());
+        // Unknown members are errors, not ignored (a header is validated settings).
+        let e = serde_json::from_str::<Settings>(
+            r#"{"format":"godot3","framing":"bare","encode":["-o","x"]}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("unknown field"), "{e}");
     }
 }

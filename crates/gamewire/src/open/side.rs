@@ -13,7 +13,8 @@ pub trait SideSource: Send + Sync {
     /// Reads the file at `path` (as returned by [`SideSource::start_dir`] joined with
     /// names, or named by a document).
     fn read(&self, path: &Path) -> std::io::Result<Vec<u8>>;
-    /// True when a regular file is at `path`.
+    /// True when something is at `path` (a file to read, or a special file that
+    /// [`SideSource::read`] will refuse with the reason).
     fn is_file(&self, path: &Path) -> bool;
     /// The folder a data file at `file` (or the current folder, for `None`) sits in,
     /// as the search for its side files starts there and goes up.
@@ -30,6 +31,21 @@ pub struct FileSystem;
 impl SideSource for FileSystem {
     fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
         use std::io::Read;
+        // Checked before opening: opening a named pipe waits for a writer, and a device
+        // would be read without end.
+        let before = std::fs::metadata(path)?;
+        if !before.is_file() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file",
+            ));
+        }
+        if before.len() > MAX_SIDE_FILE {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{} bytes is larger than a side file may be", before.len()),
+            ));
+        }
         let f = std::fs::File::open(path)?;
         let meta = f.metadata()?;
         if !meta.is_file() {
@@ -50,7 +66,9 @@ impl SideSource for FileSystem {
     }
 
     fn is_file(&self, path: &Path) -> bool {
-        path.is_file()
+        // Anything by the name counts as found: a pipe or device named `types.json` is
+        // then refused by `read` with the reason, rather than passed over in silence.
+        path.exists()
     }
 
     fn start_dir(&self, file: Option<&Path>) -> PathBuf {

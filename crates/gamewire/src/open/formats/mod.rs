@@ -220,6 +220,15 @@ pub(super) fn header_settings(h: serde_json::Value) -> Result<Settings> {
 
 fn legacy_header(h: &serde_json::Value) -> Result<Settings> {
     use super::settings::*;
+    if let Some(extra) = h
+        .as_object()
+        .and_then(|o| o.keys().find(|k| *k != "format" && *k != "encode"))
+    {
+        return Err(Error::msg(format!(
+            "the \"$gamewire\" header holds both an older \"encode\" list and {extra:?}: \
+             one or the other"
+        )));
+    }
     let format = h
         .get("format")
         .and_then(|f| f.as_str())
@@ -327,6 +336,7 @@ pub(super) fn locate_side_files(
     let mut s = header.clone();
     let mut notes = Vec::new();
     let base = side.start_dir(json_path);
+    let kind = side_kind_of(header);
     for r in s.side_refs_mut() {
         let named = Path::new(&r.path);
         if named.is_absolute() || r.path.is_empty() {
@@ -334,6 +344,19 @@ pub(super) fn locate_side_files(
                 "the \"$gamewire\" header names the side file {:?} by an absolute path; \
                  headers name side files relative to the JSON's folder",
                 r.path
+            )));
+        }
+        // A header names only files the format reads as side files (by name), so a
+        // document cannot make gamewire read another file as a type list.
+        let file_name = named
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !kind.1(&file_name) {
+            return Err(Error::msg(format!(
+                "the \"$gamewire\" header names {:?} as its {}, which is no name a {} has \
+                 ({})",
+                r.path, kind.0, kind.0, kind.2
             )));
         }
         let at = normalize(&base.join(named));
@@ -397,6 +420,25 @@ pub(super) fn fit_output_name(settings: &mut Settings, name: &str) -> Option<Str
             let _ = name;
             None
         }
+    }
+}
+
+/// What side file a header's settings name: its kind, the test on its file name, and
+/// the names it may have.
+fn side_kind_of(s: &Settings) -> (&'static str, fn(&str) -> bool, &'static str) {
+    match s {
+        Settings::KingsIsle(_) => (
+            "type list",
+            |n| n.ends_with("types.json") || n.ends_with("types.xml"),
+            "types.json, types.xml or NAME.types.json",
+        ),
+        Settings::Zeze(_) => ("solution", |n| n.ends_with(".xml"), "an .xml file"),
+        Settings::O3de(_) => (
+            "registry",
+            |n| n == "o3de-registry.json",
+            "o3de-registry.json",
+        ),
+        _ => ("side file", |_| false, "none"),
     }
 }
 
