@@ -105,6 +105,15 @@ pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> CliResult {
     out.finish()
 }
 
+/// Writes `bytes` to the regular file `path` with [`Output::create_file`]: never
+/// through a symbolic link, never to stdout, replacing an existing file only when
+/// `replace` is set.
+pub fn write_file(path: &Path, bytes: &[u8], replace: bool) -> CliResult {
+    let mut out = Output::create_file(path, replace)?;
+    out.write_all(bytes)?;
+    out.finish()
+}
+
 /// True for bytes a terminal would show as garbage: not UTF-8, or holding a NUL.
 fn is_binary(bytes: &[u8]) -> bool {
     bytes.contains(&0) || std::str::from_utf8(bytes).is_err()
@@ -232,6 +241,10 @@ pub(crate) fn parent_dir(p: &Path) -> PathBuf {
 struct Pending {
     tmp: tempfile::TempPath,
     target: PathBuf,
+    /// Written by [`Output::create_file`]: the target is never followed if it is a
+    /// symbolic link, and is replaced only when `replace` is set.
+    no_follow: bool,
+    replace: bool,
 }
 
 /// An output being written, buffered: to stdout, in place to a special file, or to a
@@ -300,12 +313,78 @@ impl Output {
                     .map_err(|e| format!("cannot write {label}: {e}"))?;
                 Ok(Output {
                     w: std::io::BufWriter::with_capacity(OUT_BUF, Box::new(f)),
-                    pending: Some(Pending { tmp, target }),
+                    pending: Some(Pending {
+                        tmp,
+                        target,
+                        no_follow: false,
+                        replace: true,
+                    }),
                     file: Some(sync),
                     label,
                 })
             }
         }
+    }
+
+    /// Opens `path` as a regular file in its folder, whatever its name (`-` and
+    /// `/dev/stdout` included: no name means stdout here), never through a symbolic
+    /// link: an existing link at `path` is refused, as is a folder or a special file.
+    /// The output goes to a temporary file created exclusively in `path`'s folder
+    /// (`O_CREAT | O_EXCL`: never an existing file or link), which [`Output::finish`]
+    /// renames onto `path`; a rename replaces the directory entry itself, so even a link
+    /// put there meanwhile is replaced, not written through. Without `replace`, an
+    /// existing file is refused, and one that appears before the rename is left as it is
+    /// (the rename does not replace).
+    pub fn create_file(path: &Path, replace: bool) -> CliResult<Output> {
+        let label = path.display().to_string();
+        match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(format!(
+                    "cannot write {label}: it is a symbolic link, and outputs are never \
+                     written through one"
+                )
+                .into())
+            }
+            Ok(m) if m.is_dir() => {
+                return Err(format!("cannot write {label}: it is a folder").into())
+            }
+            Ok(m) if !m.is_file() => {
+                return Err(format!(
+                    "cannot write {label}: it is not a regular file (a named pipe, device \
+                     or socket)"
+                )
+                .into())
+            }
+            Ok(_) if !replace => return Err(format!("cannot write {label}: it exists").into()),
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(format!("cannot write {label}: {e}").into()),
+        }
+        let dir = parent_dir(path);
+        let tmp = tempfile::Builder::new()
+            .prefix(".gamewire-")
+            .tempfile_in(&dir)
+            .map_err(|e| {
+                format!(
+                    "cannot write {label}: cannot create a file in {}: {e}",
+                    dir.display()
+                )
+            })?;
+        let (f, tmp) = tmp.into_parts();
+        let sync = f
+            .try_clone()
+            .map_err(|e| format!("cannot write {label}: {e}"))?;
+        Ok(Output {
+            w: std::io::BufWriter::with_capacity(OUT_BUF, Box::new(f)),
+            pending: Some(Pending {
+                tmp,
+                target: path.to_path_buf(),
+                no_follow: true,
+                replace,
+            }),
+            file: Some(sync),
+            label,
+        })
     }
 
     /// Writes `value` as JSON (pretty with [`CappedPretty`], or compact) and a newline.
@@ -340,16 +419,36 @@ impl Output {
             }
             // A temporary file is private (0600); give the output the permissions of
             // the file it replaces, or the usual ones for a new file.
-            let perms = match std::fs::metadata(&p.target) {
-                Ok(m) => m.permissions(),
-                Err(_) => default_permissions(),
+            // Never the permissions of a link's target.
+            let old = match p.no_follow {
+                true => std::fs::symlink_metadata(&p.target)
+                    .ok()
+                    .filter(|m| m.is_file()),
+                false => std::fs::metadata(&p.target).ok(),
+            };
+            let perms = match old {
+                Some(m) => m.permissions(),
+                None => default_permissions(),
             };
             f.set_permissions(perms)
                 .map_err(|e| format!("cannot set the permissions of {label}: {e}"))?;
         }
-        p.tmp
-            .persist(&p.target)
-            .map_err(|e| format!("cannot replace {}: {}", p.target.display(), e.error))?;
+        if p.replace {
+            p.tmp
+                .persist(&p.target)
+                .map_err(|e| format!("cannot replace {}: {}", p.target.display(), e.error))?;
+        } else {
+            p.tmp.persist_noclobber(&p.target).map_err(|e| {
+                if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                    format!(
+                        "cannot write {}: it appeared while it was being written; left as it is",
+                        p.target.display()
+                    )
+                } else {
+                    format!("cannot write {}: {}", p.target.display(), e.error)
+                }
+            })?;
+        }
         Ok(())
     }
 
