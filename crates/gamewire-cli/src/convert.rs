@@ -6,8 +6,9 @@ use crate::CliResult;
 use gamewire::open::GodotFraming;
 use gamewire::{Format, OpenOptions, Settings, SideFiles};
 use rayon::prelude::*;
+use std::ffi::{OsStr, OsString};
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -31,7 +32,7 @@ pub enum Target {
 pub struct ConvertArgs {
     /// Files, folders and glob patterns (`saves/*.dat`, `levels/**/*.prefab`).
     #[arg(required = true)]
-    pub inputs: Vec<String>,
+    pub inputs: Vec<PathBuf>,
     /// Walk folders recursively (without it, only the files directly in a folder).
     #[arg(short, long)]
     pub recursive: bool,
@@ -70,6 +71,16 @@ struct Job {
     base: PathBuf,
 }
 
+/// A job with its output path, planned for every job before anything is written.
+struct Planned {
+    job: Job,
+    /// Where its output goes: `None` for a file this direction never converts (a side
+    /// file; with `--to native`, a name not ending in `.json`).
+    out: Option<PathBuf>,
+    /// The folder below `--out-dir` the output goes to (empty without `--out-dir`).
+    rel: PathBuf,
+}
+
 /// What happened to one file.
 enum Done {
     /// Converted, from an input of this many bytes.
@@ -86,38 +97,85 @@ fn is_side_file(name: &str) -> bool {
     gamewire::open::side_file_kind(name).is_some() || name.ends_with(".md")
 }
 
+/// The file name of `p`, for matching (side files, `.json`), lossy.
+fn lossy_name(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Files found from the command line, and notes on the files left out.
+struct Found {
+    jobs: Vec<Job>,
+    notes: Vec<String>,
+}
+
 /// Expands the inputs: files as they are, folders walked (hidden entries skipped),
-/// glob patterns matched. Special files inside folders are left out.
-fn expand(args: &ConvertArgs) -> CliResult<Vec<Job>> {
-    let mut jobs = Vec::new();
-    for input in &args.inputs {
-        let p = PathBuf::from(input);
+/// glob patterns matched. Inside folders and glob matches, special files are left out,
+/// and so are symbolic links leading out of the folder walked (or the glob's folder),
+/// with a note.
+fn expand(args: &ConvertArgs) -> CliResult<Found> {
+    let mut found = Found {
+        jobs: Vec::new(),
+        notes: Vec::new(),
+    };
+    for p in &args.inputs {
         if p.is_dir() {
-            walk(&p, &p, args.recursive, &mut jobs)?;
+            let root = canonical(p)?;
+            walk(p, p, &root, args.recursive, &mut found)?;
         } else if p.exists() {
             let base = p.parent().map(Path::to_path_buf).unwrap_or_default();
-            jobs.push(Job { input: p, base });
-        } else if input.contains(['*', '?', '[']) {
-            let base = glob_base(input);
-            let mut matched = 0;
-            for entry in glob::glob(input).map_err(|e| format!("bad pattern {input:?}: {e}"))? {
-                let path = entry.map_err(|e| format!("{input}: {e}"))?;
-                if path.is_file() {
-                    matched += 1;
-                    jobs.push(Job {
-                        input: path,
-                        base: base.clone(),
-                    });
-                }
-            }
-            if matched == 0 {
-                return Err(format!("no file matches {input:?}").into());
-            }
+            found.jobs.push(Job {
+                input: p.clone(),
+                base,
+            });
+        } else if p.to_string_lossy().contains(['*', '?', '[']) {
+            let pattern = p
+                .to_str()
+                .ok_or_else(|| format!("{}: a pattern must be UTF-8", p.display()))?;
+            glob_files(pattern, &mut found)?;
         } else {
-            return Err(format!("{input}: no such file or folder").into());
+            return Err(format!("{}: no such file or folder", p.display()).into());
         }
     }
-    Ok(jobs)
+    Ok(found)
+}
+
+/// The real path of `p` (links resolved), or an error naming it.
+fn canonical(p: &Path) -> CliResult<PathBuf> {
+    std::fs::canonicalize(p).map_err(|e| format!("{}: {e}", p.display()).into())
+}
+
+/// Adds the files `pattern` matches whose real path (and folder) lies inside the
+/// pattern's folder.
+fn glob_files(pattern: &str, found: &mut Found) -> CliResult {
+    let base = glob_base(pattern);
+    let root = canonical(&crate::io::parent_dir(&base.join("x")))?;
+    let mut matched = 0;
+    for entry in glob::glob(pattern).map_err(|e| format!("bad pattern {pattern:?}: {e}"))? {
+        let path = entry.map_err(|e| format!("{pattern}: {e}"))?;
+        if !path.is_file() {
+            continue;
+        }
+        matched += 1;
+        let inside = |p: &Path| std::fs::canonicalize(p).is_ok_and(|r| r.starts_with(&root));
+        if !inside(&path) || !inside(&crate::io::parent_dir(&path)) {
+            found.notes.push(format!(
+                "skipped {}: reached through a symbolic link leading out of {} (not followed)",
+                path.display(),
+                root.display()
+            ));
+            continue;
+        }
+        found.jobs.push(Job {
+            input: path,
+            base: base.clone(),
+        });
+    }
+    if matched == 0 {
+        return Err(format!("no file matches {pattern:?}").into());
+    }
+    Ok(())
 }
 
 /// The folder part of a glob pattern before its first wildcard.
@@ -130,26 +188,54 @@ fn glob_base(pattern: &str) -> PathBuf {
     }
 }
 
-fn walk(dir: &Path, base: &Path, recursive: bool, jobs: &mut Vec<Job>) -> CliResult {
+/// Lists the files of `dir` (and, with `recursive`, of its folders), `root` being the
+/// real path of the folder named on the command line. Symbolic links are followed only
+/// to files inside `root`; links to folders are not walked; each link left out gets a
+/// note.
+fn walk(dir: &Path, base: &Path, root: &Path, recursive: bool, found: &mut Found) -> CliResult {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            !p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with('.'))
-        })
+        .filter(|p| !lossy_name(p).starts_with('.'))
         .collect();
     entries.sort();
     for p in entries {
-        let Ok(meta) = std::fs::metadata(&p) else {
-            continue; // broken link
+        let Ok(lmeta) = std::fs::symlink_metadata(&p) else {
+            continue; // removed meanwhile
         };
-        if meta.is_dir() {
-            if recursive && !std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_symlink()) {
-                walk(&p, base, recursive, jobs)?;
+        if lmeta.file_type().is_symlink() {
+            let (Ok(real), Ok(meta)) = (std::fs::canonicalize(&p), std::fs::metadata(&p)) else {
+                found
+                    .notes
+                    .push(format!("skipped {}: a broken symbolic link", p.display()));
+                continue;
+            };
+            if !real.starts_with(root) {
+                found.notes.push(format!(
+                    "skipped {}: a symbolic link to {}, outside {} (not followed)",
+                    p.display(),
+                    real.display(),
+                    root.display()
+                ));
+            } else if meta.is_dir() {
+                if recursive {
+                    found.notes.push(format!(
+                        "skipped {}: a symbolic link to a folder (not walked)",
+                        p.display()
+                    ));
+                }
+            } else if meta.is_file() {
+                found.jobs.push(Job {
+                    input: p,
+                    base: base.to_path_buf(),
+                });
             }
-        } else if meta.is_file() {
-            jobs.push(Job {
+        } else if lmeta.is_dir() {
+            if recursive {
+                walk(&p, base, root, recursive, found)?;
+            }
+        } else if lmeta.is_file() {
+            found.jobs.push(Job {
                 input: p,
                 base: base.to_path_buf(),
             });
@@ -158,75 +244,363 @@ fn walk(dir: &Path, base: &Path, recursive: bool, jobs: &mut Vec<Job>) -> CliRes
     Ok(())
 }
 
-/// Where the output of `job` goes.
-fn output_path(job: &Job, args: &ConvertArgs) -> CliResult<PathBuf> {
+/// The output file name for an input named `name`, built from its bytes (never a lossy
+/// conversion: two names differing only in bytes that are not UTF-8 stay different).
+fn output_name(name: &OsStr, args: &ConvertArgs) -> CliResult<OsString> {
+    let name = name_bytes(name)?;
+    let find = |needle: &[u8]| name.windows(needle.len()).position(|w| w == needle);
+    let out: Vec<u8> = match args.to {
+        Target::Json => [name, b".json"].concat(),
+        Target::Godot4 => match find(b".godot3") {
+            Some(i) => [&name[..i], b".godot4", &name[i + 7..]].concat(),
+            None if args.out_dir.is_some() => name.to_vec(),
+            None => match name.iter().rposition(|&b| b == b'.') {
+                Some(i) if i > 0 => [&name[..i], b".godot4", &name[i..]].concat(),
+                _ => [name, b".godot4"].concat(),
+            },
+        },
+        Target::Native => match name.strip_suffix(b".json") {
+            Some(stem) if !stem.is_empty() => stem.to_vec(),
+            _ => [name, b".bin"].concat(),
+        },
+    };
+    Ok(os_name(out))
+}
+
+#[cfg(unix)]
+fn name_bytes(name: &OsStr) -> CliResult<&[u8]> {
+    use std::os::unix::ffi::OsStrExt;
+    Ok(name.as_bytes())
+}
+
+#[cfg(unix)]
+fn os_name(bytes: Vec<u8>) -> OsString {
+    use std::os::unix::ffi::OsStringExt;
+    OsString::from_vec(bytes)
+}
+
+#[cfg(not(unix))]
+fn name_bytes(name: &OsStr) -> CliResult<&[u8]> {
+    name.to_str()
+        .map(str::as_bytes)
+        .ok_or_else(|| format!("{}: the file name is not Unicode", name.to_string_lossy()).into())
+}
+
+#[cfg(not(unix))]
+fn os_name(bytes: Vec<u8>) -> OsString {
+    // Only ASCII was added to or cut from a UTF-8 name at ASCII bytes.
+    String::from_utf8_lossy(&bytes).into_owned().into()
+}
+
+/// Where the output of `job` goes, and the folder below `--out-dir` it goes to; nothing
+/// is made or written.
+fn output_path(job: &Job, args: &ConvertArgs) -> CliResult<(PathBuf, PathBuf)> {
     let name = job
         .input
         .file_name()
-        .ok_or_else(|| format!("{}: not a file name", job.input.display()))?
-        .to_string_lossy()
-        .into_owned();
-    let out_name = match args.to {
-        Target::Json => format!("{name}.json"),
-        Target::Godot4 if name.contains(".godot3") => name.replacen(".godot3", ".godot4", 1),
-        Target::Godot4 if args.out_dir.is_some() => name.clone(),
-        Target::Godot4 => match name.rsplit_once('.') {
-            Some((stem, ext)) if !stem.is_empty() => format!("{stem}.godot4.{ext}"),
-            _ => format!("{name}.godot4"),
-        },
-        Target::Native => match name.strip_suffix(".json") {
-            Some(stem) if !stem.is_empty() => stem.to_owned(),
-            _ => format!("{name}.bin"),
-        },
-    };
+        .ok_or_else(|| format!("{}: not a file name", job.input.display()))?;
+    let out_name = output_name(name, args)?;
     Ok(match &args.out_dir {
-        None => job.input.with_file_name(out_name),
+        None => (job.input.with_file_name(out_name), PathBuf::new()),
         Some(dir) => {
-            let rel = job
+            let below = job
                 .input
                 .parent()
                 .and_then(|p| p.strip_prefix(&job.base).ok())
                 .unwrap_or(Path::new(""));
-            let folder = dir.join(rel);
-            std::fs::create_dir_all(&folder)
-                .map_err(|e| format!("cannot make folder {}: {e}", folder.display()))?;
-            folder.join(out_name)
+            let mut rel = PathBuf::new();
+            for c in below.components() {
+                match c {
+                    Component::Normal(n) => rel.push(n),
+                    Component::CurDir => {}
+                    _ => {
+                        return Err(format!(
+                            "{}: its folder below {} leaves it (..), so it has no place \
+                             under --out-dir",
+                            job.input.display(),
+                            job.base.display()
+                        )
+                        .into())
+                    }
+                }
+            }
+            (dir.join(&rel).join(out_name), rel)
         }
     })
 }
 
+/// Makes the folders `rel` below `out_dir`, one at a time, never through a symbolic
+/// link: a link (or a file) where a folder should be is an error naming it.
+fn make_folders(out_dir: &Path, rel: &Path) -> CliResult {
+    let mut dir = out_dir.to_path_buf();
+    for c in rel.components() {
+        dir.push(c);
+        if let Err(e) = std::fs::create_dir(&dir) {
+            if e.kind() != std::io::ErrorKind::AlreadyExists {
+                return Err(format!("cannot make folder {}: {e}", dir.display()).into());
+            }
+        }
+        let meta = std::fs::symlink_metadata(&dir)
+            .map_err(|e| format!("cannot make folder {}: {e}", dir.display()))?;
+        if meta.file_type().is_symlink() {
+            return Err(format!(
+                "cannot write into {}: it is a symbolic link, and outputs are never written \
+                 through one",
+                dir.display()
+            )
+            .into());
+        }
+        if !meta.is_dir() {
+            return Err(format!("cannot write into {}: it is not a folder", dir.display()).into());
+        }
+    }
+    Ok(())
+}
+
+/// What identifies a file: its device and inode (two paths to one file, hard links
+/// included, compare equal).
+#[cfg(unix)]
+type FileId = (u64, u64);
+
+/// What identifies a file: its real path.
+#[cfg(not(unix))]
+type FileId = PathBuf;
+
+/// The identity of the file at `p` (links followed), if it exists.
+#[cfg(unix)]
+fn file_id(p: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(p).ok().map(|m| (m.dev(), m.ino()))
+}
+
+/// The identity of the file at `p` (links followed), if it exists.
+#[cfg(not(unix))]
+fn file_id(p: &Path) -> Option<FileId> {
+    std::fs::canonicalize(p).ok()
+}
+
+/// How a planned job takes part in the run, for the checks made before writing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Read by the run (a side file), never converted.
+    Side,
+    /// Not read for this direction (with `--to native`, a name without `.json`).
+    Ignored,
+    /// Converted.
+    Input,
+    /// Converted unless it is JSON text (`--to json` without `--as`), which is skipped.
+    UnlessJson,
+}
+
+fn role(job: &Job, args: &ConvertArgs) -> Role {
+    let name = lossy_name(&job.input);
+    if is_side_file(&name) {
+        return Role::Side;
+    }
+    match args.to {
+        Target::Native if !name.ends_with(".json") => Role::Ignored,
+        Target::Json if args.as_format.is_none() => Role::UnlessJson,
+        _ => Role::Input,
+    }
+}
+
+/// True when the file at `p` is JSON text, which `--to json` skips (the detection
+/// `gamewire::open` makes, on the whole file). An unreadable file counts as an input.
+fn is_json_text(p: &Path) -> bool {
+    std::fs::read(p).is_ok_and(|data| {
+        matches!(
+            gamewire::identify(&data, Some(&lossy_name(p))),
+            gamewire::Detection::Json
+        )
+    })
+}
+
+/// Plans every job's output before anything is written, and refuses the whole run,
+/// naming each problem, when two inputs would write the same output (names that differ
+/// only in bytes that are not UTF-8, one name in two input folders under one
+/// `--out-dir`, `save.bin` and `save.godot3.bin` under `--to godot4`) or, with
+/// `--overwrite`, when an output is one of the run's inputs (the same file by device and
+/// inode, whatever the path). The same file reached twice for the same output
+/// (`convert dir dir/a.dat`) is converted once.
+fn plan(jobs: Vec<Job>, args: &ConvertArgs, pool: &rayon::ThreadPool) -> CliResult<Vec<Planned>> {
+    let mut problems = Vec::new();
+    let mut planned = Vec::new();
+    let mut roles = Vec::new();
+    for job in jobs {
+        let r = role(&job, args);
+        let (out, rel) = match r {
+            Role::Side | Role::Ignored => (None, PathBuf::new()),
+            Role::Input | Role::UnlessJson => match output_path(&job, args) {
+                Ok((out, rel)) => (Some(out), rel),
+                Err(e) => {
+                    problems.push(e.to_string());
+                    (None, PathBuf::new())
+                }
+            },
+        };
+        roles.push(r);
+        planned.push(Planned { job, out, rel });
+    }
+    let ids: Vec<Option<FileId>> = planned.iter().map(|p| file_id(&p.job.input)).collect();
+    // Where each output lands: under --out-dir the path as built (every output starts
+    // with the same folder); beside the inputs, the real folder and the name.
+    let key = |out: &Path| -> PathBuf {
+        if args.out_dir.is_some() {
+            return out.to_path_buf();
+        }
+        let dir = crate::io::parent_dir(out);
+        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
+        dir.join(out.file_name().unwrap_or_default())
+    };
+    let mut by_key: std::collections::BTreeMap<PathBuf, Vec<usize>> = Default::default();
+    for (i, p) in planned.iter().enumerate() {
+        if let Some(out) = &p.out {
+            by_key.entry(key(out)).or_default().push(i);
+        }
+    }
+    // The same file twice with the same output: keep the first.
+    let mut dropped = vec![false; planned.len()];
+    for idx in by_key.values_mut() {
+        let mut seen: Vec<&Option<FileId>> = Vec::new();
+        idx.retain(|&i| {
+            let dup = ids[i].is_some() && seen.contains(&&ids[i]);
+            seen.push(&ids[i]);
+            dropped[i] |= dup;
+            !dup
+        });
+    }
+    // Outputs onto existing files that are inputs.
+    let mut by_id: std::collections::HashMap<&FileId, Vec<usize>> = Default::default();
+    for (i, id) in ids.iter().enumerate() {
+        if let Some(id) = id {
+            by_id.entry(id).or_default().push(i);
+        }
+    }
+    let mut hits: Vec<(usize, usize)> = Vec::new();
+    if args.overwrite {
+        for (i, p) in planned.iter().enumerate() {
+            let Some(out) = p.out.as_ref().filter(|_| !dropped[i]) else {
+                continue;
+            };
+            // A link is refused when written; only a file can be an input.
+            if !std::fs::symlink_metadata(out).is_ok_and(|m| m.is_file()) {
+                continue;
+            }
+            if let Some(on) = file_id(out).and_then(|id| by_id.get(&id)) {
+                hits.extend(on.iter().map(|&h| (i, h)));
+            }
+        }
+    }
+    // JSON text is not converted by --to json: peek at the files whose part decides a
+    // problem, in parallel.
+    let mut peek: Vec<usize> = hits.iter().flat_map(|&(i, h)| [i, h]).collect();
+    for idx in by_key.values().filter(|v| v.len() > 1) {
+        peek.extend(idx);
+    }
+    peek.retain(|&i| roles[i] == Role::UnlessJson);
+    peek.sort_unstable();
+    peek.dedup();
+    let json: std::collections::HashMap<usize, bool> = pool.install(|| {
+        peek.par_iter()
+            .map(|&i| (i, is_json_text(&planned[i].job.input)))
+            .collect()
+    });
+    let converted = |i: usize| match roles[i] {
+        Role::Input => true,
+        Role::UnlessJson => !json.get(&i).copied().unwrap_or(false),
+        Role::Side | Role::Ignored => false,
+    };
+    let read = |i: usize| roles[i] == Role::Side || converted(i);
+    for (out, idx) in &by_key {
+        let writers: Vec<&Path> = idx
+            .iter()
+            .filter(|&&i| converted(i))
+            .map(|&i| planned[i].job.input.as_path())
+            .collect();
+        if writers.len() > 1 {
+            let names: Vec<String> = writers.iter().map(|p| p.display().to_string()).collect();
+            problems.push(format!(
+                "{} would all be written to {}: rename one, or convert them in separate runs",
+                names.join(", "),
+                planned[idx[0]].out.as_deref().unwrap_or(out).display()
+            ));
+        }
+    }
+    for &(i, h) in &hits {
+        if converted(i) && read(h) {
+            problems.push(format!(
+                "{}: its output {} is {}, one of this run's inputs; convert never writes \
+                 onto its inputs, even with --overwrite",
+                planned[i].job.input.display(),
+                planned[i].out.as_deref().unwrap_or(Path::new("")).display(),
+                if i == h {
+                    "the file itself".to_owned()
+                } else {
+                    planned[h].job.input.display().to_string()
+                }
+            ));
+        }
+    }
+    if !problems.is_empty() {
+        for p in &problems {
+            eprintln!("gamewire: error: {p}");
+        }
+        return Err(format!(
+            "{} problem(s) with the outputs; nothing was written",
+            problems.len()
+        )
+        .into());
+    }
+    Ok(planned
+        .into_iter()
+        .zip(dropped)
+        .filter(|(_, d)| !d)
+        .map(|(p, _)| p)
+        .collect())
+}
+
 /// The folders outputs were written to: `--out-dir`, or else the inputs' folders.
-fn output_dirs(args: &ConvertArgs, jobs: &[Job]) -> Vec<PathBuf> {
+fn output_dirs(args: &ConvertArgs, jobs: &[Planned]) -> Vec<PathBuf> {
     if let Some(d) = &args.out_dir {
         return vec![d.clone()];
     }
     let mut dirs: Vec<PathBuf> = jobs
         .iter()
-        .map(|j| crate::io::parent_dir(&j.input))
+        .map(|j| crate::io::parent_dir(&j.job.input))
         .collect();
     dirs.sort();
     dirs.dedup();
     dirs
 }
 
-/// The output path of `job`, or `Done::Kept` when it exists and may not be replaced.
-fn target(job: &Job, args: &ConvertArgs) -> CliResult<Result<PathBuf, Done>> {
-    let out = output_path(job, args)?;
-    if !args.overwrite && std::fs::symlink_metadata(&out).is_ok() {
-        return Ok(Err(Done::Kept(out)));
+/// Checks the output of `plan` before it is written: `Done::Kept` when it exists and
+/// may not be replaced; an error when it is a symbolic link (whatever `--overwrite`
+/// says). Makes its folder below `--out-dir`.
+fn target<'a>(plan: &'a Planned, args: &ConvertArgs) -> CliResult<Result<&'a Path, Done>> {
+    let Some(out) = plan.out.as_deref() else {
+        return Ok(Err(Done::Skipped));
+    };
+    if let Some(dir) = &args.out_dir {
+        make_folders(dir, &plan.rel)?;
     }
-    Ok(Ok(out))
+    match std::fs::symlink_metadata(out) {
+        Ok(m) if m.file_type().is_symlink() => Err(format!(
+            "cannot write {}: it is a symbolic link, and outputs are never written through \
+             one, even with --overwrite",
+            out.display()
+        )
+        .into()),
+        Ok(_) if !args.overwrite => Ok(Err(Done::Kept(out.to_path_buf()))),
+        _ => Ok(Ok(out)),
+    }
 }
 
 /// Converts one file, through the library's one way of opening files and writing them
 /// back; side files come from `side`, shared by the whole run.
-fn convert_one(job: &Job, args: &ConvertArgs, side: &SideFiles) -> CliResult<Done> {
-    let name = job
-        .input
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if is_side_file(&name) {
+fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResult<Done> {
+    let job = &plan.job;
+    let name = lossy_name(&job.input);
+    if is_side_file(&name) || plan.out.is_none() {
         return Ok(Done::Skipped);
     }
     let read = || std::fs::read(&job.input).map_err(|e| format!("cannot read: {e}"));
@@ -246,11 +620,13 @@ fn convert_one(job: &Job, args: &ConvertArgs, side: &SideFiles) -> CliResult<Don
                 Err(e) if e.is_not_engine_file() => return Ok(Done::Skipped),
                 Err(e) => return Err(e.to_string().into()),
             };
-            let out = match target(job, args)? {
+            let out = match target(plan, args)? {
                 Ok(out) => out,
                 Err(kept) => return Ok(kept),
             };
-            crate::auto::write_document(&opened, Some(&out), !args.compact)?;
+            let mut w = crate::io::Output::create_file(out, args.overwrite)?;
+            opened.write_document(&mut w, !args.compact, Some(&crate::io::parent_dir(out)))?;
+            w.finish()?;
         }
         Target::Godot4 => {
             let data = read()?;
@@ -276,11 +652,11 @@ fn convert_one(job: &Job, args: &ConvertArgs, side: &SideFiles) -> CliResult<Don
                 }
             };
             let out = gamewire::godot::convert::v3_bytes_to_v4(opened.data(), framed)?;
-            let path = match target(job, args)? {
+            let path = match target(plan, args)? {
                 Ok(p) => p,
                 Err(kept) => return Ok(kept),
             };
-            crate::io::write_output(Some(&path), &out)?;
+            crate::io::write_file(path, &out, args.overwrite)?;
         }
         Target::Native => {
             if !name.ends_with(".json") {
@@ -304,20 +680,18 @@ fn convert_one(job: &Job, args: &ConvertArgs, side: &SideFiles) -> CliResult<Don
                 expect_format: args.as_format,
                 ..Default::default()
             };
-            let name = output_path(job, args)?
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned());
+            let name = plan.out.as_deref().map(lossy_name);
             let opts = gamewire::open::EncodeOptions {
                 output_name: name,
                 ..opts
             };
             // The input is checked first (its header against --as); then the output.
             let encoded = gamewire::encode_document(&doc, Some(&job.input), plain, side, &opts)?;
-            let out = match target(job, args)? {
+            let out = match target(plan, args)? {
                 Ok(out) => out,
                 Err(kept) => return Ok(kept),
             };
-            crate::io::write_output(Some(&out), &encoded.bytes)?;
+            crate::io::write_file(out, &encoded.bytes, args.overwrite)?;
         }
     }
     Ok(Done::Converted(size))
@@ -325,8 +699,11 @@ fn convert_one(job: &Job, args: &ConvertArgs, side: &SideFiles) -> CliResult<Don
 
 /// Runs `gamewire convert`.
 pub fn run(args: ConvertArgs) -> CliResult {
-    let jobs = expand(&args)?;
-    if jobs.is_empty() {
+    let found = expand(&args)?;
+    for note in &found.notes {
+        eprintln!("gamewire: note: {note}");
+    }
+    if found.jobs.is_empty() {
         return Err("no input file to convert".into());
     }
     // Each worker gets the CLI's deep stack: values nest thousands of levels.
@@ -335,6 +712,13 @@ pub fn run(args: ConvertArgs) -> CliResult {
         .stack_size(crate::WORKER_STACK)
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
+    // Every output is planned, and checked against the inputs and the other outputs,
+    // before anything is written.
+    let jobs = plan(found.jobs, &args, &pool)?;
+    if let Some(dir) = &args.out_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot make folder {}: {e}", dir.display()))?;
+    }
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = indicatif::ProgressBar::new(jobs.len() as u64);
         bar.set_style(
@@ -370,7 +754,7 @@ pub fn run(args: ConvertArgs) -> CliResult {
                     kept.fetch_add(1, Ordering::Relaxed);
                     let line = format!(
                         "gamewire: skipped {}: {} exists (--overwrite replaces it)",
-                        job.input.display(),
+                        job.job.input.display(),
                         out.display()
                     );
                     match &bar {
@@ -380,7 +764,7 @@ pub fn run(args: ConvertArgs) -> CliResult {
                 }
                 Err(e) => {
                     let msg = e.to_string().replace('\n', " ");
-                    let path = job.input.display().to_string();
+                    let path = job.job.input.display().to_string();
                     let line = if msg.starts_with(&path) {
                         msg
                     } else {
