@@ -691,6 +691,45 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn create_file_never_follows_a_link_and_replaces_only_when_asked() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("outside.txt"), b"keep").unwrap();
+        symlink(d.join("outside.txt"), d.join("link.json")).unwrap();
+        for replace in [false, true] {
+            let err = write_file(&d.join("link.json"), b"x", replace)
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("link.json") && err.contains("symbolic link"),
+                "{err}"
+            );
+        }
+        assert_eq!(std::fs::read(d.join("outside.txt")).unwrap(), b"keep");
+        let err = write_file(&d.join("outside.txt"), b"x", false)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("exists"), "{err}");
+        write_file(&d.join("outside.txt"), b"new", true).unwrap();
+        assert_eq!(std::fs::read(d.join("outside.txt")).unwrap(), b"new");
+        assert!(write_file(d, b"x", true)
+            .unwrap_err()
+            .to_string()
+            .contains("folder"));
+        // A file that appears before the rename is left as it is without `replace`.
+        let mut out = Output::create_file(&d.join("late.json"), false).unwrap();
+        out.write_all(b"mine").unwrap();
+        std::fs::write(d.join("late.json"), b"theirs").unwrap();
+        let err = out.finish().unwrap_err().to_string();
+        assert!(err.contains("late.json"), "{err}");
+        assert_eq!(std::fs::read(d.join("late.json")).unwrap(), b"theirs");
+        // No temporary files left behind.
+        assert_eq!(std::fs::read_dir(d).unwrap().count(), 3);
+    }
+
     fn capped(v: &serde_json::Value) -> String {
         let mut out = Vec::new();
         let mut ser = serde_json::Serializer::with_formatter(&mut out, CappedPretty::new());
