@@ -6,6 +6,7 @@ use crate::CliResult;
 use gamewire::open::GodotFraming;
 use gamewire::{Format, OpenOptions, Settings, SideFiles};
 use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
 use std::ffi::{OsStr, OsString};
 use std::io::IsTerminal;
 use std::path::{Component, Path, PathBuf};
@@ -29,8 +30,19 @@ pub enum Target {
 
 /// Options of `gamewire convert`.
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Where convert writes: only beside each input, or under --out-dir. Every output is \
+planned before anything is written, and the run writes nothing when two inputs would \
+write the same output (names are kept byte for byte) or, with --overwrite, when an \
+output is one of the run's inputs. An output that is a symbolic link is refused, even \
+with --overwrite, and nothing is written through a linked folder under --out-dir. \
+Folders (with -r or not) and glob patterns follow symbolic links only to files inside \
+the folder walked (or the pattern's folder); others are skipped with a note. Names \
+found in folders and by patterns are only ever files; name a file starting with `-` \
+after `--` (convert -- -save.dat).")]
 pub struct ConvertArgs {
-    /// Files, folders and glob patterns (`saves/*.dat`, `levels/**/*.prefab`).
+    /// Files, folders and glob patterns (`saves/*.dat`, `levels/**/*.prefab`); after
+    /// `--`, names starting with `-` too.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// Walk folders recursively (without it, only the files directly in a folder).
@@ -57,7 +69,7 @@ pub struct ConvertArgs {
     #[arg(short, long)]
     pub quiet: bool,
     /// Replace outputs that already exist (by default such a file is left as it is and
-    /// listed as skipped).
+    /// listed as skipped); never one of the run's inputs, never a symbolic link.
     #[arg(long)]
     pub overwrite: bool,
     /// With `--to native`: read every number as written (see `encode --numbers-as-written`).
@@ -150,7 +162,10 @@ fn canonical(p: &Path) -> CliResult<PathBuf> {
 /// pattern's folder.
 fn glob_files(pattern: &str, found: &mut Found) -> CliResult {
     let base = glob_base(pattern);
-    let root = canonical(&crate::io::parent_dir(&base.join("x")))?;
+    let root = match base.as_os_str().is_empty() {
+        true => canonical(Path::new("."))?,
+        false => canonical(&base)?,
+    };
     let mut matched = 0;
     for entry in glob::glob(pattern).map_err(|e| format!("bad pattern {pattern:?}: {e}"))? {
         let path = entry.map_err(|e| format!("{pattern}: {e}"))?;
@@ -183,6 +198,7 @@ fn glob_base(pattern: &str) -> PathBuf {
     let first = pattern.find(['*', '?', '[']).unwrap_or(pattern.len());
     let head = &pattern[..first];
     match head.rfind('/') {
+        Some(0) => PathBuf::from("/"),
         Some(i) => PathBuf::from(&head[..i]),
         None => PathBuf::new(),
     }
@@ -444,15 +460,18 @@ fn plan(jobs: Vec<Job>, args: &ConvertArgs, pool: &rayon::ThreadPool) -> CliResu
     let ids: Vec<Option<FileId>> = planned.iter().map(|p| file_id(&p.job.input)).collect();
     // Where each output lands: under --out-dir the path as built (every output starts
     // with the same folder); beside the inputs, the real folder and the name.
-    let key = |out: &Path| -> PathBuf {
+    let mut real_dirs: HashMap<PathBuf, PathBuf> = HashMap::new();
+    let mut key = |out: &Path| -> PathBuf {
         if args.out_dir.is_some() {
             return out.to_path_buf();
         }
         let dir = crate::io::parent_dir(out);
-        let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
-        dir.join(out.file_name().unwrap_or_default())
+        let real = real_dirs
+            .entry(dir)
+            .or_insert_with_key(|d| std::fs::canonicalize(d).unwrap_or_else(|_| d.clone()));
+        real.join(out.file_name().unwrap_or_default())
     };
-    let mut by_key: std::collections::BTreeMap<PathBuf, Vec<usize>> = Default::default();
+    let mut by_key: BTreeMap<PathBuf, Vec<usize>> = BTreeMap::new();
     for (i, p) in planned.iter().enumerate() {
         if let Some(out) = &p.out {
             by_key.entry(key(out)).or_default().push(i);
@@ -470,7 +489,7 @@ fn plan(jobs: Vec<Job>, args: &ConvertArgs, pool: &rayon::ThreadPool) -> CliResu
         });
     }
     // Outputs onto existing files that are inputs.
-    let mut by_id: std::collections::HashMap<&FileId, Vec<usize>> = Default::default();
+    let mut by_id: HashMap<&FileId, Vec<usize>> = HashMap::new();
     for (i, id) in ids.iter().enumerate() {
         if let Some(id) = id {
             by_id.entry(id).or_default().push(i);
@@ -500,7 +519,7 @@ fn plan(jobs: Vec<Job>, args: &ConvertArgs, pool: &rayon::ThreadPool) -> CliResu
     peek.retain(|&i| roles[i] == Role::UnlessJson);
     peek.sort_unstable();
     peek.dedup();
-    let json: std::collections::HashMap<usize, bool> = pool.install(|| {
+    let json: HashMap<usize, bool> = pool.install(|| {
         peek.par_iter()
             .map(|&i| (i, is_json_text(&planned[i].job.input)))
             .collect()
