@@ -539,24 +539,31 @@ fn plan(jobs: Vec<Job>, args: &ConvertArgs, pool: &rayon::ThreadPool) -> CliResu
         if writers.len() > 1 {
             let names: Vec<String> = writers.iter().map(|p| p.display().to_string()).collect();
             problems.push(format!(
-                "{} would all be written to {}: rename one, or convert them in separate runs",
+                "{} would each be written to {}: rename one, or convert them in separate runs",
                 names.join(", "),
                 planned[idx[0]].out.as_deref().unwrap_or(out).display()
             ));
         }
     }
+    // One problem per output, naming the first input it would replace.
+    let mut named = vec![false; planned.len()];
     for &(i, h) in &hits {
-        if converted(i) && read(h) {
+        if !named[i] && converted(i) && read(h) {
+            named[i] = true;
+            let out = planned[i].out.as_deref().unwrap_or(Path::new(""));
+            let other = &planned[h].job.input;
+            let what = if i == h {
+                "the file itself".to_owned()
+            } else if out == other {
+                "one of this run's inputs".to_owned()
+            } else {
+                format!("the same file as the input {}", other.display())
+            };
             problems.push(format!(
-                "{}: its output {} is {}, one of this run's inputs; convert never writes \
-                 onto its inputs, even with --overwrite",
+                "{}: its output {} is {what}; convert never writes onto its inputs, even \
+                 with --overwrite",
                 planned[i].job.input.display(),
-                planned[i].out.as_deref().unwrap_or(Path::new("")).display(),
-                if i == h {
-                    "the file itself".to_owned()
-                } else {
-                    planned[h].job.input.display().to_string()
-                }
+                out.display(),
             ));
         }
     }
