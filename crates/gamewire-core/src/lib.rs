@@ -8,11 +8,13 @@
 //! - [`inspect`]: the inspect tree every format fills and every front end shows.
 //! - [`json_text`]: reading JSON text strictly (integers past 64 bits, repeated keys,
 //!   nesting), with line and column in every error.
-//! - [`hex`]: hex text of bytes, as the JSON mappings write raw bytes.
+//! - [`hex`] and [`base64`]: text of raw bytes, as the JSON mappings write them (the one
+//!   copy every format and front end uses).
 //! - [`peers`]: helpers for tests that need a live peer (an engine, a Python library).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod base64;
 mod error;
 pub mod hex;
 pub mod inspect;

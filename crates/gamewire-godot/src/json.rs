@@ -874,64 +874,21 @@ fn list_of_strings(j: &Json) -> Result<Vec<String>> {
         .collect()
 }
 
-/// Standard base64 (RFC 4648, with padding), for PackedByteArray in JSON.
+/// Standard base64 (RFC 4648, with padding), for PackedByteArray in JSON: the one copy
+/// in [`gamewire_core::base64`], read leniently.
 pub mod base64 {
-    use gamewire_core::{Error, Result};
+    use gamewire_core::base64::{self as core, Accept};
+    use gamewire_core::Result;
 
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-    /// Encodes bytes as base64 text.
+    /// Encodes bytes as base64 text ([`gamewire_core::base64::encode`]).
     pub fn encode(data: &[u8]) -> String {
-        let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-        for chunk in data.chunks(3) {
-            let b = [
-                chunk[0],
-                *chunk.get(1).unwrap_or(&0),
-                *chunk.get(2).unwrap_or(&0),
-            ];
-            let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-            for i in 0..4 {
-                if i <= chunk.len() {
-                    out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-                } else {
-                    out.push('=');
-                }
-            }
-        }
-        out
+        core::encode(data)
     }
 
-    /// Decodes base64 text (padding optional); errors name the bad character's index.
+    /// Decodes base64 text (padding optional, URL-safe characters taken: [`Accept::Lenient`]);
+    /// errors name the bad character's index.
     pub fn decode(text: &str) -> Result<Vec<u8>> {
-        let t = text.trim_end_matches('=').as_bytes();
-        let mut out = Vec::with_capacity(t.len() * 3 / 4);
-        let mut acc = 0u32;
-        let mut bits = 0;
-        for (i, &c) in t.iter().enumerate() {
-            let v = match c {
-                b'A'..=b'Z' => c - b'A',
-                b'a'..=b'z' => c - b'a' + 26,
-                b'0'..=b'9' => c - b'0' + 52,
-                b'+' | b'-' => 62,
-                b'/' | b'_' => 63,
-                _ => {
-                    return Err(Error::msg(format!(
-                        "invalid base64 character {:?} at index {i}",
-                        c as char
-                    )))
-                }
-            };
-            acc = acc << 6 | v as u32;
-            bits += 6;
-            if bits >= 8 {
-                bits -= 8;
-                out.push((acc >> bits) as u8);
-            }
-        }
-        if t.len() % 4 == 1 {
-            return Err(Error::msg("base64 text has an impossible length"));
-        }
-        Ok(out)
+        core::decode_with(text, Accept::Lenient)
     }
 }
 

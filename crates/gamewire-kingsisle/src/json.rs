@@ -8,7 +8,7 @@
 use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{ClassDef, Kind, PropertyDef, TypeList};
 use crate::value::{Document, KeptZlib, Object, Raw, Value};
-use gamewire_core::hex::to_hex as hex;
+use gamewire_core::hex::{from_hex as unhex, to_hex as hex};
 use gamewire_core::{Error, Result};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
@@ -84,22 +84,6 @@ pub fn to_json_bytes(doc: &Document, types: &TypeList, pretty: bool) -> Result<V
     }
     .map_err(|e| Error::msg(e.to_string()))?;
     Ok(out)
-}
-
-fn unhex(s: &str) -> Result<Vec<u8>> {
-    let b = s.as_bytes();
-    if b.len() % 2 != 0 {
-        return Err(Error::msg("hex text must have an even number of digits"));
-    }
-    let d = |c: u8| -> Result<u8> {
-        (c as char)
-            .to_digit(16)
-            .map(|v| v as u8)
-            .ok_or_else(|| Error::msg(format!("invalid hex digit {:?}", c as char)))
-    };
-    b.chunks_exact(2)
-        .map(|p| Ok(d(p[0])? << 4 | d(p[1])?))
-        .collect()
 }
 
 struct ObjectJson<'a> {

@@ -8,6 +8,8 @@
 //! what it returns, and `bytes` and non-finite floats take the format's tagged form
 //! ([`Format`]).
 
+use gamewire_core::base64;
+use gamewire_core::hex::to_hex;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -114,10 +116,10 @@ pub enum Format {
 
 fn bytes_json(fmt: Format, b: &[u8]) -> Json {
     match fmt {
-        Format::Godot => json!({"$type": "PackedByteArray", "base64": base64(b)}),
-        Format::KingsIsle => json!({ "$bytes": hex(b) }),
-        Format::Zeze => json!({ "bytes": hex(b) }),
-        Format::Resonite => json!({"$binary": {"base64": base64(b), "subType": "00"}}),
+        Format::Godot => json!({"$type": "PackedByteArray", "base64": base64::encode(b)}),
+        Format::KingsIsle => json!({ "$bytes": to_hex(b) }),
+        Format::Zeze => json!({ "bytes": to_hex(b) }),
+        Format::Resonite => json!({"$binary": {"base64": base64::encode(b), "subType": "00"}}),
     }
 }
 
@@ -234,61 +236,25 @@ fn list_json(v: &Bound<'_, PyAny>, fmt: Format) -> PyResult<Json> {
     Ok(Json::Array(out))
 }
 
-/// Lower-case hex of `b`.
-pub fn hex(b: &[u8]) -> String {
-    const D: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(b.len() * 2);
-    for &x in b {
-        s.push(D[usize::from(x >> 4)] as char);
-        s.push(D[usize::from(x & 15)] as char);
-    }
-    s
-}
-
-/// The bytes of lower- or upper-case hex text (None if it is not hex).
-pub fn unhex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
-/// Standard base64 (with padding) of `b`.
-pub fn base64(b: &[u8]) -> String {
-    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut s = String::with_capacity(b.len().div_ceil(3) * 4);
-    for c in b.chunks(3) {
-        let n = (u32::from(c[0]) << 16)
-            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*c.get(2).unwrap_or(&0));
-        for i in 0..4 {
-            if i <= c.len() {
-                s.push(A[((n >> (18 - 6 * i)) & 63) as usize] as char);
-            } else {
-                s.push('=');
-            }
-        }
-    }
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn base64_and_hex() {
-        assert_eq!(base64(b""), "");
-        assert_eq!(base64(b"f"), "Zg==");
-        assert_eq!(base64(b"fo"), "Zm8=");
-        assert_eq!(base64(b"foo"), "Zm9v");
-        assert_eq!(base64(b"foob"), "Zm9vYg==");
-        assert_eq!(hex(&[0, 0xab, 0x1f]), "00ab1f");
-        assert_eq!(unhex("00ab1f"), Some(vec![0, 0xab, 0x1f]));
-        assert_eq!(unhex("0"), None);
-        assert_eq!(unhex("zz"), None);
+    fn bytes_take_each_formats_tagged_form() {
+        let b = [0u8, 0xab, 0x1f, b'f'];
+        assert_eq!(
+            bytes_json(Format::Godot, &b),
+            json!({"$type": "PackedByteArray", "base64": "AKsfZg=="})
+        );
+        assert_eq!(
+            bytes_json(Format::KingsIsle, &b),
+            json!({ "$bytes": "00ab1f66" })
+        );
+        assert_eq!(bytes_json(Format::Zeze, &b), json!({ "bytes": "00ab1f66" }));
+        assert_eq!(
+            bytes_json(Format::Resonite, b"foob"),
+            json!({"$binary": {"base64": "Zm9vYg==", "subType": "00"}})
+        );
     }
 }

@@ -571,7 +571,7 @@ impl<'py> Map<'_, 'py> {
                 if let Some(b) = h
                     .downcast::<PyString>()
                     .ok()
-                    .and_then(|s| crate::json::unhex(s.to_str().ok()?))
+                    .and_then(|s| gamewire_core::hex::from_hex(s.to_str().ok()?).ok())
                 {
                     return Ok(PyBytes::new(py, &b).into_any());
                 }

@@ -620,81 +620,18 @@ fn oid(v: Option<&Json>, j: &Json) -> Result<[u8; 12]> {
 }
 
 fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
-    let b = s.as_bytes();
-    if b.len() != N * 2 {
-        return None;
-    }
-    let mut out = [0u8; N];
-    for (i, o) in out.iter_mut().enumerate() {
-        let hi = (b[2 * i] as char).to_digit(16)?;
-        let lo = (b[2 * i + 1] as char).to_digit(16)?;
-        *o = (hi * 16 + lo) as u8;
-    }
-    Some(out)
+    gamewire_core::hex::from_hex_array(s)
 }
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-/// Standard base64 with padding.
+/// Standard base64 with padding ([`gamewire_core::base64::encode`]).
 pub fn base64_encode(data: &[u8]) -> String {
-    let mut s = String::with_capacity(data.len().div_ceil(3) * 4);
-    for c in data.chunks(3) {
-        let n = (u32::from(c[0]) << 16)
-            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*c.get(2).unwrap_or(&0));
-        s.push(B64[(n >> 18) as usize & 63] as char);
-        s.push(B64[(n >> 12) as usize & 63] as char);
-        s.push(if c.len() > 1 {
-            B64[(n >> 6) as usize & 63] as char
-        } else {
-            '='
-        });
-        s.push(if c.len() > 2 {
-            B64[n as usize & 63] as char
-        } else {
-            '='
-        });
-    }
-    s
+    gamewire_core::base64::encode(data)
 }
 
-/// Decodes standard base64 (padding required, no whitespace).
+/// Decodes standard base64 (padding required, no whitespace:
+/// [`gamewire_core::base64::decode`]).
 pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
-    let b = s.as_bytes();
-    if b.len() % 4 != 0 {
-        return None;
-    }
-    let val = |c: u8| -> Option<u32> {
-        Some(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        } as u32)
-    };
-    let mut out = Vec::with_capacity(b.len() / 4 * 3);
-    for (qi, q) in b.chunks(4).enumerate() {
-        let last = qi == b.len() / 4 - 1;
-        let pad = q.iter().rev().take_while(|&&c| c == b'=').count();
-        if pad > 2 || (pad > 0 && !last) {
-            return None;
-        }
-        let mut n = 0u32;
-        for &c in &q[..4 - pad] {
-            n = (n << 6) | val(c)?;
-        }
-        n <<= 6 * pad as u32;
-        out.push((n >> 16) as u8);
-        if pad < 2 {
-            out.push((n >> 8) as u8);
-        }
-        if pad < 1 {
-            out.push(n as u8);
-        }
-    }
-    Some(out)
+    gamewire_core::base64::decode(s).ok()
 }
 
 #[cfg(test)]

@@ -17,25 +17,8 @@ use serde_json::{json, Map, Number, Value as J};
 /// Lower-case hex of `b` (see [`gamewire_core::hex::to_hex`]).
 pub use gamewire_core::hex::to_hex as hex;
 
-/// Parses hex (upper or lower case, no separators).
-pub fn unhex(s: &str) -> Result<Vec<u8>> {
-    let s = s.as_bytes();
-    if s.len() % 2 != 0 {
-        return Err(Error::msg("hex text has an odd number of digits"));
-    }
-    let d = |c: u8| -> Result<u8> {
-        match c {
-            b'0'..=b'9' => Ok(c - b'0'),
-            b'a'..=b'f' => Ok(c - b'a' + 10),
-            b'A'..=b'F' => Ok(c - b'A' + 10),
-            _ => Err(Error::msg(format!(
-                "expected a hex digit, found {:?}",
-                c as char
-            ))),
-        }
-    };
-    s.chunks(2).map(|p| Ok(d(p[0])? << 4 | d(p[1])?)).collect()
-}
+/// Parses hex (upper or lower case, no separators; see [`gamewire_core::hex::from_hex`]).
+pub use gamewire_core::hex::from_hex as unhex;
 
 /// A finite f32 as the shortest JSON number that reads back to the same bits; a
 /// non-finite one as `{"float_bits": n}`.

@@ -10,6 +10,7 @@
 
 use gamewire::kingsisle::view::{Item, ListRef, ObjectRef, OwnedView, View};
 use gamewire::kingsisle::{ClassDef, KeptZlib, PropertyDef, TypeList};
+use gamewire_core::hex::to_hex as hex;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString};
@@ -109,15 +110,6 @@ pub struct Conv<'py, 'x> {
 }
 
 type R<'py> = PyResult<Bound<'py, PyAny>>;
-
-fn hex(b: &[u8]) -> String {
-    use std::fmt::Write;
-    let mut s = String::with_capacity(b.len() * 2);
-    for x in b {
-        let _ = write!(s, "{x:02x}");
-    }
-    s
-}
 
 impl<'py, 'x> Conv<'py, 'x> {
     /// A converter naming things through `types`.
