@@ -72,6 +72,19 @@ pub enum ErrorKind {
         /// How many bytes were left.
         count: usize,
     },
+    /// Reading or writing a file or stream failed: what was being done
+    /// (`"cannot read types.json"`) and the I/O error, kept as the [`source`] so callers
+    /// can match its [`std::io::ErrorKind`].
+    ///
+    /// [`source`]: std::error::Error::source
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done, as a phrase: `cannot read types.json`.
+        what: String,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
     /// Anything else, as a sentence.
     #[error("{0}")]
     Message(String),
@@ -125,6 +138,25 @@ impl Error {
     #[cold]
     pub fn msg(message: impl Into<String>) -> Self {
         Self::new(ErrorKind::Message(message.into()))
+    }
+
+    /// An [`ErrorKind::Io`] error: `what` was being done (`"cannot read types.json"`)
+    /// when `source` happened. Displays as `cannot read types.json: No such file or
+    /// directory`; [`std::error::Error::source`] gives the I/O error.
+    #[cold]
+    pub fn io(what: impl Into<String>, source: std::io::Error) -> Self {
+        Self::new(ErrorKind::Io {
+            what: what.into(),
+            source,
+        })
+    }
+
+    /// The I/O error underneath, for an [`ErrorKind::Io`] error.
+    pub fn io_error(&self) -> Option<&std::io::Error> {
+        match &self.0.kind {
+            ErrorKind::Io { source, .. } => Some(source),
+            _ => None,
+        }
     }
 
     /// A [`ErrorKind::Message`] error at byte `offset`.
@@ -259,7 +291,14 @@ impl fmt::Debug for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.0.kind {
+            ErrorKind::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
 
 impl serde::ser::Error for Error {
     fn custom<T: fmt::Display>(msg: T) -> Self {
@@ -280,8 +319,10 @@ impl From<ErrorKind> for Error {
 }
 
 impl From<std::io::Error> for Error {
+    /// An [`ErrorKind::Io`] error described as `I/O error` (prefer [`Error::io`], which
+    /// says what was being done).
     fn from(e: std::io::Error) -> Self {
-        Error::msg(format!("I/O error: {e}"))
+        Error::io("I/O error", e)
     }
 }
 
@@ -299,6 +340,27 @@ mod tests {
             e.to_string(),
             "at byte 12 (0xc), at $.players[3].name: invalid UTF-8 text"
         );
+    }
+
+    #[test]
+    fn io_errors_keep_their_source() {
+        use std::error::Error as _;
+        let e = Error::io(
+            "cannot read types.json",
+            std::io::Error::new(std::io::ErrorKind::NotFound, "No such file or directory"),
+        );
+        assert_eq!(
+            e.to_string(),
+            "cannot read types.json: No such file or directory"
+        );
+        assert_eq!(e.io_error().unwrap().kind(), std::io::ErrorKind::NotFound);
+        let src = e.source().expect("the I/O error is the source");
+        assert_eq!(src.to_string(), "No such file or directory");
+        assert!(matches!(e.kind(), ErrorKind::Io { what, .. } if what == "cannot read types.json"));
+        let from: Error = std::io::Error::from(std::io::ErrorKind::PermissionDenied).into();
+        assert!(from.to_string().starts_with("I/O error: "), "{from}");
+        assert!(from.io_error().is_some());
+        assert!(Error::msg("plain").source().is_none());
     }
 
     #[test]

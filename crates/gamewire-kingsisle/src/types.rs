@@ -526,7 +526,7 @@ impl TypeList {
         for p in paths {
             let p = p.as_ref();
             let data = std::fs::read(p)
-                .map_err(|e| Error::msg(format!("cannot read type list {}: {e}", p.display())))?;
+                .map_err(|e| Error::io(format!("cannot read type list {}", p.display()), e))?;
             let one = Self::from_bytes(&data)
                 .map_err(|e| Error::msg(format!("type list {}: {e}", p.display())))?;
             list.merge(one);

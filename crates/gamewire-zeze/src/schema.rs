@@ -503,7 +503,7 @@ impl Schema {
         let first = normalize(path);
         let top_dir = first.parent().map(normalize).unwrap_or_default();
         let mut seen = std::collections::HashSet::new();
-        let text = read(&first).map_err(|e| Error::msg(format!("{}: {e}", first.display())))?;
+        let text = read(&first).map_err(|e| Error::io(first.display().to_string(), e))?;
         let mut queue = vec![(first, text)];
         let mut p = Pending::default();
         while let Some((file, text)) = queue.pop() {

@@ -54,12 +54,12 @@ pub fn gen(schema: impl AsRef<Path>, out: impl AsRef<Path>) -> Result<std::path:
     let path = output_path(out.as_ref());
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
-            .map_err(|e| Error::msg(format!("cannot create folder {}: {e}", dir.display())))?;
+            .map_err(|e| Error::io(format!("cannot create folder {}", dir.display()), e))?;
     }
     // Written whole to a temporary file then renamed: never half an output.
     let tmp = path.with_extension("rs.tmp");
-    std::fs::write(&tmp, code).map_err(|e| Error::msg(format!("{}: {e}", tmp.display())))?;
-    std::fs::rename(&tmp, &path).map_err(|e| Error::msg(format!("{}: {e}", path.display())))?;
+    std::fs::write(&tmp, code).map_err(|e| Error::io(tmp.display().to_string(), e))?;
+    std::fs::rename(&tmp, &path).map_err(|e| Error::io(path.display().to_string(), e))?;
     Ok(path)
 }
 

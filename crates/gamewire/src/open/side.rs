@@ -209,20 +209,25 @@ impl SideFiles {
         self.source.is_file(path)
     }
 
-    /// The bytes of the side file at `path`, read once.
+    /// The bytes of the side file at `path`, read once. A file that cannot be read is
+    /// an [`gamewire_core::ErrorKind::Io`] error (`cannot read types.json: No such file
+    /// or directory`) that keeps the I/O error as its source; it is not remembered, so
+    /// each caller gets the I/O error itself.
     pub fn read(&self, path: &Path) -> Result<Arc<[u8]>> {
         let cell = {
             let mut m = self.bytes.lock().unwrap_or_else(|p| p.into_inner());
             m.entry(path.to_path_buf()).or_default().clone()
         };
-        cell.get_or_init(|| {
-            self.source
-                .read(path)
-                .map(Arc::from)
-                .map_err(|e| format!("cannot read {}: {e}", path.display()))
-        })
-        .clone()
-        .map_err(|e| Error::msg(e.to_string()))
+        if let Some(got) = cell.get() {
+            return got.clone().map_err(Error::msg);
+        }
+        let data = self
+            .source
+            .read(path)
+            .map_err(|e| Error::io(format!("cannot read {}", path.display()), e))?;
+        cell.get_or_init(|| Ok(Arc::from(data)))
+            .clone()
+            .map_err(Error::msg)
     }
 
     /// The SHA-256 of the side file at `path`, in hex, computed once per run.
