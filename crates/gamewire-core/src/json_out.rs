@@ -121,3 +121,43 @@ pub fn write<W: Write, T: serde::Serialize + ?Sized>(
         value.serialize(&mut serde_json::Serializer::new(w))
     }
 }
+
+/// A [`write`] error as a gamewire [`crate::Error`]: an I/O failure of the writer is an
+/// [`crate::ErrorKind::Io`] (`cannot write the JSON: Broken pipe`) keeping the I/O error
+/// as its source; anything else (a value the serializer refused) is a message.
+pub fn write_error(e: serde_json::Error) -> crate::Error {
+    if e.is_io() {
+        crate::Error::io("cannot write the JSON", std::io::Error::from(e))
+    } else {
+        crate::Error::msg(format!("cannot write the JSON: {e}"))
+    }
+}
+
+#[cfg(test)]
+mod write_error_tests {
+    use super::*;
+
+    struct Broken;
+    impl Write for Broken {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn io_failures_keep_their_kind() {
+        let e = write_error(write(Broken, &[1, 2], false).unwrap_err());
+        assert_eq!(
+            e.io_error().map(std::io::Error::kind),
+            Some(std::io::ErrorKind::BrokenPipe)
+        );
+        assert!(e.to_string().starts_with("cannot write the JSON: "), "{e}");
+        let refused = std::collections::BTreeMap::from([((1, 2), 3)]);
+        let e = write_error(write(Vec::new(), &refused, false).unwrap_err());
+        assert!(e.io_error().is_none());
+        assert!(e.to_string().contains("key must be a string"), "{e}");
+    }
+}

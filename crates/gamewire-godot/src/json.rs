@@ -874,6 +874,18 @@ fn list_of_strings(j: &Json) -> Result<Vec<String>> {
         .collect()
 }
 
+/// Writes `value`'s JSON to `w`, streamed from [`JsonView`] (no JSON tree is built),
+/// pretty or on one line: the streaming form of [`to_json`].
+pub fn write_json<W: std::io::Write>(
+    w: W,
+    value: &Value,
+    version: Version,
+    pretty: bool,
+) -> Result<()> {
+    gamewire_core::json_out::write(w, &JsonView::new(value, version), pretty)
+        .map_err(gamewire_core::json_out::write_error)
+}
+
 /// Standard base64 (RFC 4648, with padding), for PackedByteArray in JSON: the one copy
 /// in [`gamewire_core::base64`], read leniently.
 pub mod base64 {

@@ -35,6 +35,17 @@ pub use kind::{Kind, Version};
 pub use ser::{to_bytes, to_writer};
 pub use value::{Array, ContainerType, Dictionary, GString, NodePath, Object, Real, Reals, Value};
 
+/// The borrowed view of Variant bytes, under the name every gamewire format crate gives
+/// it (the one contract: `decode`, `encode`, `json`, `view`, `inspect`, `sniff`): the
+/// [`tape`] module.
+pub use crate::tape as view;
+
+/// True when `data` (and the file name, when known) looks like Godot Variant bytes: the
+/// contract's name for [`sniff_version`]`(..).is_some()`.
+pub fn sniff(data: &[u8], file_name: Option<&str>) -> bool {
+    sniff_version(data, file_name).is_some()
+}
+
 /// Says from the file name whether `data` is a Godot Variant and of which major version
 /// (3 or 4): `NAME.godot3`, `NAME.godot4` (optionally followed by another extension such
 /// as `.bin`), or `.gd3var` / `.gd4var`. Text (JSON written by gamewire, say) is never

@@ -5,6 +5,9 @@
 //!   every serializer flag (stateful flags, compact lengths, enum names, zlib, forbidden
 //!   absence) and the property mask. Decoded engine bytes re-encode byte for byte.
 //! - [`bind`]: `BINd` game files; [`xml`]: XML object files.
+//! - [`codec`]: the uniform `decode(&[u8], &DecodeOptions)` and
+//!   `encode(&Document, &EncodeOptions)` every gamewire format crate offers, with the type
+//!   list in the options ([`DecodeOptions`], [`EncodeOptions`]).
 //! - [`json`]: the lossless JSON mapping (see `docs/FORMATS.md`).
 //! - [`typed`]: your own serde structs to and from documents.
 //! - [`hash`]: `string_id` and djb2.
@@ -15,6 +18,7 @@
 
 pub mod bind;
 pub mod bits;
+pub mod codec;
 mod decode;
 mod deep;
 mod encode;
@@ -33,6 +37,7 @@ pub mod xml;
 mod xmltypes;
 pub mod zlib;
 
+pub use codec::{DecodeOptions, EncodeOptions};
 pub use decode::decode;
 pub use encode::{encode, value_kind};
 pub use hash::Game;

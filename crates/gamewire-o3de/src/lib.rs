@@ -15,6 +15,9 @@
 //! - [`import`]: `$import` directives with cycle detection.
 //! - [`de`]: a lenient serde deserializer so plain Rust structs load O3DE-style JSON.
 //! - [`recognize`]: which O3DE file a file is, from its name and first bytes.
+//! - [`codec`]: the uniform `decode(&[u8], &DecodeOptions)` and
+//!   `encode(&Document, &EncodeOptions)` every gamewire format crate offers, over
+//!   [`doc::Document`]; [`json`] its JSON text.
 //! - [`doc`]: a file kept as written (member order, numbers, duplicates) for the
 //!   registry-free round trip; [`infer`] lists what it shows without a registry
 //!   (`$type` names, UUIDs, entity ids, asset references); [`prefab`] builds a
@@ -22,6 +25,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod codec;
 mod comments;
 pub mod compare;
 pub mod de;
@@ -46,7 +50,12 @@ pub mod types;
 pub mod uuid;
 pub mod value;
 
+pub use codec::{json, DecodeOptions, EncodeOptions};
 pub use comments::{parse_json, strip_comments};
+
+/// A file kept as written, under the name every gamewire format crate gives its
+/// borrowed view: the [`doc`] module.
+pub use crate::doc as view;
 pub use duplicates::{parse_json_keeping_duplicates, Duplicates};
 pub use registry::Registry;
 pub use report::{Issue, Outcome, Processing, Report, Reporting, ResultCode, Task};

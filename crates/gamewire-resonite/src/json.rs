@@ -24,7 +24,7 @@ pub fn document_to_json(doc: &Document<'_>, max_depth: usize) -> Result<Json> {
 
 /// Converts a value to JSON. `max_depth` bounds nesting.
 pub fn value_to_json(v: &Value<'_>, max_depth: usize) -> Result<Json> {
-    to_json(v, 0, max_depth)
+    value_to_json_at(v, 0, max_depth)
 }
 
 fn depth_check(depth: usize, max: usize) -> Result<()> {
@@ -210,7 +210,7 @@ fn long(n: i64) -> Json {
     tag("$numberLong", Json::String(n.to_string()))
 }
 
-fn to_json(v: &Value<'_>, depth: usize, max: usize) -> Result<Json> {
+fn value_to_json_at(v: &Value<'_>, depth: usize, max: usize) -> Result<Json> {
     match v {
         Value::Document(d) => doc_json(d, depth + 1, max),
         Value::Array(_) | Value::JavaScriptWithScope { .. } => {
@@ -285,7 +285,7 @@ pub(crate) fn scalar_json(v: &Value<'_>) -> Json {
 /// Converts JSON (as written by [`document_to_json`], or edited by hand) back to a
 /// document. The top level must be an object.
 pub fn document_from_json(j: &Json, max_depth: usize) -> Result<Document<'static>> {
-    match from_json(j, 1, max_depth)? {
+    match value_from_json_at(j, 1, max_depth)? {
         Value::Document(d) => Ok(d),
         other => Err(Error::new(ErrorKind::Unexpected {
             expected: "a JSON object (a BSON document) at the top level".into(),
@@ -296,7 +296,7 @@ pub fn document_from_json(j: &Json, max_depth: usize) -> Result<Document<'static
 
 /// Converts JSON back to a value.
 pub fn value_from_json(j: &Json, max_depth: usize) -> Result<Value<'static>> {
-    from_json(j, 0, max_depth)
+    value_from_json_at(j, 0, max_depth)
 }
 
 fn bad(expected: impl Into<String>, found: &Json) -> Error {
@@ -491,7 +491,7 @@ impl<'j> In<'j> {
 }
 
 /// Converts with an explicit stack: any depth up to `max` is safe on any thread.
-fn from_json(j: &Json, depth: usize, max: usize) -> Result<Value<'static>> {
+fn value_from_json_at(j: &Json, depth: usize, max: usize) -> Result<Value<'static>> {
     let first = match classify(j)? {
         Next::Done(v) => return Ok(v),
         Next::Open(f) => f,
@@ -617,6 +617,19 @@ fn oid(v: Option<&Json>, j: &Json) -> Result<[u8; 12]> {
     v.and_then(Json::as_str)
         .and_then(unhex)
         .ok_or_else(|| bad("an ObjectId of 24 hex digits", j))
+}
+
+/// The contract's name for [`document_to_json`]: a document's JSON tree.
+pub use self::document_to_json as to_json;
+
+/// The contract's name for [`document_from_json`]: a document from its JSON tree.
+pub use self::document_from_json as from_json;
+
+/// Writes a document's JSON to `w`, streamed from [`crate::json_view::DocumentView`]
+/// (no JSON tree is built), pretty or on one line.
+pub fn write_json<W: std::io::Write>(w: W, doc: &Document<'_>, pretty: bool) -> Result<()> {
+    gamewire_core::json_out::write(w, &crate::json_view::DocumentView::new(doc), pretty)
+        .map_err(gamewire_core::json_out::write_error)
 }
 
 fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {

@@ -12,7 +12,10 @@
 //! - [`value`]: a lossless BSON model (int32, int64 and double kept apart),
 //!   [`bson_read`] (zero-copy), [`bson_view`] (a checked view read in place, no tree)
 //!   and [`bson_write`];
-//! - [`json`]: the lossless JSON mapping;
+//! - [`codec`]: the uniform `decode(&[u8], &DecodeOptions)` and
+//!   `encode(&Document, &EncodeOptions)` every gamewire format crate offers;
+//! - [`json`]: the lossless JSON mapping ([`json::to_json`], [`json::from_json`],
+//!   streamed by [`json::write_json`]);
 //! - [`tree`]: the data-tree view: root fields, the `Types` table, the slot hierarchy.
 //!
 //! ```
@@ -31,6 +34,7 @@ pub mod brotli_stream;
 pub mod bson_read;
 pub mod bson_view;
 pub mod bson_write;
+pub mod codec;
 pub mod container;
 pub mod inspect;
 pub mod json;
@@ -43,7 +47,12 @@ pub mod tree;
 pub mod value;
 pub mod varint;
 
+pub use codec::DecodeOptions;
 pub use container::{Compression, Container, Framing};
+
+/// The checked BSON view read in place (no tree), under the name every gamewire format
+/// crate gives its borrowed view: the [`bson_view`] module.
+pub use crate::bson_view as view;
 pub use gamewire_core::{Error, Limits, Result};
 pub use value::{Document, Value};
 

@@ -20,6 +20,19 @@ pub use gamewire_core::hex::to_hex as hex;
 /// Parses hex (upper or lower case, no separators; see [`gamewire_core::hex::from_hex`]).
 pub use gamewire_core::hex::from_hex as unhex;
 
+/// The contract's name for [`bean_to_json`]: a bean's JSON tree.
+pub use self::bean_to_json as to_json;
+
+/// The contract's name for [`bean_from_json`]: a bean from its JSON tree.
+pub use self::bean_from_json as from_json;
+
+/// Writes a bean's JSON to `w`, streamed from [`crate::json_view::BeanView`] (no JSON
+/// tree is built), pretty or on one line.
+pub fn write_json<W: std::io::Write>(w: W, bean: &Bean, pretty: bool) -> Result<()> {
+    gamewire_core::json_out::write(w, &crate::json_view::BeanView::new(bean), pretty)
+        .map_err(gamewire_core::json_out::write_error)
+}
+
 /// A finite f32 as the shortest JSON number that reads back to the same bits; a
 /// non-finite one as `{"float_bits": n}`.
 pub fn f32_json(f: f32) -> J {

@@ -6,7 +6,10 @@
 //! - [`varint`]: the compact signed and unsigned integers, tags, list and map headers;
 //! - [`Bean`] / [`Value`]: the schema-less tree (field id -> value typed by the wire),
 //!   decoded by [`decode`] and written back by [`encode`] to the same bytes;
-//! - [`json`]: the lossless JSON mapping of that tree;
+//! - [`codec`]: the uniform `decode(&[u8], &DecodeOptions)` and
+//!   `encode(&Bean, &EncodeOptions)` every gamewire format crate offers;
+//! - [`json`]: the lossless JSON mapping of that tree ([`json::to_json`],
+//!   [`json::from_json`], streamed by [`json::write_json`]);
 //! - [`schema`]: Zeze's solution XML, and named, typed decoding and encoding;
 //! - [`frame`]: protocol frames (module id, protocol id, size, body) and a stream reader;
 //! - [`view`]: a borrowed view of a bean's bytes (fields by id, strings borrowed, nested
@@ -19,6 +22,7 @@
 #![warn(missing_docs)]
 
 mod ascii;
+pub mod codec;
 pub mod cursor;
 pub mod de;
 mod decode;
@@ -39,6 +43,7 @@ mod value;
 pub mod varint;
 pub mod view;
 
+pub use codec::{DecodeOptions, EncodeOptions};
 pub use de::{from_bytes, from_bytes_with};
 pub use decode::{
     decode, read_bean, read_tag_delta, read_value, skip_bean, skip_value, wire_type, Options,
