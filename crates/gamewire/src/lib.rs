@@ -31,6 +31,7 @@ pub use gamewire_resonite as resonite;
 #[cfg(feature = "zeze")]
 pub use gamewire_zeze as zeze;
 
+pub mod contract;
 mod detect;
 pub use detect::{detect, identify, Detection, Evidence, Format, Found, Layout};
 
