@@ -66,7 +66,14 @@ pub fn write_json<W: std::io::Write>(
     } else {
         serde_json::to_writer(w, &view)
     }
-    .map_err(|e| Error::msg(e.to_string()))
+    .map_err(|e| {
+        if e.is_io() {
+            // The writer failed: an I/O error that keeps its source.
+            gamewire_core::json_out::write_error(e)
+        } else {
+            Error::msg(e.to_string())
+        }
+    })
 }
 
 /// The document as JSON text (compact or pretty).
