@@ -8,12 +8,10 @@
 //! what it returns, and `bytes` and non-finite floats take the format's tagged form
 //! ([`Format`]).
 
-use gamewire_core::base64;
-use gamewire_core::hex::to_hex;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use serde_json::{json, Map, Number, Value as Json};
+use serde_json::{Map, Value as Json};
 use std::collections::HashMap;
 
 /// How tagged JSON objects become Python objects.
@@ -114,48 +112,28 @@ pub enum Format {
     Resonite,
 }
 
-fn bytes_json(fmt: Format, b: &[u8]) -> Json {
-    match fmt {
-        Format::Godot => json!({"$type": "PackedByteArray", "base64": base64::encode(b)}),
-        Format::KingsIsle => json!({ "$bytes": to_hex(b) }),
-        Format::Zeze => json!({ "bytes": to_hex(b) }),
-        Format::Resonite => json!({"$binary": {"base64": base64::encode(b), "subType": "00"}}),
+impl Format {
+    /// The library's format whose JSON tags this is.
+    fn library(self) -> gamewire::Format {
+        match self {
+            Format::Godot => gamewire::Format::Godot4,
+            Format::KingsIsle => gamewire::Format::KingsIsle,
+            Format::Zeze => gamewire::Format::Zeze,
+            Format::Resonite => gamewire::Format::Resonite,
+        }
     }
 }
 
+/// Bytes in the format's JSON form, as the format crate writes them
+/// ([`gamewire::json_tags::bytes`]).
+fn bytes_json(fmt: Format, b: &[u8]) -> Json {
+    gamewire::json_tags::bytes(fmt.library(), b).unwrap_or(Json::Null)
+}
+
+/// A float in the format's JSON form, as the format crate writes it (non-finite ones
+/// tagged; [`gamewire::json_tags::float`]).
 fn float_json(fmt: Format, x: f64) -> Json {
-    if let Some(n) = Number::from_f64(x) {
-        return Json::Number(n);
-    }
-    let bits = x.to_bits();
-    match fmt {
-        Format::Godot => {
-            let v = if x.is_nan() {
-                "nan"
-            } else if x > 0.0 {
-                "inf"
-            } else {
-                "-inf"
-            };
-            json!({"$type": "float", "value": v})
-        }
-        Format::KingsIsle => json!({ "$f64": format!("{bits:016x}") }),
-        Format::Zeze => json!({ "double_bits": bits }),
-        Format::Resonite => {
-            if x.is_nan() && bits != 0x7ff8_0000_0000_0000 {
-                json!({ "$doubleBits": format!("{bits:016x}") })
-            } else {
-                let v = if x.is_nan() {
-                    "NaN"
-                } else if x > 0.0 {
-                    "Infinity"
-                } else {
-                    "-Infinity"
-                };
-                json!({ "$numberDouble": v })
-            }
-        }
-    }
+    gamewire::json_tags::float(fmt.library(), x).unwrap_or(Json::Null)
 }
 
 /// Converts Python values (as the format's `decode` gives them) back to a JSON tree.
@@ -239,6 +217,7 @@ fn list_json(v: &Bound<'_, PyAny>, fmt: Format) -> PyResult<Json> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn bytes_take_each_formats_tagged_form() {

@@ -35,6 +35,7 @@ pub mod contract;
 mod detect;
 pub use detect::{detect, identify, Detection, Evidence, Format, Found, Layout};
 
+pub mod json_tags;
 pub mod open;
 pub use open::{
     encode_document, open, read_document, OpenError, OpenOptions, Opened, Settings, SideFiles,

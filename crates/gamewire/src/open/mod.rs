@@ -155,6 +155,8 @@ pub struct Opened {
     found: Found,
     settings: Settings,
     resolved: Resolved,
+    // Read by the format modules (none may be built in).
+    #[allow(dead_code)]
     opts: OpenOptions,
     notes: Vec<String>,
 }

@@ -122,6 +122,7 @@ pub(super) fn value(o: &Opened) -> Result<super::Value<'_>> {
 
 /// Writes a value with the opened file's settings.
 pub(super) fn encode_value(o: &Opened, v: &super::Value<'_>) -> Result<Vec<u8>> {
+    #[allow(unused_imports)]
     use super::Value as V;
     match (&o.settings, v) {
         #[cfg(feature = "godot")]

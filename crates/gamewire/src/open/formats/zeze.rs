@@ -20,9 +20,13 @@ use std::sync::Arc;
 pub(super) fn solution(side: &SideFiles, path: &Path) -> Result<Arc<Schema>> {
     side.parsed(path, "zeze solution", |side, p| {
         Schema::from_file_with(p, &mut |q| {
-            let data = side
-                .read(q)
-                .map_err(|e| std::io::Error::new(std::io::ErrorKind::NotFound, e.to_string()))?;
+            let data = side.read(q).map_err(|e| {
+                // The reader's own kind (not found, not a regular file), with its text.
+                let kind = e
+                    .io_error()
+                    .map_or(std::io::ErrorKind::Other, |io| io.kind());
+                std::io::Error::new(kind, e.to_string())
+            })?;
             String::from_utf8(data.to_vec())
                 .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
         })
