@@ -116,8 +116,11 @@ fn load_registry(args: &Args) -> CliResult<Registry> {
         },
         _ => return Ok(Registry::bundled()),
     };
-    let bytes = std::fs::read(&path)
-        .map_err(|e| format!("cannot read registry {}: {e}", path.display()))?;
+    let bytes = gamewire::core::files::read_regular(
+        &path,
+        "registry",
+        gamewire::core::files::MAX_SIDE_FILE,
+    )?;
     Registry::from_slice_over_bundled(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
 }
 
@@ -170,7 +173,11 @@ pub fn is_untyped(args: &Args, bytes: &[u8]) -> bool {
     let Some(class) = gamewire::o3de::recognize::envelope_class_name(bytes) else {
         return true;
     };
-    match std::fs::read(&reg_path) {
+    match gamewire::core::files::read_regular(
+        &reg_path,
+        "registry",
+        gamewire::core::files::MAX_SIDE_FILE,
+    ) {
         // A registry that does not read is reported by the typed path.
         Ok(r) => gamewire::o3de::Registry::from_slice(&r)
             .is_ok_and(|reg| reg.parse_type(&class).is_err()),

@@ -125,3 +125,16 @@ fn side_files_that_are_not_regular_files_are_refused_before_reading() {
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a regular file"));
 }
+
+#[test]
+#[cfg(all(unix, feature = "o3de"))]
+fn side_files_named_on_the_command_line_are_checked_alike() {
+    let item = samples("kingsisle/item.bin");
+    let o = within(&["decode", "kingsisle", "-t", "/dev/zero", s(&item)], 20);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("type list /dev/zero") && err.contains("not a regular file"), "{err}");
+    let prefab = samples("o3de/sample-entity.json");
+    let o = within(&["decode", "o3de", "--schema", "/dev/zero", s(&prefab)], 20);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("registry /dev/zero") && err.contains("not a regular file"), "{err}");
+}

@@ -16,6 +16,7 @@
 
 pub mod base64;
 mod error;
+pub mod files;
 pub mod hex;
 pub mod inspect;
 pub mod json_out;

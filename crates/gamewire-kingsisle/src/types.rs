@@ -525,8 +525,11 @@ impl TypeList {
         let mut list = TypeList::new();
         for p in paths {
             let p = p.as_ref();
-            let data = std::fs::read(p)
-                .map_err(|e| Error::io(format!("cannot read type list {}", p.display()), e))?;
+            let data = gamewire_core::files::read_regular(
+                p,
+                "type list",
+                gamewire_core::files::MAX_SIDE_FILE,
+            )?;
             let one = Self::from_bytes(&data)
                 .map_err(|e| Error::msg(format!("type list {}: {e}", p.display())))?;
             list.merge(one);

@@ -21,8 +21,8 @@ pub trait SideSource: Send + Sync {
     fn start_dir(&self, file: Option<&Path>) -> PathBuf;
 }
 
-/// Largest side file read (a type list dump of the whole game is tens of MB).
-pub const MAX_SIDE_FILE: u64 = 1 << 30;
+/// Largest side file read (see [`gamewire_core::files::MAX_SIDE_FILE`]).
+pub const MAX_SIDE_FILE: u64 = gamewire_core::files::MAX_SIDE_FILE;
 
 /// Side files on disk.
 #[derive(Debug, Default, Clone, Copy)]
