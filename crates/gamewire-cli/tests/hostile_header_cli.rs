@@ -138,3 +138,24 @@ fn side_files_named_on_the_command_line_are_checked_alike() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("registry /dev/zero") && err.contains("not a regular file"), "{err}");
 }
+
+#[test]
+#[cfg(feature = "o3de")]
+fn encode_of_an_o3de_document_keeps_imports_as_written_and_reads_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = dir.path().join("secret.json");
+    std::fs::write(&secret, br#"{"password": "hunter2"}"#).unwrap();
+    let json = dir.path().join("x.json");
+    std::fs::write(
+        &json,
+        format!(
+            r#"{{"$gamewire": {{"format": "o3de", "layout": "pretty"}}, "data": {{"$import": "{}"}}}}"#,
+            secret.display()
+        ),
+    )
+    .unwrap();
+    let o = gamewire(&["encode", s(&json)]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("\"$import\"") && !out.contains("hunter2"), "{out}");
+}
