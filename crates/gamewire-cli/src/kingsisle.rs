@@ -100,12 +100,6 @@ fn options(a: &Args) -> Options {
     o
 }
 
-/// True for XML object files (first non-blank character `<`, after a byte order mark).
-fn is_xml(data: &[u8]) -> bool {
-    let d = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-    d.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
-}
-
 fn decode_any(data: &[u8], types: &TypeList, opts: &Options) -> CliResult<Document> {
     Ok(ki::inspect::decode_any(data, types, opts)?)
 }
@@ -155,7 +149,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
     let opts = options(&args);
     let input = crate::io::read_input(args.input.as_deref())?;
     match action {
-        Action::Decode if is_xml(&input) => {
+        Action::Decode if ki::xml::is_xml_text(&input) => {
             let objs = ki::xml::read(&input, &types)?;
             drop(input);
             let docs: Vec<Document> = objs

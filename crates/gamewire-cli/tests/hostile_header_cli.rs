@@ -132,11 +132,17 @@ fn side_files_named_on_the_command_line_are_checked_alike() {
     let item = samples("kingsisle/item.bin");
     let o = within(&["decode", "kingsisle", "-t", "/dev/zero", s(&item)], 20);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("type list /dev/zero") && err.contains("not a regular file"), "{err}");
+    assert!(
+        err.contains("type list /dev/zero") && err.contains("not a regular file"),
+        "{err}"
+    );
     let prefab = samples("o3de/sample-entity.json");
     let o = within(&["decode", "o3de", "--schema", "/dev/zero", s(&prefab)], 20);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("registry /dev/zero") && err.contains("not a regular file"), "{err}");
+    assert!(
+        err.contains("registry /dev/zero") && err.contains("not a regular file"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -157,5 +163,8 @@ fn encode_of_an_o3de_document_keeps_imports_as_written_and_reads_nothing() {
     let o = gamewire(&["encode", s(&json)]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("\"$import\"") && !out.contains("hunter2"), "{out}");
+    assert!(
+        out.contains("\"$import\"") && !out.contains("hunter2"),
+        "{out}"
+    );
 }

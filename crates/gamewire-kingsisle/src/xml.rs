@@ -202,6 +202,13 @@ fn text_of(v: &Value) -> Result<String> {
 
 // ---- recognising -----------------------------------------------------------------------
 
+/// True for XML text (the first character that is not blank, after a byte order mark,
+/// is `<`): read as an XML object file ([`read`]), never as a bit stream.
+pub fn is_xml_text(data: &[u8]) -> bool {
+    let d = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
+    d.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
+}
+
 /// True when `data` looks like an XML object file by its content: after an optional byte
 /// order mark, XML declaration, comments and white space, the root element is
 /// `<Objects>` and its first child (if any) is a `<Class` element. Only the first 4 KiB

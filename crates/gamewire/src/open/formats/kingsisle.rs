@@ -10,12 +10,6 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-/// True for XML object files (first non-blank character `<`, after a byte order mark).
-pub(super) fn is_xml(data: &[u8]) -> bool {
-    let d = data.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(data);
-    d.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<')
-}
-
 /// The names a type list beside `name` may have, nearest first: `<name>.types.json`,
 /// `<stem>.types.json`, `types.json`, `types.xml`.
 pub(super) fn type_list_names(name: Option<&str>) -> Vec<String> {
@@ -85,7 +79,7 @@ pub(super) fn settings(
     })?;
     let file = if data.starts_with(bind::MAGIC) {
         KingsIsleFile::Bind
-    } else if is_xml(data) {
+    } else if ki::xml::is_xml_text(data) {
         KingsIsleFile::Xml
     } else {
         KingsIsleFile::Blob
