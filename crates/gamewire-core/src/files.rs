@@ -11,35 +11,36 @@ pub const MAX_SIDE_FILE: u64 = 1 << 30;
 /// a named pipe waits for a writer, and a device such as `/dev/zero` has no end) or a
 /// file larger than `max` bytes. `what` names the file in errors (`"type list"`).
 pub fn read_regular(path: &Path, what: &str, max: u64) -> Result<Vec<u8>> {
+    read_regular_io(path, max)
+        .map_err(|e| Error::io(format!("cannot read {what} {}", path.display()), e))
+}
+
+/// [`read_regular`] with the bare I/O error (for readers that report I/O errors
+/// themselves): `InvalidInput` "not a regular file", `InvalidData` for a file over `max`.
+pub fn read_regular_io(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     use std::io::Read;
-    let err = |e: std::io::Error| Error::io(format!("cannot read {what} {}", path.display()), e);
-    let meta = std::fs::metadata(path).map_err(err)?;
+    let meta = std::fs::metadata(path)?;
     if !meta.is_file() {
-        return Err(err(std::io::Error::new(
+        return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             "not a regular file",
-        )));
+        ));
     }
-    if meta.len() > max {
-        return Err(err(std::io::Error::new(
+    let too_big = || {
+        std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            format!(
-                "{} bytes is more than the {max} a {what} may have",
-                meta.len()
-            ),
-        )));
+            format!("more than the {max} bytes this file may have"),
+        )
+    };
+    if meta.len() > max {
+        return Err(too_big());
     }
     let mut data = Vec::with_capacity(meta.len() as usize);
-    std::fs::File::open(path)
-        .map_err(err)?
+    std::fs::File::open(path)?
         .take(max + 1)
-        .read_to_end(&mut data)
-        .map_err(err)?;
+        .read_to_end(&mut data)?;
     if data.len() as u64 > max {
-        return Err(err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("more than the {max} bytes a {what} may have"),
-        )));
+        return Err(too_big());
     }
     Ok(data)
 }
@@ -57,7 +58,7 @@ mod tests {
         let f = dir.join("t.json");
         std::fs::write(&f, b"0123456789ab").unwrap();
         let e = read_regular(&f, "type list", 10).unwrap_err();
-        assert!(e.to_string().contains("more than the 10"), "{e}");
+        assert!(e.to_string().contains("more than the 10 bytes"), "{e}");
         assert_eq!(read_regular(&f, "type list", 12).unwrap(), b"0123456789ab");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -451,28 +451,8 @@ pub const MAX_SOLUTION_FILE: u64 = 256 << 20;
 /// [`MAX_SOLUTION_FILE`] bytes, checked before it is opened (a named pipe would wait for
 /// a writer, and a device such as `/dev/zero` would be read without end).
 pub fn read_solution_file(path: &std::path::Path) -> std::io::Result<String> {
-    use std::io::Read;
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
-    if meta.len() > MAX_SOLUTION_FILE {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "{} bytes is larger than a solution file may be ({MAX_SOLUTION_FILE})",
-                meta.len()
-            ),
-        ));
-    }
-    let mut text = String::new();
-    std::fs::File::open(path)?
-        .take(MAX_SOLUTION_FILE + 1)
-        .read_to_string(&mut text)?;
-    Ok(text)
+    let data = gamewire_core::files::read_regular_io(path, MAX_SOLUTION_FILE)?;
+    String::from_utf8(data).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
 impl Schema {

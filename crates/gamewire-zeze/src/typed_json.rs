@@ -115,51 +115,33 @@ impl<'a> Frames<'a> {
     }
 
     /// The JSON of one frame.
-    pub fn frame(&self, f: &'a Frame) -> FrameView<'a, Body<'a>> {
+    pub fn frame<'b>(&'b self, f: &'b Frame) -> FrameView<'b, Body<'b>> {
         let family = match &f.payload {
             Payload::Body(b) => Some(b.family),
             Payload::Raw(_) => None,
         };
-        let (bean, name) = match &self.typing {
+        let typing: Option<Typing<'b>> = self.typing;
+        let (bean, name) = match &typing {
             Some(t) => t.frame_bean(f.module_id, f.protocol_id, family),
             None => (None, None),
         };
         let body = Body {
             f,
-            typed: self.typing.zip(bean),
+            typed: typing.zip(bean),
             opts: self.opts,
         };
         FrameView::new(f, body, name)
     }
 
     /// One JSON value per frame, in order.
-    pub fn each(&'a self) -> impl Iterator<Item = FrameView<'a, Body<'a>>> + 'a {
+    pub fn each(&self) -> impl Iterator<Item = FrameView<'_, Body<'_>>> + '_ {
         self.frames.iter().map(move |f| self.frame(f))
     }
 }
 
 impl serde::Serialize for Frames<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.collect_seq(self.frames.iter().map(|f| {
-            // Re-borrowed for the iterator's lifetime.
-            let family = match &f.payload {
-                Payload::Body(b) => Some(b.family),
-                Payload::Raw(_) => None,
-            };
-            let (bean, name) = match &self.typing {
-                Some(t) => t.frame_bean(f.module_id, f.protocol_id, family),
-                None => (None, None),
-            };
-            FrameView::new(
-                f,
-                Body {
-                    f,
-                    typed: self.typing.zip(bean),
-                    opts: self.opts,
-                },
-                name,
-            )
-        }))
+        s.collect_seq(self.frames.iter().map(|f| self.frame(f)))
     }
 }
 

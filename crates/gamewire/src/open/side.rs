@@ -30,39 +30,9 @@ pub struct FileSystem;
 
 impl SideSource for FileSystem {
     fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
-        use std::io::Read;
-        // Checked before opening: opening a named pipe waits for a writer, and a device
-        // would be read without end.
-        let before = std::fs::metadata(path)?;
-        if !before.is_file() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "not a regular file",
-            ));
-        }
-        if before.len() > MAX_SIDE_FILE {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("{} bytes is larger than a side file may be", before.len()),
-            ));
-        }
-        let f = std::fs::File::open(path)?;
-        let meta = f.metadata()?;
-        if !meta.is_file() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "not a regular file",
-            ));
-        }
-        if meta.len() > MAX_SIDE_FILE {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("{} bytes is larger than a side file may be", meta.len()),
-            ));
-        }
-        let mut data = Vec::with_capacity(meta.len() as usize);
-        f.take(MAX_SIDE_FILE + 1).read_to_end(&mut data)?;
-        Ok(data)
+        // Regular files only, checked before opening (a named pipe would wait for a
+        // writer, a device would be read without end), of at most MAX_SIDE_FILE bytes.
+        gamewire_core::files::read_regular_io(path, MAX_SIDE_FILE)
     }
 
     fn is_file(&self, path: &Path) -> bool {
