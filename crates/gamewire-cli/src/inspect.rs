@@ -254,7 +254,9 @@ fn inspect_one(
 fn describe(o: &gamewire::Opened) -> String {
     let found = o.found();
     match found.layout {
-        gamewire::Layout::Unknown => o.describe(),
+        // Side files named from the current folder, as the header of a document written
+        // to stdout names them.
+        gamewire::Layout::Unknown => o.header(None).describe(),
         _ => found.describe(),
     }
 }
