@@ -9,6 +9,7 @@ use gamewire::{Format, OpenOptions, Opened};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// An open error as a Python `DecodeError` (with the offset where there is one).
@@ -136,12 +137,18 @@ impl File {
         Ok(gamewire::core::inspect::render_text(&nodes))
     }
 
-    /// Encodes JSON text (the data, as [`File::json`] gives it) with this file's
-    /// settings: the engine bytes.
-    fn encode_json<'py>(&self, py: Python<'py>, text: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = py
-            .allow_threads(|| self.opened.encode_json(text, &EncodeOptions::default()))
-            .map_err(|e| errors::to_py(py, e))?;
+    /// Encodes JSON data (text as [`File::json`] gives it, or the plain Python values
+    /// `json.loads` makes of it) with this file's settings: the engine bytes.
+    fn encode_json<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let (text, depth) = json_text(data)?;
+        let bytes = crate::allow_threads_deep(py, depth, || {
+            self.opened.encode_json(&text, &EncodeOptions::default())
+        })?
+        .map_err(|e| errors::to_py(py, e))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
@@ -164,9 +171,14 @@ impl File {
                 ))
             }
         };
-        let j = crate::json::from_py(value, fmt)?;
-        let text = serde_json::to_vec(&j).map_err(|e| PyValueError::new_err(e.to_string()))?;
-        self.encode_json(py, &text)
+        let (j, depth) = crate::json::from_py_deep(value, Some(fmt))?;
+        let bytes = crate::allow_threads_deep(py, depth, move || {
+            let text = serde_json::to_vec(&j).map_err(|e| gamewire::Error::msg(e.to_string()))?;
+            drop(j);
+            self.opened.encode_json(&text, &EncodeOptions::default())
+        })?
+        .map_err(|e| errors::to_py(py, e))?;
+        Ok(PyBytes::new(py, &bytes))
     }
 
     fn __repr__(&self) -> String {
@@ -211,14 +223,38 @@ pub fn open(
     Ok(File { opened })
 }
 
+/// JSON text: `bytes` or `str` as they are, other values (dicts, lists, ... as
+/// `json.loads` gives them) written as JSON; with a bound on its nesting depth.
+fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<(Cow<'a, [u8]>, usize)> {
+    let text: &[u8] = if let Ok(b) = data.downcast::<PyBytes>() {
+        b.as_bytes()
+    } else if let Ok(s) = data.downcast::<pyo3::types::PyString>() {
+        s.to_str()?.as_bytes()
+    } else {
+        let (j, depth) = crate::json::from_py_deep(data, None)?;
+        let text = if depth <= crate::INLINE_DEPTH {
+            serde_json::to_vec(&j)
+        } else {
+            data.py()
+                .allow_threads(|| crate::on_big_stack(move || serde_json::to_vec(&j)))?
+        }
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        return Ok((text.into(), depth));
+    };
+    // Each level of nesting takes at least two bytes of text.
+    let depth = text.len().div_ceil(2);
+    Ok((text.into(), depth))
+}
+
 /// Encodes a JSON document (text with a `"$gamewire"` header, as `gamewire decode FILE`
-/// writes it) to engine bytes. Side files the header names are found relative to
-/// `path`'s folder (where the document is; default the current folder), or in `files`.
+/// writes it, or the dict `json.loads` makes of it) to engine bytes. Side files the
+/// header names are found relative to `path`'s folder (where the document is; default
+/// the current folder), or in `files`.
 #[pyfunction]
-#[pyo3(signature = (text, path=None, *, files=None, numbers_as_written=false))]
+#[pyo3(signature = (document, path=None, *, files=None, numbers_as_written=false))]
 pub fn encode_document<'py>(
     py: Python<'py>,
-    text: &[u8],
+    document: &Bound<'py, PyAny>,
     path: Option<PathBuf>,
     files: Option<&Bound<'_, PyDict>>,
     numbers_as_written: bool,
@@ -228,18 +264,18 @@ pub fn encode_document<'py>(
         numbers_as_written,
         ..EncodeOptions::default()
     };
-    let bytes = py
-        .allow_threads(|| {
-            let doc = gamewire::read_document(text)?;
-            if doc.settings.is_none() {
-                return Err(gamewire::Error::msg(
-                    "this JSON has no \"$gamewire\" header: encode it with the format's \
+    let (text, depth) = json_text(document)?;
+    let bytes = crate::allow_threads_deep(py, depth, || {
+        let doc = gamewire::read_document(&text)?;
+        if doc.settings.is_none() {
+            return Err(gamewire::Error::msg(
+                "this JSON has no \"$gamewire\" header: encode it with the format's \
                      module (gamewire.godot.encode, ...)",
-                ));
-            }
-            gamewire::encode_document(&doc, path.as_deref().map(Path::new), None, &side, &opts)
-        })
-        .map_err(|e| errors::to_py(py, e))?;
+            ));
+        }
+        gamewire::encode_document(&doc, path.as_deref().map(Path::new), None, &side, &opts)
+    })?
+    .map_err(|e| errors::to_py(py, e))?;
     Ok(PyBytes::new(py, &bytes.bytes))
 }
 

@@ -73,8 +73,8 @@ fn encode(
     framed: bool,
 ) -> PyResult<Vec<u8>> {
     let ver = self::version(version)?;
-    let j = crate::json::from_py(value, Format::Godot)?;
-    py.allow_threads(|| {
+    let (j, depth) = crate::json::from_py_deep(value, Some(Format::Godot))?;
+    crate::allow_threads_deep(py, depth, move || {
         let eo = EncodeOptions::new(ver);
         if !framed {
             let v = godot::json::from_json(&j, ver)?;
@@ -89,7 +89,7 @@ fn encode(
             godot::framing::encode_framed_into(&v, &eo, &mut out)?;
         }
         Ok(out)
-    })
+    })?
     .map_err(|e| errors::to_py(py, e))
 }
 

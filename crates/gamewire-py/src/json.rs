@@ -8,10 +8,11 @@
 //! what it returns, and `bytes` and non-finite floats take the format's tagged form
 //! ([`Format`]).
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use serde_json::{Map, Value as Json};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyIterator, PyList, PyString, PyTuple};
+use serde_json::{Map, Number, Value as Json};
 use std::collections::HashMap;
 
 /// How tagged JSON objects become Python objects.
@@ -136,55 +137,283 @@ fn float_json(fmt: Format, x: f64) -> Json {
     gamewire::json_tags::float(fmt.library(), x).unwrap_or(Json::Null)
 }
 
+/// Deepest nesting of lists, tuples and dicts `encode` takes from Python: the facade's
+/// limit on JSON text ([`gamewire::open::MAX_JSON_DEPTH`]; engine formats nest up to 1024
+/// levels, and a tagged value takes up to about four JSON levels per engine level).
+pub const MAX_DEPTH: usize = gamewire::open::MAX_JSON_DEPTH;
+
+/// Most `_gamewire_json()` calls in a row (an object whose JSON form is another object
+/// with a JSON form, ...) before a container or a plain value must come.
+pub const MAX_HOPS: usize = 64;
+
 /// Converts Python values (as the format's `decode` gives them) back to a JSON tree.
+///
+/// The walk keeps its own stack (no recursion): nesting past [`MAX_DEPTH`] and a value
+/// that contains itself raise `ValueError`, never exhaust the thread's stack.
 pub fn from_py(v: &Bound<'_, PyAny>, fmt: Format) -> PyResult<Json> {
-    if v.is_none() {
-        return Ok(Json::Null);
+    Ok(from_py_deep(v, Some(fmt))?.0)
+}
+
+/// [`from_py`] with the nesting depth of the tree made; `None` for plain JSON (a
+/// document for [`gamewire::encode_document`]: `bytes` and non-finite floats are errors).
+pub fn from_py_deep(v: &Bound<'_, PyAny>, fmt: Option<Format>) -> PyResult<(Json, usize)> {
+    Walk {
+        fmt,
+        stack: Vec::new(),
+        deepest: 0,
     }
-    if let Ok(b) = v.downcast_exact::<PyBool>() {
-        return Ok(Json::Bool(b.is_true()));
+    .run(v)
+}
+
+/// What one Python value is.
+enum Step {
+    /// A plain value, converted.
+    Leaf(Json),
+    /// An object with a `_gamewire_json()` method: its result takes its place.
+    Hop,
+    /// A list or tuple (`false`) or dict (`true`) to walk.
+    Open(bool),
+    /// Something else (the `TypeError` to raise).
+    Bad(PyErr),
+}
+
+/// A list, tuple or dict being walked.
+struct Frame<'py> {
+    /// The container (its id, to tell a value containing itself).
+    obj: Bound<'py, PyAny>,
+    /// The objects whose `_gamewire_json()` gave `obj`.
+    via: Vec<Bound<'py, PyAny>>,
+    /// Its items (a dict's `items()`).
+    iter: Bound<'py, PyIterator>,
+    /// The JSON made so far.
+    out: Partial,
+}
+
+/// The JSON of a container being walked.
+enum Partial {
+    List(Vec<Json>),
+    Dict(Map<String, Json>, Option<String>),
+}
+
+impl Partial {
+    fn put(&mut self, j: Json) {
+        match self {
+            Partial::List(a) => a.push(j),
+            Partial::Dict(m, key) => {
+                if let Some(k) = key.take() {
+                    m.insert(k, j);
+                }
+            }
+        }
     }
-    if v.is_exact_instance_of::<PyInt>() {
-        return int_json(v);
+
+    fn finish(self) -> Json {
+        match self {
+            Partial::List(a) => Json::Array(a),
+            Partial::Dict(m, _) => Json::Object(m),
+        }
     }
-    if let Ok(f) = v.downcast_exact::<PyFloat>() {
-        return Ok(float_json(fmt, f.value()));
+}
+
+/// One conversion: the open containers, outermost first.
+struct Walk<'py> {
+    fmt: Option<Format>,
+    stack: Vec<Frame<'py>>,
+    deepest: usize,
+}
+
+impl<'py> Walk<'py> {
+    fn run(mut self, root: &Bound<'py, PyAny>) -> PyResult<(Json, usize)> {
+        let mut value = root.clone();
+        loop {
+            // Turn `value` into a converted leaf, or open it as the new innermost container.
+            let mut via: Vec<Bound<'py, PyAny>> = Vec::new();
+            let mut done = loop {
+                match self.step(&value)? {
+                    Step::Leaf(j) => break Some(j),
+                    Step::Bad(e) => return Err(e),
+                    Step::Hop => {
+                        let next = value.call_method0(intern!(value.py(), "_gamewire_json"))?;
+                        if next.is(&value) || via.iter().any(|x| x.is(&next)) {
+                            return Err(contains_itself(&value));
+                        }
+                        if via.len() >= MAX_HOPS {
+                            return Err(PyValueError::new_err(format!(
+                                "cannot encode a {}: its _gamewire_json() gives objects with a \
+                                 _gamewire_json() more than {MAX_HOPS} times in a row",
+                                type_name(&value)
+                            )));
+                        }
+                        via.push(std::mem::replace(&mut value, next));
+                    }
+                    Step::Open(dict) => {
+                        self.open(value.clone(), std::mem::take(&mut via), dict)?;
+                        break None;
+                    }
+                }
+            };
+            // Hand the finished value to its container and take the container's next item,
+            // closing the containers that are done.
+            loop {
+                let Some(top) = self.stack.last_mut() else {
+                    let j = done.take().unwrap_or(Json::Null);
+                    return Ok((j, self.deepest));
+                };
+                if let Some(j) = done.take() {
+                    top.out.put(j);
+                }
+                match top.iter.next() {
+                    Some(item) => {
+                        let item = item?;
+                        match &mut top.out {
+                            Partial::List(_) => value = item,
+                            Partial::Dict(_, key) => {
+                                let (k, v): (Bound<'py, PyAny>, Bound<'py, PyAny>) =
+                                    item.extract()?;
+                                *key =
+                                    Some(k.extract().map_err(|_| {
+                                        PyTypeError::new_err("dict keys must be str")
+                                    })?);
+                                value = v;
+                            }
+                        }
+                        break;
+                    }
+                    None => {
+                        let f = self.stack.pop().expect("a frame is open");
+                        done = Some(f.out.finish());
+                    }
+                }
+            }
+        }
     }
-    if let Ok(s) = v.downcast_exact::<PyString>() {
-        return Ok(Json::String(s.to_str()?.to_owned()));
+
+    /// Opens a list, tuple or dict, refused past [`MAX_DEPTH`].
+    fn open(
+        &mut self,
+        obj: Bound<'py, PyAny>,
+        via: Vec<Bound<'py, PyAny>>,
+        dict: bool,
+    ) -> PyResult<()> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(self.too_deep(&obj, &via));
+        }
+        let (iter, out) = if dict {
+            // A snapshot of the pairs (as stored, whatever a subclass's `items`).
+            let items = obj.downcast::<PyDict>()?.items();
+            (items.try_iter()?, Partial::Dict(Map::new(), None))
+        } else {
+            (obj.try_iter()?, Partial::List(Vec::new()))
+        };
+        self.stack.push(Frame {
+            obj,
+            via,
+            iter,
+            out,
+        });
+        self.deepest = self.deepest.max(self.stack.len());
+        Ok(())
     }
-    if let Ok(d) = v.downcast_exact::<PyDict>() {
-        return dict_json(d, fmt);
+
+    /// The error for `obj` opened past the limit: a value on the path seen twice means a
+    /// value that contains itself (every cycle ends here), else nesting too deep.
+    fn too_deep(&self, obj: &Bound<'py, PyAny>, via: &[Bound<'py, PyAny>]) -> PyErr {
+        let mut ids: Vec<(usize, &Bound<'py, PyAny>)> = self
+            .stack
+            .iter()
+            .flat_map(|f| f.via.iter().chain([&f.obj]))
+            .chain(via.iter().chain([obj]))
+            .map(|o| (o.as_ptr() as usize, o))
+            .collect();
+        ids.sort_by_key(|&(id, _)| id);
+        if let Some(w) = ids.windows(2).find(|w| w[0].0 == w[1].0) {
+            return contains_itself(w[0].1);
+        }
+        PyValueError::new_err(format!(
+            "cannot encode a {} nested deeper than {MAX_DEPTH} levels",
+            type_name(obj)
+        ))
     }
-    if v.is_exact_instance_of::<PyList>() || v.is_exact_instance_of::<PyTuple>() {
-        return list_json(v, fmt);
+
+    fn step(&self, v: &Bound<'py, PyAny>) -> PyResult<Step> {
+        let leaf = |j| Ok(Step::Leaf(j));
+        if v.is_none() {
+            return leaf(Json::Null);
+        }
+        if let Ok(b) = v.downcast_exact::<PyBool>() {
+            return leaf(Json::Bool(b.is_true()));
+        }
+        if v.is_exact_instance_of::<PyInt>() {
+            return leaf(int_json(v)?);
+        }
+        if let Ok(f) = v.downcast_exact::<PyFloat>() {
+            return leaf(self.float(f.value())?);
+        }
+        if let Ok(s) = v.downcast_exact::<PyString>() {
+            return leaf(Json::String(s.to_str()?.to_owned()));
+        }
+        if v.is_exact_instance_of::<PyDict>() {
+            return Ok(Step::Open(true));
+        }
+        if v.is_exact_instance_of::<PyList>() || v.is_exact_instance_of::<PyTuple>() {
+            return Ok(Step::Open(false));
+        }
+        if let Ok(b) = v.downcast::<PyBytes>() {
+            return match self.fmt {
+                Some(fmt) => leaf(bytes_json(fmt, b.as_bytes())),
+                None => Ok(Step::Bad(PyTypeError::new_err(
+                    "cannot encode bytes in a JSON document",
+                ))),
+            };
+        }
+        if v.hasattr(intern!(v.py(), "_gamewire_json"))? {
+            return Ok(Step::Hop);
+        }
+        // Subclasses of the native types without a JSON form of their own.
+        if v.is_instance_of::<PyInt>() {
+            return leaf(int_json(v)?);
+        }
+        if let Ok(f) = v.downcast::<PyFloat>() {
+            return leaf(self.float(f.value())?);
+        }
+        if let Ok(s) = v.downcast::<PyString>() {
+            return leaf(Json::String(s.to_str()?.to_owned()));
+        }
+        if v.is_instance_of::<PyDict>() {
+            return Ok(Step::Open(true));
+        }
+        if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+            return Ok(Step::Open(false));
+        }
+        Ok(Step::Bad(PyTypeError::new_err(format!(
+            "cannot encode a {}",
+            type_name(v)
+        ))))
     }
-    if let Ok(b) = v.downcast::<PyBytes>() {
-        return Ok(bytes_json(fmt, b.as_bytes()));
+
+    fn float(&self, x: f64) -> PyResult<Json> {
+        match self.fmt {
+            Some(fmt) => Ok(float_json(fmt, x)),
+            None => Number::from_f64(x).map(Json::Number).ok_or_else(|| {
+                PyValueError::new_err(format!("{x} has no JSON form in a JSON document"))
+            }),
+        }
     }
-    if v.hasattr("_gamewire_json")? {
-        return from_py(&v.call_method0("_gamewire_json")?, fmt);
-    }
-    // Subclasses of the native types without a JSON form of their own.
-    if v.is_instance_of::<PyInt>() {
-        return int_json(v);
-    }
-    if let Ok(f) = v.downcast::<PyFloat>() {
-        return Ok(float_json(fmt, f.value()));
-    }
-    if let Ok(s) = v.downcast::<PyString>() {
-        return Ok(Json::String(s.to_str()?.to_owned()));
-    }
-    if let Ok(d) = v.downcast::<PyDict>() {
-        return dict_json(d, fmt);
-    }
-    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
-        return list_json(v, fmt);
-    }
-    Err(PyTypeError::new_err(format!(
-        "cannot encode a {}",
-        v.get_type().name()?
-    )))
+}
+
+/// The name of `v`'s type, for messages.
+fn type_name(v: &Bound<'_, PyAny>) -> String {
+    v.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_else(|_| "value".to_owned())
+}
+
+fn contains_itself(v: &Bound<'_, PyAny>) -> PyErr {
+    PyValueError::new_err(format!(
+        "cannot encode a value that contains itself (a {} is inside itself)",
+        type_name(v)
+    ))
 }
 
 fn int_json(v: &Bound<'_, PyAny>) -> PyResult<Json> {
@@ -193,25 +422,6 @@ fn int_json(v: &Bound<'_, PyAny>) -> PyResult<Json> {
     }
     let u: u64 = v.extract()?;
     Ok(Json::Number(u.into()))
-}
-
-fn dict_json(d: &Bound<'_, PyDict>, fmt: Format) -> PyResult<Json> {
-    let mut m = Map::new();
-    for (k, val) in d.iter() {
-        let key: String = k
-            .extract()
-            .map_err(|_| PyTypeError::new_err("dict keys must be str"))?;
-        m.insert(key, from_py(&val, fmt)?);
-    }
-    Ok(Json::Object(m))
-}
-
-fn list_json(v: &Bound<'_, PyAny>, fmt: Format) -> PyResult<Json> {
-    let mut out = Vec::new();
-    for item in v.try_iter()? {
-        out.push(from_py(&item?, fmt)?);
-    }
-    Ok(Json::Array(out))
 }
 
 #[cfg(test)]

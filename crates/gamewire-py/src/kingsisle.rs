@@ -177,8 +177,8 @@ fn encode(
             .allow_threads(|| write(&doc))
             .map_err(|e| errors::to_py(py, e));
     }
-    let j = crate::json::from_py(value, Format::KingsIsle)?;
-    py.allow_threads(|| write(&ki::json::from_json(&j, t)?))
+    let (j, depth) = crate::json::from_py_deep(value, Some(Format::KingsIsle))?;
+    crate::allow_threads_deep(py, depth, move || write(&ki::json::from_json(&j, t)?))?
         .map_err(|e| errors::to_py(py, e))
 }
 

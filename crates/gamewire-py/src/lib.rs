@@ -28,6 +28,61 @@ pub fn maybe_allow_threads<T: Send>(py: Python<'_>, len: usize, f: impl FnOnce()
     }
 }
 
+/// Stack of the thread deep values are converted on: engine values nest up to 1024
+/// levels and their JSON up to [`json::MAX_DEPTH`], and the recursive converters of the
+/// format crates take far more than a main thread's 8 MiB for that in a debug build.
+/// Only the pages used are committed.
+pub const WORKER_STACK: usize = 256 << 20;
+
+/// Values nested at most this deep are converted on the calling thread.
+pub const INLINE_DEPTH: usize = 64;
+
+/// Runs `f` with the GIL released: on the calling thread when the value it works on
+/// nests at most [`INLINE_DEPTH`] levels (`depth`), else on a thread with a
+/// [`WORKER_STACK`] stack.
+pub fn allow_threads_deep<T: Send>(
+    py: Python<'_>,
+    depth: usize,
+    f: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    if depth <= INLINE_DEPTH {
+        return Ok(py.allow_threads(f));
+    }
+    py.allow_threads(|| on_big_stack(f))
+}
+
+/// Runs `f` (which needs the GIL) on a thread with a [`WORKER_STACK`] stack, the calling
+/// thread waiting with the GIL released.
+pub fn with_gil_deep<T: Send>(
+    py: Python<'_>,
+    f: impl for<'py> FnOnce(Python<'py>) -> PyResult<T> + Send,
+) -> PyResult<T> {
+    py.allow_threads(|| on_big_stack(|| Python::with_gil(f)))?
+}
+
+/// Runs `f` on a new thread with a [`WORKER_STACK`] stack and waits for it.
+pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> PyResult<T> {
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("gamewire".into())
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(s, || {
+                // KingsIsle's recursion checks its own stack budget (1 MiB by default).
+                gamewire::kingsisle::set_stack_budget(WORKER_STACK / 2);
+                f()
+            })
+            .map_err(|e| {
+                pyo3::exceptions::PyMemoryError::new_err(format!(
+                    "cannot start a thread with a {} MiB stack for a deeply nested value: {e}",
+                    WORKER_STACK >> 20
+                ))
+            })?;
+        Ok(worker
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p)))
+    })
+}
+
 /// Runs `f` (which builds many Python objects) with Python's cyclic garbage collector
 /// paused: the objects it makes hold no cycles, and collections triggered by every 700
 /// new containers would traverse the growing tree again and again.

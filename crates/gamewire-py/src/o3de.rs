@@ -12,6 +12,7 @@ use gamewire::o3de::doc::{Document, Layout, Node, Str};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use std::cell::{Cell, RefCell};
 
 /// The Python classes the tree is built from.
 struct Classes<'py> {
@@ -21,6 +22,12 @@ struct Classes<'py> {
     /// Plain JSON values (`json=True`): `float` for `Number`, `str` for `String`, and
     /// a dict keeping the first of repeated names (the one O3DE reads) for `Members`.
     plain: bool,
+    /// `encode`: the deepest nesting taken on this thread.
+    limit: usize,
+    /// `encode`: the value went past `limit` (below [`MAX_DEPTH`]).
+    over: Cell<bool>,
+    /// `encode`: the ids of the containers on the current path.
+    path: RefCell<Vec<usize>>,
 }
 
 /// The text rapidjson's `Writer` gives `s` (between the quotes).
@@ -177,13 +184,48 @@ fn raw_text(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str) -> PyResult<Strin
     Ok(escape(s.to_str()?))
 }
 
-fn from_py(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str, depth: usize) -> PyResult<Own> {
-    if depth > MAX_DEPTH {
-        return Err(PyValueError::new_err(format!(
-            "{}: nested deeper than {MAX_DEPTH} levels",
-            where_(path)
-        )));
+/// The error for a value past `c.limit`: at [`MAX_DEPTH`], a container seen twice on
+/// the path (every cycle gets here) is a value that contains itself.
+fn too_deep(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str) -> PyErr {
+    if c.limit < MAX_DEPTH {
+        c.over.set(true);
+        return PyValueError::new_err("deeper than the calling thread takes");
     }
+    let mut ids = c.path.borrow().clone();
+    ids.push(v.as_ptr() as usize);
+    ids.sort_unstable();
+    if ids.windows(2).any(|w| w[0] == w[1]) {
+        return PyValueError::new_err(format!(
+            "cannot encode a value that contains itself (a {} is inside itself)",
+            v.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ));
+    }
+    PyValueError::new_err(format!(
+        "{}: nested deeper than {MAX_DEPTH} levels",
+        where_(path)
+    ))
+}
+
+fn from_py(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str, depth: usize) -> PyResult<Own> {
+    if depth > c.limit {
+        return Err(too_deep(v, c, path));
+    }
+    let own = from_py_in(v, c, path, depth);
+    if depth > 0 && c.path.borrow().last() == Some(&(v.as_ptr() as usize)) {
+        c.path.borrow_mut().pop();
+    }
+    own
+}
+
+/// Marks `v` as a container on the current path (taken off by [`from_py`]).
+fn enter(v: &Bound<'_, PyAny>, c: &Classes<'_>) {
+    c.path.borrow_mut().push(v.as_ptr() as usize);
+}
+
+fn from_py_in(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str, depth: usize) -> PyResult<Own> {
     if v.is_none() {
         return Ok(Own::Null);
     }
@@ -217,6 +259,7 @@ fn from_py(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str, depth: usize) -> P
         return Ok(Own::String(raw_text(v, c, path)?));
     }
     if let Ok(d) = v.downcast::<PyDict>() {
+        enter(v, c);
         let mut m = Vec::with_capacity(d.len());
         for (k, x) in d.iter() {
             let raw = raw_text(&k, c, path)?;
@@ -226,6 +269,7 @@ fn from_py(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str, depth: usize) -> P
         return Ok(Own::Object(m));
     }
     if v.is_instance(&c.members)? {
+        enter(v, c);
         let mut m = Vec::new();
         for (i, pair) in v.try_iter()?.enumerate() {
             let pair = pair?;
@@ -242,6 +286,7 @@ fn from_py(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str, depth: usize) -> P
         return Ok(Own::Object(m));
     }
     if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+        enter(v, c);
         let mut a = Vec::new();
         for (i, x) in v.try_iter()?.enumerate() {
             a.push(from_py(&x?, c, &format!("{path}[{i}]"), depth + 1)?);
@@ -255,12 +300,15 @@ fn from_py(v: &Bound<'_, PyAny>, c: &Classes<'_>, path: &str, depth: usize) -> P
     )))
 }
 
-fn classes(py: Python<'_>, plain: bool) -> PyResult<Classes<'_>> {
+fn classes(py: Python<'_>, plain: bool, limit: usize) -> PyResult<Classes<'_>> {
     Ok(Classes {
         number: py_attr(py, "o3de", "Number")?,
         string: py_attr(py, "o3de", "String")?,
         members: py_attr(py, "o3de", "Members")?,
         plain,
+        limit,
+        over: Cell::new(false),
+        path: RefCell::new(Vec::new()),
     })
 }
 
@@ -272,7 +320,7 @@ fn classes(py: Python<'_>, plain: bool) -> PyResult<Classes<'_>> {
 fn decode(py: Python<'_>, data: &[u8], json: bool) -> PyResult<PyObject> {
     let doc = maybe_allow_threads(py, data.len(), || Document::parse(data))
         .map_err(|e| errors::to_py(py, e))?;
-    let c = classes(py, json)?;
+    let c = classes(py, json, MAX_DEPTH)?;
     Ok(gc_paused(py, || to_py(py, &doc.root, &c))?.unbind())
 }
 
@@ -301,14 +349,35 @@ fn encode(
     compact: bool,
     final_newline: bool,
 ) -> PyResult<Vec<u8>> {
-    let c = classes(py, false)?;
-    let own = from_py(value, &c, "", 0)?;
     let layout = if compact {
         Layout::Compact
     } else {
         Layout::Pretty
     };
-    Ok(py.allow_threads(|| {
+    // Values nested past `INLINE_DEPTH` are walked again on a thread with a stack big
+    // enough for `MAX_DEPTH` levels of the recursive walk and writer.
+    let c = classes(py, false, crate::INLINE_DEPTH)?;
+    match encode_with(py, value, &c, layout, final_newline) {
+        Err(_) if c.over.get() => {
+            let value = value.clone().unbind();
+            crate::with_gil_deep(py, move |py| {
+                let c = classes(py, false, MAX_DEPTH)?;
+                encode_with(py, value.bind(py), &c, layout, final_newline)
+            })
+        }
+        r => r,
+    }
+}
+
+fn encode_with(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    c: &Classes<'_>,
+    layout: Layout,
+    final_newline: bool,
+) -> PyResult<Vec<u8>> {
+    let own = from_py(value, c, "", 0)?;
+    Ok(py.allow_threads(move || {
         Document {
             root: own.node(),
             final_newline,

@@ -77,11 +77,11 @@ fn encode(
         legacy,
         ..EncodeOptions::new(c)
     };
-    let j = crate::json::from_py(value, Format::Resonite)?;
-    py.allow_threads(|| {
+    let (j, depth) = crate::json::from_py_deep(value, Some(Format::Resonite))?;
+    crate::allow_threads_deep(py, depth, move || {
         let doc = resonite::json::document_from_json(&j, eo.max_depth)?;
         resonite::encode(&doc, &eo)
-    })
+    })?
     .map_err(|e| errors::to_py(py, e))
 }
 

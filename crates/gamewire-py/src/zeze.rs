@@ -96,8 +96,8 @@ fn encode(
     frames: bool,
 ) -> PyResult<Vec<u8>> {
     let t = typed(py, schema, bean)?;
-    let j = crate::json::from_py(value, Format::Zeze)?;
-    let r = py.allow_threads(|| match (&t, frames) {
+    let (j, depth) = crate::json::from_py_deep(value, Some(Format::Zeze))?;
+    let r = crate::allow_threads_deep(py, depth, move || match (&t, frames) {
         (Some(_), true) => Err(gamewire::Error::msg(
             "frames with a schema are not supported here; encode the bodies by bean",
         )),
@@ -112,7 +112,7 @@ fn encode(
         },
         (Some((s, b)), false) => s.encode(b, &j),
         (None, false) => bean_from_json(&j).and_then(|b| zeze::encode(&b)),
-    });
+    })?;
     r.map_err(|e| errors::to_py(py, e))
 }
 

@@ -149,7 +149,7 @@ class File:
                 final_newline=s.get("final_newline", False),
             )
         if isinstance(value, (dict, list)) and s["format"] == "zeze" and s.get("solution") and s["layout"] == "frames":
-            return self._f.encode_json(_json.dumps(value).encode())
+            return self._f.encode_json(value)
         return self._f.encode(value)
 
     def save(self, value, path=None):
@@ -191,10 +191,6 @@ def encode(document, *, path=None, files=None, numbers_as_written=False):
     """Encodes a JSON document with a ``"$gamewire"`` header (a dict, or its text as
     ``gamewire decode FILE`` writes it) to engine bytes. Side files the header names are
     found relative to ``path`` (where the document is; default the current folder)."""
-    if isinstance(document, (dict, list)):
-        document = _json.dumps(document)
-    if isinstance(document, str):
-        document = document.encode()
     return _gamewire.encode_document(document, path, files=files,
                                      numbers_as_written=numbers_as_written)
 
