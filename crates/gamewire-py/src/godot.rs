@@ -6,7 +6,7 @@
 
 use crate::json::Format;
 use crate::pyser::PySer;
-use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
+use crate::{build_deep, errors, maybe_allow_threads, py_attr};
 use gamewire::godot::{self, DecodeOptions, EncodeOptions, Version};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -19,6 +19,16 @@ fn version(v: u8) -> PyResult<Version> {
             "version must be 3 or 4, not {v}"
         ))),
     }
+}
+
+/// The converter of `decode` (made on the thread that builds the value).
+fn ser(py: Python<'_>, json: bool, limit: usize) -> PyResult<PySer<'_>> {
+    Ok(if json {
+        PySer::new(py)
+    } else {
+        PySer::tagged(py, "$type", py_attr(py, "godot", "_from_json")?)
+    }
+    .limit(limit))
 }
 
 /// Decodes one Variant (`version` 3 or 4) to Python values; with `framed=True`, every
@@ -36,11 +46,6 @@ fn decode(
     let ver = self::version(version)?;
     let mut opts = DecodeOptions::new(ver);
     opts.allow_objects = allow_objects;
-    let ser = if json {
-        PySer::new(py)
-    } else {
-        PySer::tagged(py, "$type", py_attr(py, "godot", "_from_json")?)
-    };
     if framed {
         let vs = maybe_allow_threads(py, data.len(), || {
             godot::framing::decode_framed_all(data, &opts)
@@ -50,16 +55,25 @@ fn decode(
             .iter()
             .map(|v| godot::json::JsonView::new(v, ver))
             .collect();
-        let value = gc_paused(py, || ser.convert(&views))?;
+        let value = build_deep(py, |py, limit| {
+            Ok(ser(py, json, limit)?
+                .convert_limited(&views)?
+                .map(Bound::unbind))
+        })?;
         drop(views);
         py.allow_threads(move || drop(vs));
-        return Ok(value.unbind());
+        return Ok(value);
     }
     let v = maybe_allow_threads(py, data.len(), || godot::decode(data, &opts))
         .map_err(|e| errors::to_py(py, e))?;
-    let value = gc_paused(py, || ser.convert(&godot::json::JsonView::new(&v, ver)))?;
+    let view = godot::json::JsonView::new(&v, ver);
+    let value = build_deep(py, |py, limit| {
+        Ok(ser(py, json, limit)?
+            .convert_limited(&view)?
+            .map(Bound::unbind))
+    })?;
     py.allow_threads(move || drop(v));
-    Ok(value.unbind())
+    Ok(value)
 }
 
 /// Encodes Python values (as `decode` gives them) to Variant bytes; with

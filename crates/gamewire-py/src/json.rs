@@ -31,12 +31,30 @@ pub fn to_py(py: Python<'_>, j: &Json) -> PyResult<PyObject> {
 
 /// Converts a JSON tree to Python values, tagged objects through `hook`.
 pub fn to_py_with(py: Python<'_>, j: &Json, hook: &Hook<'_>) -> PyResult<PyObject> {
+    to_py_limited(py, j, hook, usize::MAX)?
+        .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("no depth limit was set"))
+}
+
+/// [`to_py_with`], `None` when `j` nests deeper than `limit` arrays and objects (for
+/// [`crate::build_deep`]).
+pub fn to_py_limited(
+    py: Python<'_>,
+    j: &Json,
+    hook: &Hook<'_>,
+    limit: usize,
+) -> PyResult<Option<PyObject>> {
     let mut cx = Ctx {
         py,
         hook,
         keys: HashMap::new(),
+        limit,
+        depth: 0,
+        over: false,
     };
-    Ok(cx.value(j)?.unbind())
+    match cx.value(j) {
+        Err(_) if cx.over => Ok(None),
+        r => Ok(Some(r?.unbind())),
+    }
 }
 
 /// Most distinct object keys kept as shared Python strings during one conversion.
@@ -48,6 +66,12 @@ struct Ctx<'a, 'py> {
     py: Python<'py>,
     hook: &'a Hook<'py>,
     keys: HashMap<&'a str, Bound<'py, PyString>>,
+    /// The deepest nesting converted.
+    limit: usize,
+    /// Arrays and objects open now.
+    depth: usize,
+    /// An array or object was refused past `limit`.
+    over: bool,
 }
 
 impl<'a, 'py> Ctx<'a, 'py> {
@@ -63,6 +87,20 @@ impl<'a, 'py> Ctx<'a, 'py> {
     }
 
     fn value(&mut self, j: &'a Json) -> PyResult<Bound<'py, PyAny>> {
+        if !matches!(j, Json::Array(_) | Json::Object(_)) {
+            return self.make(j);
+        }
+        if self.depth >= self.limit {
+            self.over = true;
+            return Err(PyValueError::new_err("nested past the depth limit"));
+        }
+        self.depth += 1;
+        let v = self.make(j);
+        self.depth -= 1;
+        v
+    }
+
+    fn make(&mut self, j: &'a Json) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
         Ok(match j {
             Json::Null => py.None().into_bound(py),

@@ -10,7 +10,7 @@ mod values;
 
 use crate::json::Format;
 use crate::pyser::PySer;
-use crate::{errors, gc_paused, maybe_allow_threads};
+use crate::{build_deep, errors, maybe_allow_threads};
 use gamewire::kingsisle::view::OwnedView;
 use gamewire::kingsisle::{self as ki, bind, Options, TypeList};
 use lazy::{Doc, LazyList, LazyListIter, LazyObject, SharedTypes};
@@ -124,9 +124,12 @@ fn decode(
             types: &t.list,
             enum_numbers: false,
         };
-        let value = gc_paused(py, || PySer::new(py).convert(&view))?;
+        let value = build_deep(py, |py, limit| {
+            let ser = PySer::new(py).limit(limit);
+            Ok(ser.convert_limited(&view)?.map(Bound::unbind))
+        })?;
         py.allow_threads(move || drop(doc));
-        return Ok(value.unbind());
+        return Ok(value);
     }
     if lazy {
         let shared = SharedTypes(t);
@@ -141,10 +144,20 @@ fn decode(
         OwnedView::decode_any(&*data, &t.list, &o)
     })
     .map_err(|e| errors::to_py(py, e))?;
-    let conv = Conv::new(py, &t)?;
-    let value = gc_paused(py, || conv.root(&owned))?;
+    let value = build_deep(py, |py, limit| {
+        let conv = Conv::new(py, &t)?.limit(limit);
+        limited(&conv, conv.root(&owned))
+    })?;
     py.allow_threads(move || drop(owned));
-    Ok(value.unbind())
+    Ok(value)
+}
+
+/// The value `conv` built, `None` when it stopped at its depth limit.
+fn limited(conv: &Conv<'_, '_>, r: PyResult<Bound<'_, PyAny>>) -> PyResult<Option<PyObject>> {
+    match r {
+        Err(_) if conv.went_over() => Ok(None),
+        r => r.map(|v| Some(v.unbind())),
+    }
 }
 
 /// Encodes a value (as `decode` gives it, lazy or not) with the same type list and

@@ -83,6 +83,23 @@ pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> PyResult<T> {
     })
 }
 
+/// Builds a Python value with `f(py, limit)`, which gives `None` when the value nests
+/// deeper than `limit` levels: first on the calling thread with [`INLINE_DEPTH`], then,
+/// for a deeper value, again on a thread with a [`WORKER_STACK`] stack with no limit
+/// (the decoders' own depth limits bound it). The collector is paused meanwhile.
+pub fn build_deep(
+    py: Python<'_>,
+    f: impl for<'py> Fn(Python<'py>, usize) -> PyResult<Option<PyObject>> + Sync,
+) -> PyResult<PyObject> {
+    if let Some(v) = gc_paused(py, || f(py, INLINE_DEPTH))? {
+        return Ok(v);
+    }
+    with_gil_deep(py, |py| {
+        gc_paused(py, || f(py, usize::MAX))?
+            .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("no depth limit was set"))
+    })
+}
+
 /// Runs `f` (which builds many Python objects) with Python's cyclic garbage collector
 /// paused: the objects it makes hold no cycles, and collections triggered by every 700
 /// new containers would traverse the growing tree again and again.

@@ -11,7 +11,7 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use serde::ser::{self, Serialize};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -87,12 +87,58 @@ pub struct PySer<'py> {
     /// `__init__` (the attributes are set right after).
     dict_new: Option<Bound<'py, PyAny>>,
     /// A map whose first key is this tag is handed, once filled, to the callable, whose
-    /// result takes its place (Godot: `"$type"` and `gamewire.godot._from_json`).
+    /// result takes its place (Godot: `"$type"` and `gamewire.godot._from_json`); the
+    /// empty tag: every map.
     tag_hook: Option<(&'static str, Bound<'py, PyAny>)>,
     keys: RefCell<Keys<'py>>,
+    /// The deepest nesting of maps and sequences built (see [`PySer::limit`]).
+    limit: usize,
+    /// Maps and sequences open now.
+    depth: Cell<usize>,
+    /// A map or sequence was refused past `limit`.
+    over: Cell<bool>,
 }
 
 impl<'py> PySer<'py> {
+    /// Refuses (with an error, and [`PySer::went_over`] true) to build maps and
+    /// sequences nested deeper than `limit` levels: a caller that finds them can build
+    /// the value again on a thread with a bigger stack.
+    pub fn limit(self, limit: usize) -> Self {
+        PySer { limit, ..self }
+    }
+
+    /// True when the last conversion stopped at the depth limit.
+    pub fn went_over(&self) -> bool {
+        self.over.get()
+    }
+
+    /// [`PySer::convert`], `None` when the value nests past the limit.
+    pub fn convert_limited<T: Serialize + ?Sized>(
+        &self,
+        v: &T,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        match self.convert(v) {
+            Err(_) if self.went_over() => Ok(None),
+            r => r.map(Some),
+        }
+    }
+
+    fn enter(&self) -> Result<(), SerError> {
+        let d = self.depth.get() + 1;
+        if d > self.limit {
+            self.over.set(true);
+            return Err(<SerError as ser::Error>::custom(
+                "nested past the depth limit",
+            ));
+        }
+        self.depth.set(d);
+        Ok(())
+    }
+
+    fn leave(&self) {
+        self.depth.set(self.depth.get().saturating_sub(1));
+    }
+
     /// Plain conversion.
     pub fn new(py: Python<'py>) -> Self {
         PySer {
@@ -101,6 +147,9 @@ impl<'py> PySer<'py> {
             dict_new: None,
             tag_hook: None,
             keys: RefCell::new(Keys::default()),
+            limit: usize::MAX,
+            depth: Cell::new(0),
+            over: Cell::new(false),
         }
     }
 
@@ -112,6 +161,15 @@ impl<'py> PySer<'py> {
             dict_new: Some(dict_new),
             ..PySer::new(py)
         })
+    }
+
+    /// Conversion that hands every map (empty ones too) to `hook` (Zeze: every object of
+    /// its schema-less JSON becomes a class of `gamewire.zeze`).
+    pub fn hooked(py: Python<'py>, hook: Bound<'py, PyAny>) -> Self {
+        PySer {
+            tag_hook: Some(("", hook)),
+            ..PySer::new(py)
+        }
     }
 
     /// Conversion that hands maps whose first key is `tag` to `hook`.
@@ -239,11 +297,14 @@ impl<'a, 'py> ser::Serializer for &'a PySer<'py> {
         variant: &'static str,
         v: &T,
     ) -> R<'py> {
+        self.enter()?;
         let d = PyDict::new(self.py);
         d.set_item(self.key(variant), v.serialize(self)?)?;
+        self.leave();
         Ok(d.into_any())
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<Seq<'a, 'py>, SerError> {
+        self.enter()?;
         Ok(Seq {
             ser: self,
             items: Vec::with_capacity(len.unwrap_or(0).min(1 << 16)),
@@ -265,6 +326,7 @@ impl<'a, 'py> ser::Serializer for &'a PySer<'py> {
         self.serialize_seq(Some(len))
     }
     fn serialize_map(self, _: Option<usize>) -> Result<Map<'a, 'py>, SerError> {
+        self.enter()?;
         Ok(Map {
             ser: self,
             dict: None,
@@ -294,6 +356,7 @@ impl<'py> Seq<'_, 'py> {
         Ok(())
     }
     fn done(self) -> R<'py> {
+        self.ser.leave();
         Ok(PyList::new(self.ser.py, self.items)?.into_any())
     }
 }
@@ -500,7 +563,11 @@ impl<'py> Map<'_, 'py> {
                     .is_ok_and(|s| s.to_str().is_ok_and(|s| s == tag))
             };
             let class_key = self.ser.object_class.is_some() && first("$class");
-            self.tagged = self.ser.tag_hook.as_ref().is_some_and(|(t, _)| first(t));
+            self.tagged = self
+                .ser
+                .tag_hook
+                .as_ref()
+                .is_some_and(|(t, _)| t.is_empty() || first(t));
             if class_key {
                 let cls = self.ser.object_class.as_ref().expect("checked");
                 let new = self.ser.dict_new.as_ref().expect("set with the class");
@@ -555,11 +622,16 @@ impl<'py> Map<'_, 'py> {
 
     fn done(self) -> R<'py> {
         let py = self.ser.py;
+        self.ser.leave();
         if let Some(obj) = self.object {
             return Ok(obj);
         }
         let Some(d) = self.dict else {
-            return Ok(PyDict::new(py).into_any());
+            let d = PyDict::new(py);
+            return match &self.ser.tag_hook {
+                Some(("", hook)) => Ok(hook.call1((d,))?),
+                _ => Ok(d.into_any()),
+            };
         };
         if self.tagged {
             if let Some((_, hook)) = &self.ser.tag_hook {

@@ -7,7 +7,7 @@
 //! `container` tells the compression and framing so that `encode` can give the same bytes.
 
 use crate::json::{Format, Hook};
-use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
+use crate::{build_deep, errors, maybe_allow_threads, py_attr};
 use gamewire::resonite::{self, container::Compression, EncodeOptions};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -25,15 +25,19 @@ fn decode(py: Python<'_>, data: &[u8], name: Option<&str>, json: bool) -> PyResu
             .and_then(|d| resonite::json::document_to_json(&d.document, max_depth))
     })
     .map_err(|e| errors::to_py(py, e))?;
-    let hook = if json {
-        Hook::Plain
-    } else {
-        Hook::Call(
-            |m| m.keys().any(|k| k.starts_with('$')),
-            py_attr(py, "resonite", "_from_json")?,
-        )
-    };
-    gc_paused(py, || crate::json::to_py_with(py, &j, &hook))
+    let value = build_deep(py, |py, limit| {
+        let hook = if json {
+            Hook::Plain
+        } else {
+            Hook::Call(
+                |m| m.keys().any(|k| k.starts_with('$')),
+                py_attr(py, "resonite", "_from_json")?,
+            )
+        };
+        crate::json::to_py_limited(py, &j, &hook, limit)
+    })?;
+    py.allow_threads(move || drop(j));
+    Ok(value)
 }
 
 /// The container of a file: `{"compression": "brotli"|"lzma"|"lz4"|"none", "legacy": bool}`,

@@ -6,9 +6,11 @@
 //! a solution XML and a bean name, named typed values (the schema JSON mapping).
 
 use crate::json::{Format, Hook};
-use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
-use gamewire::zeze::frame::{decode_frames, encode_frames, FrameOptions};
-use gamewire::zeze::json::{bean_from_json, bean_to_json, frame_from_json, frame_to_json};
+use crate::pyser::PySer;
+use crate::{build_deep, errors, maybe_allow_threads, py_attr};
+use gamewire::zeze::frame::{decode_frames, encode_frames, FrameOptions, Payload};
+use gamewire::zeze::json::{bean_from_json, frame_from_json};
+use gamewire::zeze::json_view::{BeanView, FrameView};
 use gamewire::zeze::schema::Schema;
 use gamewire::zeze::{self as zeze};
 use pyo3::exceptions::PyValueError;
@@ -66,23 +68,55 @@ fn decode(
 ) -> PyResult<PyObject> {
     let t = typed(py, schema, bean)?;
     let o = zeze::Options::default();
-    let j = maybe_allow_threads(py, data.len(), || match (&t, frames) {
+    let d = maybe_allow_threads(py, data.len(), || match (&t, frames) {
         (_, true) if t.is_some() => Err(gamewire::Error::msg(
             "frames with a schema are not supported here; decode the bodies by bean",
         )),
-        (_, true) => decode_frames(data, &FrameOptions::default()).map(|fs| {
-            serde_json::Value::Array(fs.iter().map(|f| frame_to_json(f, bean_to_json)).collect())
-        }),
-        (Some((s, b)), false) => s.decode(b, data, &o),
-        (None, false) => zeze::decode(data, &o).map(|b| bean_to_json(&b)),
+        (_, true) => decode_frames(data, &FrameOptions::default()).map(Decoded::Frames),
+        (Some((s, b)), false) => s.decode(b, data, &o).map(Decoded::Json),
+        (None, false) => zeze::decode(data, &o).map(Decoded::Bean),
     })
     .map_err(|e| errors::to_py(py, e))?;
-    let hook = if json || t.is_some() {
-        Hook::Plain
-    } else {
-        Hook::Call(|_| true, py_attr(py, "zeze", "_from_json")?)
-    };
-    gc_paused(py, || crate::json::to_py_with(py, &j, &hook))
+    // Schema-less values go straight from the decoded tree to Python (no JSON tree: a
+    // list of empty beans would take some 200 bytes of `serde_json` values per byte).
+    let value = build_deep(py, |py, limit| {
+        let ser = |py| -> PyResult<PySer<'_>> {
+            Ok(if json {
+                PySer::new(py)
+            } else {
+                PySer::hooked(py, py_attr(py, "zeze", "_from_json")?)
+            }
+            .limit(limit))
+        };
+        match &d {
+            Decoded::Json(j) => crate::json::to_py_limited(py, j, &Hook::Plain, limit),
+            Decoded::Bean(b) => Ok(ser(py)?
+                .convert_limited(&BeanView::new(b))?
+                .map(Bound::unbind)),
+            Decoded::Frames(fs) => {
+                let views: Vec<_> = fs
+                    .iter()
+                    .map(|f| {
+                        let body = match &f.payload {
+                            Payload::Body(b) => Some(BeanView::new(&b.bean)),
+                            Payload::Raw(_) => None,
+                        };
+                        FrameView::new(f, body, None)
+                    })
+                    .collect();
+                Ok(ser(py)?.convert_limited(&views)?.map(Bound::unbind))
+            }
+        }
+    })?;
+    py.allow_threads(move || drop(d));
+    Ok(value)
+}
+
+/// What `decode` read: a typed value (the schema JSON mapping), a bean or frames.
+enum Decoded {
+    Json(serde_json::Value),
+    Bean(zeze::Bean),
+    Frames(Vec<gamewire::zeze::frame::Frame>),
 }
 
 /// Encodes a value (as `decode` gives it, with the same keyword arguments) to bytes.

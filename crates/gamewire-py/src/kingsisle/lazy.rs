@@ -288,11 +288,16 @@ impl LazyObject {
 
     /// The eager `Object` (nested values built too), equal to `decode(..., lazy=False)`.
     fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let conv = self.doc.conv(py)?;
-        if self.root {
-            return crate::gc_paused(py, || conv.root(&self.doc.owned));
-        }
-        crate::gc_paused(py, || self.with(|o| conv.object(o)))
+        let value = crate::build_deep(py, |py, limit| {
+            let conv = self.doc.conv(py)?.limit(limit);
+            let r = if self.root {
+                conv.root(&self.doc.owned)
+            } else {
+                self.with(|o| conv.object(o))
+            };
+            super::limited(&conv, r)
+        })?;
+        Ok(value.into_bound(py))
     }
 
     /// For `encode` nested in other values: the eager object.
@@ -439,9 +444,13 @@ impl LazyList {
 
     /// The eager list (nested values built too).
     fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let conv = self.doc.conv(py)?;
-        let def = def_of(&self.doc.types().list, self.def);
-        crate::gc_paused(py, || self.with(|l| conv.list(l, def)))
+        let value = crate::build_deep(py, |py, limit| {
+            let conv = self.doc.conv(py)?.limit(limit);
+            let def = def_of(&self.doc.types().list, self.def);
+            let r = self.with(|l| conv.list(l, def));
+            super::limited(&conv, r)
+        })?;
+        Ok(value.into_bound(py))
     }
 
     /// For `encode`: the eager list.

@@ -15,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString};
 use pyo3::{intern, IntoPyObjectExt};
+use std::cell::Cell;
 
 /// A type list with the Python strings of its names, each made once on first use and
 /// shared by every value that names it (dict keys, `type_name`).
@@ -107,6 +108,12 @@ pub struct Conv<'py, 'x> {
     types: &'x Types,
     object_class: Bound<'py, PyAny>,
     dict_new: Bound<'py, PyAny>,
+    /// The deepest nesting of objects and lists built (see [`Conv::limit`]).
+    limit: usize,
+    /// Objects and lists open now.
+    depth: Cell<usize>,
+    /// An object or list was refused past `limit`.
+    over: Cell<bool>,
 }
 
 type R<'py> = PyResult<Bound<'py, PyAny>>;
@@ -133,7 +140,36 @@ impl<'py, 'x> Conv<'py, 'x> {
             types,
             object_class,
             dict_new,
+            limit: usize::MAX,
+            depth: Cell::new(0),
+            over: Cell::new(false),
         })
+    }
+
+    /// Refuses (with an error, and [`Conv::went_over`] true) to build objects and lists
+    /// nested deeper than `limit` levels (for [`crate::build_deep`]).
+    pub fn limit(self, limit: usize) -> Self {
+        Conv { limit, ..self }
+    }
+
+    /// True when a conversion stopped at the depth limit.
+    pub fn went_over(&self) -> bool {
+        self.over.get()
+    }
+
+    /// Runs `f` one level deeper, refused past the limit.
+    fn nested(&self, f: impl FnOnce() -> R<'py>) -> R<'py> {
+        let d = self.depth.get();
+        if d >= self.limit {
+            self.over.set(true);
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "nested past the depth limit",
+            ));
+        }
+        self.depth.set(d + 1);
+        let r = f();
+        self.depth.set(d);
+        r
     }
 
     fn f32(&self, x: f32) -> R<'py> {
@@ -262,18 +298,22 @@ impl<'py, 'x> Conv<'py, 'x> {
 
     /// A list, built whole.
     pub fn list(&self, l: ListRef<'_, '_, '_>, def: Option<&PropertyDef>) -> R<'py> {
-        let items = l
-            .iter()
-            .map(|e| self.value(e, def))
-            .collect::<PyResult<Vec<_>>>()?;
-        Ok(PyList::new(self.py, items)?.into_any())
+        self.nested(|| {
+            let items = l
+                .iter()
+                .map(|e| self.value(e, def))
+                .collect::<PyResult<Vec<_>>>()?;
+            Ok(PyList::new(self.py, items)?.into_any())
+        })
     }
 
     /// An object, built whole, as a `gamewire.kingsisle.Object`.
     pub fn object(&self, o: ObjectRef<'_, '_, '_>) -> R<'py> {
-        let (obj, dict) = self.empty_object(o)?;
-        self.fill(o, &dict)?;
-        Ok(obj)
+        self.nested(|| {
+            let (obj, dict) = self.empty_object(o)?;
+            self.fill(o, &dict)?;
+            Ok(obj)
+        })
     }
 
     /// An empty `Object` with the class of `o` set.
