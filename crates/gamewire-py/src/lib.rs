@@ -15,6 +15,7 @@ pub mod o3de;
 pub mod pyser;
 pub mod resonite;
 pub mod zeze;
+pub mod zeze_view;
 
 /// Inputs at least this long are decoded with the GIL released.
 pub const RELEASE_GIL_AT: usize = 64 * 1024;
@@ -36,6 +37,12 @@ pub const WORKER_STACK: usize = 256 << 20;
 
 /// Values nested at most this deep are converted on the calling thread.
 pub const INLINE_DEPTH: usize = 64;
+
+/// Deepest nesting of Python values a decoder builds (on the [`WORKER_STACK`] thread):
+/// far past the decoders' own limits (1024 engine levels, a few JSON levels each), it
+/// only stops inputs that nest without bound where a format does not count the levels
+/// (Zeze's inheritance levels).
+pub const WORKER_DEPTH: usize = 32 * 1024;
 
 /// Runs `f` with the GIL released: on the calling thread when the value it works on
 /// nests at most [`INLINE_DEPTH`] levels (`depth`), else on a thread with a
@@ -85,8 +92,8 @@ pub fn on_big_stack<T: Send>(f: impl FnOnce() -> T + Send) -> PyResult<T> {
 
 /// Builds a Python value with `f(py, limit)`, which gives `None` when the value nests
 /// deeper than `limit` levels: first on the calling thread with [`INLINE_DEPTH`], then,
-/// for a deeper value, again on a thread with a [`WORKER_STACK`] stack with no limit
-/// (the decoders' own depth limits bound it). The collector is paused meanwhile.
+/// for a deeper value, again on a thread with a [`WORKER_STACK`] stack with
+/// [`WORKER_DEPTH`] (a `ValueError` past it). The collector is paused meanwhile.
 pub fn build_deep(
     py: Python<'_>,
     f: impl for<'py> Fn(Python<'py>, usize) -> PyResult<Option<PyObject>> + Sync,
@@ -95,8 +102,11 @@ pub fn build_deep(
         return Ok(v);
     }
     with_gil_deep(py, |py| {
-        gc_paused(py, || f(py, usize::MAX))?
-            .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("no depth limit was set"))
+        gc_paused(py, || f(py, WORKER_DEPTH))?.ok_or_else(|| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "the decoded value nests deeper than {WORKER_DEPTH} levels"
+            ))
+        })
     })
 }
 

@@ -74,11 +74,11 @@ fn decode(
         )),
         (_, true) => decode_frames(data, &FrameOptions::default()).map(Decoded::Frames),
         (Some((s, b)), false) => s.decode(b, data, &o).map(Decoded::Json),
-        (None, false) => zeze::decode(data, &o).map(Decoded::Bean),
+        (None, false) => zeze::view(data, &o).map(Decoded::View),
     })
     .map_err(|e| errors::to_py(py, e))?;
-    // Schema-less values go straight from the decoded tree to Python (no JSON tree: a
-    // list of empty beans would take some 200 bytes of `serde_json` values per byte).
+    // Schema-less beans go straight from their bytes to Python (no owned tree and no
+    // JSON tree: a list of empty beans took some 300 bytes per input byte through them).
     let value = build_deep(py, |py, limit| {
         let ser = |py| -> PyResult<PySer<'_>> {
             Ok(if json {
@@ -90,9 +90,17 @@ fn decode(
         };
         match &d {
             Decoded::Json(j) => crate::json::to_py_limited(py, j, &Hook::Plain, limit),
-            Decoded::Bean(b) => Ok(ser(py)?
-                .convert_limited(&BeanView::new(b))?
-                .map(Bound::unbind)),
+            Decoded::View(v) => {
+                let ser = ser(py)?;
+                match ser.convert_limited(&crate::zeze_view::Bean(v.clone())) {
+                    // The walk checked all but field ids: the owned decode names the error.
+                    Err(e) if !ser.went_over() => match zeze::decode(data, &o) {
+                        Err(e) => Err(errors::to_py(py, e)),
+                        Ok(_) => Err(e),
+                    },
+                    r => Ok(r?.map(Bound::unbind)),
+                }
+            }
             Decoded::Frames(fs) => {
                 let views: Vec<_> = fs
                     .iter()
@@ -112,10 +120,11 @@ fn decode(
     Ok(value)
 }
 
-/// What `decode` read: a typed value (the schema JSON mapping), a bean or frames.
-enum Decoded {
+/// What `decode` read: a typed value (the schema JSON mapping), a bean's checked bytes
+/// or frames.
+enum Decoded<'a> {
     Json(serde_json::Value),
-    Bean(zeze::Bean),
+    View(zeze::BeanView<'a>),
     Frames(Vec<gamewire::zeze::frame::Frame>),
 }
 
