@@ -246,3 +246,59 @@ def test_godot_tagged_values_at_the_engine_limit():
         """
     )
     assert out.endswith("done\n")
+
+
+def test_zeze_inheritance_levels():
+    # Zeze counts no inheritance levels (0x01 bytes): 10,000 become nested bases, and a
+    # million raise ValueError instead of overflowing the stack.
+    out = run(
+        """
+        v = zeze.decode(b"\\x01" * 10_000 + b"\\x00", json=True)
+        depth = 0
+        while v:
+            v = v["base"]
+            depth += 1
+        assert depth == 10_000, depth
+        b = zeze.decode(b"\\x01" * 10_000 + b"\\x00")
+        assert type(b) is zeze.Bean and type(b.base) is zeze.Bean
+        for kw in ({}, {"json": True}):
+            try:
+                zeze.decode(b"\\x01" * 1_000_000 + b"\\x00", **kw)
+            except ValueError as e:
+                assert "nests deeper than 32768 levels" in str(e), e
+                print("ValueError")
+        print("done")
+        """
+    )
+    assert out.count("ValueError") == 2 and out.endswith("done\n")
+
+
+# Zeze's memory bound (docs/FORMATS.md) is 64x for its own values; the Python values of
+# empty beans alone take 72 bytes per input byte (a 64-byte dict and its list slot) with
+# json=True and 88 as zeze.Bean, and the input is held meanwhile.
+ZEZE_PEAK = {"json": 96, "beans": 112}
+
+
+@pytest.mark.parametrize("mode", sorted(ZEZE_PEAK))
+def test_zeze_empty_beans_memory(mode):
+    # 4 MB of empty beans: a bean whose field 1 lists 4,000,000 empty beans (one byte
+    # each). Through serde_json trees this took 1.3 GB (329x the input).
+    out = run(
+        f"""
+        import resource
+        n = 4_000_000
+        # Field 1, a list of beans; its count; the empty beans; the end of the bean.
+        data = bytes.fromhex("14f6e03d08f1") + bytes(n + 1)
+        assert zeze.decode(bytes.fromhex("1436") + bytes(4)) == zeze.Bean(
+            {{1: zeze.List([zeze.Bean()] * 3, "bean")}})
+        before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        v = zeze.decode(data, json={mode == "json"})
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+        items = v["1"]["items"] if {mode == "json"} else v[1]
+        empty = {{}} if {mode == "json"} else zeze.Bean()
+        assert len(items) == n and items[0] == empty and items[-1] == empty
+        print("peak", (peak - before) / len(data))
+        """
+    )
+    ratio = float(out.split("peak ")[1])
+    assert ratio <= ZEZE_PEAK[mode], f"{mode}: {ratio:.1f}x the input"
