@@ -222,9 +222,53 @@ struct Frame<'py> {
     /// The objects whose `_gamewire_json()` gave `obj`.
     via: Vec<Bound<'py, PyAny>>,
     /// Its items (a dict's `items()`).
-    iter: Bound<'py, PyIterator>,
+    items: Items<'py>,
     /// The JSON made so far.
     out: Partial,
+}
+
+/// The items of a container being walked: a list (read by index, so that a list
+/// changed meanwhile is read as it is now) or tuple, or any other iterable.
+enum Items<'py> {
+    List(Bound<'py, PyList>, usize),
+    Tuple(Bound<'py, PyTuple>, usize),
+    Iter(Bound<'py, PyIterator>),
+    /// A dict's pairs, taken when it is opened.
+    Pairs(std::vec::IntoIter<(Bound<'py, PyAny>, Bound<'py, PyAny>)>),
+}
+
+/// An item of a container: its key (for a dict) and value.
+type Entry<'py> = (Option<Bound<'py, PyAny>>, Bound<'py, PyAny>);
+
+impl<'py> Items<'py> {
+    fn of(v: &Bound<'py, PyAny>) -> PyResult<Self> {
+        Ok(if let Ok(l) = v.downcast_exact::<PyList>() {
+            Items::List(l.clone(), 0)
+        } else if let Ok(t) = v.downcast_exact::<PyTuple>() {
+            Items::Tuple(t.clone(), 0)
+        } else {
+            Items::Iter(v.try_iter()?)
+        })
+    }
+
+    /// The next item: a value, with its key for a dict.
+    fn next(&mut self) -> Option<PyResult<Entry<'py>>> {
+        let item = match self {
+            // (The length is checked first: an index error would build an exception.)
+            Items::List(l, i) if *i < l.len() => {
+                *i += 1;
+                l.get_item(*i - 1)
+            }
+            Items::Tuple(t, i) if *i < t.len() => {
+                *i += 1;
+                t.get_item(*i - 1)
+            }
+            Items::List(..) | Items::Tuple(..) => return None,
+            Items::Iter(it) => it.next()?,
+            Items::Pairs(p) => return p.next().map(|(k, v)| Ok((Some(k), v))),
+        };
+        Some(item.map(|v| (None, v)))
+    }
 }
 
 /// The JSON of a container being walked.
@@ -300,21 +344,16 @@ impl<'py> Walk<'py> {
                 if let Some(j) = done.take() {
                     top.out.put(j);
                 }
-                match top.iter.next() {
+                match top.items.next() {
                     Some(item) => {
-                        let item = item?;
-                        match &mut top.out {
-                            Partial::List(_) => value = item,
-                            Partial::Dict(_, key) => {
-                                let (k, v): (Bound<'py, PyAny>, Bound<'py, PyAny>) =
-                                    item.extract()?;
-                                *key =
-                                    Some(k.extract().map_err(|_| {
-                                        PyTypeError::new_err("dict keys must be str")
-                                    })?);
-                                value = v;
-                            }
+                        let (k, v) = item?;
+                        if let (Partial::Dict(_, key), Some(k)) = (&mut top.out, k) {
+                            *key = Some(
+                                k.extract()
+                                    .map_err(|_| PyTypeError::new_err("dict keys must be str"))?,
+                            );
                         }
+                        value = v;
                         break;
                     }
                     None => {
@@ -336,17 +375,21 @@ impl<'py> Walk<'py> {
         if self.stack.len() >= MAX_DEPTH {
             return Err(self.too_deep(&obj, &via));
         }
-        let (iter, out) = if dict {
-            // A snapshot of the pairs (as stored, whatever a subclass's `items`).
-            let items = obj.downcast::<PyDict>()?.items();
-            (items.try_iter()?, Partial::Dict(Map::new(), None))
+        let (items, out) = if dict {
+            // The pairs as stored (whatever a subclass's `items`), taken now: no Python
+            // code runs while they are read, and a dict changed later is not read again.
+            let pairs: Vec<_> = obj.downcast::<PyDict>()?.iter().collect();
+            (
+                Items::Pairs(pairs.into_iter()),
+                Partial::Dict(Map::new(), None),
+            )
         } else {
-            (obj.try_iter()?, Partial::List(Vec::new()))
+            (Items::of(&obj)?, Partial::List(Vec::new()))
         };
         self.stack.push(Frame {
             obj,
             via,
-            iter,
+            items,
             out,
         });
         self.deepest = self.deepest.max(self.stack.len());
