@@ -7,7 +7,7 @@
 //! otherwise than rapidjson writes them. So `encode(decode(data))` gives back the same
 //! document, and the same bytes for every file O3DE saved.
 
-use crate::{errors, gc_paused, maybe_allow_threads, py_attr};
+use crate::{errors, maybe_allow_threads, py_attr};
 use gamewire::o3de::doc::{Document, Layout, Node, Str};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -22,9 +22,9 @@ struct Classes<'py> {
     /// Plain JSON values (`json=True`): `float` for `Number`, `str` for `String`, and
     /// a dict keeping the first of repeated names (the one O3DE reads) for `Members`.
     plain: bool,
-    /// `encode`: the deepest nesting taken on this thread.
+    /// The deepest nesting converted on this thread.
     limit: usize,
-    /// `encode`: the value went past `limit` (below [`MAX_DEPTH`]).
+    /// The value went past `limit` (to be converted again on a bigger stack).
     over: Cell<bool>,
     /// `encode`: the ids of the containers on the current path.
     path: RefCell<Vec<usize>>,
@@ -73,7 +73,18 @@ fn string<'py>(py: Python<'py>, s: &Str<'_>, c: &Classes<'py>) -> PyResult<Bound
     }
 }
 
-fn to_py<'py>(py: Python<'py>, n: &Node<'_>, c: &Classes<'py>) -> PyResult<Bound<'py, PyAny>> {
+/// The Python value of `n`, refused (`c.over` set) past `c.limit` levels.
+fn to_py<'py>(
+    py: Python<'py>,
+    n: &Node<'_>,
+    c: &Classes<'py>,
+    depth: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    if matches!(n, Node::Array(_) | Node::Object(_)) && depth >= c.limit {
+        c.over.set(true);
+        return Err(PyValueError::new_err("nested past the depth limit"));
+    }
+    let to_py = |py, x, c| to_py(py, x, c, depth + 1);
     Ok(match n {
         Node::Null => py.None().into_bound(py),
         Node::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
@@ -320,8 +331,14 @@ fn classes(py: Python<'_>, plain: bool, limit: usize) -> PyResult<Classes<'_>> {
 fn decode(py: Python<'_>, data: &[u8], json: bool) -> PyResult<PyObject> {
     let doc = maybe_allow_threads(py, data.len(), || Document::parse(data))
         .map_err(|e| errors::to_py(py, e))?;
-    let c = classes(py, json, MAX_DEPTH)?;
-    Ok(gc_paused(py, || to_py(py, &doc.root, &c))?.unbind())
+    // Built on the calling thread, or again on a big stack for a deeply nested value.
+    crate::build_deep(py, |py, limit| {
+        let c = classes(py, json, limit)?;
+        match to_py(py, &doc.root, &c, 0) {
+            Err(_) if c.over.get() => Ok(None),
+            r => r.map(|v| Some(v.unbind())),
+        }
+    })
 }
 
 /// How a file is laid out, as the library's settings say (the same as `gamewire decode
