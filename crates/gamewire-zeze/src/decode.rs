@@ -83,6 +83,9 @@ fn read_bean_in(
         match t {
             0 => break,
             1 => {
+                // Each base level nests one deeper (the tree chains them): bounded by
+                // the same limit as nesting, at the byte that opens the level.
+                level_depth(at, opts, depth + levels.len() + 1)?;
                 levels.push(scratch.split_off(start));
                 id = 0;
                 continue;
@@ -347,8 +350,23 @@ pub fn skip_value(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize
     Ok(())
 }
 
+/// Refuses a base level at `depth` past `opts.max_depth` (the `0x01` at `at` opens it).
+#[inline]
+fn level_depth(at: usize, opts: &Options, depth: usize) -> Result<()> {
+    if depth >= opts.max_depth {
+        return Err(Error::at(
+            at,
+            ErrorKind::DepthLimit {
+                limit: opts.max_depth,
+            },
+        ));
+    }
+    Ok(())
+}
+
 /// Skips the rest of a bean up to and including its final `0x00` (all levels).
 pub fn skip_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<()> {
+    let mut levels = 0usize;
     loop {
         let t = c.u8()?;
         // The common tags first: a one-byte tag of an integer or a byte string.
@@ -380,7 +398,11 @@ pub fn skip_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<()>
         let at = c.offset() - 1;
         match t {
             0 => return Ok(()),
-            1 => continue,
+            1 => {
+                levels += 1;
+                level_depth(at, opts, depth + levels)?;
+                continue;
+            }
             2..=15 => {
                 return Err(Error::unexpected_at(
                     at,

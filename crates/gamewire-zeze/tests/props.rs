@@ -219,12 +219,25 @@ mod reference_walk {
     }
 
     pub fn skip_bean(c: &mut Cursor<'_>, opts: &Options, depth: usize) -> Result<()> {
+        let mut levels = 0;
         loop {
             let at = c.offset();
             let t = c.u8()?;
             match t {
                 0 => return Ok(()),
-                1 => continue,
+                1 => {
+                    // A base level nests one deeper, bounded like nesting.
+                    levels += 1;
+                    if depth + levels >= opts.max_depth {
+                        return Err(Error::at(
+                            at,
+                            gamewire_core::ErrorKind::DepthLimit {
+                                limit: opts.max_depth,
+                            },
+                        ));
+                    }
+                    continue;
+                }
                 2..=15 => {
                     return Err(Error::unexpected_at(
                         at,

@@ -249,28 +249,30 @@ def test_godot_tagged_values_at_the_engine_limit():
 
 
 def test_zeze_inheritance_levels():
-    # Zeze counts no inheritance levels (0x01 bytes): 10,000 become nested bases, and a
-    # million raise ValueError instead of overflowing the stack.
+    # Each inheritance level (a 0x01 byte) nests one deeper, bounded like nesting (the
+    # library's depth limit, 1024): 1,000 levels become nested bases, and 10,000 or a
+    # million are a DecodeError naming the limit and the byte, never a stack overflow.
     out = run(
         """
-        v = zeze.decode(b"\\x01" * 10_000 + b"\\x00", json=True)
+        v = zeze.decode(b"\\x01" * 1_000 + b"\\x00", json=True)
         depth = 0
         while v:
             v = v["base"]
             depth += 1
-        assert depth == 10_000, depth
-        b = zeze.decode(b"\\x01" * 10_000 + b"\\x00")
+        assert depth == 1_000, depth
+        b = zeze.decode(b"\\x01" * 1_000 + b"\\x00")
         assert type(b) is zeze.Bean and type(b.base) is zeze.Bean
-        for kw in ({}, {"json": True}):
-            try:
-                zeze.decode(b"\\x01" * 1_000_000 + b"\\x00", **kw)
-            except ValueError as e:
-                assert "nests deeper than 32768 levels" in str(e), e
-                print("ValueError")
+        for n in (10_000, 1_000_000):
+            for kw in ({}, {"json": True}, {"frames": False}):
+                try:
+                    zeze.decode(b"\\x01" * n + b"\\x00", **kw)
+                except gamewire.DecodeError as e:
+                    assert "deeper than the limit of 1024" in str(e) and e.offset == 1023, e
+                    print("DecodeError")
         print("done")
         """
     )
-    assert out.count("ValueError") == 2 and out.endswith("done\n")
+    assert out.count("DecodeError") == 6 and out.endswith("done\n")
 
 
 # Zeze's memory bound (docs/FORMATS.md) is 64x for its own values; the Python values of
