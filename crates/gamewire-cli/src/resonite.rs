@@ -33,8 +33,8 @@ pub struct Args {
     /// from stdin (e.g. `x.7zbson`).
     #[arg(long)]
     pub name: Option<String>,
-    /// Deepest nesting accepted.
-    #[arg(long, default_value_t = 1024)]
+    /// Deepest nesting accepted (at most 65536).
+    #[arg(long, default_value_t = 1024, value_parser = crate::limits::max_depth)]
     pub max_depth: usize,
     /// Decompression limits.
     #[command(flatten)]
