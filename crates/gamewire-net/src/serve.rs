@@ -15,7 +15,8 @@
 //!
 //! # async fn run() -> std::io::Result<()> {
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:7001").await?;
-//! accept_loop(listener, |socket, _peer| async move {
+//! // Never returns: the result is `Infallible`.
+//! match accept_loop(listener, |socket, _peer| async move {
 //!     let mut frames = Framed::new(socket, ZezeCodec::new());
 //!     while let Some(Ok(frame)) = frames.next().await {
 //!         if frames.send(&frame).await.is_err() {
@@ -23,7 +24,7 @@
 //!         }
 //!     }
 //! })
-//! .await;
+//! .await {}
 //! # }
 //! ```
 
