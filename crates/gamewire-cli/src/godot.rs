@@ -32,8 +32,8 @@ pub struct Args {
     /// being an error.
     #[arg(long)]
     pub last_key_wins: bool,
-    /// Deepest nesting accepted.
-    #[arg(long, default_value_t = 1024)]
+    /// Deepest nesting accepted (at most 65536).
+    #[arg(long, default_value_t = 1024, value_parser = crate::limits::max_depth)]
     pub max_depth: usize,
 }
 

@@ -66,8 +66,8 @@ pub struct Args {
     /// that one decode's time and exit: the first decode of a fresh process.
     #[arg(long)]
     pub once: bool,
-    /// Deepest nesting accepted.
-    #[arg(long, default_value_t = 1024)]
+    /// Deepest nesting accepted (at most 65536).
+    #[arg(long, default_value_t = 1024, value_parser = crate::limits::max_depth)]
     pub max_depth: usize,
     /// Decompression limits (zlib).
     #[command(flatten)]

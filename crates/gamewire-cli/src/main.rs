@@ -10,7 +10,6 @@ mod bench;
 mod convert;
 mod inspect;
 mod io;
-#[cfg(any(feature = "resonite", feature = "kingsisle"))]
 mod limits;
 mod stdout_at_start;
 

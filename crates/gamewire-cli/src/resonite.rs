@@ -33,8 +33,8 @@ pub struct Args {
     /// from stdin (e.g. `x.7zbson`).
     #[arg(long)]
     pub name: Option<String>,
-    /// Deepest nesting accepted.
-    #[arg(long, default_value_t = 1024)]
+    /// Deepest nesting accepted (at most 65536).
+    #[arg(long, default_value_t = 1024, value_parser = crate::limits::max_depth)]
     pub max_depth: usize,
     /// Decompression limits.
     #[command(flatten)]
@@ -241,7 +241,8 @@ pub fn slot_tree(doc: &Document<'_>, view: TreeView) -> String {
         out.push_str("(no Object slot)\n");
     }
     for (depth, s) in slots {
-        let indent = "  ".repeat(depth);
+        // Bounded indentation: past 32 levels `[depth N] ` (gamewire_core's rule).
+        let indent = gamewire_core::inspect::indent_text(depth);
         let name = s.name().unwrap_or("(unnamed)");
         let active = if s.active() == Some(false) {
             " [inactive]"
@@ -350,6 +351,39 @@ mod tests {
             text.contains("Assets:\n  + [FrooxEngine]FrooxEngine."),
             "{text}"
         );
+    }
+
+    /// A chain of slots 100 deep: two spaces a level up to 32 levels, then the real depth
+    /// at the start of the line instead of more spaces.
+    #[test]
+    fn slot_tree_indentation_is_bounded() {
+        let mut doc = resonite::synth::data_tree(1, 2, 1);
+        let at = doc.entries.iter().position(|(k, _)| k == "Object").unwrap();
+        let Value::Document(leaf) = doc.entries[at].1.clone() else {
+            panic!("a slot")
+        };
+        let mut chain = Value::Document(leaf.clone());
+        for _ in 0..100 {
+            let mut parent = leaf.clone();
+            for (k, v) in &mut parent.entries {
+                if k == "Children" {
+                    *v = Value::Array(vec![chain.clone()]);
+                }
+            }
+            chain = Value::Document(parent);
+        }
+        doc.entries[at].1 = chain;
+        let text = slot_tree(&doc, TreeView::default());
+        assert!(text.contains("\n  Root  <"), "{text}");
+        assert!(
+            text.contains(&format!("\n{}Root  <", "  ".repeat(32))),
+            "{text}"
+        );
+        let deep = format!("\n{}[depth 100] Root  <", "  ".repeat(32));
+        assert!(text.contains(&deep), "{text}");
+        assert!(text.contains(&format!("\n{}[depth 100]   Rotation: ", "  ".repeat(32))));
+        let widest = text.lines().map(str::len).max().unwrap();
+        assert!(widest < 200, "a line of {widest} bytes");
     }
 
     #[test]

@@ -30,8 +30,8 @@ pub struct Args {
     /// being an error.
     #[arg(long)]
     pub last_key_wins: bool,
-    /// Deepest nesting accepted while decoding.
-    #[arg(long, default_value_t = 1024)]
+    /// Deepest nesting accepted while decoding (at most 65536).
+    #[arg(long, default_value_t = 1024, value_parser = crate::limits::max_depth)]
     pub max_depth: usize,
     /// A Zeze solution XML: decode and encode named, typed values. A single bean needs
     /// --bean; frames are typed by --bean, or else by the protocols the solution declares

@@ -370,3 +370,49 @@ fn diff_and_patch_are_quiet_on_success_and_report_on_failure_or_verbose() {
     assert!(err.contains("\"patch\"") && err.contains("Halted"), "{err}");
     assert!(failed.stdout.is_empty());
 }
+
+/// `o3de tree` of a prefab whose 100,000 entities form one parent chain: every entity
+/// printed, the text in proportion to the file (indentation stops at 32 levels and the
+/// real depth is written instead), where two spaces a level made about 20 GB.
+#[test]
+fn o3de_tree_of_a_long_parent_chain_stays_in_proportion() {
+    use std::fmt::Write as _;
+    let n = 100_000;
+    let mut s = String::from(
+        r#"{"ContainerEntity": {"Id": "ContainerEntity", "Name": "C"}, "Entities": {"#,
+    );
+    for i in 0..n {
+        let parent = if i == 0 {
+            "ContainerEntity".to_string()
+        } else {
+            format!("Entity_[{}]", i - 1)
+        };
+        if i > 0 {
+            s.push(',');
+        }
+        let _ = write!(
+            s,
+            r#""Entity_[{i}]": {{"Id": "Entity_[{i}]", "Name": "e{i}", "Components": {{"T": {{"$type": "TransformComponent", "Parent Entity": "{parent}"}}}}}}"#
+        );
+    }
+    s.push_str("}}");
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("o3de-chain-100k.prefab");
+    std::fs::write(&file, &s).unwrap();
+    let o = bin().args(["o3de", "tree"]).arg(&file).output().unwrap();
+    ok(&o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert_eq!(text.lines().count(), 2 + 2 * n);
+    assert!(
+        text.len() < 2 * s.len(),
+        "{} bytes of text for {} bytes of prefab",
+        text.len(),
+        s.len()
+    );
+    let last = format!(
+        "\n{}[depth {n}] e{}  <Entity_[{}]>\n",
+        "  ".repeat(32),
+        n - 1,
+        n - 1
+    );
+    assert!(text.contains(&last), "{}", &text[text.len() - 300..]);
+}

@@ -271,9 +271,30 @@ pub fn render_text(nodes: &[Node]) -> String {
 }
 
 fn pad(out: &mut String, depth: usize) {
-    for _ in 0..depth {
+    indent(out, depth);
+}
+
+/// Indents a line of a text tree at `depth`, the rule of every tree rendering (this
+/// one, `o3de tree`, `resonite tree`): two spaces a level up to
+/// [`PRETTY_DEPTH`](crate::json_out::PRETTY_DEPTH) levels, as the JSON writer indents;
+/// deeper lines stop indenting further and start with their real depth, `[depth 5000] `,
+/// so that a chain of 100,000 levels prints 100,000 lines of bounded width, not 20 GB of
+/// spaces.
+pub fn indent(out: &mut String, depth: usize) {
+    use crate::json_out::PRETTY_DEPTH;
+    for _ in 0..depth.min(PRETTY_DEPTH) {
         out.push_str("  ");
     }
+    if depth > PRETTY_DEPTH {
+        let _ = write!(out, "[depth {depth}] ");
+    }
+}
+
+/// The text [`indent`] writes for `depth`.
+pub fn indent_text(depth: usize) -> String {
+    let mut s = String::new();
+    indent(&mut s, depth);
+    s
 }
 
 fn line(out: &mut String, n: &Node) {
@@ -313,6 +334,31 @@ pub fn short_str(s: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past 32 levels lines are indented no further and start with their real depth.
+    #[test]
+    fn text_indentation_is_bounded() {
+        let mut n = Node::new("leaf", "int");
+        n.value = Some("1".into());
+        for i in (0..100).rev() {
+            let mut p = Node::new(&format!("l{i}"), "array");
+            p.count = Some(1);
+            p.children.push(n);
+            n = p;
+        }
+        let text = render_text(&[n]);
+        assert_eq!(text.lines().count(), 101);
+        assert!(text.contains(&format!("\n{}l31: array (1 item)\n", "  ".repeat(32))));
+        assert!(text.contains(&format!("\n{}[depth 33] l32: array", "  ".repeat(32))));
+        assert!(text.ends_with(&format!("{}[depth 101] leaf: int = 1\n", "  ".repeat(32))));
+        let widest = text.lines().map(str::len).max().unwrap();
+        assert!(widest < 100, "a line of {widest} bytes");
+        assert_eq!(indent_text(2), "    ");
+        assert_eq!(
+            indent_text(5000),
+            format!("{}[depth 5000] ", "  ".repeat(32))
+        );
+    }
 
     #[test]
     fn text_indents_elides_and_closes_in_order() {

@@ -9,7 +9,7 @@
 //! bytes read under the wrong type ids turn into floats such as `1.1e27` (ASCII read as
 //! a float) or strings full of control bytes.
 
-use crate::framing::decode_framed_all;
+use crate::framing::decode_framed;
 use crate::header::TYPE_MASK;
 use crate::{decode, DecodeOptions, Kind, Real, Reals, Value, Version};
 
@@ -74,13 +74,15 @@ const MIN_LEN: usize = 4;
 /// Reads `data` every way Godot could have written it and says which fits.
 ///
 /// A reading must decode every byte (full objects are not accepted, as with
-/// `bytes_to_var`) and have at most one implausible leaf in eight. Readings that give
+/// `bytes_to_var`; a framed reading decodes its first [`PROBE_FRAMES`] frames and checks
+/// the size chain of the rest) and have at most one implausible leaf in eight. Readings that give
 /// equal values (for example a `String`, which both versions write alike) are not a
 /// conflict; readings that differ are ranked by how many implausible leaves they hold,
 /// and a tie is [`Verdict::Ambiguous`]. Ties happen only on tiny inputs: bare bytes read
 /// as a frame only when their header, a type id under 39, equals the length of what
-/// follows, so a bare value over 42 bytes never passes for a framed one. The cost is at most four decodes of the input,
-/// and most non-Godot inputs are turned away by their first header.
+/// follows, so a bare value over 42 bytes never passes for a framed one. The cost is at
+/// most two decodes of the input as a bare value and two of its first frames, and most
+/// non-Godot inputs are turned away by their first header.
 pub fn probe(data: &[u8]) -> Verdict {
     if data.len() < MIN_LEN {
         return Verdict::NotGodot;
@@ -96,9 +98,11 @@ pub fn probe(data: &[u8]) -> Verdict {
                 ));
             }
         }
-        if frames_chain(data) && header_fits(&data[4..], version) {
-            if let Ok(values) = decode_framed_all(data, &opts) {
-                found.push((reading(version, Framing::Framed, &values), values));
+        if let Some(frames) = frames_chain(data).filter(|_| header_fits(&data[4..], version)) {
+            if let Ok(values) = decode_first_frames(data, &opts) {
+                let mut r = reading(version, Framing::Framed, &values);
+                r.records = frames;
+                found.push((r, values));
             }
         }
     }
@@ -141,23 +145,41 @@ fn header_fits(data: &[u8], version: Version) -> bool {
     h & !(TYPE_MASK | 0xF_0000) == 0 && Kind::from_id(h & TYPE_MASK, version).is_some()
 }
 
-/// True when `data` is a chain of u32-length frames that ends exactly at its end.
-fn frames_chain(data: &[u8]) -> bool {
+/// The number of frames when `data` is a chain of u32-length frames that ends exactly at
+/// its end (counted, nothing stored).
+fn frames_chain(data: &[u8]) -> Option<usize> {
     let mut pos = 0usize;
+    let mut frames = 0usize;
     while pos < data.len() {
-        let Some(h) = data.get(pos..pos + 4) else {
-            return false;
-        };
+        let h = data.get(pos..pos + 4)?;
         let len = u32::from_le_bytes([h[0], h[1], h[2], h[3]]) as usize;
         if len < 4 {
-            return false;
+            return None;
         }
         pos = match pos.checked_add(4 + len) {
             Some(p) if p <= data.len() => p,
-            _ => return false,
+            _ => return None,
         };
+        frames += 1;
     }
-    pos == data.len() && !data.is_empty()
+    (pos == data.len() && !data.is_empty()).then_some(frames)
+}
+
+/// How many frames of a framed reading [`probe`] decodes: the first 1,024 (the size
+/// chain of the rest is checked, their values are not decoded), so that a long stream of
+/// tiny frames (500 MB of 8-byte `nil` frames) is judged in bounded memory.
+pub const PROBE_FRAMES: usize = 1024;
+
+/// Decodes the first [`PROBE_FRAMES`] frames of `data`.
+fn decode_first_frames(data: &[u8], opts: &DecodeOptions) -> gamewire_core::Result<Vec<Value>> {
+    let mut values = Vec::new();
+    let mut pos = 0;
+    while pos < data.len() && values.len() < PROBE_FRAMES {
+        let (v, used) = decode_framed(&data[pos..], opts)?;
+        values.push(v);
+        pos += used;
+    }
+    Ok(values)
 }
 
 fn reading(version: Version, framing: Framing, values: &[Value]) -> Reading {

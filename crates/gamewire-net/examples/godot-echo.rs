@@ -10,6 +10,7 @@
 
 use futures_util::{SinkExt, StreamExt};
 use gamewire_godot::Version;
+use gamewire_net::serve::accept_loop;
 use gamewire_net::GodotCodec;
 use tokio::net::TcpListener;
 use tokio_util::codec::Framed;
@@ -36,23 +37,23 @@ async fn main() -> std::io::Result<()> {
         version.major(),
         listener.local_addr()?
     );
-    loop {
-        let (socket, peer) = listener.accept().await?;
-        tokio::spawn(async move {
-            let mut frames = Framed::new(socket, GodotCodec::new(version));
-            let mut count = 0u64;
-            while let Some(item) = frames.next().await {
-                let sent = match item {
-                    Ok(value) => frames.send(&value).await,
-                    Err(e) => Err(e),
-                };
-                if let Err(e) = sent {
-                    eprintln!("{peer}: {e}; dropped after {count} value(s)");
-                    return;
-                }
-                count += 1;
+    // An `accept` that fails (out of file descriptors) is logged and retried after
+    // 100 ms: the server keeps serving.
+    match accept_loop(listener, move |socket, peer| async move {
+        let mut frames = Framed::new(socket, GodotCodec::new(version));
+        let mut count = 0u64;
+        while let Some(item) = frames.next().await {
+            let sent = match item {
+                Ok(value) => frames.send(&value).await,
+                Err(e) => Err(e),
+            };
+            if let Err(e) = sent {
+                eprintln!("{peer}: {e}; dropped after {count} value(s)");
+                return;
             }
-            println!("{peer}: closed after {count} value(s)");
-        });
-    }
+            count += 1;
+        }
+        println!("{peer}: closed after {count} value(s)");
+    })
+    .await {}
 }

@@ -30,11 +30,18 @@
 //! assert_eq!(&wire[..], [8, 0, 0, 0, 2, 0, 0, 0, 7, 0, 0, 0]);
 //! assert_eq!(codec.decode(&mut wire).unwrap(), Some(Value::Int(7)));
 //! ```
+//!
+//! A server built on the codecs accepts its connections with [`serve::accept_loop`]: an
+//! `accept` that fails (out of file descriptors under `ulimit -n`, a client that reset
+//! before it was accepted) is logged and retried after a short back-off, where
+//! `listener.accept().await?` would end the server for every client. The example echo
+//! servers (`examples/godot-echo.rs`, `examples/zeze-echo.rs`) show the whole of it.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod framing;
 pub mod godot;
+pub mod serve;
 pub mod zeze;
 
 pub use gamewire_core::{Error, ErrorKind, Result};

@@ -395,7 +395,9 @@ impl<'a> PrefabTree<'a> {
     /// alias, component types), each instance under the entity it is parented to
     /// (alias, `Source`, number of patches). Entities whose parent is not in the file
     /// are listed under the container with that parent named; entities caught in a
-    /// parent cycle are listed at the end.
+    /// parent cycle are listed at the end. Two spaces a level up to 32 levels; deeper
+    /// lines are indented no further and start with `[depth N] ` (as
+    /// [`gamewire_core::inspect::indent`]), so the text stays in proportion to the file.
     pub fn render(&self) -> String {
         let mut out = String::with_capacity(64 * (self.entities.len() + 1));
         self.render_into(&mut out, 0);
@@ -441,11 +443,9 @@ impl<'a> PrefabTree<'a> {
             inst[slot(lookup(&x.parent).0)].push(i);
         }
 
-        let pad = |out: &mut String, d: usize| {
-            for _ in 0..d {
-                out.push_str("  ");
-            }
-        };
+        // Two spaces a level, bounded: past 32 levels `[depth N] ` (one rule for every
+        // text tree, gamewire_core::inspect::indent).
+        let pad = |out: &mut String, d: usize| gamewire_core::inspect::indent(out, d);
         if base == 0 {
             if let Some(s) = &self.source {
                 let _ = writeln!(out, "# Source: {s}");
@@ -522,9 +522,7 @@ impl<'a> PrefabTree<'a> {
     }
 
     fn instance_line(&self, out: &mut String, x: &Instance<'a>, depth: usize) {
-        for _ in 0..depth {
-            out.push_str("  ");
-        }
+        gamewire_core::inspect::indent(out, depth);
         let _ = writeln!(
             out,
             "^ {}  Source: {}  ({} patch{})",
@@ -689,7 +687,14 @@ Level  <ContainerEntity> id Entity_[1]
         let doc = Document::parse(s.as_bytes()).unwrap();
         let out = PrefabTree::from_node(&doc.root).unwrap().render();
         assert_eq!(out.lines().count(), 2 + 2 * 3_000);
-        assert!(out.contains(&format!("{}e2999  <Entity_[2999]>", "  ".repeat(3_000))));
+        // Indented two spaces a level up to 32 levels, then the real depth instead.
+        assert!(out.contains(&format!("\n{}e30  <Entity_[30]>\n", "  ".repeat(31))));
+        assert!(out.contains(&format!(
+            "\n{}[depth 3000] e2999  <Entity_[2999]>\n",
+            "  ".repeat(32)
+        )));
+        let widest = out.lines().map(str::len).max().unwrap();
+        assert!(widest < 150, "a line of {widest} bytes");
         for bad in ["[1]", r#"{"a": 1}"#, "\"x\""] {
             let doc = Document::parse(bad.as_bytes()).unwrap();
             let e = PrefabTree::from_node(&doc.root).unwrap_err();

@@ -381,30 +381,52 @@ impl FrameReader {
     }
 }
 
+/// How many bodies [`probe_frames`] decodes: the first 1,024 frames.
+pub const PROBE_BODIES: usize = 1024;
+
 /// Recognises a stream of protocol frames by its content: headers whose sizes chain
-/// to exactly the end of `data`, and at least half the bodies in Zeze's standard
-/// layout (family class, session id, a bean that decodes to its end; a stream may
-/// carry other bodies, which decoding keeps raw). Returns the number of frames.
-/// Cheap for other data: the size chain is checked before any body is decoded.
+/// to exactly the end of `data`, and at least half the bodies (of the first
+/// [`PROBE_BODIES`]) in Zeze's standard layout (family class, session id, a bean that
+/// decodes to its end; a stream may carry other bodies, which decoding keeps raw).
+/// Returns the number of frames. Cheap for other data: the size chain is checked before
+/// any body is decoded, and nothing is stored per frame (500 MB of zeros chain as 43
+/// million empty frames, counted in constant memory, then refused on their first
+/// bodies).
 pub fn probe_frames(data: &[u8]) -> Option<usize> {
-    let mut bounds = Vec::new();
-    let mut pos = 0usize;
-    while pos < data.len() {
-        let head = data.get(pos..pos + HEADER_SIZE)?;
-        let size = u32::from_le_bytes([head[8], head[9], head[10], head[11]]) as usize;
-        let end = pos
-            .checked_add(HEADER_SIZE + size)
-            .filter(|&e| e <= data.len())?;
-        bounds.push((pos + HEADER_SIZE, end));
-        pos = end;
-    }
-    if bounds.is_empty() {
+    let frames = frame_bodies(data).try_fold(0usize, |n, b| b.map(|_| n + 1))?;
+    if frames == 0 {
         return None;
     }
     let opts = Options::default();
-    let standard = bounds
-        .iter()
-        .filter(|&&(start, end)| decode_body(&data[start..end], start, &opts).is_ok())
+    let sampled = frames.min(PROBE_BODIES);
+    let standard = frame_bodies(data)
+        .take(sampled)
+        .flatten()
+        .filter(|&(start, end)| decode_body(&data[start..end], start, &opts).is_ok())
         .count();
-    (standard * 2 >= bounds.len()).then_some(bounds.len())
+    (standard * 2 >= sampled).then_some(frames)
+}
+
+/// The body bounds `(start, end)` of each frame of `data` in turn, by the size chain;
+/// `None` (and nothing after it) where a header is cut short or a size runs past the end.
+fn frame_bodies(data: &[u8]) -> impl Iterator<Item = Option<(usize, usize)>> + '_ {
+    let mut pos = 0usize;
+    let mut broken = false;
+    std::iter::from_fn(move || {
+        if broken || pos >= data.len() {
+            return None;
+        }
+        let bounds = data.get(pos..pos + HEADER_SIZE).and_then(|head| {
+            let size = u32::from_le_bytes([head[8], head[9], head[10], head[11]]) as usize;
+            let end = pos
+                .checked_add(HEADER_SIZE + size)
+                .filter(|&e| e <= data.len())?;
+            Some((pos + HEADER_SIZE, end))
+        });
+        match bounds {
+            Some((_, end)) => pos = end,
+            None => broken = true,
+        }
+        Some(bounds)
+    })
 }

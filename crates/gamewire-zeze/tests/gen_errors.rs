@@ -259,3 +259,170 @@ fn variables_with_the_same_rust_field_name_are_refused_naming_both() {
     assert!(e.contains("Rust field name `a_b`"), "{e}");
     assert_eq!(left, ["solution.xml"], "nothing written");
 }
+
+mod common;
+use common::hostile;
+
+/// Names that collide after the naming rules (`a_b`/`aB`, `x.B` + `y.B` + `XB`, `Bé`/`B`,
+/// `Option`/`Option_`, a bean and a protocol, `self`/`Self`, `é`/`ü`) are refused naming
+/// both, and nothing is written.
+#[test]
+fn names_that_collide_after_the_naming_rules_are_refused() {
+    for (name, xml, wanted) in hostile::REFUSED {
+        let (e, left) = gen_err(name, xml);
+        for w in *wanted {
+            assert!(e.contains(w), "{name}: {e}\nwanted {w}");
+        }
+        assert!(e.contains("rename one of them"), "{name}: {e}");
+        assert_eq!(left, ["solution.xml"], "{name}: nothing written");
+    }
+}
+
+/// Generates the accepted hostile solution `module`.
+fn hostile_code(module: &str) -> String {
+    let xml = hostile::ACCEPTED
+        .iter()
+        .find(|(m, _)| *m == module)
+        .unwrap()
+        .1;
+    let s = Schema::from_xml(xml).unwrap_or_else(|e| panic!("{module}: {e}"));
+    gamewire_zeze::gen::generate(&s).unwrap_or_else(|e| panic!("{module}: {e}"))
+}
+
+/// What a solution says stays inside comments and string literals: an enum comment
+/// holding a newline and `pub fn injected()`, a variable name with a quote and a newline,
+/// a protocol name with a newline.
+#[test]
+fn names_and_comments_cannot_end_a_comment_or_a_string() {
+    let code = hostile_code("hostile_names");
+    for line in code.lines() {
+        let t = line.trim_start();
+        if line.contains("injected") || line.contains("fn x") {
+            // Only inside a doc comment, a string literal in `rename`, or the field's
+            // identifier (every other character an `_`).
+            assert!(
+                t.starts_with("///")
+                    || t.starts_with("#[serde(rename = \"a\\\"b\\u{a}pub fn")
+                    || t.starts_with(
+                        "pub const FULL_NAME: &'static str = \"h.m.Pro\\u{a}fn x(){}\";"
+                    )
+                    || t.starts_with("pub a_b_pub_fn_injected2_: i32,")
+                    || t.starts_with("a_b_pub_fn_injected2_: Default::default(),"),
+                "code from the solution: {line}"
+            );
+        }
+        // No control or bidirectional character reaches the file.
+        assert!(
+            !line.chars().any(|c| c.is_control()
+                || ('\u{202a}'..='\u{202e}').contains(&c)
+                || c == '\u{2028}'),
+            "raw control character: {line:?}"
+        );
+    }
+    assert!(code.contains(
+        "/// `<enum name=\"X\">`: first line\\u{a}pub fn injected() -> i32 { 1 } /* \\u{d}\\u{2028}\\u{202e} */\n"
+    ));
+    assert!(code.contains("    #[serde(rename = \"a\\\"b\\u{a}pub fn injected2() {}#1\")]\n"));
+    assert!(code.contains("pub const FULL_NAME: &'static str = \"h.m.B\\u{e9}\";"));
+    // A string constant keeps its quote, backslash and newline escaped.
+    assert!(
+        code.contains("pub const STR: &str = \"a\\\"b\\\\\\u{a}c\";"),
+        "{code}"
+    );
+}
+
+/// Names of Rust's prelude and keywords get the stated renames; defaults naming
+/// constants use the constants' final names and types.
+#[test]
+fn prelude_names_and_keywords_are_renamed_by_the_stated_rules() {
+    let code = hostile_code("hostile_names");
+    for t in [
+        "Option", "Vec", "String", "Result", "Default", "Self", "Box", "Some", "None", "Ok", "Err",
+        "Empty",
+    ] {
+        assert!(code.contains(&format!("pub struct {t}_ {{")), "{t}");
+        assert!(!code.contains(&format!("pub struct {t} {{")), "{t}");
+    }
+    // `Opt` + `ion` is not the dynamic enum `Option`.
+    assert!(code.contains("pub enum OptIon {"));
+    // Bean `a_b` is camel case, `Bé` is `B`.
+    assert!(code.contains("pub struct AB {") && code.contains("pub struct B {"));
+    for field in [
+        "pub r#type: i64,",
+        "pub self_: String,",
+        "pub crate_: i64,",
+        "pub super_: i32,",
+        "pub field_: i32,",
+        "pub _1a: f32,",
+        "pub a_b: String,",
+        "pub a_b_pub_fn_injected2_: i32,",
+    ] {
+        assert!(code.contains(field), "{field}");
+    }
+    // The constant `FULL_NAME` became `FULL_NAME_`; an int constant for a long
+    // variable is its value; 1e300 is no f32; a string constant is `.to_owned()`.
+    assert!(code.contains("pub const FULL_NAME_: i32 = 5;"));
+    assert!(code.contains("            r#type: 5,\n"));
+    assert!(code.contains("            crate_: 1,\n"));
+    assert!(code.contains("            self_: Self::STR.to_owned(),\n"));
+    assert!(code.contains("            _1a: Default::default(),\n"));
+    assert!(code.contains("// <enum name=\"Big\" value=\"1e300\" type=\"float\">: not a literal"));
+    // Constants modules named after crates the code uses get `_consts`.
+    assert!(hostile_code("hostile_serde").contains("pub mod serde_consts {"));
+    assert!(hostile_code("hostile_std").contains("pub mod std_consts {"));
+    assert!(hostile_code("hostile_gamewire_zeze").contains("pub mod gamewire_zeze_consts {"));
+}
+
+/// A bean that may hold itself through a dynamic variable holds a `Box` there.
+#[test]
+fn a_bean_holding_itself_through_a_dynamic_is_boxed() {
+    let code = hostile_code("hostile_tree");
+    assert!(code.contains("    Node(Box<Node>),\n"), "{code}");
+    assert!(code.contains("    Leaf(Leaf),\n"), "{code}");
+    assert!(code.contains("    A(Box<A>),\n"), "{code}");
+}
+
+/// The temporary output has an unpredictable name, created exclusively: a link planted
+/// at the old fixed name `zeze_gen.rs.tmp` (or any name) redirects nothing.
+#[cfg(unix)]
+#[test]
+fn a_link_planted_at_the_temporary_name_redirects_nothing() {
+    let d = dir("planted-link");
+    let schema = d.join("solution.xml");
+    std::fs::write(
+        &schema,
+        "<solution name=\"s\"><bean name=\"Foo\"><variable id=\"1\" name=\"a\" type=\"int\"/></bean></solution>",
+    )
+    .unwrap();
+    let victim = d.join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let out = d.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    std::os::unix::fs::symlink(&victim, out.join("zeze_gen.rs.tmp")).unwrap();
+    let got = gamewire_zeze::gen::gen(&schema, &out).unwrap();
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(std::fs::read_to_string(&got)
+        .unwrap()
+        .contains("pub struct Foo"));
+    // Nothing else is left: the output and the planted link.
+    let mut left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["zeze_gen.rs", "zeze_gen.rs.tmp"]);
+    // The output is readable as an ordinary file is (not the temporary file's 0600).
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&got).unwrap().permissions().mode();
+    assert_eq!(mode & 0o044, 0o044 & !umask(), "mode {mode:o}");
+}
+
+/// The process's umask (read by setting and restoring it is not possible without
+/// unsafe code): the mode a file created with 0666 gets.
+#[cfg(unix)]
+fn umask() -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir("umask").join("f");
+    std::fs::write(&p, "").unwrap();
+    !std::fs::metadata(&p).unwrap().permissions().mode() & 0o666
+}

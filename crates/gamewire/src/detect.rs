@@ -161,6 +161,11 @@ pub enum Detection {
 /// ([`gamewire_zeze::frame::probe_frames`]). When more than one fits, the answer is
 /// [`Detection::Ambiguous`]. A file is never claimed by a guess when a magic
 /// number or a name matches, and JSON text is never read as engine bytes.
+///
+/// The content probes store nothing per frame and decode a bounded prefix of a framed
+/// stream (Godot's first 1,024 frames, Zeze's first 1,024 bodies; the size chain of the
+/// rest is counted), so detecting 500 MB of zeros or of tiny frames takes constant
+/// memory; a bare Godot value is decoded whole, within the decoder's own bound.
 pub fn identify(data: &[u8], file_name: Option<&str>) -> Detection {
     #[cfg(feature = "resonite")]
     if gamewire_resonite::sniff(data, file_name) {

@@ -174,6 +174,46 @@ fn godot_nils() -> Case {
     }
 }
 
+/// Detection of 64 MiB of zeros: 5.6 million empty Zeze frame headers by their size
+/// chain (they used to be collected in a Vec), nothing Godot reads.
+fn identify_zeros() -> Case {
+    Case {
+        input: vec![0; 64 << 20],
+        decode: Box::new(|d| {
+            assert_eq!(gamewire::identify(d, None), gamewire::Detection::Unknown);
+        }),
+    }
+}
+
+/// Detection of 64 MiB of 8-byte Godot frames each holding a `nil` (8 million values,
+/// which the probe used to decode as Godot 3 and 4 and keep both): its first frames are
+/// decoded, the rest counted by their size chain.
+fn identify_godot_nil_frames() -> Case {
+    let mut input = Vec::with_capacity(64 << 20);
+    while input.len() < 64 << 20 {
+        input.extend_from_slice(&[4, 0, 0, 0, 0, 0, 0, 0]);
+    }
+    Case {
+        input,
+        decode: Box::new(|d| {
+            let frames = d.len() / 8;
+            let godot = |f: &gamewire::Found| {
+                matches!(
+                    f.format,
+                    gamewire::Format::Godot4 | gamewire::Format::Godot3
+                ) && f.records == Some(frames)
+            };
+            match gamewire::identify(d, None) {
+                gamewire::Detection::Found(f) => assert!(godot(&f), "{f:?}"),
+                gamewire::Detection::Ambiguous(all) => {
+                    assert!(all.iter().any(godot), "{all:?}")
+                }
+                other => panic!("{other:?}"),
+            }
+        }),
+    }
+}
+
 fn resonite_nulls() -> Case {
     use gamewire::resonite::{encode, read_bson, Compression, Document, EncodeOptions, Value};
     let mut doc = Document::new();
@@ -770,6 +810,8 @@ fn case(name: &str) -> Option<Case> {
         "o3de-patch-copies" => o3de_patch_copies(),
         "o3de-patch-string-copies" => o3de_patch_string_copies(),
         "o3de-doc-pretty-deep" => o3de_doc_pretty_deep(),
+        "identify-zeros" => identify_zeros(),
+        "identify-godot-nil-frames" => identify_godot_nil_frames(),
         _ => return None,
     })
 }
@@ -795,6 +837,8 @@ fn bound(name: &str) -> (u64, u64) {
         // The output itself (255x), allocated once.
         "resonite-lz4-max-ratio" => (256, 4 << 20),
         "o3de-doc-pretty-deep" => (64, 1 << 20),
+        // Detection reads a bounded prefix per candidate: whatever the input's size.
+        "identify-zeros" | "identify-godot-nil-frames" => (0, 8 << 20),
         "zeze-schema-empty-beans"
         | "zeze-schema-inspect"
         | "godot-inspect-full-tree"
@@ -835,6 +879,8 @@ const CASES: &[&str] = &[
     "o3de-patch-copies",
     "o3de-patch-string-copies",
     "o3de-doc-pretty-deep",
+    "identify-zeros",
+    "identify-godot-nil-frames",
 ];
 
 fn status_kib(field: &str) -> u64 {

@@ -25,6 +25,22 @@
 //!
 //! The schema is loaded and the whole output generated before anything is written, so a
 //! schema with errors writes nothing (the errors name the file, line and element).
+//!
+//! Nothing from the solution can become code of its own: names and comments copied into
+//! doc comments have their control characters (newlines among them) and bidirectional
+//! controls written as `\u{..}`, and those in string literals are escaped. Rust names
+//! are made of ASCII letters, digits and `_` only, and follow stated rules:
+//!
+//! - types (beans, protocols, dynamic enums) in camel case (`a_b` and `aB` -> `AB`,
+//!   `Bé` -> `B`), with `_` appended to a keyword or a name of Rust's prelude or of the
+//!   generated code (`Option` -> `Option_`, `Self` -> `Self_`, `Vec` -> `Vec_`);
+//! - fields in snake case, a keyword raw (`r#type`), `self`/`super`/`crate` with `_`
+//!   appended, and a name with no letter or digit `field_`;
+//! - constants' modules in snake case, with `_consts` appended to a keyword, a crate the
+//!   code names (`std`, `core`, `alloc`, `serde`, `gamewire_zeze`) or a name taken.
+//!
+//! Two beans or protocols, or two variables of one bean, that still get the same Rust
+//! name are an error naming both (the CLI exits 1): nothing is written.
 
 mod pairs;
 mod writer;
@@ -34,6 +50,7 @@ pub use writer::generate;
 
 use crate::schema::Schema;
 use gamewire_core::{Error, Result};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Loads the solution XML at `schema` (and the files it imports) and writes the generated
@@ -56,10 +73,29 @@ pub fn gen(schema: impl AsRef<Path>, out: impl AsRef<Path>) -> Result<std::path:
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::io(format!("cannot create folder {}", dir.display()), e))?;
     }
-    // Written whole to a temporary file then renamed: never half an output.
-    let tmp = path.with_extension("rs.tmp");
-    std::fs::write(&tmp, code).map_err(|e| Error::io(tmp.display().to_string(), e))?;
-    std::fs::rename(&tmp, &path).map_err(|e| Error::io(path.display().to_string(), e))?;
+    // Written whole to a temporary file then renamed: never half an output. The temporary
+    // file is created exclusively under an unpredictable name in the output's folder (a
+    // link planted there cannot redirect the write), and removed on failure.
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".zeze_gen.").suffix(".rs.tmp");
+    // As readable as a file `std::fs::write` creates (the umask applies), not 0600.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(format!("cannot create a file in {}", dir.display()), e))?;
+    tmp.write_all(code.as_bytes())
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| Error::io(tmp.path().display().to_string(), e))?;
+    tmp.persist(&path)
+        .map_err(|e| Error::io(path.display().to_string(), e.error))?;
     Ok(path)
 }
 

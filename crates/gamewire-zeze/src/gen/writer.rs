@@ -14,7 +14,66 @@ const KEYWORDS: &[&str] = &[
     "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
 
-/// `byName` -> `by_name`, keywords escaped.
+/// Names a generated type may not take: Rust's keywords in type position, and every
+/// name of the standard prelude (types, traits, variants, derive macros) and of the
+/// generated code's own vocabulary. A bean, protocol or dynamic enum whose Rust name is
+/// one of them gets a `_` appended (`Option` -> `Option_`, `Self` -> `Self_`).
+const RESERVED_TYPES: &[&str] = &[
+    "Self",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "Vec",
+    "String",
+    "Box",
+    "ToString",
+    "ToOwned",
+    "Default",
+    "Clone",
+    "Copy",
+    "Send",
+    "Sync",
+    "Sized",
+    "Unpin",
+    "Drop",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "Iterator",
+    "IntoIterator",
+    "DoubleEndedIterator",
+    "ExactSizeIterator",
+    "Extend",
+    "FromIterator",
+    "AsRef",
+    "AsMut",
+    "Into",
+    "From",
+    "TryFrom",
+    "TryInto",
+    "PartialEq",
+    "Eq",
+    "PartialOrd",
+    "Ord",
+    "Debug",
+    "Hash",
+    "Serialize",
+    "Deserialize",
+    "Pairs",
+    "Binary",
+    "Empty",
+];
+
+/// Module names that would hide a crate the generated code names (`std::`, `serde::`,
+/// `gamewire_zeze::`): a constants module with one of them gets `_consts` appended.
+const RESERVED_MODULES: &[&str] = &["std", "core", "alloc", "serde", "gamewire_zeze"];
+
+/// `byName` -> `by_name`, keywords escaped: only ASCII letters, digits and single `_`s
+/// (every other character is a `_`), lower case, never only underscores (`é` ->
+/// `field_`), never a leading digit (`1a` -> `_1a`).
 fn field_ident(name: &str) -> String {
     let mut out = String::new();
     for (i, c) in name.chars().enumerate() {
@@ -23,16 +82,18 @@ fn field_ident(name: &str) -> String {
                 out.push('_');
             }
             out.push(c.to_ascii_lowercase());
-        } else if c.is_ascii_alphanumeric() || c == '_' {
+        } else if c.is_ascii_alphanumeric() {
             out.push(c);
-        } else {
+        } else if !out.ends_with('_') {
             out.push('_');
         }
     }
-    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+    if out.chars().all(|c| c == '_') {
+        out.insert_str(0, "field");
+    } else if out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, '_');
     }
-    if out == "self" || out == "super" || out == "Self" {
+    if out == "self" || out == "super" || out == "crate" {
         out.push('_');
     } else if KEYWORDS.contains(&out.as_str()) {
         out.insert_str(0, "r#");
@@ -40,19 +101,76 @@ fn field_ident(name: &str) -> String {
     out
 }
 
-/// `a.b` -> `AB`: each segment with a capital first letter.
+/// `a.b` -> `AB`: each run of ASCII letters and digits with a capital first letter (`a_b`
+/// -> `AB`, `Bé` -> `B`); `T` before a leading digit or an empty name.
 fn camel(segments: &[&str]) -> String {
     let mut out = String::new();
     for s in segments {
-        let mut cs = s.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_');
-        if let Some(f) = cs.next() {
-            out.push(f.to_ascii_uppercase());
-            out.extend(cs);
+        for word in s.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let mut cs = word.chars();
+            if let Some(f) = cs.next() {
+                out.push(f.to_ascii_uppercase());
+                out.extend(cs);
+            }
         }
     }
     if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
         out.insert(0, 'T');
     }
+    out
+}
+
+/// A type name that is not reserved ([`RESERVED_TYPES`]): `name`, or `name_`.
+fn unreserved(mut name: String) -> String {
+    if RESERVED_TYPES.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// The Rust type name of `full` when [`type_names`] has none (never for a loaded schema).
+fn fallback_type(full: &str) -> String {
+    unreserved(camel(&[full]))
+}
+
+/// `text` safe inside a `///` or `//` line: control characters (newlines among them),
+/// Unicode line and paragraph separators and bidirectional controls become `\u{..}`, so
+/// no text from a solution can end a comment or change how the code reads.
+fn doc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control()
+            || matches!(
+                c,
+                '\u{2028}' | '\u{2029}' | '\u{200e}' | '\u{200f}' | '\u{061c}'
+            )
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c)
+        {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// A Rust string literal holding `text`: printable ASCII as it is (`"` and `\` escaped),
+/// every other character as `\u{..}`.
+fn lit(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            ' '..='~' => out.push(c),
+            _ => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+        }
+    }
+    out.push('"');
     out
 }
 
@@ -70,11 +188,11 @@ fn type_names(full: &[(&str, &str)]) -> Result<HashMap<String, String>> {
     for &(f, kind) in full {
         let short = f.rsplit('.').next().unwrap_or(f);
         let segs: Vec<&str> = f.split('.').collect();
-        let name = if count[short] == 1 {
+        let name = unreserved(if count[short] == 1 {
             camel(&[short])
         } else {
             camel(&segs[1.min(segs.len() - 1)..])
-        };
+        });
         if let Some((other, other_kind)) = owner.get(&name) {
             return Err(Error::msg(format!(
                 "{other_kind} `{other}` and {kind} `{f}` both map to the Rust type name \
@@ -109,6 +227,9 @@ struct Gen<'a> {
     dynamic_docs: HashMap<String, String>,
     /// The dynamic enum named for each (owner type, variable).
     dynamic_names: HashMap<(String, String), String>,
+    /// What each generated type holds by value (no `Vec` or map between): bean and
+    /// dynamic enum names, a bean's base among them.
+    by_value: HashMap<String, Vec<String>>,
     schema: &'a Schema,
 }
 
@@ -136,7 +257,11 @@ impl Gen<'_> {
                     format!("gamewire_zeze::gen::Pairs<{kt}, {vt}>")
                 }
             }
-            Type::Bean(b) => self.names.get(b).cloned().unwrap_or_else(|| camel(&[b])),
+            Type::Bean(b) => self
+                .names
+                .get(b)
+                .cloned()
+                .unwrap_or_else(|| fallback_type(b)),
             Type::Dynamic(vals) => {
                 let key = (owner.to_owned(), field.to_owned());
                 if let Some(n) = self.dynamic_names.get(&key) {
@@ -144,7 +269,7 @@ impl Gen<'_> {
                 }
                 // Owner and variable in camel case, unless a bean, protocol or another
                 // dynamic already has that name (`BBuf` + `extra` and bean `BBufExtra`).
-                let base = format!("{owner}{}", camel(&[field]));
+                let base = unreserved(format!("{owner}{}", camel(&[field])));
                 let taken =
                     |n: &str| self.dynamics.contains_key(n) || self.names.values().any(|t| t == n);
                 let mut name = base.clone();
@@ -185,30 +310,34 @@ impl Gen<'_> {
                 )));
             }
         }
-        let base = b
-            .base
-            .as_ref()
-            .map(|n| self.names.get(n).cloned().unwrap_or_else(|| camel(&[n])));
+        let base = b.base.as_ref().map(|n| {
+            self.names
+                .get(n)
+                .cloned()
+                .unwrap_or_else(|| fallback_type(n))
+        });
         match &b.base {
             Some(n) => {
                 let _ = writeln!(
                     out,
-                    "/// Bean `{}`, derived from `{n}`: its own variables, then the base's \
+                    "/// Bean `{}`, derived from `{}`: its own variables, then the base's \
                      (reached through `base`, or directly by `Deref`).",
-                    b.name
+                    doc(&b.name),
+                    doc(n)
                 );
             }
             None => {
-                let _ = writeln!(out, "/// Bean `{}`.", b.name);
+                let _ = writeln!(out, "/// Bean `{}`.", doc(&b.name));
             }
         }
         // `default="..."`: the value Zeze's constructor gives (a hand-written `Default`).
+        let const_names = const_names(consts, BEAN_CONSTS);
         let initials: Vec<Option<String>> = b
             .vars
             .iter()
             .map(|v| {
                 let init = self.schema.initial(&b.name, &v.name)?;
-                initial_expr(&v.ty, init, consts)
+                initial_expr(&v.ty, init, consts, &const_names)
             })
             .collect();
         let derive_default = initials.iter().all(Option::is_none);
@@ -221,34 +350,47 @@ impl Gen<'_> {
         let mut idents = Vec::new();
         for (v, init) in b.vars.iter().zip(&initials) {
             let ty = self.rust_type(&v.ty, &rname, &v.name);
+            if matches!(v.ty, Type::Bean(_) | Type::Dynamic(_)) {
+                self.by_value
+                    .entry(rname.clone())
+                    .or_default()
+                    .push(ty.clone());
+            }
             let ident = field_ident(&v.name);
-            match (init, self.schema.initial(&b.name, &v.name)) {
+            let name = doc(&v.name);
+            match (init, self.schema.initial(&b.name, &v.name).map(doc)) {
                 (Some(_), Some(x)) => {
                     let _ = writeln!(
                         out,
-                        "    /// Variable `{}`, id {}, default `{x}` (a new value's; an absent one reads as zero, as in Zeze).",
-                        v.name, v.id
+                        "    /// Variable `{name}`, id {}, default `{x}` (a new value's; an absent one reads as zero, as in Zeze).",
+                        v.id
                     );
                 }
                 (None, Some(x)) => {
                     let _ = writeln!(
                         out,
-                        "    /// Variable `{}`, id {} (its default `{x}` is not a literal of its type: not applied).",
-                        v.name, v.id
+                        "    /// Variable `{name}`, id {} (its default `{x}` is not a literal of its type: not applied).",
+                        v.id
                     );
                 }
                 _ => {
-                    let _ = writeln!(out, "    /// Variable `{}`, id {}.", v.name, v.id);
+                    let _ = writeln!(out, "    /// Variable `{name}`, id {}.", v.id);
                 }
             }
-            let _ = writeln!(out, "    #[serde(rename = \"{}#{}\")]", v.name, v.id);
+            let _ = writeln!(
+                out,
+                "    #[serde(rename = {})]",
+                lit(&format!("{}#{}", v.name, v.id))
+            );
             let _ = writeln!(out, "    pub {ident}: {ty},");
             idents.push(ident);
         }
         let base_field = ["base", "zeze_base", "base_bean"]
             .into_iter()
-            .find(|f| !idents.iter().any(|i| i == f))
-            .unwrap_or("base__");
+            .map(str::to_owned)
+            .chain((2..).map(|i| format!("base_bean{i}")))
+            .find(|f| !idents.contains(f))
+            .unwrap_or_default();
         if let Some(bt) = &base {
             let _ = writeln!(
                 out,
@@ -260,6 +402,10 @@ impl Gen<'_> {
                 crate::types::BASE_FIELD
             );
             let _ = writeln!(out, "    pub {base_field}: {bt},");
+            self.by_value
+                .entry(rname.clone())
+                .or_default()
+                .push(bt.clone());
         }
         out.push_str("}\n\n");
         if !derive_default {
@@ -284,7 +430,11 @@ impl Gen<'_> {
         }
         let _ = writeln!(out, "impl {rname} {{");
         let _ = writeln!(out, "    /// The bean's full name in the solution.");
-        let _ = writeln!(out, "    pub const FULL_NAME: &'static str = {:?};", b.name);
+        let _ = writeln!(
+            out,
+            "    pub const FULL_NAME: &'static str = {};",
+            lit(&b.name)
+        );
         if let Some(id) = self.schema.type_id(&b.name) {
             let _ = writeln!(
                 out,
@@ -292,7 +442,7 @@ impl Gen<'_> {
             );
             let _ = writeln!(out, "    pub const TYPE_ID: i64 = {id};");
         }
-        write_consts(out, "    ", consts, &["FULL_NAME", "TYPE_ID"]);
+        write_consts(out, "    ", consts, &const_names);
         out.push_str("}\n\n");
         if let Some(bt) = &base {
             let _ = writeln!(
@@ -307,29 +457,73 @@ impl Gen<'_> {
         Ok(())
     }
 
-    fn dynamic(&self, name: &str, vals: &[(i64, String)], out: &mut String) {
+    /// Whether type `from` holds type `to` by value, through fields, bases and the
+    /// variants of dynamic enums (`dyns`).
+    fn reaches(&self, from: &str, to: &str, dyns: &BTreeMap<String, Vec<(i64, String)>>) -> bool {
+        let mut seen: Vec<String> = Vec::new();
+        let mut todo = vec![from.to_owned()];
+        while let Some(t) = todo.pop() {
+            if t == to {
+                return true;
+            }
+            if seen.contains(&t) {
+                continue;
+            }
+            if let Some(next) = self.by_value.get(&t) {
+                todo.extend(next.iter().cloned());
+            }
+            if let Some(vals) = dyns.get(&t) {
+                todo.extend(vals.iter().filter_map(|(_, b)| self.names.get(b).cloned()));
+            }
+            seen.push(t);
+        }
+        false
+    }
+
+    /// Writes dynamic enum `name`. A variant whose bean holds this enum by value (a bean
+    /// that may hold itself, `Node` with a dynamic `child` of `Node`s) holds a `Box` of
+    /// its bean: a type of infinite size would not compile.
+    fn dynamic(
+        &self,
+        name: &str,
+        vals: &[(i64, String)],
+        dyns: &BTreeMap<String, Vec<(i64, String)>>,
+        out: &mut String,
+    ) {
         let from = self.dynamic_docs.get(name).map_or("", String::as_str);
         let _ = writeln!(
             out,
-            "/// Dynamic variable `{from}`: one of its beans, keyed on the wire by type id."
+            "/// Dynamic variable `{}`: one of its beans, keyed on the wire by type id.",
+            doc(from)
         );
         out.push_str(
             "#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]\n",
         );
         let _ = writeln!(out, "pub enum {name} {{");
         out.push_str("    /// No bean (type id 0, not written).\n    #[default]\n    Empty,\n");
+        // Variants are named after their beans' types (never `Empty`: the type names
+        // are not reserved ones), each once.
+        let mut variants: Vec<String> = vec!["Empty".into()];
         for (id, bean) in vals {
             let t = self
                 .names
                 .get(bean)
                 .cloned()
-                .unwrap_or_else(|| camel(&[bean]));
-            let _ = writeln!(out, "    /// `{bean}`, type id {id}.");
-            let _ = writeln!(out, "    #[serde(rename = \"{t}#{id}\")]");
-            let _ = writeln!(out, "    {t}({t}),");
+                .unwrap_or_else(|| fallback_type(bean));
+            let mut v = t.clone();
+            while variants.contains(&v) {
+                v.push('_');
+            }
+            variants.push(v.clone());
+            let _ = writeln!(out, "    /// `{}`, type id {id}.", doc(bean));
+            let _ = writeln!(out, "    #[serde(rename = {})]", lit(&format!("{t}#{id}")));
+            if self.reaches(&t, name, dyns) {
+                let _ = writeln!(out, "    {v}(Box<{t}>),");
+            } else {
+                let _ = writeln!(out, "    {v}({t}),");
+            }
         }
         out.push_str("}\n\n");
-        let _ = self.schema;
     }
 }
 
@@ -345,6 +539,7 @@ pub fn generate(schema: &Schema) -> Result<String> {
         dynamics: BTreeMap::new(),
         dynamic_docs: HashMap::new(),
         dynamic_names: HashMap::new(),
+        by_value: HashMap::new(),
         schema,
     };
     // Constants by the bean, protocol or module declaring them.
@@ -366,7 +561,7 @@ pub fn generate(schema: &Schema) -> Result<String> {
     }
     let dyns = std::mem::take(&mut g.dynamics);
     for (name, vals) in &dyns {
-        g.dynamic(name, vals, &mut out);
+        g.dynamic(name, vals, &dyns, &mut out);
     }
     for p in protos {
         let rname = g.names[&p.name].clone();
@@ -378,18 +573,20 @@ pub fn generate(schema: &Schema) -> Result<String> {
         let _ = writeln!(
             out,
             "/// {kind} `{}` (module id {}, protocol id {}).",
-            p.name, p.module_id, p.protocol_id
+            doc(&p.name),
+            p.module_id,
+            p.protocol_id
         );
         out.push_str("#[derive(Debug, Clone, PartialEq, Default)]\n");
         let _ = writeln!(out, "pub struct {rname} {{");
         let arg = p
             .argument
             .as_ref()
-            .map(|a| g.names.get(a).cloned().unwrap_or_else(|| camel(&[a])));
+            .map(|a| g.names.get(a).cloned().unwrap_or_else(|| fallback_type(a)));
         let res = p
             .result
             .as_ref()
-            .map(|a| g.names.get(a).cloned().unwrap_or_else(|| camel(&[a])));
+            .map(|a| g.names.get(a).cloned().unwrap_or_else(|| fallback_type(a)));
         if let Some(a) = &arg {
             let _ = writeln!(out, "    /// The argument.\n    pub argument: {a},");
         }
@@ -399,7 +596,11 @@ pub fn generate(schema: &Schema) -> Result<String> {
         out.push_str("}\n\n");
         let _ = writeln!(out, "impl {rname} {{");
         let _ = writeln!(out, "    /// The full name in the solution.");
-        let _ = writeln!(out, "    pub const FULL_NAME: &'static str = {:?};", p.name);
+        let _ = writeln!(
+            out,
+            "    pub const FULL_NAME: &'static str = {};",
+            lit(&p.name)
+        );
         let _ = writeln!(
             out,
             "    /// The module id.\n    pub const MODULE_ID: u32 = {};",
@@ -411,12 +612,7 @@ pub fn generate(schema: &Schema) -> Result<String> {
             p.protocol_id
         );
         let cs = consts.remove(&(1, p.name.as_str())).unwrap_or_default();
-        write_consts(
-            &mut out,
-            "    ",
-            &cs,
-            &["FULL_NAME", "MODULE_ID", "PROTOCOL_ID"],
-        );
+        write_consts(&mut out, "    ", &cs, &const_names(&cs, PROTOCOL_CONSTS));
         frame_methods(&mut out, arg.is_some(), res.is_some());
         out.push_str("}\n\n");
     }
@@ -432,9 +628,18 @@ pub fn generate(schema: &Schema) -> Result<String> {
     }
     let mut mod_names: Vec<String> = Vec::new();
     for (module, cs) in &mods {
-        let mut name = field_ident(&module.replace('.', "_").to_ascii_lowercase());
-        if name.starts_with("r#") || mod_names.contains(&name) {
+        // A keyword, a crate the code names (`serde`), or a name taken: `_consts` appended
+        // (again while taken).
+        let mut name = if module.is_empty() {
+            "top_level".to_owned()
+        } else {
+            field_ident(&module.replace('.', "_").to_ascii_lowercase())
+        };
+        if name.starts_with("r#") || RESERVED_MODULES.contains(&name.as_str()) {
             name = format!("{}_consts", name.trim_start_matches("r#"));
+        }
+        while mod_names.contains(&name) {
+            name.push_str("_consts");
         }
         mod_names.push(name.clone());
         let shown = if module.is_empty() {
@@ -442,9 +647,13 @@ pub fn generate(schema: &Schema) -> Result<String> {
         } else {
             module
         };
-        let _ = writeln!(out, "/// The `<enum>` constants of module `{shown}`.");
+        let _ = writeln!(
+            out,
+            "/// The `<enum>` constants of module `{}`.",
+            doc(shown)
+        );
         let _ = writeln!(out, "pub mod {name} {{");
-        write_consts(&mut out, "    ", cs, &[]);
+        write_consts(&mut out, "    ", cs, &const_names(cs, &[]));
         out.push_str("}\n\n");
     }
     while out.ends_with("\n\n") {
@@ -482,35 +691,57 @@ fn const_ident(name: &str) -> String {
     out
 }
 
-/// The Rust expression for a variable's `default="..."`: a literal of its type, or the
-/// name of one of the bean's `<enum>` constants; `None` otherwise.
-fn initial_expr(ty: &Type, init: &str, consts: &[&ConstDef]) -> Option<String> {
-    if let Some(c) = consts.iter().find(|c| c.name == init) {
-        const_value(c)?;
-        return Some(format!("Self::{}", const_ident(&c.name)));
-    }
-    let name = match ty {
-        Type::Bool => "bool",
-        Type::Byte => "byte",
-        Type::Short => "short",
-        Type::Int => "int",
-        Type::Long => "long",
-        Type::Float => "float",
-        Type::Double => "double",
-        Type::String | Type::Decimal => {
-            return Some(format!("{init:?}.to_owned()"));
-        }
+/// The Rust expression for a variable's `default="..."`: the name of one of the bean's
+/// `<enum>` constants when its type is the variable's (`Self::NAME`, `.to_owned()` for a
+/// string), else the value (the constant's, or `init`) when it is a literal of the
+/// variable's type; `None` otherwise. `names` are the constants' Rust names
+/// ([`const_names`]).
+fn initial_expr(
+    ty: &Type,
+    init: &str,
+    consts: &[&ConstDef],
+    names: &[Option<String>],
+) -> Option<String> {
+    let (zeze, rust) = match ty {
+        Type::Bool => ("bool", "bool"),
+        Type::Byte => ("byte", "i8"),
+        Type::Short => ("short", "i16"),
+        Type::Int => ("int", "i32"),
+        Type::Long => ("long", "i64"),
+        Type::Float => ("float", "f32"),
+        Type::Double => ("double", "f64"),
+        Type::String | Type::Decimal => ("string", "String"),
         _ => return None,
     };
-    let c = ConstDef {
-        scope: String::new(),
-        kind: ConstScope::Bean,
-        name: String::new(),
-        ty: name.to_owned(),
-        value: init.to_owned(),
-        comment: String::new(),
+    let literal = |value: &str| {
+        let c = ConstDef {
+            scope: String::new(),
+            kind: ConstScope::Bean,
+            name: String::new(),
+            ty: zeze.to_owned(),
+            value: value.to_owned(),
+            comment: String::new(),
+        };
+        let (_, lit) = const_value(&c)?;
+        Some(if rust == "String" {
+            format!("{lit}.to_owned()")
+        } else {
+            lit
+        })
     };
-    const_value(&c).map(|(_, lit)| lit)
+    if let Some(i) = consts.iter().position(|c| c.name == init) {
+        let c = consts[i];
+        let (cty, _) = const_value(c)?;
+        return match (&names[i], cty) {
+            (Some(n), t) if t == rust => Some(format!("Self::{n}")),
+            (Some(n), "&str") if rust == "String" => Some(format!("Self::{n}.to_owned()")),
+            _ => literal(&c.value),
+        };
+    }
+    if rust == "String" {
+        return Some(format!("{}.to_owned()", lit(init)));
+    }
+    literal(init)
 }
 
 /// The Rust type and literal for a constant, when its value is a literal of its type.
@@ -540,7 +771,13 @@ fn const_value(c: &ConstDef) -> Option<(&'static str, String)> {
     let float = |ty: &'static str| {
         let v = c.value.trim_end_matches(['f', 'F', 'd', 'D']);
         let x: f64 = v.parse().ok()?;
-        x.is_finite().then(|| (ty, format!("{x:?}")))
+        // Finite in the constant's type (1e300 is not an f32).
+        let finite = if ty == "f32" {
+            (x as f32).is_finite()
+        } else {
+            x.is_finite()
+        };
+        finite.then(|| (ty, format!("{x:?}")))
     };
     match c.ty.to_ascii_lowercase().as_str() {
         "bool" => match c.value.as_str() {
@@ -559,38 +796,62 @@ fn const_value(c: &ConstDef) -> Option<(&'static str, String)> {
                 .strip_prefix('"')
                 .and_then(|v| v.strip_suffix('"'))
                 .unwrap_or(v);
-            Some(("&str", format!("{v:?}")))
+            Some(("&str", lit(v)))
         }
         _ => None,
     }
 }
 
-/// Writes `pub const`s for `consts` (names in upper snake case, the Zeze name in the doc),
-/// skipping names taken (`taken`, or an earlier constant) and values that are not literals
-/// of their type (noted in a comment).
-fn write_consts(out: &mut String, indent: &str, consts: &[&ConstDef], taken: &[&str]) {
+/// Names the generated code's own constants take on a bean's type.
+const BEAN_CONSTS: &[&str] = &["FULL_NAME", "TYPE_ID"];
+
+/// Names the generated code's own constants take on a protocol's type.
+const PROTOCOL_CONSTS: &[&str] = &["FULL_NAME", "MODULE_ID", "PROTOCOL_ID"];
+
+/// The Rust name of each of `consts` that is generated (names in upper snake case, `_`
+/// appended while the name is taken by `taken` or an earlier constant), `None` for those
+/// whose value is not a literal of their type.
+fn const_names(consts: &[&ConstDef], taken: &[&str]) -> Vec<Option<String>> {
     let mut used: Vec<String> = taken.iter().map(|s| s.to_string()).collect();
-    for c in consts {
-        let mut name = const_ident(&c.name);
-        while used.contains(&name) {
-            name.push('_');
-        }
-        let Some((ty, lit)) = const_value(c) else {
+    consts
+        .iter()
+        .map(|c| {
+            const_value(c)?;
+            let mut name = const_ident(&c.name);
+            while used.contains(&name) {
+                name.push('_');
+            }
+            used.push(name.clone());
+            Some(name)
+        })
+        .collect()
+}
+
+/// Writes `pub const`s for `consts` under `names` (from [`const_names`]; the Zeze name in
+/// the doc), and a comment for each value that is not a literal of its type.
+fn write_consts(out: &mut String, indent: &str, consts: &[&ConstDef], names: &[Option<String>]) {
+    for (c, name) in consts.iter().zip(names) {
+        let (Some(name), Some((ty, value))) = (name, const_value(c)) else {
             let _ = writeln!(
                 out,
-                "{indent}// <enum name={:?} value={:?} type={:?}>: not a literal of its type, not generated.",
-                c.name, c.value, c.ty
+                "{indent}// <enum name={} value={} type={}>: not a literal of its type, not generated.",
+                lit(&c.name),
+                lit(&c.value),
+                lit(&c.ty)
             );
             continue;
         };
-        used.push(name.clone());
-        let doc = if c.comment.is_empty() {
+        let comment = if c.comment.is_empty() {
             String::new()
         } else {
-            format!(": {}", c.comment)
+            format!(": {}", doc(&c.comment))
         };
-        let _ = writeln!(out, "{indent}/// `<enum name=\"{}\">`{doc}", c.name);
-        let _ = writeln!(out, "{indent}pub const {name}: {ty} = {lit};");
+        let _ = writeln!(
+            out,
+            "{indent}/// `<enum name=\"{}\">`{comment}",
+            doc(&c.name)
+        );
+        let _ = writeln!(out, "{indent}pub const {name}: {ty} = {value};");
     }
 }
 
