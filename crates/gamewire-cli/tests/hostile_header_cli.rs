@@ -168,3 +168,25 @@ fn encode_of_an_o3de_document_keeps_imports_as_written_and_reads_nothing() {
         "{out}"
     );
 }
+
+#[test]
+fn a_million_zeze_inheritance_levels_are_an_error_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("deep.zeze");
+    let mut data = vec![0x01u8; 1_000_000];
+    data.push(0x00);
+    std::fs::write(&f, data).unwrap();
+    for args in [vec!["decode", s(&f)], vec!["inspect", s(&f)]] {
+        let o = within(&args, 60);
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {all}");
+        assert!(
+            all.contains("deeper than the limit of 1024"),
+            "{args:?}: {all}"
+        );
+    }
+}
