@@ -221,3 +221,24 @@ fn a_value_is_written_back_only_with_its_own_formats_settings() {
     let e = og.encode_value(&vz).unwrap_err();
     assert!(e.to_string().contains("not a godot3 value"), "{e}");
 }
+
+#[test]
+fn a_null_value_is_data_in_a_document() {
+    // Four zero bytes: a Godot nil, whose JSON is `null` (found by fuzzing: the document
+    // read its `"data": null` as a missing member).
+    let side = SideFiles::none();
+    let opts = OpenOptions {
+        as_format: Some(gamewire::Format::Godot4),
+        ..OpenOptions::default()
+    };
+    let o = gamewire::open(vec![0; 4], None, &side, &opts).unwrap();
+    let mut doc = Vec::new();
+    o.write_document(&mut doc, false, None).unwrap();
+    let d = read_document(&doc).unwrap();
+    assert_eq!(&*d.data, b"null");
+    let back = encode_document(&d, None, None, &side, &EncodeOptions::default()).unwrap();
+    assert_eq!(back.bytes, vec![0; 4]);
+    let e =
+        read_document(br#"{"$gamewire": {"format": "godot4", "framing": "bare"}}"#).unwrap_err();
+    assert!(e.to_string().contains("missing field `data`"), "{e}");
+}

@@ -448,8 +448,9 @@ pub fn read_document(text: &[u8]) -> Result<JsonDocument<'_>> {
     struct Doc<'a> {
         #[serde(rename = "$gamewire")]
         header: serde_json::Value,
+        // Required, and `null` is data (a Godot nil), not its absence.
         #[serde(borrow)]
-        data: Option<&'a serde_json::value::RawValue>,
+        data: &'a serde_json::value::RawValue,
         #[serde(rename = "$floats", default)]
         floats: Option<FloatRecord>,
     }
@@ -473,9 +474,7 @@ pub fn read_document(text: &[u8]) -> Result<JsonDocument<'_>> {
     let doc: Doc = serde::Deserialize::deserialize(&mut de)
         .and_then(|d| de.end().map(|()| d))
         .map_err(|e| Error::msg(format!("a gamewire JSON document: {e}")))?;
-    let data = doc.data.ok_or_else(|| {
-        Error::msg("the \"data\" member is missing beside the \"$gamewire\" header")
-    })?;
+    let data = doc.data;
     let settings = formats::header_settings(doc.header)?;
     Ok(JsonDocument {
         settings: Some(settings),
