@@ -191,7 +191,9 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
             }
         }
         O3deCmd::Patch(a) => {
-            let mut target = read_json(&a.target)?;
+            let raw = read_input(Some(&a.target))?;
+            let mut target =
+                o3de::parse_json(&raw).map_err(|e| format!("{}: {e}", a.target.display()))?;
             let p = read_json(&a.patch)?;
             let report = if a.merge {
                 patch::apply_merge_patch(&mut target, &p)
@@ -199,7 +201,16 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
                 patch::apply_patch(&mut target, &p)
             };
             check("patch", &report, a.verbose)?;
-            write_json(a.output.as_deref(), &target, !a.compact)
+            if a.compact {
+                return write_json(a.output.as_deref(), &target, false);
+            }
+            // Indented as O3DE writes (4 spaces), ending as the input did, so that
+            // version control shows only what the patch changed.
+            let mut out = o3de::envelope::write_json(&target);
+            if raw.ends_with(b"\n") {
+                out.push(b'\n');
+            }
+            write_output(a.output.as_deref(), &out)
         }
         O3deCmd::Diff(a) => {
             let source = read_json(&a.source)?;

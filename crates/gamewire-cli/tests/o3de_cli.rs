@@ -416,3 +416,27 @@ fn o3de_tree_of_a_long_parent_chain_stays_in_proportion() {
     );
     assert!(text.contains(&last), "{}", &text[text.len() - 300..]);
 }
+
+#[test]
+fn patch_writes_o3de_layout_so_only_the_patched_lines_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("t.json");
+    std::fs::write(
+        &target,
+        "{\n    \"a\": 1,\n    \"b\": {\n        \"c\": [\n            1,\n            2\n        ]\n    }\n}\n",
+    )
+    .unwrap();
+    let patch = dir.path().join("p.json");
+    std::fs::write(&patch, r#"[{"op": "replace", "path": "/a", "value": 5}]"#).unwrap();
+    let o = bin()
+        .args(["o3de", "patch"])
+        .arg(&target)
+        .arg(&patch)
+        .output()
+        .unwrap();
+    ok(&o);
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        "{\n    \"a\": 5,\n    \"b\": {\n        \"c\": [\n            1,\n            2\n        ]\n    }\n}\n"
+    );
+}
