@@ -50,6 +50,10 @@ pub struct RegistryImportArgs {
     /// Write compact JSON.
     #[arg(long)]
     pub compact: bool,
+    /// Print the whole import report (every field left out, with the reason) on stderr
+    /// instead of a one-line summary.
+    #[arg(long)]
+    pub verbose: bool,
 }
 
 /// Arguments of `gamewire o3de load`.
@@ -158,10 +162,21 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
                 inputs.push((p.display().to_string(), read_json(p)?));
             }
             let (reg, report) = o3de::registry_import::import(&inputs)?;
-            eprintln!(
-                "{}",
-                serde_json::to_string_pretty(&serde_json::json!({ "import": report.to_json() }))?
-            );
+            if a.verbose {
+                eprintln!(
+                    "{}",
+                    serde_json::to_string_pretty(
+                        &serde_json::json!({ "import": report.to_json() })
+                    )?
+                );
+            } else {
+                let more = if report.unmapped.is_empty() {
+                    ""
+                } else {
+                    " (--verbose lists them)"
+                };
+                eprintln!("gamewire: {}{more}", report.summary());
+            }
             write_json(a.output.as_deref(), &reg, !a.compact)
         }
         O3deCmd::Load(a) => {

@@ -440,3 +440,31 @@ fn patch_writes_o3de_layout_so_only_the_patched_lines_change() {
         "{\n    \"a\": 5,\n    \"b\": {\n        \"c\": [\n            1,\n            2\n        ]\n    }\n}\n"
     );
 }
+
+#[test]
+fn registry_import_of_a_whole_class_dump_prints_one_line_unless_verbose() {
+    let dump = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/o3de/real-registry/exporter-ScriptDebug_dumped_classes.json");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("reg.json");
+    let o = bin()
+        .args(["o3de", "registry", "import"])
+        .arg(&dump)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    ok(&o);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("imported") && err.contains("classes"), "{err}");
+    let o = bin()
+        .args(["o3de", "registry", "import", "--verbose"])
+        .arg(&dump)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("\"unmapped\""));
+}

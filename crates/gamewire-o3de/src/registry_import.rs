@@ -61,6 +61,40 @@ pub struct ImportReport {
 }
 
 impl ImportReport {
+    /// One line for a terminal: the counts, and the unmapped fields counted by their
+    /// most common types (the full list is [`ImportReport::to_json`]'s).
+    pub fn summary(&self) -> String {
+        let mut line = format!(
+            "imported {} classes with {} fields; {} dump entries skipped (containers, \
+             primitives)",
+            self.classes, self.fields, self.skipped
+        );
+        if !self.unmapped.is_empty() {
+            let mut by_type: std::collections::BTreeMap<&str, usize> = Default::default();
+            for u in &self.unmapped {
+                *by_type.entry(u.cpp_type.as_str()).or_default() += 1;
+            }
+            let mut top: Vec<(&str, usize)> = by_type.into_iter().collect();
+            top.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+            let shown: Vec<String> = top
+                .iter()
+                .take(5)
+                .map(|(t, n)| format!("{t} ({n})"))
+                .collect();
+            line.push_str(&format!(
+                "; {} fields or bases left out, their types not mapped: {}{}",
+                self.unmapped.len(),
+                shown.join(", "),
+                if top.len() > 5 {
+                    format!(" and {} more types", top.len() - 5)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+        line
+    }
+
     /// The report as JSON (for the CLI).
     pub fn to_json(&self) -> Json {
         json!({
