@@ -374,6 +374,7 @@ mod tests {
             ))],
             output: Some(out.clone()),
             compact: false,
+            verbose: false,
         })))
         .unwrap();
         let reg = o3de::Registry::from_slice(&std::fs::read(&out).unwrap()).unwrap();
@@ -383,6 +384,7 @@ mod tests {
             inputs: vec![bad],
             output: None,
             compact: true,
+            verbose: false,
         })))
         .unwrap_err();
         assert!(e.to_string().contains("bad-dump.json"), "{e}");
