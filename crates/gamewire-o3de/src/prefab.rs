@@ -104,17 +104,31 @@ fn read_component<'a>(
     if !p.at_object() {
         return p.skip();
     }
-    let (mut ty, mut up) = (None, None);
+    let (mut ty, mut up, mut inner) = (None, None, None);
     p.object_with(|p, name| {
         if name.is("$type") {
             ty = string_of(p)?.map(short_cow);
         } else if name.is("Parent Entity") {
             up = string_of(p)?;
+        } else if name.is("m_template") && p.at_object() {
+            // The component an editor `GenericComponentWrapper` holds.
+            p.object_with(|p, n| {
+                if n.is("$type") {
+                    inner = string_of(p)?.map(short_cow);
+                } else {
+                    p.skip()?;
+                }
+                Ok(())
+            })?;
         } else {
             p.skip()?;
         }
         Ok(())
     })?;
+    // Most gameplay components in an editor level are wrapped: show the one inside.
+    if ty.as_deref() == Some("GenericComponentWrapper") && inner.is_some() {
+        ty = inner;
+    }
     if parent.is_none()
         && ty
             .as_deref()
@@ -251,10 +265,17 @@ impl<'a> Entity<'a> {
             _ => Box::new(std::iter::empty()),
         };
         for c in list {
-            let ty = match c.get("$type") {
+            let type_of = |n: Option<&Node<'a>>| match n.and_then(|n| n.get("$type")) {
                 Some(Node::String(s)) => Some(short_cow(s.value())),
                 _ => None,
             };
+            let mut ty = type_of(Some(c));
+            // Most gameplay components in an editor level are wrapped: show the one inside.
+            if ty.as_deref() == Some("GenericComponentWrapper") {
+                if let Some(inner) = type_of(c.get("m_template")) {
+                    ty = Some(inner);
+                }
+            }
             if parent.is_none()
                 && ty
                     .as_deref()
@@ -707,5 +728,21 @@ Level  <ContainerEntity> id Entity_[1]
         assert_eq!(e.offset(), Some(32), "{e}");
         let e = PrefabTree::parse(br#"{"Entities": {}} x"#).unwrap_err();
         assert_eq!(e.offset(), Some(17), "{e}");
+    }
+
+    #[test]
+    fn wrapped_components_show_the_component_inside() {
+        let text =
+            br#"{"ContainerEntity": {"Id": "ContainerEntity", "Name": "Level", "Components": {}},
+            "Entities": {"Entity_[1]": {"Id": "Entity_[1]", "Name": "Coin", "Components": {
+                "A": {"$type": "TransformComponent", "Parent Entity": "ContainerEntity"},
+                "B": {"$type": "GenericComponentWrapper", "Id": 7,
+                      "m_template": {"$type": "NetworkCoinComponent", "Value": 5}},
+                "C": {"$type": "GenericComponentWrapper", "Id": 8}}}}}"#;
+        let tree = PrefabTree::parse(text).unwrap().render();
+        assert!(
+            tree.contains("TransformComponent, NetworkCoinComponent, GenericComponentWrapper"),
+            "{tree}"
+        );
     }
 }
