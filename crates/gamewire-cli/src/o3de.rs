@@ -230,6 +230,28 @@ pub fn run(action: Action, args: Args) -> CliResult {
         keep_defaults: args.keep_defaults,
         ..StoreOptions::default()
     };
+    // A prefab has no envelope: its components name their own `$type`, so each is
+    // loaded as its class (as `gamewire o3de load` does), not the whole file as one type.
+    if args.type_name.is_none()
+        && matches!(action, Action::Decode | Action::Encode)
+        && gamewire::o3de::recognize::envelope_class_name(&bytes).is_none()
+    {
+        let mut doc = o3de::parse_json(&bytes)?;
+        if o3de::prefab::is_prefab(&doc) {
+            if args.envelope {
+                return Err("--envelope applies to one class; a prefab has none".into());
+            }
+            let report = o3de::prefab::load_prefab(&reg, &mut doc, args.canonical);
+            let rep = serde_json::json!({ "load": report.to_json() });
+            eprintln!("{}", serde_json::to_string_pretty(&rep)?);
+            if !args.canonical {
+                return untyped(action, &args, &bytes);
+            }
+            let mut out = o3de::envelope::write_json(&doc);
+            out.push(b'\n');
+            return crate::io::write_output(args.output.as_deref(), &out);
+        }
+    }
     match action {
         Action::Decode | Action::Encode if !args.canonical && !args.envelope => {
             // Checked by the typed load, reported, and written back as it was.

@@ -468,3 +468,23 @@ fn registry_import_of_a_whole_class_dump_prints_one_line_unless_verbose() {
     ok(&o);
     assert!(String::from_utf8_lossy(&o.stderr).contains("\"unmapped\""));
 }
+
+#[test]
+fn decode_with_a_registry_loads_a_prefabs_components_by_their_own_types() {
+    let prefab = real().join("mps-2021-Player.prefab");
+    let reg = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/o3de/o3de-registry.json");
+    let o = bin()
+        .args(["decode", "o3de", "--schema"])
+        .arg(&reg)
+        .arg(&prefab)
+        .output()
+        .unwrap();
+    ok(&o);
+    // Written back as it was, with the per-component report (no "--type is required").
+    assert_eq!(o.stdout, std::fs::read(&prefab).unwrap());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("\"components\": 25") && err.contains("\"typed\""),
+        "{err}"
+    );
+}
