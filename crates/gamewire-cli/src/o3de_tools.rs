@@ -54,6 +54,9 @@ pub struct RegistryImportArgs {
     /// instead of a one-line summary.
     #[arg(long)]
     pub verbose: bool,
+    /// Write the whole import report (JSON) to this file; stderr gets the summary line.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 /// Arguments of `gamewire o3de load`.
@@ -162,6 +165,13 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
                 inputs.push((p.display().to_string(), read_json(p)?));
             }
             let (reg, report) = o3de::registry_import::import(&inputs)?;
+            if let Some(path) = &a.report {
+                write_json(
+                    Some(path),
+                    &serde_json::json!({ "import": report.to_json() }),
+                    true,
+                )?;
+            }
             if a.verbose {
                 eprintln!(
                     "{}",
@@ -170,10 +180,10 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
                     )?
                 );
             } else {
-                let more = if report.unmapped.is_empty() {
+                let more = if report.unmapped.is_empty() || a.report.is_some() {
                     ""
                 } else {
-                    " (--verbose lists them)"
+                    " (--verbose or --report FILE lists them)"
                 };
                 eprintln!("gamewire: {}{more}", report.summary());
             }
@@ -375,6 +385,7 @@ mod tests {
             output: Some(out.clone()),
             compact: false,
             verbose: false,
+            report: None,
         })))
         .unwrap();
         let reg = o3de::Registry::from_slice(&std::fs::read(&out).unwrap()).unwrap();
@@ -385,6 +396,7 @@ mod tests {
             output: None,
             compact: true,
             verbose: false,
+            report: None,
         })))
         .unwrap_err();
         assert!(e.to_string().contains("bad-dump.json"), "{e}");

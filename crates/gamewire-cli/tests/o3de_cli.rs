@@ -467,6 +467,20 @@ fn registry_import_of_a_whole_class_dump_prints_one_line_unless_verbose() {
         .unwrap();
     ok(&o);
     assert!(String::from_utf8_lossy(&o.stderr).contains("\"unmapped\""));
+    let report = dir.path().join("report.json");
+    let o = bin()
+        .args(["o3de", "registry", "import"])
+        .arg(&dump)
+        .arg("-o")
+        .arg(&out)
+        .arg("--report")
+        .arg(&report)
+        .output()
+        .unwrap();
+    ok(&o);
+    assert_eq!(String::from_utf8_lossy(&o.stderr).lines().count(), 1);
+    let full: serde_json::Value = serde_json::from_slice(&std::fs::read(&report).unwrap()).unwrap();
+    assert!(full["import"]["classes"].as_u64().unwrap() > 0);
 }
 
 #[test]

@@ -94,6 +94,10 @@ fn string_of<'a>(p: &mut Parser<'a>) -> Result<Option<Cow<'a, str>>> {
     })
 }
 
+/// How a component held by the editor's `GenericComponentWrapper` is marked after its
+/// own type (`SoundEffectComponent (wrapped)`).
+pub const WRAPPED: &str = "(wrapped)";
+
 /// Reads one component object from the parser: its `$type` and, for a transform
 /// component, its `Parent Entity`.
 fn read_component<'a>(
@@ -125,9 +129,12 @@ fn read_component<'a>(
         }
         Ok(())
     })?;
-    // Most gameplay components in an editor level are wrapped: show the one inside.
-    if ty.as_deref() == Some("GenericComponentWrapper") && inner.is_some() {
-        ty = inner;
+    // Most gameplay components in an editor level are wrapped: show the one inside,
+    // marked as wrapped.
+    if ty.as_deref() == Some("GenericComponentWrapper") {
+        if let Some(i) = inner {
+            ty = Some(Cow::Owned(format!("{i} {WRAPPED}")));
+        }
     }
     if parent.is_none()
         && ty
@@ -273,7 +280,7 @@ impl<'a> Entity<'a> {
             // Most gameplay components in an editor level are wrapped: show the one inside.
             if ty.as_deref() == Some("GenericComponentWrapper") {
                 if let Some(inner) = type_of(c.get("m_template")) {
-                    ty = Some(inner);
+                    ty = Some(Cow::Owned(format!("{inner} {WRAPPED}")));
                 }
             }
             if parent.is_none()
@@ -741,7 +748,9 @@ Level  <ContainerEntity> id Entity_[1]
                 "C": {"$type": "GenericComponentWrapper", "Id": 8}}}}}"#;
         let tree = PrefabTree::parse(text).unwrap().render();
         assert!(
-            tree.contains("TransformComponent, NetworkCoinComponent, GenericComponentWrapper"),
+            tree.contains(
+                "TransformComponent, NetworkCoinComponent (wrapped), GenericComponentWrapper"
+            ),
             "{tree}"
         );
     }
