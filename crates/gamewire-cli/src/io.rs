@@ -296,33 +296,7 @@ impl Output {
                     label,
                 })
             }
-            Dest::Atomic(target) => {
-                let dir = parent_dir(&target);
-                let tmp = tempfile::Builder::new()
-                    .prefix(".gamewire-")
-                    .tempfile_in(&dir)
-                    .map_err(|e| {
-                        format!(
-                            "cannot write {label}: cannot create a file in {}: {e}",
-                            dir.display()
-                        )
-                    })?;
-                let (f, tmp) = tmp.into_parts();
-                let sync = f
-                    .try_clone()
-                    .map_err(|e| format!("cannot write {label}: {e}"))?;
-                Ok(Output {
-                    w: std::io::BufWriter::with_capacity(OUT_BUF, Box::new(f)),
-                    pending: Some(Pending {
-                        tmp,
-                        target,
-                        no_follow: false,
-                        replace: true,
-                    }),
-                    file: Some(sync),
-                    label,
-                })
-            }
+            Dest::Atomic(target) => Output::through_temp(label, target, false, true),
         }
     }
 
@@ -360,7 +334,18 @@ impl Output {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
             Err(e) => return Err(format!("cannot write {label}: {e}").into()),
         }
-        let dir = parent_dir(path);
+        Output::through_temp(label, path.to_path_buf(), true, replace)
+    }
+
+    /// An output to a temporary file created exclusively in `target`'s folder, which
+    /// [`Output::finish`] renames onto `target` (see [`Pending`]).
+    fn through_temp(
+        label: String,
+        target: PathBuf,
+        no_follow: bool,
+        replace: bool,
+    ) -> CliResult<Output> {
+        let dir = parent_dir(&target);
         let tmp = tempfile::Builder::new()
             .prefix(".gamewire-")
             .tempfile_in(&dir)
@@ -378,8 +363,8 @@ impl Output {
             w: std::io::BufWriter::with_capacity(OUT_BUF, Box::new(f)),
             pending: Some(Pending {
                 tmp,
-                target: path.to_path_buf(),
-                no_follow: true,
+                target,
+                no_follow,
                 replace,
             }),
             file: Some(sync),

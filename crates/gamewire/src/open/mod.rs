@@ -236,8 +236,8 @@ pub fn open(
 }
 
 /// Opens `data` with settings already known (a header's, or a front end's flags):
-/// no detection, side files resolved as the settings name them (relative paths from
-/// `path`'s folder).
+/// no detection; side files are read at the paths the settings hold (as
+/// [`encode_document`] leaves them after finding a header's side files).
 pub fn open_with(
     data: Vec<u8>,
     path: Option<&Path>,
