@@ -49,6 +49,7 @@ fn decode(v: Version, data: &[u8], o: &GodotOptions) -> Result<Vec<godot::Value>
     match o.framing {
         GodotFraming::Bare => Ok(vec![godot::decode(data, &opts)?]),
         GodotFraming::StoreVar => framing::decode_framed_all(data, &opts),
+        GodotFraming::Text | GodotFraming::Bytes => Err(not_variants()),
     }
 }
 
@@ -68,6 +69,7 @@ fn encode(v: Version, values: &[godot::Value], f: GodotFraming) -> Result<Vec<u8
                 framing::encode_framed_into(value, &opts, &mut out)?;
             }
         }
+        (GodotFraming::Text | GodotFraming::Bytes, _) => return Err(not_variants()),
     }
     Ok(out)
 }
@@ -91,9 +93,15 @@ fn write_json(
     .map_err(write_error)
 }
 
+/// Text and bytes framings hold no Variants (they are for files inside containers).
+fn not_variants() -> Error {
+    Error::msg("text or bytes inside a Godot container hold no Variant values: open the file")
+}
+
 fn from_json(v: Version, text: &[u8], o: &GodotOptions) -> Result<Vec<godot::Value>> {
     let j = parse_json(text)?;
     match o.framing {
+        GodotFraming::Text | GodotFraming::Bytes => Err(not_variants()),
         GodotFraming::Bare => Ok(vec![json::from_json(&j, v)?]),
         GodotFraming::StoreVar => {
             let serde_json::Value::Array(items) = j else {

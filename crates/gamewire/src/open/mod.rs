@@ -49,6 +49,8 @@ pub struct OpenOptions {
     pub allow_objects: bool,
     /// KingsIsle: write enums as numbers even where the type list names them.
     pub enum_numbers: bool,
+    /// Godot: the password or key of an encrypted file (`GDEC`).
+    pub secret: Option<Secret>,
 }
 
 impl Default for OpenOptions {
@@ -58,7 +60,57 @@ impl Default for OpenOptions {
             limits: Limits::DEFAULT,
             allow_objects: false,
             enum_numbers: false,
+            secret: None,
         }
+    }
+}
+
+/// The secret of an encrypted Godot file: the password given to
+/// `open_encrypted_with_pass`, or the 32-byte key given to `open_encrypted`.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Secret {
+    /// A password (the engine's key is the ASCII of its MD5 in hex).
+    Password(String),
+    /// A 32-byte key.
+    Key(Vec<u8>),
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never printed.
+        f.write_str(match self {
+            Secret::Password(_) => "Password(..)",
+            Secret::Key(_) => "Key(..)",
+        })
+    }
+}
+
+impl Secret {
+    /// A key written as 64 hex digits.
+    pub fn key_hex(hex: &str) -> Result<Secret> {
+        let bytes = gamewire_core::hex::from_hex(hex.trim())
+            .map_err(|e| Error::msg(format!("the key is not hex: {e}")))?;
+        if bytes.len() != 32 {
+            return Err(Error::msg(format!(
+                "an encryption key is 32 bytes (64 hex digits), not {}",
+                bytes.len()
+            )));
+        }
+        Ok(Secret::Key(bytes))
+    }
+
+    /// The secret scripts give in the environment: `GAMEWIRE_GODOT_PASSWORD` or
+    /// `GAMEWIRE_GODOT_KEY` (64 hex digits); `None` when neither is set.
+    pub fn from_env() -> Result<Option<Secret>> {
+        if let Some(k) = std::env::var_os("GAMEWIRE_GODOT_KEY") {
+            let k = k.to_string_lossy();
+            return Secret::key_hex(&k)
+                .map(Some)
+                .map_err(|e| Error::msg(format!("GAMEWIRE_GODOT_KEY: {e}")));
+        }
+        Ok(std::env::var("GAMEWIRE_GODOT_PASSWORD")
+            .ok()
+            .map(Secret::Password))
     }
 }
 
@@ -199,6 +251,10 @@ pub fn open(
     let name = path
         .and_then(Path::file_name)
         .map(|n| n.to_string_lossy().into_owned());
+    #[cfg(feature = "godot")]
+    if gamewire_godot::container::sniff(&data).is_some() {
+        return formats::open_godot_container(data, path, name.as_deref(), opts);
+    }
     let found = match opts.as_format {
         Some(f) => Found::new(f, Evidence::Given),
         None => match crate::identify(&data, name.as_deref()) {
@@ -395,6 +451,17 @@ impl Opened {
     /// Encodes JSON (the data of a document, as [`Opened::write_json`] writes it) with
     /// this file's settings: the bytes of the file with the JSON's values.
     pub fn encode_json(&self, json: &[u8], opts: &EncodeOptions) -> Result<Vec<u8>> {
+        // An encrypted file is written back with the secret it was opened with.
+        let with_secret;
+        let opts = if opts.secret.is_none() && self.opts.secret.is_some() {
+            with_secret = EncodeOptions {
+                secret: self.opts.secret.clone(),
+                ..opts.clone()
+            };
+            &with_secret
+        } else {
+            opts
+        };
         formats::encode(
             &self.settings,
             &self.resolved,
@@ -503,6 +570,9 @@ pub struct EncodeOptions {
     /// `.brson`/`.7zbson`/`.lz4bson`/`.frdt`): the extension wins over the header, with
     /// a note.
     pub output_name: Option<String>,
+    /// Godot: the password or key to encrypt with, when the settings name an encrypted
+    /// file.
+    pub secret: Option<Secret>,
 }
 
 /// What [`encode_document`] wrote.

@@ -34,6 +34,78 @@ pub enum GodotFraming {
     /// Variants each behind a u32 length (`store_var`, `StreamPeer.put_var`): the JSON
     /// is an array of the values.
     StoreVar,
+    /// Not Variants: UTF-8 text inside an encrypted or compressed file (a JSON save, a
+    /// story file), whose JSON is the text as one string, written back unchanged.
+    Text,
+    /// Not Variants and not text: bytes inside an encrypted or compressed file, whose
+    /// JSON is their base64, written back unchanged.
+    Bytes,
+}
+
+/// The cipher of an encrypted Godot file (`GDEC`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GodotCipher {
+    /// Godot 3's layout: a mode word, AES-256 ECB.
+    Aes256Ecb,
+    /// Godot 4's layout: an IV, AES-256 CFB-128.
+    Aes256Cfb,
+}
+
+/// A compressed block whose bytes gamewire's compressor does not reproduce, kept so that
+/// the file is written back byte-exact while that block's plaintext is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GodotKeptBlock {
+    /// The block's index.
+    pub block: usize,
+    /// The MD5 of the block's plaintext, lower-case hex.
+    pub md5: String,
+    /// The block's compressed bytes, base64.
+    pub data: String,
+}
+
+/// The file a Godot value stream was wrapped in (`FileAccess.open_encrypted*`,
+/// `open_compressed`). The password or key is never recorded: it is given again to
+/// write the file back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum GodotContainer {
+    /// `GDEC`: encrypted.
+    Encrypted {
+        /// Godot 3 (ECB) or Godot 4 (CFB) layout.
+        cipher: GodotCipher,
+        /// The IV (CFB), 32 hex digits: written back with it, the bytes are the same.
+        /// Without one, a fresh random IV.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        iv: Option<String>,
+    },
+    /// `GCPF`: compressed.
+    Compressed {
+        /// `fastlz`, `deflate`, `zstd` or `gzip`.
+        mode: String,
+        /// The block size (4096 as the engine writes it).
+        block_size: u32,
+        /// Blocks kept as they were read (see [`GodotKeptBlock`]).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        kept: Vec<GodotKeptBlock>,
+    },
+}
+
+impl GodotContainer {
+    /// A short description: `encrypted, AES-256 CFB` or `compressed, zstd`.
+    pub fn describe(&self) -> String {
+        match self {
+            GodotContainer::Encrypted { cipher, .. } => format!(
+                "encrypted, AES-256 {}",
+                match cipher {
+                    GodotCipher::Aes256Ecb => "ECB",
+                    GodotCipher::Aes256Cfb => "CFB",
+                }
+            ),
+            GodotContainer::Compressed { mode, .. } => format!("compressed, {mode}"),
+        }
+    }
 }
 
 /// Settings of a Godot 3 or 4 file.
@@ -45,6 +117,9 @@ pub struct GodotSettings {
     /// Full objects were accepted (`bytes_to_var_with_objects`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub allow_objects: bool,
+    /// The encrypted or compressed file the values were in, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<GodotContainer>,
 }
 
 /// How a KingsIsle file holds its objects.
@@ -218,6 +293,7 @@ impl Settings {
         let godot = GodotSettings {
             framing: GodotFraming::Bare,
             allow_objects: false,
+            container: None,
         };
         Some(match format {
             Format::Godot3 => Settings::Godot3(godot),
@@ -244,10 +320,18 @@ impl Settings {
     pub fn describe(&self) -> String {
         let f = self.format();
         let what = match self {
-            Settings::Godot3(g) | Settings::Godot4(g) => match g.framing {
-                GodotFraming::Bare => "bare value".to_owned(),
-                GodotFraming::StoreVar => "store_var frames".to_owned(),
-            },
+            Settings::Godot3(g) | Settings::Godot4(g) => {
+                let what = match g.framing {
+                    GodotFraming::Bare => "bare value",
+                    GodotFraming::StoreVar => "store_var frames",
+                    GodotFraming::Text => "text",
+                    GodotFraming::Bytes => "bytes",
+                };
+                match &g.container {
+                    Some(c) => format!("{what}, {}", c.describe()),
+                    None => what.to_owned(),
+                }
+            }
             Settings::KingsIsle(k) => format!(
                 "{}, type list {}",
                 match k.file {
@@ -311,6 +395,7 @@ mod tests {
         let s = Settings::Godot3(GodotSettings {
             framing: GodotFraming::StoreVar,
             allow_objects: false,
+            container: None,
         });
         let j = serde_json::to_string(&s).unwrap();
         assert_eq!(j, r#"{"format":"godot3","framing":"store_var"}"#);

@@ -26,6 +26,17 @@ fn not_built(f: Format) -> Error {
     Error::msg(format!("{f} support is not built into this gamewire"))
 }
 
+/// Opens an encrypted or compressed Godot file (the plaintext read as Godot values).
+#[cfg(feature = "godot")]
+pub(super) fn open_godot_container(
+    data: Vec<u8>,
+    path: Option<&Path>,
+    name: Option<&str>,
+    opts: &OpenOptions,
+) -> std::result::Result<super::Opened, super::OpenError> {
+    godot::open_container(data, path, name, opts)
+}
+
 /// The settings of a file recognised as `found`.
 pub(super) fn settings(
     data: &[u8],
@@ -287,6 +298,7 @@ fn legacy_header(h: &serde_json::Value) -> Result<Settings> {
             GodotFraming::Bare
         },
         allow_objects: false,
+        container: None,
     };
     Ok(match format {
         Format::Godot3 => Settings::Godot3(godot),
