@@ -30,6 +30,9 @@ pub struct DecodeArgs {
     /// Godot: accept full objects (`bytes_to_var_with_objects`).
     #[arg(long)]
     pub allow_objects: bool,
+    /// Godot: the password or key of an encrypted file.
+    #[command(flatten)]
+    pub secret: crate::secret::SecretArgs,
 }
 
 /// The path a file is read from and named by: `None` for stdin (`-`), or the name
@@ -62,6 +65,7 @@ pub fn decode(args: DecodeArgs) -> CliResult {
     let opts = OpenOptions {
         as_format: args.as_format,
         allow_objects: args.allow_objects,
+        secret: args.secret.secret()?,
         ..OpenOptions::default()
     };
     let shown = file.display().to_string();
@@ -102,6 +106,10 @@ pub struct EncodeArgs {
     /// A key repeated in one JSON object keeps its last value instead of being an error.
     #[arg(long)]
     pub last_key_wins: bool,
+    /// Godot: the password or key to encrypt with, when the header names an encrypted
+    /// file.
+    #[command(flatten)]
+    pub secret: crate::secret::SecretArgs,
 }
 
 /// Runs `gamewire encode FILE`.
@@ -131,6 +139,7 @@ pub fn encode_doc(
             .as_deref()
             .and_then(Path::file_name)
             .map(|n| n.to_string_lossy().into_owned()),
+        secret: args.secret.secret()?,
         ..EncodeOptions::default()
     };
     let encoded = gamewire::encode_document(doc, json_path, None, &side, &opts)

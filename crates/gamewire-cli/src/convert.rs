@@ -638,6 +638,7 @@ fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResul
             size = data.len() as u64;
             let opts = OpenOptions {
                 as_format: args.as_format,
+                secret: gamewire::open::Secret::from_env()?,
                 ..OpenOptions::default()
             };
             let opened = match gamewire::open(data, Some(&job.input), side, &opts) {
@@ -704,6 +705,7 @@ fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResul
             let opts = gamewire::open::EncodeOptions {
                 numbers_as_written: args.numbers_as_written,
                 expect_format: args.as_format,
+                secret: gamewire::open::Secret::from_env()?,
                 ..Default::default()
             };
             let name = plan.out.as_deref().map(lossy_name);

@@ -25,6 +25,9 @@ pub struct InspectArgs {
     /// kingsisle, zeze, resonite, o3de).
     #[arg(long = "as", value_name = "FORMAT", value_parser = parse_format)]
     pub as_format: Option<Format>,
+    /// Godot: the password or key of encrypted files.
+    #[command(flatten)]
+    pub secret: crate::secret::SecretArgs,
 }
 
 /// Parses a format name for `--as`.
@@ -200,6 +203,7 @@ fn inspect_one(
     };
     let opts = gamewire::OpenOptions {
         as_format: args.as_format,
+        secret: args.secret.secret().ok().flatten(),
         ..gamewire::OpenOptions::default()
     };
     let named = (path != Path::new("-")).then_some(path);

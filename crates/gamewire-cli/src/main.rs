@@ -11,6 +11,7 @@ mod convert;
 mod inspect;
 mod io;
 mod limits;
+mod secret;
 mod stdout_at_start;
 
 #[cfg(feature = "godot")]
