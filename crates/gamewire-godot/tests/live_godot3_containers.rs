@@ -122,8 +122,14 @@ fn godot3_engine_and_gamewire_read_each_others_containers() {
     let write = |name: &str, bytes: Vec<u8>| {
         std::fs::write(dir.path().join(format!("ours_{name}.sav")), bytes).unwrap()
     };
-    write("pass", encrypted::encrypt(&stream, &pass, &encrypted::Layout::V3));
-    write("key", encrypted::encrypt(&stream, &key(), &encrypted::Layout::V3));
+    write(
+        "pass",
+        encrypted::encrypt(&stream, &pass, &encrypted::Layout::V3),
+    );
+    write(
+        "key",
+        encrypted::encrypt(&stream, &key(), &encrypted::Layout::V3),
+    );
     let modes = [
         compressed::Mode::FastLz,
         compressed::Mode::Deflate,
@@ -131,27 +137,45 @@ fn godot3_engine_and_gamewire_read_each_others_containers() {
         compressed::Mode::Gzip,
     ];
     for m in modes {
-        let f = compressed::write(&stream, m, compressed::DEFAULT_BLOCK_SIZE, &|_, _| None)
-            .unwrap();
+        let f =
+            compressed::write(&stream, m, compressed::DEFAULT_BLOCK_SIZE, &|_, _| None).unwrap();
         write(&m.number().to_string(), f);
     }
     let script = SCRIPT.replace("PASSWORD", &format!("{PASSWORD:?}"));
-    let out = peers::run_godot3(dir.path(), "containers.gd", &script, &[] as &[&str], ENGINE_TIMEOUT)
-        .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    let out = peers::run_godot3(
+        dir.path(),
+        "containers.gd",
+        &script,
+        &[] as &[&str],
+        ENGINE_TIMEOUT,
+    )
+    .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     let stdout = String::from_utf8_lossy(&out.stdout);
     let all = format!("{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("DONE"), "seed {seed}: engine output:\n{all}");
-    assert!(!stdout.contains("ERR "), "seed {seed}: engine output:\n{all}");
+    assert!(
+        stdout.contains("DONE"),
+        "seed {seed}: engine output:\n{all}"
+    );
+    assert!(
+        !stdout.contains("ERR "),
+        "seed {seed}: engine output:\n{all}"
+    );
     for name in ["pass", "key", "0", "1", "2", "3"] {
         // The engine read ours as the same values.
         let prefix = format!("OUT {name} ");
-        let read: Vec<&str> = stdout.lines().filter_map(|l| l.strip_prefix(&prefix)).collect();
+        let read: Vec<&str> = stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix(&prefix))
+            .collect();
         assert_eq!(read.len(), values.len(), "seed {seed}: {name}: {all}");
         for (i, (h, v)) in read.iter().zip(&values).enumerate() {
             let mut back = decode(&unhex(h), &dopts)
                 .unwrap_or_else(|e| panic!("seed {seed}: {name} value {i}: {e}"));
             strip_padding(&mut back);
-            assert_eq!(&back, v, "seed {seed}: the engine read {name} value {i} differently");
+            assert_eq!(
+                &back, v,
+                "seed {seed}: the engine read {name} value {i} differently"
+            );
         }
         // We read the engine's as the same values, and write it back byte-exact.
         let theirs = std::fs::read(dir.path().join(format!("engine_{name}.sav"))).unwrap();
