@@ -186,9 +186,6 @@ impl File {
     }
 }
 
-/// Opens `data` (read from `path`, or named so: side files are found beside it) through
-/// the library: detection (or `as_format`), side files from the file system or from
-/// `files` (a dict of path → bytes), settings.
 /// The secret of an encrypted Godot file: `password=`, `key=` (32 bytes, or 64 hex
 /// digits), else the `GAMEWIRE_GODOT_PASSWORD` / `GAMEWIRE_GODOT_KEY` environment.
 fn secret(
@@ -221,6 +218,9 @@ fn secret(
     Secret::from_env().map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Opens `data` (read from `path`, or named so: side files are found beside it) through
+/// the library: detection (or `as_format`), side files from the file system or from
+/// `files` (a dict of path → bytes), settings; `password`/`key`: the secret of an encrypted Godot file.
 #[pyfunction]
 #[pyo3(signature = (data, path=None, *, as_format=None, files=None, allow_objects=false, password=None, key=None))]
 #[allow(clippy::too_many_arguments)]
