@@ -167,6 +167,16 @@ pub enum Detection {
 /// rest is counted), so detecting 500 MB of zeros or of tiny frames takes constant
 /// memory; a bare Godot value is decoded whole, within the decoder's own bound.
 pub fn identify(data: &[u8], file_name: Option<&str>) -> Detection {
+    // Godot's encrypted (`GDEC`) and compressed (`GCPF`) files, by magic: Godot 3's
+    // encrypted layout says Godot 3; the rest say Godot 4 until the content inside is read.
+    #[cfg(feature = "godot")]
+    if let Some(kind) = gamewire_godot::container::sniff(data) {
+        use gamewire_godot::container::{encrypted, Kind};
+        let v3 = kind == Kind::Encrypted
+            && matches!(encrypted::probe_layout(data), Ok(encrypted::Layout::V3));
+        let format = if v3 { Format::Godot3 } else { Format::Godot4 };
+        return Detection::Found(Found::new(format, Evidence::Magic));
+    }
     #[cfg(feature = "resonite")]
     if gamewire_resonite::sniff(data, file_name) {
         let ev = if data.starts_with(b"FrDT") {
