@@ -211,6 +211,10 @@ pub struct Opened {
     #[allow(dead_code)]
     opts: OpenOptions,
     notes: Vec<String>,
+    /// The compressed file a Godot file was read from (its blocks are written back as
+    /// they were while their plaintext is unchanged).
+    #[allow(dead_code)]
+    original: Option<Vec<u8>>,
 }
 
 impl fmt::Debug for Opened {
@@ -288,6 +292,7 @@ pub fn open(
         resolved,
         opts: opts.clone(),
         notes,
+        original: None,
     })
 }
 
@@ -311,6 +316,7 @@ pub fn open_with(
         resolved,
         opts: opts.clone(),
         notes: Vec::new(),
+        original: None,
     })
 }
 
@@ -375,7 +381,7 @@ impl Opened {
     /// The header a document of this file carries, with side files named relative to
     /// `json_dir` (the folder the JSON document goes to; `None`: the current folder).
     pub fn header(&self, json_dir: Option<&Path>) -> Settings {
-        let mut s = self.settings.clone();
+        let mut s = self.write_settings().into_owned();
         let base = match json_dir {
             Some(d) if !d.as_os_str().is_empty() => std::path::absolute(d).unwrap_or(d.into()),
             _ => std::path::absolute(".").unwrap_or_default(),
@@ -438,7 +444,7 @@ impl Opened {
     /// Writes `value` with this file's settings (framing, container, type list, solution,
     /// layout): the bytes of the file holding it. A value of another format is an error.
     pub fn encode_value(&self, value: &Value<'_>) -> Result<Vec<u8>> {
-        formats::encode_value(self, value)
+        formats::encode_value(self, &self.write_settings(), value)
     }
 
     /// The inspect tree, containers past `max_items` elided.
@@ -463,12 +469,27 @@ impl Opened {
             opts
         };
         formats::encode(
-            &self.settings,
+            &self.write_settings(),
             &self.resolved,
             json,
             self.path.as_deref(),
             opts,
         )
+    }
+
+    /// The settings that write the file back byte-exact: [`Opened::settings`], and for a
+    /// compressed Godot file the blocks gamewire's compressor would not give back as they
+    /// were (worked out here, on writing, not when the file is opened).
+    fn write_settings(&self) -> Cow<'_, Settings> {
+        #[cfg(feature = "godot")]
+        if let Some(original) = &self.original {
+            return Cow::Owned(formats::godot_kept_blocks(
+                &self.settings,
+                original,
+                &self.opts.limits,
+            ));
+        }
+        Cow::Borrowed(&self.settings)
     }
 }
 

@@ -306,6 +306,7 @@ pub(super) fn open_container(
         found: Some(Found::new(format, Evidence::Magic)),
         error,
     };
+    let mut original = None;
     let (plain, c, hint) = match container::sniff(&data) {
         Some(container::Kind::Encrypted) => {
             let hint = match encrypted::probe_layout(&data) {
@@ -332,23 +333,12 @@ pub(super) fn open_container(
         }
         _ => {
             let r = compressed::read(&data, &opts.limits).map_err(|e| fail(Format::Godot4, e))?;
-            let mut kept = Vec::new();
-            for (i, (plain, range)) in compressed::block_plaintexts(&r).zip(&r.blocks).enumerate() {
-                let orig = &data[range.clone()];
-                let again = compressed::compress_block(r.mode, plain).ok();
-                if again.as_deref() != Some(orig) {
-                    kept.push(GodotKeptBlock {
-                        block: i,
-                        md5: md5_hex(plain),
-                        data: gamewire_core::base64::encode(orig),
-                    });
-                }
-            }
             let c = GodotContainer::Compressed {
                 mode: r.mode.name().into(),
                 block_size: r.block_size,
-                kept,
+                kept: Vec::new(),
             };
+            original = Some(data);
             (r.plaintext, c, Format::Godot4)
         }
     };
@@ -411,7 +401,41 @@ pub(super) fn open_container(
         resolved: Resolved::default(),
         opts: opts.clone(),
         notes: Vec::new(),
+        original,
     })
+}
+
+/// `settings` (of a compressed Godot file read from `original`) with the blocks that
+/// gamewire's compressor does not give back as they were: each block is compressed again
+/// and compared. Settings of anything else come back as they are.
+pub(super) fn with_kept_blocks(
+    settings: &Settings,
+    original: &[u8],
+    limits: &gamewire_core::Limits,
+) -> Settings {
+    let mut s = settings.clone();
+    let (Settings::Godot3(g) | Settings::Godot4(g)) = &mut s else {
+        return s;
+    };
+    let Some(GodotContainer::Compressed { kept, .. }) = &mut g.container else {
+        return s;
+    };
+    // The file was read with these bytes already: reading it again cannot fail.
+    let Ok(r) = compressed::read(original, limits) else {
+        return settings.clone();
+    };
+    kept.clear();
+    for (i, (plain, range)) in compressed::block_plaintexts(&r).zip(&r.blocks).enumerate() {
+        let orig = &original[range.clone()];
+        if compressed::compress_block(r.mode, plain).ok().as_deref() != Some(orig) {
+            kept.push(GodotKeptBlock {
+                block: i,
+                md5: md5_hex(plain),
+                data: gamewire_core::base64::encode(orig),
+            });
+        }
+    }
+    s
 }
 
 /// The most type ids a Variant header may name: Godot 3 has 27 types, Godot 4 has 39.

@@ -37,6 +37,17 @@ pub(super) fn open_godot_container(
     godot::open_container(data, path, name, opts)
 }
 
+/// `settings` with the blocks of the compressed file `original` that gamewire's
+/// compressor does not give back as they were.
+#[cfg(feature = "godot")]
+pub(super) fn godot_kept_blocks(
+    settings: &Settings,
+    original: &[u8],
+    limits: &gamewire_core::Limits,
+) -> Settings {
+    godot::with_kept_blocks(settings, original, limits)
+}
+
 /// The settings of a file recognised as `found`.
 pub(super) fn settings(
     data: &[u8],
@@ -132,10 +143,14 @@ pub(super) fn value(o: &Opened) -> Result<super::Value<'_>> {
 }
 
 /// Writes a value with the opened file's settings.
-pub(super) fn encode_value(o: &Opened, v: &super::Value<'_>) -> Result<Vec<u8>> {
+pub(super) fn encode_value(
+    o: &Opened,
+    settings: &Settings,
+    v: &super::Value<'_>,
+) -> Result<Vec<u8>> {
     #[allow(unused_imports)]
     use super::Value as V;
-    match (&o.settings, v) {
+    match (settings, v) {
         #[cfg(feature = "godot")]
         (Settings::Godot3(g) | Settings::Godot4(g), V::Godot(_) | V::GodotFrames(_)) => {
             godot::encode_value(o, g, v)
