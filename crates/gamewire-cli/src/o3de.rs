@@ -244,6 +244,9 @@ pub fn run(action: Action, args: Args) -> CliResult {
             let report = o3de::prefab::load_prefab(&reg, &mut doc, args.canonical);
             let rep = serde_json::json!({ "load": report.to_json() });
             eprintln!("{}", serde_json::to_string_pretty(&rep)?);
+            if args.canonical {
+                crate::o3de_tools::refuse_lost(&report)?;
+            }
             if !args.canonical {
                 return untyped(action, &args, &bytes);
             }

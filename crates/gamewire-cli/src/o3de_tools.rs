@@ -155,6 +155,22 @@ pub fn typed_registry(schema: Option<&std::path::Path>) -> CliResult<o3de::Regis
     }
 }
 
+/// A canonical prefab that would lose members (named in the report's `"lost"`) is not
+/// written: the exit code says so.
+pub fn refuse_lost(report: &o3de::prefab::PrefabReport) -> CliResult {
+    if report.lost.is_empty() {
+        return Ok(());
+    }
+    let paths: Vec<&str> = report.lost.iter().map(|l| l.path.as_str()).collect();
+    Err(format!(
+        "the canonical form would lose {} value(s) the typed load did not take ({}); nothing \
+         written",
+        paths.len(),
+        paths.join(", ")
+    )
+    .into())
+}
+
 /// Runs an O3DE tool.
 pub fn tool(cmd: O3deCmd) -> CliResult {
     match cmd {
@@ -206,6 +222,9 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
                 "{}",
                 serde_json::to_string_pretty(&serde_json::json!({ "load": report.to_json() }))?
             );
+            if a.canonical {
+                refuse_lost(&report)?;
+            }
             if a.quiet {
                 return Ok(());
             }
