@@ -13,15 +13,6 @@ use gamewire::o3de::{
 };
 use std::path::{Path, PathBuf};
 
-/// The registry file `inspect` looks for beside an O3DE file.
-pub const REGISTRY_NAME: &str = "o3de-registry.json";
-
-/// The registry file for `path`: `o3de-registry.json` in its folder, or else in the
-/// nearest parent folder holding one (as the other formats find their side files).
-pub fn registry_for(path: &Path) -> Option<PathBuf> {
-    gamewire::SideFiles::filesystem().find(Some(path), &[REGISTRY_NAME.to_owned()])
-}
-
 /// Options of `gamewire decode|encode|bench o3de`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -105,23 +96,29 @@ fn resolve_imports(
     Ok(())
 }
 
-/// The registry: `--schema`, else `o3de-registry.json` beside the input when there is
-/// one, merged over the bundled core types; with neither, the bundled core types alone.
-fn load_registry(args: &Args) -> CliResult<Registry> {
-    let path = match (&args.schema, &args.input) {
-        (Some(p), _) => p.clone(),
-        (None, Some(i)) if i != Path::new("-") => match registry_for(i) {
-            Some(found) => found,
-            None => return Ok(Registry::bundled()),
-        },
-        _ => return Ok(Registry::bundled()),
-    };
-    let bytes = gamewire::core::files::read_regular(
-        &path,
-        "registry",
-        gamewire::core::files::MAX_SIDE_FILE,
-    )?;
-    Registry::from_slice_over_bundled(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+/// The registry by the one rule of every front end ([`gamewire::open::o3de_registry`]):
+/// `schema`, else `o3de-registry.json` beside `input` (or in its nearest parent folder
+/// holding one; the current folder's for stdin), merged over the bundled core types;
+/// `None` with neither.
+pub fn found_registry(
+    schema: Option<&Path>,
+    input: Option<&Path>,
+) -> CliResult<Option<std::sync::Arc<Registry>>> {
+    let file = input.filter(|p| *p != Path::new("-"));
+    let found = gamewire::open::o3de_registry(&gamewire::SideFiles::filesystem(), file, schema)?;
+    Ok(found.map(|(reg, _)| reg))
+}
+
+/// The registry of a typed command: [`found_registry`], else the bundled core types.
+pub fn typed_registry(
+    schema: Option<&Path>,
+    input: Option<&Path>,
+) -> CliResult<std::sync::Arc<Registry>> {
+    Ok(found_registry(schema, input)?.unwrap_or_else(|| std::sync::Arc::new(Registry::bundled())))
+}
+
+fn load_registry(args: &Args) -> CliResult<std::sync::Arc<Registry>> {
+    typed_registry(args.schema.as_deref(), args.input.as_deref())
 }
 
 /// Loads the input; returns the value, the type, the envelope's class name and the report.
@@ -155,33 +152,21 @@ fn load_input(
     Ok((v, ty, class_name, report))
 }
 
-/// True when the input is read without a registry: no `--schema` and no `--type`,
-/// and either no `o3de-registry.json` beside the input or one that does not know the
-/// class named by the input's envelope (a file outside the envelope has no type to
-/// load without `--type`).
+/// True when the input is read without a registry: no `--schema` and no `--type`, and
+/// either no registry found by the one rule ([`found_registry`]) or one that types
+/// nothing in the file ([`gamewire::o3de::typing::typing`]: an envelope of a class it
+/// does not know, a file that is neither an envelope nor a prefab).
 pub fn is_untyped(args: &Args, bytes: &[u8]) -> bool {
     if args.schema.is_some() || args.type_name.is_some() {
         return false;
     }
-    let reg_path = match &args.input {
-        Some(i) if i != Path::new("-") => match registry_for(i) {
-            Some(p) => p,
-            None => return true,
-        },
-        _ => return true,
-    };
-    let Some(class) = gamewire::o3de::recognize::envelope_class_name(bytes) else {
-        return true;
-    };
-    match gamewire::core::files::read_regular(
-        &reg_path,
-        "registry",
-        gamewire::core::files::MAX_SIDE_FILE,
-    ) {
+    match found_registry(None, args.input.as_deref()) {
+        Ok(Some(reg)) => {
+            gamewire::o3de::typing::typing(&reg, bytes) == gamewire::o3de::typing::Typing::None
+        }
+        Ok(None) => true,
         // A registry that does not read is reported by the typed path.
-        Ok(r) => gamewire::o3de::Registry::from_slice(&r)
-            .is_ok_and(|reg| reg.parse_type(&class).is_err()),
-        Err(_) => true,
+        Err(_) => false,
     }
 }
 

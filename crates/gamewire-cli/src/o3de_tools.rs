@@ -64,7 +64,9 @@ pub struct RegistryImportArgs {
 pub struct LoadArgs {
     /// The prefab (or level) to load.
     pub input: PathBuf,
-    /// A registry merged over the bundled core types.
+    /// A registry merged over the bundled core types; by default `o3de-registry.json`
+    /// beside the prefab or in a parent folder, else the bundled core types alone (the
+    /// rule `decode` and `inspect` follow).
     #[arg(long)]
     pub schema: Option<PathBuf>,
     /// Write O3DE's canonical form of the typed components (defaults dropped, values
@@ -143,18 +145,6 @@ fn check(what: &str, report: &o3de::Report, verbose: bool) -> CliResult {
     Ok(())
 }
 
-/// The registry for typed paths: the bundled core types, with `schema` merged over.
-pub fn typed_registry(schema: Option<&std::path::Path>) -> CliResult<o3de::Registry> {
-    match schema {
-        None => Ok(o3de::Registry::bundled()),
-        Some(p) => {
-            let bytes = read_input(Some(p))?;
-            o3de::Registry::from_slice_over_bundled(&bytes)
-                .map_err(|e| format!("{}: {e}", p.display()).into())
-        }
-    }
-}
-
 /// A canonical prefab that would lose members (named in the report's `"lost"`) is not
 /// written: the exit code says so.
 pub fn refuse_lost(report: &o3de::prefab::PrefabReport) -> CliResult {
@@ -206,7 +196,7 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
             write_json(a.output.as_deref(), &reg, !a.compact)
         }
         O3deCmd::Load(a) => {
-            let reg = typed_registry(a.schema.as_deref())?;
+            let reg = crate::o3de::typed_registry(a.schema.as_deref(), Some(&a.input))?;
             let bytes = read_input(Some(&a.input))?;
             let mut doc =
                 o3de::parse_json(&bytes).map_err(|e| format!("{}: {e}", a.input.display()))?;

@@ -278,3 +278,90 @@ fn registry_import_prints_one_line_and_the_report_file_lists_every_unmapped_fiel
         .iter()
         .all(|c| c["name"] != "EntityId"));
 }
+
+#[test]
+fn decode_inspect_and_load_use_the_registry_beside_the_file_the_same_way() {
+    // A registry beside the files that reads on its own and knows one gem component;
+    // the bundled core types are merged under it for every command.
+    let dir = tempfile::tempdir().unwrap();
+    let prefab = dir.path().join("laser_pistol.prefab");
+    std::fs::copy(
+        fixtures().join("real-typed/mps-laser_pistol.prefab"),
+        &prefab,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("o3de-registry.json"),
+        r#"{"classes": [{"name": "AZ::Render::EditorMeshComponent",
+                         "fields": [{"name": "Id", "type": "u64"}]}]}"#,
+    )
+    .unwrap();
+    // An envelope of a class only the bundled types hold, with a value it cannot read.
+    let lock = dir.path().join("lock.json");
+    std::fs::write(
+        &lock,
+        r#"{"Type": "JsonSerialization", "Version": 1, "ClassName": "EditorLockComponent",
+            "ClassData": {"Id": 7, "Locked": [1]}}"#,
+    )
+    .unwrap();
+    // `o3de load` finds the registry beside the prefab (one more component typed than
+    // with the bundled types alone) ...
+    let typed = |o: &Output| -> u64 {
+        let r: Json = serde_json::from_slice(&o.stderr).unwrap();
+        r["load"]["typed"].as_u64().unwrap()
+    };
+    let load = bin()
+        .args(["o3de", "load", "--quiet"])
+        .arg(&prefab)
+        .output()
+        .unwrap();
+    ok(&load);
+    let bundled_only = bin()
+        .args(["o3de", "load", "--quiet"])
+        .arg(fixtures().join("real-typed/mps-laser_pistol.prefab"))
+        .output()
+        .unwrap();
+    ok(&bundled_only);
+    assert_eq!(typed(&load), typed(&bundled_only) + 1);
+    // ... `decode o3de` types the prefab's components with the same registry ...
+    let dec = bin()
+        .args(["decode", "o3de"])
+        .arg(&prefab)
+        .output()
+        .unwrap();
+    ok(&dec);
+    assert_eq!(typed(&dec), typed(&load));
+    assert_eq!(dec.stdout, std::fs::read(&prefab).unwrap());
+    // ... and the envelope's class, which only the bundled types know, is typed by
+    // `decode o3de`, `decode FILE` and `inspect` alike.
+    let dec = bin().args(["decode", "o3de"]).arg(&lock).output().unwrap();
+    ok(&dec);
+    let err = String::from_utf8_lossy(&dec.stderr);
+    assert!(
+        err.contains("\"/Locked\"") && err.contains("Unsupported"),
+        "{err}"
+    );
+    let dec = bin().arg("decode").arg(&lock).output().unwrap();
+    ok(&dec);
+    let err = String::from_utf8_lossy(&dec.stderr);
+    assert!(
+        err.contains("/Locked") && err.contains("Unsupported"),
+        "{err}"
+    );
+    let ins = bin().arg("inspect").arg(&lock).output().unwrap();
+    ok(&ins);
+    let out = String::from_utf8_lossy(&ins.stdout);
+    assert!(
+        out.contains("o3de-registry.json)") && out.contains("/Locked"),
+        "{out}"
+    );
+    // `inspect` and `decode FILE` of the prefab say what the typed load found.
+    let ins = bin().arg("inspect").arg(&prefab).output().unwrap();
+    ok(&ins);
+    let out = String::from_utf8_lossy(&ins.stdout);
+    let line = format!("typed load of {} of 22 components", typed(&load));
+    assert!(out.contains(&line), "{out}");
+    let dec = bin().arg("decode").arg(&prefab).output().unwrap();
+    ok(&dec);
+    assert!(String::from_utf8_lossy(&dec.stderr).contains(&line));
+}

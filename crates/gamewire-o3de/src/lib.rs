@@ -22,6 +22,9 @@
 //!   registry-free round trip; [`infer`] lists what it shows without a registry
 //!   (`$type` names, UUIDs, entity ids, asset references); [`prefab`] builds a
 //!   prefab's entity tree.
+//! - [`typing`]: what a registry types in a file (an envelope's class, a prefab's
+//!   components), the one rule of every front end; [`keep`]: what a typed load did not
+//!   take, put back as written so a canonical form loses nothing.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -48,6 +51,7 @@ pub mod registry_import;
 pub mod report;
 pub mod store;
 pub mod types;
+pub mod typing;
 pub mod uuid;
 pub mod value;
 

@@ -74,6 +74,41 @@ pub struct PrefabReport {
 }
 
 impl PrefabReport {
+    /// One line: components typed and unknown, issues (the first one named), members
+    /// kept as written and lost.
+    pub fn summary(&self) -> String {
+        let mut line = format!(
+            "typed load of {} of {} components in {} entities",
+            self.typed, self.components, self.entities
+        );
+        let mut types: Vec<&str> = self.unknown.iter().map(|u| u.1.as_str()).collect();
+        types.sort_unstable();
+        types.dedup();
+        if !types.is_empty() {
+            line.push_str(&format!(
+                "; {} component type(s) the registry does not know ({}{})",
+                types.len(),
+                types.iter().take(3).copied().collect::<Vec<_>>().join(", "),
+                if types.len() > 3 { ", ..." } else { "" }
+            ));
+        }
+        if let Some(first) = self.issues.first() {
+            line.push_str(&format!(
+                "; {} issue(s), the first at {}: {}",
+                self.issues.len(),
+                first.path,
+                first.message
+            ));
+        }
+        if !self.kept.is_empty() {
+            line.push_str(&format!("; {} value(s) kept as written", self.kept.len()));
+        }
+        if !self.lost.is_empty() {
+            line.push_str(&format!("; {} value(s) lost", self.lost.len()));
+        }
+        line
+    }
+
     /// The report as JSON (for the CLI).
     pub fn to_json(&self) -> Json {
         let mut unknown_types: Vec<&str> = self.unknown.iter().map(|u| u.1.as_str()).collect();
