@@ -121,12 +121,18 @@ fn load_registry(args: &Args) -> CliResult<std::sync::Arc<Registry>> {
     typed_registry(args.schema.as_deref(), args.input.as_deref())
 }
 
-/// Loads the input; returns the value, the type, the envelope's class name and the report.
-fn load_input(
-    args: &Args,
-    reg: &Registry,
-    bytes: &[u8],
-) -> CliResult<(Value, TypeExpr, Option<String>, o3de::Report)> {
+/// What [`load_input`] read: the value, its type, the envelope's class name, the load's
+/// report and the JSON it was loaded from (imports resolved, envelope removed).
+type Loaded = (
+    Value,
+    TypeExpr,
+    Option<String>,
+    o3de::Report,
+    serde_json::Value,
+);
+
+/// Loads the input (see [`Loaded`]).
+fn load_input(args: &Args, reg: &Registry, bytes: &[u8]) -> CliResult<Loaded> {
     // Duplicate member names are kept, as O3DE's rapidjson reader keeps them.
     let (mut json, mut dups) = o3de::parse_json_keeping_duplicates(bytes)?;
     resolve_imports(args, &mut json, &mut dups)?;
@@ -148,8 +154,9 @@ fn load_input(
         clear_containers: args.clear_containers,
         ..LoadOptions::default()
     };
+    let input = data.clone();
     let (v, report) = o3de::load_with_duplicates(reg, &ty, data, &dups, &opts);
-    Ok((v, ty, class_name, report))
+    Ok((v, ty, class_name, report, input))
 }
 
 /// True when the input is read without a registry: no `--schema` and no `--type`, and
@@ -243,7 +250,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
     match action {
         Action::Decode | Action::Encode if !args.canonical && !args.envelope => {
             // Checked by the typed load, reported, and written back as it was.
-            let (_, _, _, report) = load_input(&args, &reg, &bytes)?;
+            let (_, _, _, report, _) = load_input(&args, &reg, &bytes)?;
             let rep = serde_json::json!({ "load": report.to_json() });
             eprintln!("{}", serde_json::to_string_pretty(&rep)?);
             if report.processing() == Processing::Halted {
@@ -252,8 +259,17 @@ pub fn run(action: Action, args: Args) -> CliResult {
             untyped(action, &args, &bytes)
         }
         Action::Decode | Action::Encode => {
-            let (v, ty, class_name, report) = load_input(&args, &reg, &bytes)?;
+            let (v, ty, class_name, report, input) = load_input(&args, &reg, &bytes)?;
             let (mut out, store_report) = o3de::store(&reg, &ty, &v, &store_opts);
+            // What the load did not take goes back as written; what cannot is named
+            // and nothing is written.
+            let kept = o3de::keep::keep_as_written(&reg, &ty, &input, &mut out, &report.issues);
+            out = o3de::keep::canonical_with_unknown_defaults(&reg, &ty, &input, out);
+            let listed = |k: &[o3de::keep::KeptMember]| {
+                k.iter()
+                    .map(|m| serde_json::json!({"path": m.path, "why": m.why}))
+                    .collect::<Vec<_>>()
+            };
             let wrap = args.envelope || (action == Action::Encode && class_name.is_some());
             if wrap {
                 let name = class_name.or(args.type_name.clone()).unwrap_or_default();
@@ -263,16 +279,28 @@ pub fn run(action: Action, args: Args) -> CliResult {
                 }
                 .to_json();
             }
-            let rep =
-                serde_json::json!({"load": report.to_json(), "store": store_report.to_json()});
+            let rep = serde_json::json!({
+                "load": report.to_json(),
+                "store": store_report.to_json(),
+                "kept_as_written": listed(&kept.kept),
+                "lost": listed(&kept.lost),
+            });
             eprintln!("{}", serde_json::to_string_pretty(&rep)?);
             if report.processing() == Processing::Halted {
                 return Err("processing halted (see the report above)".into());
             }
+            if !kept.lost.is_empty() {
+                return Err(format!(
+                    "the canonical form would lose {} value(s) the typed load did not take \
+                     (see \"lost\" above); nothing written",
+                    kept.lost.len()
+                )
+                .into());
+            }
             write_json(args.output.as_deref(), &out, !args.compact)
         }
         Action::Bench => {
-            let (_, ty, _, _) = load_input(&args, &reg, &bytes)?;
+            let (_, ty, _, _, _) = load_input(&args, &reg, &bytes)?;
             let opts = LoadOptions::default();
             crate::bench::run(
                 "o3de",
@@ -317,7 +345,7 @@ mod tests {
         };
         let reg = load_registry(&args).unwrap();
         let bytes = std::fs::read(args.input.as_ref().unwrap()).unwrap();
-        let (v, ty, class, report) = load_input(&args, &reg, &bytes).unwrap();
+        let (v, ty, class, report, _) = load_input(&args, &reg, &bytes).unwrap();
         assert_eq!(class.as_deref(), Some("SampleEntity"));
         assert_eq!(report.processing(), Processing::Completed);
         let (j, _) = o3de::store(&reg, &ty, &v, &StoreOptions::default());
@@ -348,7 +376,7 @@ mod tests {
         };
         let reg = load_registry(&args).unwrap();
         let bytes = std::fs::read(args.input.as_ref().unwrap()).unwrap();
-        let (v, ty, _, report) = load_input(&args, &reg, &bytes).unwrap();
+        let (v, ty, _, report, _) = load_input(&args, &reg, &bytes).unwrap();
         assert_eq!(report.processing(), Processing::Completed);
         let (j, _) = o3de::store(&reg, &ty, &v, &StoreOptions::default());
         assert_eq!(j, serde_json::json!({"Id": 7, "Locked": true}));

@@ -365,3 +365,43 @@ fn decode_inspect_and_load_use_the_registry_beside_the_file_the_same_way() {
     ok(&dec);
     assert!(String::from_utf8_lossy(&dec.stderr).contains(&line));
 }
+
+#[test]
+fn decode_canonical_of_one_class_keeps_what_the_load_did_not_take() {
+    let dir = tempfile::tempdir().unwrap();
+    let lock = dir.path().join("lock.json");
+    std::fs::write(
+        &lock,
+        r#"{"Type": "JsonSerialization", "Version": 1, "ClassName": "EditorLockComponent",
+            "ClassData": {"Id": "7", "Locked": [1], "Note": {"by": "hand"}}}"#,
+    )
+    .unwrap();
+    let o = bin()
+        .args([
+            "decode",
+            "o3de",
+            "--canonical",
+            "--type",
+            "EditorLockComponent",
+        ])
+        .arg(&lock)
+        .output()
+        .unwrap();
+    ok(&o);
+    let out: Json = serde_json::from_slice(&o.stdout).unwrap();
+    // The id is coerced as O3DE stores it; the rest is kept as written.
+    assert_eq!(
+        out,
+        serde_json::json!({"Id": 7, "Locked": [1], "Note": {"by": "hand"}})
+    );
+    let rep: Json = serde_json::from_slice(&o.stderr).unwrap();
+    let kept: Vec<&str> = rep["kept_as_written"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(kept, ["/Locked", "/Note"]);
+    assert_eq!(rep["lost"], serde_json::json!([]));
+    assert_eq!(rep["load"]["outcome"], "Unsupported");
+}
