@@ -8,10 +8,15 @@
 //! registry knows is loaded as that class; one it does not know keeps its JSON verbatim
 //! and is named in the [`PrefabReport`]; it never fails the file.
 //!
+//! Entity ids are read and written as the prefab's entity id mapper does
+//! ([`prefab_load_options`]: the entity's alias, a string).
+//!
 //! With `canonical`, each typed component is written back as O3DE's store writes it
-//! (values equal to their defaults dropped, coerced values in their stored form); its
-//! `$type` stays first, as written, and members the class does not declare are kept
-//! verbatim after the stored ones, so nothing the registry does not describe is lost.
+//! (values equal to their known defaults left out, coerced values in their stored form);
+//! its `$type` stays first, as written. What the load did not take (members no class
+//! declares, values it could not read) is put back as written at its place
+//! ([`crate::keep`]) and listed in [`PrefabReport::kept`]; anything that could not be is
+//! listed in [`PrefabReport::lost`], which a caller must not call complete.
 
 use crate::load::{Loader, TypeFound};
 use crate::registry::Registry;
