@@ -19,7 +19,7 @@ fn fixtures() -> PathBuf {
 /// The subset of the SerializationContextExporter gem's dump of a running editor that
 /// the real prefabs' component types need (see real-registry/SOURCES.md).
 fn dump() -> PathBuf {
-    fixtures().join("real-registry/exporter-All_dumped_classes-prefab-subset.json")
+    fixtures().join("real-registry/exporter-All_dumped_classes-subset.json")
 }
 
 fn ok(o: &Output) {
@@ -404,4 +404,55 @@ fn decode_canonical_of_one_class_keeps_what_the_load_did_not_take() {
     assert_eq!(kept, ["/Locked", "/Note"]);
     assert_eq!(rep["lost"], serde_json::json!([]));
     assert_eq!(rep["load"]["outcome"], "Unsupported");
+}
+
+#[test]
+fn canonical_decode_of_every_real_envelope_file_loses_no_member() {
+    // Pass templates, render pipelines, asset aliases and a Script Canvas graph, typed by
+    // the imported registry: their `Name`s, `AZStd::any`s and enums the dump does not
+    // hold are kept as written, everything else in its stored form.
+    let dir = tempfile::tempdir().unwrap();
+    let (reg, _) = import(dir.path());
+    let registry = read_json(&reg);
+    let known = |class: &str| {
+        registry["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == class)
+    };
+    let mut typed = 0;
+    for e in std::fs::read_dir(fixtures().join("real")).unwrap() {
+        let path = e.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if name.ends_with(".md") || name.ends_with(".prefab") {
+            continue;
+        }
+        let Some(class) =
+            gamewire::o3de::recognize::envelope_class_name(&std::fs::read(&path).unwrap())
+        else {
+            continue;
+        };
+        if !known(&class) {
+            continue;
+        }
+        let out = dir.path().join("out.json");
+        let o = bin()
+            .args(["decode", "o3de", "--canonical", "--schema"])
+            .arg(&reg)
+            .arg(&path)
+            .arg("-o")
+            .arg(&out)
+            .output()
+            .unwrap();
+        ok(&o);
+        let report: Json = serde_json::from_slice(&o.stderr).unwrap();
+        assert_eq!(report["lost"], serde_json::json!([]), "{name}");
+        let input = read_json(&path)["ClassData"].clone();
+        let mut diffs = Vec::new();
+        differences(&input, &read_json(&out), "", &mut diffs);
+        assert!(diffs.is_empty(), "{name}: {diffs:#?}");
+        typed += 1;
+    }
+    assert!(typed >= 5, "{typed}");
 }

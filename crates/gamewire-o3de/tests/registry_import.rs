@@ -226,7 +226,7 @@ fn real_class_dump_types_entity_ids_pointers_and_unknown_defaults() {
     // dump lists; `GenericComponentWrapper::m_template` is an `AZ::Component*` (8 bytes
     // against the class's 24), which the dump does not mark.
     let text = std::fs::read(fixture(
-        "../real-registry/exporter-All_dumped_classes-prefab-subset.json",
+        "../real-registry/exporter-All_dumped_classes-subset.json",
     ))
     .unwrap();
     let json = gamewire_o3de::parse_json(&text).unwrap();
