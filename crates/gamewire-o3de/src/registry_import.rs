@@ -722,6 +722,8 @@ fn cpp_scalar(name: &str) -> Option<crate::types::TypeExpr> {
         "long long" | "AZ::s64" => T::I64,
         "unsigned long" | "unsigned long long" => T::U64,
         "AZStd::string" | "AZ::OSString" | "OSString" => T::String,
+        // `AZ::Name` is read and written by the string serializer (NameJsonSerializer).
+        "AZ::Name" | "Name" => T::String,
         _ => return o3de_scalar(name, None),
     })
 }

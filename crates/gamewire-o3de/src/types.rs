@@ -342,9 +342,10 @@ const O3DE_SCALARS: [(&str, &str, TypeExpr); 15] = [
 /// (`AZ_TYPE_INFO` in AzCore/Math: Vector3, Quaternion, Transform, Color, the matrices;
 /// Vector2 and Vector4 as other readers of O3DE data list them, all confirmed by the
 /// SerializationContextExporter dump in tests/fixtures/o3de/real-registry), `AZ::EntityId`
-/// (`AZ_TYPE_INFO` in AzCore/Component/EntityId.h) and `AZStd::any`. A registry class
+/// (`AZ_TYPE_INFO` in AzCore/Component/EntityId.h), `AZStd::any` and `AZ::Name` (read as a
+/// string). A registry class
 /// with one of these ids is read by the serializer, as O3DE picks serializers by type id.
-const O3DE_MATH: [(&str, &str, TypeExpr); 11] = [
+const O3DE_MATH: [(&str, &str, TypeExpr); 12] = [
     (
         "Vector2",
         "{3D80F623-C85C-4741-90D0-E4E66164E6BF}",
@@ -399,6 +400,13 @@ const O3DE_MATH: [(&str, &str, TypeExpr); 11] = [
         "AZStd::any",
         "{03924488-C7F4-4D6D-948B-ABC2D1AE2FD3}",
         TypeExpr::Any,
+    ),
+    // `AZ::Name` (AzCore/Name/Name.h): `NameJsonSerializer` loads it through the string
+    // serializer and stores it as a string left out when equal to the default.
+    (
+        "AZ::Name",
+        "{3D2B920C-9EFD-40D5-AAE0-DF131C3D4931}",
+        TypeExpr::String,
     ),
 ];
 

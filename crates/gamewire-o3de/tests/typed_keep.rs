@@ -233,3 +233,24 @@ fn an_assets_load_behavior_is_read_by_name_or_value_and_never_dropped() {
     assert!(kept.lost.is_empty());
     assert_eq!(stored, input);
 }
+
+#[test]
+fn az_name_is_read_and_written_as_a_string() {
+    // NameJsonSerializer.cpp: loaded through the string serializer, stored as a string
+    // left out when equal to the default. Found by its type id, as in imported dumps.
+    let r = reg(json!({"classes": [{"name": "Pass", "fields": [
+        {"name": "Name", "type": "{3D2B920C-9EFD-40D5-AAE0-DF131C3D4931}"},
+        {"name": "Other", "type": "{3D2B920C-9EFD-40D5-AAE0-DF131C3D4931}"}]}]}));
+    let t = r.parse_type("Pass").unwrap();
+    let c = &r.classes[r.classes_named("Pass")[0]];
+    assert_eq!(c.fields[0].ty, TypeExpr::String);
+    let (v, rep) = load(
+        &r,
+        &t,
+        &json!({"Name": "BloomPass", "Other": 12}),
+        &LoadOptions::default(),
+    );
+    assert_eq!(rep.outcome(), Outcome::Success);
+    let (j, _) = store(&r, &t, &v, &StoreOptions::default());
+    assert_eq!(j, json!({"Name": "BloomPass", "Other": "12"}));
+}
