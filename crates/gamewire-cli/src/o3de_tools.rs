@@ -385,6 +385,21 @@ mod tests {
     }
 
     #[test]
+    fn a_canonical_prefab_that_would_lose_values_is_refused_naming_them() {
+        let mut report = o3de::prefab::PrefabReport::default();
+        assert!(refuse_lost(&report).is_ok());
+        report.lost.push(o3de::prefab::KeptReport {
+            path: "/Entities/E/Components/C/Gone".into(),
+            why: "no place".into(),
+        });
+        let e = refuse_lost(&report).unwrap_err().to_string();
+        assert!(
+            e.contains("lose 1 value") && e.contains("/Entities/E/Components/C/Gone"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn registry_import_writes_a_registry_that_loads() {
         let out = temp("imported.json", "");
         tool(O3deCmd::Registry(RegistryCmd::Import(RegistryImportArgs {
