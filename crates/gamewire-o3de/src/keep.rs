@@ -230,7 +230,7 @@ impl Placer<'_> {
         };
         let index = segs[0].parse::<usize>().ok();
         match index {
-            Some(i) if inp.len() == o.len() && i < inp.len() => {
+            Some(i) if inp.len() == o.len() && i < inp.len() && !tys.is_empty() => {
                 let ty = if tys.len() == 1 {
                     &tys[0]
                 } else {

@@ -254,3 +254,108 @@ fn az_name_is_read_and_written_as_a_string() {
     let (j, _) = store(&r, &t, &v, &StoreOptions::default());
     assert_eq!(j, json!({"Name": "BloomPass", "Other": "12"}));
 }
+
+mod random {
+    //! Random members and values of every kind, well typed or not: the canonical form of
+    //! a class whose defaults are unknown has exactly the input's members, and nothing
+    //! the load did not take is lost.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn registry() -> Registry {
+        reg(json!({
+            "enums": [{"name": "Flags", "underlying": "u32", "values": {"None": 0, "A": 1, "B": 2}}],
+            "classes": [
+                {"name": "Base", "defaults_known": false, "fields": [{"name": "b", "type": "i64"}]},
+                {"name": "Derived", "defaults_known": false, "bases": ["Base"],
+                 "fields": [{"name": "d", "type": "string"}]},
+                {"name": "Root", "defaults_known": false, "fields": [
+                    {"name": "i", "type": "i32"}, {"name": "s", "type": "string"},
+                    {"name": "c", "type": "Color"}, {"name": "e", "type": "Flags"},
+                    {"name": "id", "type": "EntityId"}, {"name": "list", "type": "vector<i32>"},
+                    {"name": "tags", "type": "unordered_set<string>"},
+                    {"name": "smap", "type": "map<string, Derived>"}, {"name": "ptr", "type": "Base*"},
+                    {"name": "objs", "type": "vector<Derived>"}, {"name": "t", "type": "Transform"}
+                ]}
+            ]
+        }))
+    }
+
+    fn leaf() -> impl Strategy<Value = Json> {
+        prop_oneof![
+            Just(Json::Null),
+            any::<bool>().prop_map(Json::from),
+            any::<i32>().prop_map(Json::from),
+            "[a-zA-Z0-9_]{0,6}".prop_map(Json::from),
+            Just(json!({})),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = Json> {
+        leaf().prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Json::Array),
+                prop::collection::btree_map(
+                    prop_oneof![
+                        Just("b".to_string()),
+                        Just("d".to_string()),
+                        Just("$type".to_string()),
+                        "[a-z]{1,3}"
+                    ],
+                    inner,
+                    0..4
+                )
+                .prop_map(|m| Json::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    fn root() -> impl Strategy<Value = Json> {
+        let names = prop_oneof![
+            Just("i"),
+            Just("s"),
+            Just("c"),
+            Just("e"),
+            Just("id"),
+            Just("list"),
+            Just("tags"),
+            Just("smap"),
+            Just("ptr"),
+            Just("objs"),
+            Just("t"),
+            Just("extra"),
+            Just("zz")
+        ];
+        prop::collection::btree_map(names.prop_map(String::from), value(), 0..8)
+            .prop_map(|m| Json::Object(m.into_iter().collect()))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        #[test]
+        fn unknown_defaults_keep_exactly_the_input_members(input in root()) {
+            let r = registry();
+            let t = r.parse_type("Root").unwrap();
+            for opts in [LoadOptions::default(), aliases()] {
+                let (v, rep) = load(&r, &t, &input, &opts);
+                let (mut stored, _) = store(&r, &t, &v, &StoreOptions::default());
+                let kept = keep_as_written(&r, &t, &input, &mut stored, &rep.issues);
+                prop_assert!(kept.lost.is_empty(), "{:?}", kept.lost);
+                let out = canonical_with_unknown_defaults(&r, &t, &input, stored);
+                let a: Vec<&String> = input.as_object().unwrap().keys().collect();
+                let mut b: Vec<&String> = out.as_object().unwrap().keys().collect();
+                let mut a2 = a.clone();
+                a2.sort();
+                b.sort();
+                prop_assert_eq!(a2, b, "{} -> {}", input, out);
+                // Every value the load could not take is there as written.
+                for i in rep.issues.iter().filter(|i| gamewire_o3de::keep::not_taken(i)) {
+                    let p = &i.path;
+                    if let (Some(x), Some(y)) = (input.pointer(p), out.pointer(p)) {
+                        prop_assert_eq!(x, y, "{}", p);
+                    }
+                }
+            }
+        }
+    }
+}
