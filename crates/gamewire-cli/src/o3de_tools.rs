@@ -64,7 +64,9 @@ pub struct RegistryImportArgs {
 pub struct LoadArgs {
     /// The prefab (or level) to load.
     pub input: PathBuf,
-    /// A registry merged over the bundled core types.
+    /// A registry merged over the bundled core types; by default `o3de-registry.json`
+    /// beside the prefab or in a parent folder, else the bundled core types alone (the
+    /// rule `decode` and `inspect` follow).
     #[arg(long)]
     pub schema: Option<PathBuf>,
     /// Write O3DE's canonical form of the typed components (defaults dropped, values
@@ -143,16 +145,20 @@ fn check(what: &str, report: &o3de::Report, verbose: bool) -> CliResult {
     Ok(())
 }
 
-/// The registry for typed paths: the bundled core types, with `schema` merged over.
-pub fn typed_registry(schema: Option<&std::path::Path>) -> CliResult<o3de::Registry> {
-    match schema {
-        None => Ok(o3de::Registry::bundled()),
-        Some(p) => {
-            let bytes = read_input(Some(p))?;
-            o3de::Registry::from_slice_over_bundled(&bytes)
-                .map_err(|e| format!("{}: {e}", p.display()).into())
-        }
+/// A canonical prefab that would lose members (named in the report's `"lost"`) is not
+/// written: the exit code says so.
+pub fn refuse_lost(report: &o3de::prefab::PrefabReport) -> CliResult {
+    if report.lost.is_empty() {
+        return Ok(());
     }
+    let paths: Vec<&str> = report.lost.iter().map(|l| l.path.as_str()).collect();
+    Err(format!(
+        "the canonical form would lose {} value(s) the typed load did not take ({}); nothing \
+         written",
+        paths.len(),
+        paths.join(", ")
+    )
+    .into())
 }
 
 /// Runs an O3DE tool.
@@ -190,7 +196,7 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
             write_json(a.output.as_deref(), &reg, !a.compact)
         }
         O3deCmd::Load(a) => {
-            let reg = typed_registry(a.schema.as_deref())?;
+            let reg = crate::o3de::typed_registry(a.schema.as_deref(), Some(&a.input))?;
             let bytes = read_input(Some(&a.input))?;
             let mut doc =
                 o3de::parse_json(&bytes).map_err(|e| format!("{}: {e}", a.input.display()))?;
@@ -206,6 +212,9 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
                 "{}",
                 serde_json::to_string_pretty(&serde_json::json!({ "load": report.to_json() }))?
             );
+            if a.canonical {
+                refuse_lost(&report)?;
+            }
             if a.quiet {
                 return Ok(());
             }
@@ -373,6 +382,21 @@ mod tests {
         }))
         .unwrap_err();
         assert!(e.to_string().contains("not a prefab"), "{e}");
+    }
+
+    #[test]
+    fn a_canonical_prefab_that_would_lose_values_is_refused_naming_them() {
+        let mut report = o3de::prefab::PrefabReport::default();
+        assert!(refuse_lost(&report).is_ok());
+        report.lost.push(o3de::prefab::KeptReport {
+            path: "/Entities/E/Components/C/Gone".into(),
+            why: "no place".into(),
+        });
+        let e = refuse_lost(&report).unwrap_err().to_string();
+        assert!(
+            e.contains("lose 1 value") && e.contains("/Entities/E/Components/C/Gone"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -192,8 +192,8 @@ fn inspect_reads_every_real_file_without_a_registry() {
 #[test]
 fn a_registry_beside_the_file_is_used_only_for_classes_it_knows() {
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/o3de");
-    // The prefab has no envelope and the pass names a class the sample registry does
-    // not hold: both are read as written.
+    // The prefab's components are checked by the registry (each as its `$type`) and the
+    // pass names a class the sample registry does not hold: both are written as read.
     for name in ["Sound_Effect.prefab", "SelectorPass.pass"] {
         let path = samples.join(name);
         let o = bin().args(["decode", "o3de"]).arg(&path).output().unwrap();
@@ -208,10 +208,17 @@ fn a_registry_beside_the_file_is_used_only_for_classes_it_knows() {
         .unwrap();
     ok(&o);
     assert!(String::from_utf8_lossy(&o.stderr).contains("\"load\""));
-    // --envelope has no class to write without --type.
+    // --envelope has no class to write: a prefab has none, a pass needs --type.
     let o = bin()
         .args(["decode", "o3de", "--envelope"])
         .arg(samples.join("Sound_Effect.prefab"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a prefab has none"));
+    let o = bin()
+        .args(["decode", "o3de", "--envelope"])
+        .arg(samples.join("SelectorPass.pass"))
         .output()
         .unwrap();
     assert!(!o.status.success());

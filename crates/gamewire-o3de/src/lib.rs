@@ -22,6 +22,9 @@
 //!   registry-free round trip; [`infer`] lists what it shows without a registry
 //!   (`$type` names, UUIDs, entity ids, asset references); [`prefab`] builds a
 //!   prefab's entity tree.
+//! - [`typing`]: what a registry types in a file (an envelope's class, a prefab's
+//!   components), the one rule of every front end; [`keep`]: what a typed load did not
+//!   take, put back as written so a canonical form loses nothing.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -35,6 +38,7 @@ pub mod envelope;
 pub mod import;
 pub mod infer;
 pub mod inspect;
+pub mod keep;
 pub mod load;
 mod math;
 pub mod numbers;
@@ -47,6 +51,7 @@ pub mod registry_import;
 pub mod report;
 pub mod store;
 pub mod types;
+pub mod typing;
 pub mod uuid;
 pub mod value;
 
@@ -75,6 +80,10 @@ pub struct LoadOptions {
     pub clear_containers: bool,
     /// Deepest nesting of values accepted.
     pub max_depth: usize,
+    /// Read `AZ::EntityId`s as a prefab's entity id mapper does (O3DE's
+    /// `InstanceEntityIdMapper`): an entity id is the entity's alias, a string. Set by
+    /// the prefab loads; off, an entity id is `{"id": u64}`.
+    pub entity_id_aliases: bool,
 }
 
 impl Default for LoadOptions {
@@ -82,6 +91,7 @@ impl Default for LoadOptions {
         LoadOptions {
             clear_containers: false,
             max_depth: 1024,
+            entity_id_aliases: false,
         }
     }
 }
@@ -93,6 +103,9 @@ pub struct StoreOptions {
     pub keep_defaults: bool,
     /// Deepest nesting of values written.
     pub max_depth: usize,
+    /// Write `AZ::EntityId`s as a prefab's entity id mapper does (see
+    /// [`LoadOptions::entity_id_aliases`]).
+    pub entity_id_aliases: bool,
 }
 
 impl Default for StoreOptions {
@@ -100,6 +113,7 @@ impl Default for StoreOptions {
         StoreOptions {
             keep_defaults: false,
             max_depth: 1024,
+            entity_id_aliases: false,
         }
     }
 }
@@ -216,7 +230,9 @@ pub fn store_with_reporting(
 ) -> (Json, Report) {
     let cell = std::cell::RefCell::new(reporting);
     let keep = opts.keep_defaults && default.is_none();
-    let mut s = store::Storer::new(reg, keep, opts.max_depth).with_reporting(&cell);
+    let mut s = store::Storer::new(reg, keep, opts.max_depth)
+        .with_entity_id_aliases(opts.entity_id_aliases)
+        .with_reporting(&cell);
     let (j, r) = s.store_root(ty, value, default);
     (j, s.finish(r))
 }
@@ -240,7 +256,8 @@ pub fn store_with_default(
     opts: &StoreOptions,
 ) -> (Json, Report) {
     let keep = opts.keep_defaults;
-    let mut s = store::Storer::new(reg, keep, opts.max_depth);
+    let mut s = store::Storer::new(reg, keep, opts.max_depth)
+        .with_entity_id_aliases(opts.entity_id_aliases);
     let (j, r) = s.store_root(ty, value, default);
     (j, s.finish(r))
 }

@@ -15,7 +15,9 @@
 //! [`crate::doc::Document`]; [`PrefabTree::render`] prints it.
 
 use crate::doc::{Node, Parser, Str, MAX_DEPTH};
-pub use crate::prefab_load::{is_prefab, load_prefab, ComponentReport, PrefabReport};
+pub use crate::prefab_load::{
+    is_prefab, load_prefab, prefab_load_options, ComponentReport, KeptReport, PrefabReport,
+};
 use gamewire_core::{Error, Result};
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -25,6 +25,8 @@ pub mod settings;
 pub mod side;
 mod value;
 
+#[cfg(feature = "o3de")]
+pub use formats::o3de::o3de_registry;
 pub use numbers::FloatRecord;
 pub use settings::*;
 pub use side::{FileSystem, Memory, SideFiles, SideSource};

@@ -17,10 +17,41 @@ use std::sync::Arc;
 /// The registry file looked for beside an O3DE file and in its parent folders.
 pub const REGISTRY_NAME: &str = "o3de-registry.json";
 
+/// The registry an O3DE file is read with, by the one rule of every front end (`decode
+/// FILE`, `inspect`, `decode o3de`, `o3de load`): `schema` when given, else
+/// `o3de-registry.json` beside `file` or in the nearest parent folder holding one, merged
+/// over the bundled core types (a class of the file replaces the bundled class of its
+/// name or type id); with the registry's path. `None` when there is neither: the
+/// caller that types anyway (`o3de load`) uses [`Registry::bundled`]. What the registry
+/// types in the file is [`gamewire_o3de::typing::typing`]'s.
+pub fn o3de_registry(
+    side: &SideFiles,
+    file: Option<&Path>,
+    schema: Option<&Path>,
+) -> Result<Option<(Arc<Registry>, std::path::PathBuf)>> {
+    let path = match schema {
+        Some(p) => p.to_path_buf(),
+        None => match side.find(file, &[REGISTRY_NAME.to_owned()]) {
+            Some(p) => p,
+            None => return Ok(None),
+        },
+    };
+    Ok(Some((registry(side, &path)?, path)))
+}
+
 /// The registry at `path`, over the bundled core types, parsed once per run.
 pub(in crate::open) fn registry(side: &SideFiles, path: &Path) -> Result<Arc<Registry>> {
     side.parsed(path, "o3de registry", |side, p| {
-        let data = side.read(p)?;
+        // Named as what it is: "cannot read registry PATH: not a regular file".
+        let data = side.read(p).map_err(|e| {
+            match std::error::Error::source(&e).and_then(|s| s.downcast_ref::<std::io::Error>()) {
+                Some(io) => Error::io(
+                    format!("cannot read registry {}", p.display()),
+                    std::io::Error::new(io.kind(), io.to_string()),
+                ),
+                None => e,
+            }
+        })?;
         Registry::from_slice_over_bundled(&data)
             .map_err(|e| Error::msg(format!("{}: {e}", p.display())))
     })
@@ -52,13 +83,22 @@ pub(in crate::open) fn settings(
     };
     let mut resolved = Resolved::default();
     let mut notes = Vec::new();
-    // Checked by a registry beside the file when it knows the envelope's class.
-    if let (Some(reg_path), Some(class)) = (
-        side.find(path, &[REGISTRY_NAME.to_owned()]),
-        recognize::envelope_class_name(data),
-    ) {
-        let reg = registry(side, &reg_path)?;
-        if let Ok(ty) = reg.parse_type(&class) {
+    // Checked by the registry beside the file (the one rule: `o3de_registry`) when it
+    // types the file: an envelope of a class it knows, or a prefab's components.
+    if let Some((reg, reg_path)) = o3de_registry(side, path, None)? {
+        let typing = o3de::typing::typing(&reg, data);
+        if let o3de::typing::Typing::Prefab = typing {
+            // The document is written as it was; the check's summary is a note
+            // (`o3de load` gives the whole report).
+            let mut json = o3de::parse_json(data)?;
+            let report = o3de::prefab::load_prefab(&reg, &mut json, false);
+            // Said when there is something to tell, as for an envelope's load report.
+            if !report.issues.is_empty() || !report.kept.is_empty() || !report.lost.is_empty() {
+                notes.push(format!("{}: {}", reg_path.display(), report.summary()));
+            }
+            resolved.registry = Some(reg.clone());
+        }
+        if let o3de::typing::Typing::Envelope { class, ty } = typing {
             let (json, dups) = o3de::parse_json_keeping_duplicates(data)?;
             if let Some(env) = Envelope::from_json(&json)? {
                 let (_, report) = o3de::load_with_duplicates(
@@ -160,6 +200,9 @@ pub(in crate::open) fn inspect(o: &Opened, tree: &mut TreeBuilder) -> Result<()>
                 o3de::inspect::fill_typed(reg, &ty, &env.class_name, &env.class_data, tree);
                 return Ok(());
             }
+        }
+        if o3de::prefab::is_prefab(&json) {
+            return o3de::inspect::fill_prefab(reg, &o.data, name.as_deref(), tree);
         }
     }
     o3de::inspect::fill_untyped(&o.data, name.as_deref(), tree)
