@@ -34,6 +34,9 @@ pub enum GodotFraming {
     /// Variants each behind a u32 length (`store_var`, `StreamPeer.put_var`): the JSON
     /// is an array of the values.
     StoreVar,
+    /// A `project.binary` (magic `ECFG`): the JSON is an object of the settings,
+    /// `"section/name": value`, in file order.
+    ProjectBinary,
 }
 
 /// Settings of a Godot 3 or 4 file.
@@ -247,6 +250,7 @@ impl Settings {
             Settings::Godot3(g) | Settings::Godot4(g) => match g.framing {
                 GodotFraming::Bare => "bare value".to_owned(),
                 GodotFraming::StoreVar => "store_var frames".to_owned(),
+                GodotFraming::ProjectBinary => "project.binary settings".to_owned(),
             },
             Settings::KingsIsle(k) => format!(
                 "{}, type list {}",
