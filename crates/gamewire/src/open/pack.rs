@@ -83,6 +83,41 @@ fn entry_format(bytes: &[u8], name: &str) -> Option<String> {
     }
 }
 
+/// A one-line description of a pack: `Godot pack format 3 (engine 4.5.0), 12 entries`.
+pub fn describe(info: &PackInfo, entries: usize) -> String {
+    let (a, b, c) = info.version;
+    let mut s = format!(
+        "Godot pack format {} (engine {a}.{b}.{c}), {entries} entries",
+        info.format
+    );
+    if info.embedded {
+        s += &format!(", embedded at byte {}", info.start);
+    }
+    s
+}
+
+/// The pack's description and a tree of its entries: each entry's path, the format
+/// gamewire reads it as (or `bytes`), its size and MD5 state. Every entry is shown.
+pub fn inspect(data: &[u8]) -> Result<(String, Vec<gamewire_core::inspect::Node>)> {
+    let l = list(data)?;
+    let n = l.entries.len();
+    let mut tree = gamewire_core::inspect::TreeBuilder::new(n.max(1));
+    tree.open("entries", "GDPC", Some(n));
+    for e in &l.entries {
+        let ty = e.format.as_deref().unwrap_or("bytes");
+        let mut value = format!("{} bytes", e.entry.size);
+        if e.entry.has_md5() && e.error.is_none() {
+            value += ", MD5 ok";
+        }
+        if let Some(err) = &e.error {
+            value += &format!(", unreadable: {err}");
+        }
+        tree.leaf(&e.entry.path, ty, &value);
+    }
+    tree.close();
+    Ok((describe(&l.info, n), tree.finish()))
+}
+
 /// The bytes of the entry `name` (with or without `res://`), MD5 checked. An unknown
 /// name is an error listing a few of the pack's names.
 pub fn entry_bytes<'a>(data: &'a [u8], name: &str) -> Result<&'a [u8]> {
