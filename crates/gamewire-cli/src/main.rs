@@ -8,6 +8,8 @@
 mod auto;
 mod bench;
 mod convert;
+#[cfg(feature = "godot")]
+mod convert_pack;
 mod inspect;
 mod io;
 mod limits;
