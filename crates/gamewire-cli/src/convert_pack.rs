@@ -8,15 +8,14 @@ use gamewire::godot::pck::{unsafe_path_reason, PackReader};
 use gamewire::{OpenOptions, SideFiles};
 use std::path::{Path, PathBuf};
 
-/// True when `path` is a Godot pack (read whole: packs are read whole anyway).
+/// True when the file at `path` starts with the pack magic.
 pub fn is_pack_file(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 4];
-    let starts = std::fs::File::open(path)
+    std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))
         .is_ok()
-        && &head == gamewire::godot::pck::MAGIC;
-    starts
+        && &head == gamewire::godot::pck::MAGIC
 }
 
 /// Converts the pack at `path`: every entry checked (MD5, path) before anything is
