@@ -106,6 +106,8 @@ class File:
         s = self.settings
         fmt = s["format"]
         data = self._f.data
+        if fmt in ("godot3", "godot4") and s["framing"] == "project_binary":
+            return godot.decode_project_binary(data, version=3 if fmt == "godot3" else 4)
         if fmt in ("godot3", "godot4"):
             return godot.decode(
                 data,
