@@ -52,11 +52,12 @@ pub struct PackArgs {
     /// The pack to write (atomically; an existing file is replaced).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Pack format: 1 (Godot 3), 2 (4.0 to 4.3), 3 (4.4, 4.5), 4 (4.6 on).
+    /// Pack format: 1 (Godot 3), 2 (4.0 to 4.4), 3 (4.5, 4.6), 4 (4.7 on).
     #[arg(long, default_value_t = 3)]
     pub format: u32,
     /// Engine version stamped in the header (X.Y.Z); engines refuse packs newer than
-    /// themselves. Default: the last release writing the format.
+    /// themselves. Default: the last release line writing the format (3.6.0, 4.4.0,
+    /// 4.6.0, 4.7.0).
     #[arg(long, value_name = "X.Y.Z")]
     pub engine_version: Option<String>,
 }

@@ -144,7 +144,7 @@ fn encode_project_binary(
         .map_err(|e| errors::to_py(py, e))
 }
 
-/// A Godot resource pack (`.pck`, formats 1 to 4; or an executable with a pack at its
+/// A Godot resource pack (`.pck`, formats 0 to 4; or an executable with a pack at its
 /// end), read from bytes: its header, entries, and each entry's bytes or value.
 #[pyclass(module = "gamewire._gamewire", frozen, name = "Pack")]
 pub struct PyPack {

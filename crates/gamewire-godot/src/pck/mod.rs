@@ -1,5 +1,5 @@
-//! Godot resource packs (`.pck`, magic `GDPC`): reading formats 1 to 4 as Godot 3.x to
-//! 4.7 write them ([`read`]), and writing them ([`Pack`]).
+//! Godot resource packs (`.pck`, magic `GDPC`): reading formats 0 to 4 as Godot 2.x to
+//! 4.7 write them ([`PackReader`]), and writing formats 1 to 4 ([`Pack`]).
 //!
 //! The layouts (from the engine's `core/io/file_access_pack.cpp` and the exporter's
 //! `_save_pack` of each branch; all numbers little endian; `start` is where `GDPC`
@@ -7,14 +7,14 @@
 //!
 //! | format | engines | header after magic, format, engine major, minor, patch | directory | file offsets |
 //! |---|---|---|---|---|
-//! | 1 | 3.x | 16 reserved words | right after the header | absolute: from the start of the file holding the pack |
-//! | 2 | 4.0 to 4.3 | pack flags (4), file base (8), 16 reserved words | right after the header | from the file base; the base is absolute, or from `start` when flag `PACK_REL_FILEBASE` (2) |
-//! | 3 | 4.4 and 4.5 | pack flags, file base (8), directory offset (8), 16 reserved words | at the directory offset (from `start`), after the files | from the file base (from `start`) |
-//! | 4 | 4.6 on | as 3; with `PACK_SPARSE_BUNDLE` (4) and an encrypted directory the first 32 reserved bytes hold the directory's salt | as 3 | as 3 |
+//! | 0, 1 | 2.x, 3.x | 16 reserved words | right after the header | absolute: from the start of the file holding the pack |
+//! | 2 | 4.0 to 4.4 | pack flags (4), file base (8), 16 reserved words | right after the header | from the file base; the base is absolute, or from `start` with flag `PACK_REL_FILEBASE` (2, set from 4.3) |
+//! | 3 | 4.5, 4.6 | pack flags, file base (8), directory offset (8), 16 reserved words | at the directory offset (from `start`), after the files | from the file base (from `start`) |
+//! | 4 | 4.7 on | as 3; with `PACK_SPARSE_BUNDLE` (4) and an encrypted directory the first 32 reserved bytes hold the directory's salt | as 3 | as 3 |
 //!
 //! The directory is a file count (4), then per file: path length (4; the engines pad
 //! the path with zeros to a multiple of 4 and count the padding), the path (UTF-8,
-//! `res://` before it in formats 1 and 2, none from format 3 on; readers take both),
+//! `res://` before it up to Godot 4.3, none from 4.4 on; readers take both),
 //! offset (8), size (8), MD5 of the stored bytes (16; zeros where the writer did not
 //! compute it, as Godot 3's `PCKPacker`), and from format 2 on file flags (4:
 //! `PACK_FILE_ENCRYPTED` 1, `PACK_FILE_REMOVAL` 2 for patch packs, `PACK_FILE_DELTA` 4).

@@ -1,4 +1,4 @@
-//! Reading packs, formats 1 to 4, standalone or embedded at the end of an executable.
+//! Reading packs, formats 0 to 4, standalone or embedded at the end of an executable.
 //!
 //! Every count, offset and size is checked against the input before it is used: a
 //! directory claiming more files than the bytes can hold, or an entry past the end, is
@@ -15,7 +15,7 @@ use md5::{Digest, Md5};
 /// What a pack's header says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PackInfo {
-    /// Pack format (1 to 4).
+    /// Pack format (0 to 4).
     pub format: u32,
     /// Engine version that wrote it: major, minor, patch.
     pub version: (u32, u32, u32),
@@ -400,7 +400,11 @@ mod tests {
     use super::*;
 
     fn sample(format: u32) -> Vec<u8> {
-        let mut p = Pack::with_format(format, Pack::default_version(format)).unwrap();
+        sample_v(format, Pack::default_version(format))
+    }
+
+    fn sample_v(format: u32, version: (u32, u32, u32)) -> Vec<u8> {
+        let mut p = Pack::with_format(format, version).unwrap();
         p.add_file("project.binary", b"ECFG\0\0\0\0".to_vec())
             .unwrap();
         p.add_file("res://a/b.txt", vec![9; 37]).unwrap();
@@ -415,9 +419,10 @@ mod tests {
             assert_eq!(r.info().format, f);
             let names: Vec<_> = r.entries().iter().map(|e| e.name()).collect();
             assert_eq!(names, ["project.binary", "a/b.txt"]);
+            // res:// before the paths up to 4.3 (format 2's default stamp is 4.4).
             assert_eq!(
                 r.entries()[0].path.starts_with("res://"),
-                f <= 2,
+                f == 1,
                 "format {f}"
             );
             assert_eq!(
@@ -433,12 +438,18 @@ mod tests {
 
     #[test]
     fn embedded_packs_are_found_at_the_end() {
-        for f in 1..=4 {
-            let pack = sample(f);
+        // (format, engine, offsets absolute in the file): format 1, and format 2 before
+        // 4.3 (no PACK_REL_FILEBASE), were written for the pack's place in the executable.
+        for (f, v, absolute) in [
+            (1, (3, 6, 0), true),
+            (2, (4, 2, 0), true),
+            (2, (4, 4, 0), false),
+            (3, (4, 6, 0), false),
+            (4, (4, 7, 0), false),
+        ] {
+            let pack = sample_v(f, v);
             let mut exe = vec![0x7f; 1000];
-            // Format 1 offsets and format 2 file bases (without PACK_REL_FILEBASE) are
-            // absolute: the exporter wrote them for the pack's place in the executable.
-            let fixed = if f <= 2 {
+            let fixed = if absolute {
                 relocate(&pack, f, 1000)
             } else {
                 pack.clone()
@@ -450,7 +461,7 @@ mod tests {
             assert!(r.info().embedded);
             assert_eq!(r.info().start, 1000);
             let e = r.find("a/b.txt").unwrap();
-            assert_eq!(r.read_checked(e).unwrap(), &[9; 37][..], "format {f}");
+            assert_eq!(r.read_checked(e).unwrap(), &[9; 37][..], "format {f} {v:?}");
         }
     }
 

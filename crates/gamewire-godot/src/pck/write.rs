@@ -3,7 +3,7 @@
 use super::{MAGIC, PACK_REL_FILEBASE};
 use md5::{Digest, Md5};
 
-/// The pack format [`Pack::new`] writes (read by Godot 4.4 and later).
+/// The pack format [`Pack::new`] writes (Godot 4.5 and 4.6; 4.7 reads it too).
 pub const PACK_FORMAT: u32 = 3;
 /// Alignment of the file base and of each file's data, as the engine's exporter uses.
 const ALIGNMENT: usize = 16;
@@ -18,7 +18,7 @@ pub enum PackError {
     #[error("pack path {0:?} added twice")]
     Duplicate(String),
     /// A pack format gamewire does not write.
-    #[error("pack format {0} is not one Godot writes (1: Godot 3, 2: 4.0 to 4.3, 3: 4.4 and 4.5, 4: 4.6 on)")]
+    #[error("pack format {0} is not one gamewire writes (1: Godot 3, 2: 4.0 to 4.4, 3: 4.5 and 4.6, 4: 4.7 on)")]
     BadFormat(u32),
 }
 
@@ -54,13 +54,13 @@ impl Pack {
     }
 
     /// The engine version a pack of `format` is stamped with when none is named: the
-    /// last release writing that format (3.6.0, 4.3.0, 4.5.0, 4.6.0).
+    /// release line writing that format last (3.6.0, 4.4.0, 4.6.0, 4.7.0).
     pub fn default_version(format: u32) -> (u32, u32, u32) {
         match format {
             1 => (3, 6, 0),
-            2 => (4, 3, 0),
-            3 => (4, 5, 0),
-            _ => (4, 6, 0),
+            2 => (4, 4, 0),
+            3 => (4, 6, 0),
+            _ => (4, 7, 0),
         }
     }
 
@@ -87,9 +87,10 @@ impl Pack {
         self.files.iter().map(|(p, _)| p.as_str())
     }
 
-    /// The path as the directory stores it: `res://` before it in formats 1 and 2.
+    /// The path as the directory stores it: `res://` before it as engines before 4.4
+    /// wrote it.
     fn stored_path(&self, rel: &str) -> String {
-        if self.format <= 2 {
+        if self.version < (4, 4, 0) {
             format!("res://{rel}")
         } else {
             rel.to_owned()
@@ -127,7 +128,13 @@ impl Pack {
                 self.write_data(&mut out);
             }
             2 => {
-                out.extend_from_slice(&0u32.to_le_bytes()); // pack flags
+                // From 4.3 the exporter writes the file base relative to the pack.
+                let flags = if self.version >= (4, 3, 0) {
+                    PACK_REL_FILEBASE
+                } else {
+                    0
+                };
+                out.extend_from_slice(&flags.to_le_bytes());
                 let base_at = out.len();
                 out.extend_from_slice(&0u64.to_le_bytes());
                 out.resize(out.len() + 64, 0); // reserved

@@ -304,7 +304,7 @@ def encode_project_binary(settings, *, version=4):
 
 
 class Pack:
-    """A Godot resource pack (``.pck``, formats 1 to 4, Godot 3.x to 4.7; or an
+    """A Godot resource pack (``.pck``, formats 0 to 4, Godot 2.x to 4.7; or an
     executable with a pack at its end). Entries are named with or without ``res://``;
     every entry's MD5 is checked where the pack gives one. Encrypted packs and entries
     are refused with an error saying so."""

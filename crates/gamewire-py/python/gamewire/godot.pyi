@@ -83,7 +83,7 @@ def encode_project_binary(settings: Dict[str, Any], *, version: int = 4) -> byte
     ...
 
 class Pack:
-    """A Godot resource pack (``.pck``, formats 1 to 4), read from bytes."""
+    """A Godot resource pack (``.pck``, formats 0 to 4), read from bytes."""
     path: Optional[str]
     def __init__(self, data: bytes, path: Optional[str] = None) -> None: ...
     @classmethod
