@@ -351,4 +351,21 @@ mod tests {
         let e = decode(&bad, None).unwrap_err().to_string();
         assert!(e.contains("1 bytes after"), "{e}");
     }
+
+    #[test]
+    fn every_byte_changed_is_read_or_refused_without_panic() {
+        for v in [Version::V3, Version::V4] {
+            let good = encode(&sample(v)).unwrap();
+            for at in 0..good.len() {
+                for x in [0u8, 0x7f, 0xff] {
+                    let mut bad = good.clone();
+                    bad[at] = x;
+                    if let Ok(s) = decode(&bad, None) {
+                        let _ = encode(&s);
+                        let _ = to_json(&s);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -532,4 +532,23 @@ mod tests {
             "{e}"
         );
     }
+
+    #[test]
+    fn every_byte_changed_is_read_or_refused_without_panic() {
+        for f in 1..=4 {
+            let good = sample(f);
+            for at in 0..good.len() {
+                for v in [0u8, 0x7f, 0xff] {
+                    let mut bad = good.clone();
+                    bad[at] = v;
+                    if let Ok(r) = PackReader::parse(&bad) {
+                        for e in r.entries() {
+                            let _ = r.read_checked(e);
+                            assert!(e.removal() || r.read(e).len() as u64 == e.size);
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
