@@ -33,6 +33,9 @@ pub struct DecodeArgs {
     /// Godot: the password or key of an encrypted file.
     #[command(flatten)]
     pub secret: crate::secret::SecretArgs,
+    /// Godot pack (.pck): decode this entry of it (`project.binary`, `res://save.dat`).
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
 }
 
 /// The path a file is read from and named by: `None` for stdin (`-`), or the name
@@ -69,8 +72,23 @@ pub fn decode(args: DecodeArgs) -> CliResult {
         ..OpenOptions::default()
     };
     let shown = file.display().to_string();
-    let opened =
-        gamewire::open(data, path.as_deref(), &side, &opts).map_err(|e| open_error(&shown, e))?;
+    let opened = match &args.entry {
+        Some(entry) => {
+            let shown = format!("{shown} entry {entry}");
+            gamewire::open::pack::open_entry(&data, entry, &SideFiles::none(), &opts)
+                .map_err(|e| open_error(&shown, e))?
+        }
+        None if gamewire::open::pack::is_pack(&data) && args.as_format.is_none() => {
+            return Err(format!(
+                "{shown}: a Godot pack: name the entry to decode with --entry NAME \
+                 (gamewire godot pck list {shown} lists them), or convert it whole with \
+                 gamewire convert {shown} --out-dir DIR"
+            )
+            .into())
+        }
+        None => gamewire::open(data, path.as_deref(), &side, &opts)
+            .map_err(|e| open_error(&shown, e))?,
+    };
     for n in opened.notes() {
         eprintln!("gamewire: note: {shown}: {n}");
     }

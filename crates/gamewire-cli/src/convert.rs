@@ -727,6 +727,12 @@ fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResul
 
 /// Runs `gamewire convert`.
 pub fn run(args: ConvertArgs) -> CliResult {
+    #[cfg(feature = "godot")]
+    if let [one] = args.inputs.as_slice() {
+        if args.to == Target::Json && crate::convert_pack::is_pack_file(one) {
+            return crate::convert_pack::run(one, &args);
+        }
+    }
     let found = expand(&args)?;
     for note in &found.notes {
         eprintln!("gamewire: note: {note}");

@@ -8,6 +8,8 @@
 mod auto;
 mod bench;
 mod convert;
+#[cfg(feature = "godot")]
+mod convert_pack;
 mod inspect;
 mod io;
 mod limits;
@@ -16,6 +18,8 @@ mod stdout_at_start;
 
 #[cfg(feature = "godot")]
 mod godot;
+#[cfg(feature = "godot")]
+mod godot_tools;
 #[cfg(feature = "kingsisle")]
 mod kingsisle;
 #[cfg(feature = "o3de")]
@@ -81,6 +85,10 @@ enum Command {
     #[cfg(feature = "o3de")]
     #[command(subcommand)]
     O3de(o3de_tools::O3deCmd),
+    /// Godot-specific tools (resource packs: list, unpack, pack).
+    #[cfg(feature = "godot")]
+    #[command(subcommand)]
+    Godot(godot_tools::GodotCmd),
     /// Zeze-specific tools (Rust code generation from a solution).
     #[cfg(feature = "zeze")]
     #[command(subcommand)]
@@ -406,5 +414,7 @@ fn run(cli: Cli) -> CliResult {
         Command::O3de(c) => o3de_tools::tool(c),
         #[cfg(feature = "zeze")]
         Command::Zeze(c) => zeze::tool(c),
+        #[cfg(feature = "godot")]
+        Command::Godot(c) => godot_tools::tool(c),
     }
 }

@@ -25,6 +25,7 @@ pub mod json;
 mod kind;
 pub mod pck;
 pub mod probe;
+pub mod project_binary;
 mod ser;
 pub mod tape;
 mod value;

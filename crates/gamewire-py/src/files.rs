@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// An open error as a Python `DecodeError` (with the offset where there is one).
-fn open_err(py: Python<'_>, shown: &str, e: OpenError) -> PyErr {
+pub(crate) fn open_err(py: Python<'_>, shown: &str, e: OpenError) -> PyErr {
     match e {
         OpenError::Failed { error, .. } => {
             let e = error;
@@ -56,6 +56,13 @@ fn side_files(files: Option<&Bound<'_, PyDict>>) -> PyResult<SideFiles> {
 #[pyclass(module = "gamewire._gamewire", frozen)]
 pub struct File {
     opened: Opened,
+}
+
+impl File {
+    /// A file already opened (a pack's entry).
+    pub(crate) fn from_opened(opened: Opened) -> Self {
+        File { opened }
+    }
 }
 
 #[pymethods]

@@ -91,6 +91,8 @@ pub enum Layout {
     GodotFramed,
     /// Zeze protocol frames.
     ZezeFrames,
+    /// A Godot `project.binary` (magic `ECFG`).
+    GodotProjectBinary,
 }
 
 /// One format that fits, with what is known of its layout.
@@ -124,6 +126,8 @@ impl Found {
             (Layout::GodotBare, _) => "bare value".to_owned(),
             (Layout::GodotFramed, None) => "store_var frames".to_owned(),
             (Layout::ZezeFrames, None) => "protocol frames".to_owned(),
+            (Layout::GodotProjectBinary, Some(n)) => format!("project.binary, {n} settings"),
+            (Layout::GodotProjectBinary, None) => "project.binary".to_owned(),
             (Layout::GodotFramed, Some(n)) => {
                 let s = if n == 1 { "" } else { "s" };
                 format!("store_var frame{s}, {n} value{s}")
@@ -193,6 +197,18 @@ pub fn identify(data: &[u8], file_name: Option<&str>) -> Detection {
     #[cfg(feature = "o3de")]
     if gamewire_o3de::sniff(data, file_name) {
         return Detection::Found(Found::new(Format::O3de, Evidence::Magic));
+    }
+    #[cfg(feature = "godot")]
+    if gamewire_godot::project_binary::sniff(data) {
+        // The magic says project.binary; the values say which engine wrote it.
+        let read = gamewire_godot::project_binary::decode(data, None);
+        let v3 = matches!(&read, Ok(s) if s.version == gamewire_godot::Version::V3);
+        return Detection::Found(Found {
+            format: if v3 { Format::Godot3 } else { Format::Godot4 },
+            evidence: Evidence::Magic,
+            layout: Layout::GodotProjectBinary,
+            records: read.ok().map(|s| s.entries.len()),
+        });
     }
     #[cfg(feature = "godot")]
     if let Some(v) = gamewire_godot::sniff_version(data, file_name) {

@@ -109,6 +109,8 @@ class File:
         if fmt in ("godot3", "godot4") and s["framing"] in ("text", "bytes"):
             # Not Variants, inside an encrypted or compressed file.
             return data.decode("utf-8") if s["framing"] == "text" else data
+        if fmt in ("godot3", "godot4") and s["framing"] == "project_binary":
+            return godot.decode_project_binary(data, version=3 if fmt == "godot3" else 4)
         if fmt in ("godot3", "godot4"):
             return godot.decode(
                 data,

@@ -21,6 +21,8 @@
 
 mod formats;
 pub mod numbers;
+#[cfg(feature = "godot")]
+pub mod pack;
 pub mod settings;
 pub mod side;
 mod value;

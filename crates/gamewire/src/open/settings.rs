@@ -34,6 +34,9 @@ pub enum GodotFraming {
     /// Variants each behind a u32 length (`store_var`, `StreamPeer.put_var`): the JSON
     /// is an array of the values.
     StoreVar,
+    /// A `project.binary` (magic `ECFG`): the JSON is an object of the settings,
+    /// `"section/name": value`, in file order.
+    ProjectBinary,
     /// Not Variants: UTF-8 text inside an encrypted or compressed file (a JSON save, a
     /// story file), whose JSON is the text as one string, written back unchanged.
     Text,
@@ -326,6 +329,7 @@ impl Settings {
                     GodotFraming::StoreVar => "store_var frames",
                     GodotFraming::Text => "text",
                     GodotFraming::Bytes => "bytes",
+                    GodotFraming::ProjectBinary => "project.binary settings",
                 };
                 match &g.container {
                     Some(c) => format!("{what}, {}", c.describe()),

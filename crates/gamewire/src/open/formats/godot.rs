@@ -40,6 +40,8 @@ pub(super) fn settings(
         .allow_objects(opts.allow_objects)
         .max_depth(opts.limits.max_depth);
     let framing = match found.layout {
+        Layout::GodotProjectBinary => GodotFraming::ProjectBinary,
+        _ if godot::project_binary::sniff(data) => GodotFraming::ProjectBinary,
         Layout::GodotFramed => GodotFraming::StoreVar,
         Layout::GodotBare => GodotFraming::Bare,
         // Named, not probed: the layout that decodes (bare first); when neither does (a
@@ -103,7 +105,26 @@ pub(super) fn write_json(
             let b64 = gamewire_core::base64::encode(&o.data);
             gamewire_core::json_out::write(w, &b64, pretty).map_err(io)
         }
+        GodotFraming::ProjectBinary => {
+            let settings = project_settings(o)?;
+            let j = godot::project_binary::to_json(&settings)?;
+            gamewire_core::json_out::write(w, &j, pretty).map_err(io)
+        }
     }
+}
+
+/// The settings of a project.binary, read as the header's engine version. Refused
+/// when they would not encode back to the same bytes.
+fn project_settings(o: &Opened) -> Result<godot::project_binary::Settings> {
+    let settings = godot::project_binary::decode(&o.data, Some(version_of(&o.settings)))?;
+    if !godot::project_binary::round_trips(&o.data, &settings) {
+        return Err(Error::msg(format!(
+            "this project.binary read as {} does not encode back to the same bytes; \
+             try the other engine version (--as godot3 or godot4)",
+            o.settings.format()
+        )));
+    }
+    Ok(settings)
 }
 
 pub(super) fn value<'a>(o: &'a Opened, g: &GodotSettings) -> Result<crate::open::Value<'a>> {
@@ -120,6 +141,7 @@ pub(super) fn value<'a>(o: &'a Opened, g: &GodotSettings) -> Result<crate::open:
         GodotFraming::Bytes => {
             crate::open::Value::Godot(godot::Value::PackedByteArray(o.data.clone()))
         }
+        GodotFraming::ProjectBinary => crate::open::Value::GodotProjectBinary(project_settings(o)?),
     })
 }
 
@@ -148,9 +170,14 @@ pub(super) fn encode_value(
                 "text inside a container is a String value, bytes a PackedByteArray",
             ))
         }
+        (GodotFraming::ProjectBinary, crate::open::Value::GodotProjectBinary(s)) => {
+            let mut s = s.clone();
+            s.version = version_of(&o.settings);
+            out = godot::project_binary::encode(&s)?;
+        }
         _ => {
             return Err(Error::msg(
-                "a store_var file holds a list of values (Value::GodotFrames), a bare file one (Value::Godot)",
+                "a store_var file holds a list of values (Value::GodotFrames), a bare file one (Value::Godot), a project.binary its settings (Value::GodotProjectBinary)",
             ))
         }
     }
@@ -181,6 +208,15 @@ pub(super) fn inspect(o: &Opened, tree: &mut TreeBuilder) -> Result<()> {
                 "PackedByteArray",
                 &format!("{} bytes", o.data.len()),
             );
+            Ok(())
+        }
+        GodotFraming::ProjectBinary => {
+            let settings = project_settings(o)?;
+            tree.open("project.binary", "ECFG", Some(settings.entries.len()));
+            for (key, value) in &settings.entries {
+                godot::inspect::value(value, key, settings.version, tree);
+            }
+            tree.close();
             Ok(())
         }
         _ => godot::inspect::fill(&o.data, version_of(&o.settings), tree),
@@ -214,6 +250,10 @@ pub(super) fn encode(
         GodotFraming::Bare => {
             let value = json::from_json(&doc, v)?;
             godot::encode_into(&value, &eopts, &mut out)?;
+        }
+        GodotFraming::ProjectBinary => {
+            let settings = godot::project_binary::from_json(&doc, v)?;
+            out = godot::project_binary::encode(&settings)?;
         }
         GodotFraming::StoreVar => {
             let serde_json::Value::Array(items) = doc else {
