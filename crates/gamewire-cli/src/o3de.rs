@@ -201,6 +201,7 @@ fn untyped(action: Action, args: &Args, bytes: &[u8]) -> CliResult {
     }
     crate::o3de_doc::run(
         action,
+        args.input.as_deref(),
         input_name(args),
         args.compact,
         args.output.as_deref(),

@@ -118,7 +118,11 @@ pub fn fill_untyped(data: &[u8], name: Option<&str>, tree: &mut TreeBuilder) -> 
         tree.note("ObjectStream XML (the older serialization, not JSON): not decoded");
         return Ok(());
     }
-    let doc = Document::parse(data)?;
+    let doc = Document::parse_with(
+        data,
+        crate::doc::MAX_DEPTH,
+        crate::doc::Syntax::of(data, name),
+    )?;
     let kind = match kind {
         Some(FileKind::Serialized) | None => "JsonSerialization file",
         Some(k) => k.description(),
