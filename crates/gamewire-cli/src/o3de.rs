@@ -130,8 +130,10 @@ fn load_input(
     reg: &Registry,
     bytes: &[u8],
 ) -> CliResult<(Value, TypeExpr, Option<String>, o3de::Report)> {
-    // Duplicate member names are kept, as O3DE's rapidjson reader keeps them.
-    let (mut json, mut dups) = o3de::parse_json_keeping_duplicates(bytes)?;
+    // Duplicate member names are kept, as O3DE's rapidjson reader keeps them; trailing
+    // commas are read where O3DE's reader of the file reads them (settings registry).
+    let syntax = o3de::doc::Syntax::of(bytes, input_name(args).as_deref());
+    let (mut json, mut dups) = o3de::parse_json_keeping_duplicates_with(bytes, syntax)?;
     resolve_imports(args, &mut json, &mut dups)?;
     let (data, class_name, dups) = match Envelope::from_json(&json)? {
         Some(env) => (

@@ -143,11 +143,17 @@ class File:
         """Encodes ``value`` (as ``value()`` gives it) with this file's settings."""
         s = self.settings
         if s["format"] == "o3de":
-            return o3de.encode(
-                value,
-                compact=s.get("layout") == "compact",
-                final_newline=s.get("final_newline", False),
-            )
+            # The file's own layout (indentation, line endings, comments, trailing
+            # commas), as the settings keep it.
+            keep = _json.dumps({
+                "compact": s.get("layout") == "compact",
+                "indent": s.get("indent", "    "),
+                "newline": s.get("newline", "\n"),
+                "final_newline": s.get("final_newline", False),
+                "gaps": s.get("gaps", {}),
+                "texts": s.get("texts", {}),
+            })
+            return o3de.encode(value, keep=keep)
         if isinstance(value, (dict, list)) and s["format"] == "zeze" and s.get("solution") and s["layout"] == "frames":
             return self._f.encode_json(value)
         return self._f.encode(value)
