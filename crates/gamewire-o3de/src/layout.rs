@@ -23,6 +23,7 @@ use crate::doc::{Document, Node, Str};
 use gamewire_core::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
 
 /// The text between the tokens of one value, where it is not the file's own layout
 /// (`None`: as the layout writes it).
@@ -112,19 +113,36 @@ fn push_token(ptr: &mut String, name: &str, nth: usize) {
     }
     if nth > 1 {
         ptr.push('~');
-        ptr.push_str(&nth.to_string());
+        let _ = write!(ptr, "{nth}");
     }
 }
 
-/// Counts repeated member names of one object.
+/// Counts repeated member names of one object: a list while it is small (most
+/// objects), a map past that.
 #[derive(Default)]
-struct Seen<'a>(HashMap<std::borrow::Cow<'a, str>, usize>);
+struct Seen<'a> {
+    few: Vec<std::borrow::Cow<'a, str>>,
+    many: Option<HashMap<std::borrow::Cow<'a, str>, usize>>,
+}
 
 impl<'a> Seen<'a> {
+    /// The name and which use of it this is (1 for the first).
     fn next(&mut self, name: std::borrow::Cow<'a, str>) -> (std::borrow::Cow<'a, str>, usize) {
-        let n = self.0.entry(name.clone()).or_insert(0);
-        *n += 1;
-        (name, *n)
+        if let Some(m) = &mut self.many {
+            let n = m.entry(name.clone()).or_insert(0);
+            *n += 1;
+            return (name, *n);
+        }
+        let nth = 1 + self.few.iter().filter(|n| **n == name).count();
+        self.few.push(name.clone());
+        if self.few.len() >= 16 {
+            let mut m = HashMap::new();
+            for n in self.few.drain(..) {
+                *m.entry(n).or_insert(0) += 1;
+            }
+            self.many = Some(m);
+        }
+        (name, nth)
     }
 }
 
@@ -135,6 +153,13 @@ fn number_is_stable(t: &str) -> bool {
     if !t.contains(['.', 'e', 'E']) {
         let digits = t.trim_start_matches('-');
         return digits.len() <= 15 && t != "-0";
+    }
+    // A fraction ending in 0 (`1.0`, `0.50`): shortest forms never end so.
+    if let Some((_, frac)) = t.split_once('.') {
+        let frac = frac.split(['e', 'E']).next().unwrap_or(frac);
+        if frac.ends_with('0') {
+            return false;
+        }
     }
     // Sixteen or seventeen significant digits: where two texts of that length read as
     // the same double, tools pick different last digits (jq 1.6 writes
@@ -220,13 +245,38 @@ impl<'t> Scan<'t> {
 struct Detect<'s> {
     style: &'s mut Style,
     ptr: String,
+    /// Gaps and texts as found (hashed; sorted into the style at the end).
+    gaps: HashMap<String, Gaps>,
+    texts: Vec<(String, String)>,
 }
 
 impl Detect<'_> {
     fn record(&mut self, what: fn(&mut Gaps) -> &mut Option<String>, got: &str, want: &str) {
         if got != want {
-            let g = self.style.gaps.entry(self.ptr.clone()).or_default();
-            *what(g) = Some(got.to_owned());
+            self.keep(what, got);
+        }
+    }
+
+    fn keep(&mut self, what: fn(&mut Gaps) -> &mut Option<String>, got: &str) {
+        let g = self.gaps.entry(self.ptr.clone()).or_default();
+        *what(g) = Some(got.to_owned());
+    }
+
+    /// Records `got` unless it is the layout's line break and indentation of `depth`
+    /// (compared in place: no string is built per member).
+    fn record_line(&mut self, what: fn(&mut Gaps) -> &mut Option<String>, got: &str, depth: usize) {
+        let s = &*self.style;
+        let is_line = if s.compact {
+            got.is_empty()
+        } else {
+            got.strip_prefix(s.newline.as_str()).is_some_and(|rest| {
+                let unit = s.indent.as_bytes();
+                rest.len() == unit.len() * depth
+                    && (unit.is_empty() || rest.as_bytes().chunks(unit.len()).all(|c| c == unit))
+            })
+        };
+        if !is_line {
+            self.keep(what, got);
         }
     }
 
@@ -237,15 +287,14 @@ impl Detect<'_> {
             Node::Bool(false) => s.i += 5,
             Node::Number(t) => {
                 if !number_is_stable(t) {
-                    self.style.texts.insert(self.ptr.clone(), (*t).to_owned());
+                    self.texts.push((self.ptr.clone(), (*t).to_owned()));
                 }
                 s.i += t.len();
             }
             Node::String(v) => {
                 if !string_is_stable(v.raw()) {
-                    self.style
-                        .texts
-                        .insert(self.ptr.clone(), format!("\"{}\"", v.raw()));
+                    self.texts
+                        .push((self.ptr.clone(), format!("\"{}\"", v.raw())));
                 }
                 s.i += v.raw().len() + 2;
             }
@@ -255,10 +304,9 @@ impl Detect<'_> {
                 for (k, x) in items.iter().enumerate() {
                     let keep = self.ptr.len();
                     self.ptr.push('/');
-                    self.ptr.push_str(&k.to_string());
+                    let _ = write!(self.ptr, "{k}");
                     let g = s.gap();
-                    let want = self.style.line(depth + 1);
-                    self.record(|g| &mut g.before, g, &want);
+                    self.record_line(|g| &mut g.before, g, depth + 1);
                     self.node(s, x, depth + 1)?;
                     let trailing = self.comma(s, k + 1 == len, b']')?;
                     self.ptr.truncate(keep);
@@ -275,8 +323,7 @@ impl Detect<'_> {
                     let (name_value, nth) = seen.next(name.value());
                     push_token(&mut self.ptr, &name_value, nth);
                     let g = s.gap();
-                    let want = self.style.line(depth + 1);
-                    self.record(|g| &mut g.before, g, &want);
+                    self.record_line(|g| &mut g.before, g, depth + 1);
                     s.i += name.raw().len() + 2;
                     let g = s.gap();
                     self.record(|g| &mut g.name, g, "");
@@ -325,8 +372,7 @@ impl Detect<'_> {
     /// Marks the current container as ending with a trailing comma.
     fn trailing(&mut self, trailing: bool) {
         if trailing {
-            self.style
-                .gaps
+            self.gaps
                 .entry(self.ptr.clone())
                 .or_default()
                 .trailing_comma = true;
@@ -335,12 +381,11 @@ impl Detect<'_> {
 
     fn close(&mut self, s: &mut Scan<'_>, empty: bool, depth: usize, close: u8) -> Result<()> {
         let g = s.gap();
-        let want = if empty {
-            String::new()
+        if empty {
+            self.record(|g| &mut g.close, g, "");
         } else {
-            self.style.line(depth)
-        };
-        self.record(|g| &mut g.close, g, &want);
+            self.record_line(|g| &mut g.close, g, depth);
+        }
         s.expect(close)
     }
 }
@@ -384,6 +429,8 @@ impl Style {
         let mut d = Detect {
             style: &mut style,
             ptr: String::new(),
+            gaps: HashMap::new(),
+            texts: Vec::new(),
         };
         let g = s.gap_with_bom();
         d.record(|g| &mut g.before, g, "");
@@ -400,7 +447,10 @@ impl Style {
         }
         d.record(|g| &mut g.after, tail, &want);
         let _ = g;
-        style.gaps.retain(|_, g| !g.is_empty());
+        let (gaps, texts) = (d.gaps, d.texts);
+        style.gaps = gaps.into_iter().filter(|(_, g)| !g.is_empty()).collect();
+        // A repeated name's pointer is unique (`~N`), so no text is overwritten.
+        style.texts = texts.into_iter().collect();
         let again = style.write(doc);
         if again != data {
             let at = again
@@ -441,6 +491,12 @@ impl Style {
     ) -> std::io::Result<()> {
         let mut wr = Writer {
             style: self,
+            gaps: self.gaps.iter().map(|(k, g)| (k.as_str(), g)).collect(),
+            texts: self
+                .texts
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect(),
             ptr: String::new(),
             track: !self.gaps.is_empty() || !self.texts.is_empty(),
             lines: Vec::new(),
@@ -512,6 +568,9 @@ fn first_indent(text: &str) -> Option<String> {
 /// Writes a document with a [`Style`].
 struct Writer<'s> {
     style: &'s Style,
+    /// The style's gaps and texts by pointer, hashed for the many lookups.
+    gaps: HashMap<&'s str, &'s Gaps>,
+    texts: HashMap<&'s str, &'s str>,
     ptr: String,
     /// Pointers are followed (the style keeps gaps or texts).
     track: bool,
@@ -521,10 +580,18 @@ struct Writer<'s> {
     open_line_comment: bool,
 }
 
-impl Writer<'_> {
-    fn gaps(&self) -> Option<&Gaps> {
+impl<'s> Writer<'s> {
+    fn gaps(&self) -> Option<&'s Gaps> {
         if self.track {
-            self.style.gaps.get(&self.ptr)
+            self.gaps.get(self.ptr.as_str()).copied()
+        } else {
+            None
+        }
+    }
+
+    fn text(&self) -> Option<&'s str> {
+        if self.track {
+            self.texts.get(self.ptr.as_str()).copied()
         } else {
             None
         }
@@ -564,20 +631,14 @@ impl Writer<'_> {
             Node::Bool(true) => w.write_all(b"true"),
             Node::Bool(false) => w.write_all(b"false"),
             Node::Number(t) => {
-                let kept = self
-                    .track
-                    .then(|| self.style.texts.get(&self.ptr))
-                    .flatten();
+                let kept = self.text();
                 match kept {
                     Some(k) if same_number(k, t) => w.write_all(k.as_bytes()),
                     _ => w.write_all(t.as_bytes()),
                 }
             }
             Node::String(s) => {
-                let kept = self
-                    .track
-                    .then(|| self.style.texts.get(&self.ptr))
-                    .flatten();
+                let kept = self.text();
                 if let Some(k) = kept {
                     let raw = k.get(1..k.len().saturating_sub(1)).unwrap_or("");
                     if k.len() >= 2 && Str::from_raw(raw).value() == s.value() {
@@ -596,7 +657,7 @@ impl Writer<'_> {
                     let keep = self.ptr.len();
                     if self.track {
                         self.ptr.push('/');
-                        self.ptr.push_str(&k.to_string());
+                        let _ = write!(self.ptr, "{k}");
                     }
                     self.gap(|g| g.before.as_ref(), Some(depth + 1), w)?;
                     self.node(x, depth + 1, w)?;
