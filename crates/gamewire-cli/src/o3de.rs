@@ -133,8 +133,10 @@ type Loaded = (
 
 /// Loads the input (see [`Loaded`]).
 fn load_input(args: &Args, reg: &Registry, bytes: &[u8]) -> CliResult<Loaded> {
-    // Duplicate member names are kept, as O3DE's rapidjson reader keeps them.
-    let (mut json, mut dups) = o3de::parse_json_keeping_duplicates(bytes)?;
+    // Duplicate member names are kept, as O3DE's rapidjson reader keeps them; trailing
+    // commas are read where O3DE's reader of the file reads them (settings registry).
+    let syntax = o3de::doc::Syntax::of(bytes, input_name(args).as_deref());
+    let (mut json, mut dups) = o3de::parse_json_keeping_duplicates_with(bytes, syntax)?;
     resolve_imports(args, &mut json, &mut dups)?;
     let (data, class_name, dups) = match Envelope::from_json(&json)? {
         Some(env) => (
@@ -193,6 +195,7 @@ fn untyped(action: Action, args: &Args, bytes: &[u8]) -> CliResult {
     }
     crate::o3de_doc::run(
         action,
+        args.input.as_deref(),
         input_name(args),
         args.compact,
         args.output.as_deref(),

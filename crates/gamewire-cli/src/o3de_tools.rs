@@ -5,6 +5,8 @@
 use crate::io::{read_input, write_json, write_output};
 use crate::CliResult;
 use gamewire::o3de;
+use o3de::doc::{Document, Syntax, MAX_DEPTH};
+use o3de::layout::Style;
 use o3de::patch;
 use std::path::PathBuf;
 
@@ -125,9 +127,27 @@ pub struct DiffArgs {
     pub verbose: bool,
 }
 
+/// Reads a JSON file as O3DE's reader of its kind does (comments; trailing commas in
+/// settings registry files and patches).
 fn read_json(path: &std::path::Path) -> CliResult<serde_json::Value> {
     let bytes = read_input(Some(path))?;
-    o3de::parse_json(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+    let syntax = Syntax::of(&bytes, file_name(path).as_deref());
+    o3de::parse_json_with(&bytes, syntax).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+fn file_name(path: &std::path::Path) -> Option<String> {
+    path.file_name().map(|n| n.to_string_lossy().into_owned())
+}
+
+/// `value` written in the layout of `raw`, the file it was read from: its indentation,
+/// line endings, comments and trailing commas kept around every member that is still
+/// there, and number and string text where the value is unchanged.
+fn in_layout_of(raw: &[u8], syntax: Syntax, value: &serde_json::Value) -> CliResult<Vec<u8>> {
+    let original = Document::parse_with(raw, MAX_DEPTH, syntax)?;
+    let style = Style::detect(raw, &original)?;
+    let text = serde_json::to_vec(value)?;
+    let doc = Document::parse(&text)?;
+    Ok(style.write(&doc))
 }
 
 /// Prints the report on stderr when it tells something (issues, a failure) or when
@@ -226,8 +246,9 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
         }
         O3deCmd::Patch(a) => {
             let raw = read_input(Some(&a.target))?;
-            let mut target =
-                o3de::parse_json(&raw).map_err(|e| format!("{}: {e}", a.target.display()))?;
+            let syntax = Syntax::of(&raw, file_name(&a.target).as_deref());
+            let mut target = o3de::parse_json_with(&raw, syntax)
+                .map_err(|e| format!("{}: {e}", a.target.display()))?;
             let p = read_json(&a.patch)?;
             let report = if a.merge {
                 patch::apply_merge_patch(&mut target, &p)
@@ -238,12 +259,10 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
             if a.compact {
                 return write_json(a.output.as_deref(), &target, false);
             }
-            // Indented as O3DE writes (4 spaces), ending as the input did, so that
-            // version control shows only what the patch changed.
-            let mut out = o3de::envelope::write_json(&target);
-            if raw.ends_with(b"\n") {
-                out.push(b'\n');
-            }
+            // In the input's own layout (indentation, line endings, comments, trailing
+            // commas), so that version control shows only what the patch changed.
+            let out = in_layout_of(&raw, syntax, &target)
+                .map_err(|e| format!("{}: {e}", a.target.display()))?;
             write_output(a.output.as_deref(), &out)
         }
         O3deCmd::Diff(a) => {

@@ -42,9 +42,10 @@ fn decode_then_encode_gives_the_prefab_back_byte_for_byte() {
 }
 
 #[test]
-fn hand_written_files_keep_their_document() {
-    // A pass with comments and a settings file indented with tabs: white space and
-    // comments go, members, order and numbers stay.
+fn hand_written_files_keep_their_document_and_their_layout() {
+    // A pass with comments and a settings file indented with tabs: the document is
+    // plain JSON (members, order and numbers), the comments and white space are kept in
+    // the header, and `encode o3de` gives the file back.
     for name in ["mps-PostProcessParent.pass", "mps-editorpreferences.setreg"] {
         let path = real().join(name);
         let original = std::fs::read(&path).unwrap();
@@ -54,14 +55,17 @@ fn hand_written_files_keep_their_document() {
             .output()
             .unwrap();
         ok(&dec);
-        assert_ne!(dec.stdout, original);
-        let a = gamewire::o3de::parse_json(&dec.stdout).unwrap();
-        let b = gamewire::o3de::parse_json(&original).unwrap();
-        assert_eq!(a, b, "{name}");
         assert!(
-            !String::from_utf8_lossy(&dec.stdout).contains("//"),
-            "{name}"
+            String::from_utf8_lossy(&dec.stderr).contains("\"$gamewire\" header"),
+            "{name}: the note says why the output has a header"
         );
+        let doc: serde_json::Value = serde_json::from_slice(&dec.stdout).unwrap();
+        let b = gamewire::o3de::parse_json(&original).unwrap();
+        assert_eq!(doc["data"], b, "{name}");
+        assert!(doc["$gamewire"]["gaps"].is_object() || doc["$gamewire"]["indent"].is_string());
+        let back = run_with_stdin(&["encode", "o3de"], &dec.stdout);
+        ok(&back);
+        assert_eq!(back.stdout, original, "{name}");
     }
 }
 
@@ -82,11 +86,11 @@ fn output_file_is_written_whole_and_errors_name_the_offset() {
     // A broken file: one line naming the byte offset, and the output left alone.
     let o = run_with_stdin(
         &["decode", "o3de", "-o", out.to_str().unwrap()],
-        b"{\n    \"Entities\": {\n        \"a\": 1,\n    }\n}",
+        b"{\n    \"Entities\": {\n        \"a\": 1,\n        2\n    }\n}",
     );
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("at byte 40 "), "{err}");
+    assert!(err.contains("at byte 44 "), "{err}");
     assert!(err.contains("member name"), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&path).unwrap());
     // ObjectStream XML is recognised and refused plainly.
@@ -299,14 +303,14 @@ fn with_a_registry_decode_keeps_the_input_unless_canonical_is_asked() {
         kept.stdout, canonical.stdout,
         "canonical form differs from the input"
     );
-    // Decode then encode gives back the same document, registry or not.
+    // Decode then encode gives back the file, registry or not: the sample holds
+    // comments, which the document's header keeps.
     let back = run_with_stdin(&["encode", "o3de"], &kept.stdout);
     ok(&back);
-    assert_eq!(back.stdout, kept.stdout);
-    // (the sample holds comments, which the document drops; everything else is kept)
+    assert_eq!(back.stdout, std::fs::read(&entity).unwrap());
     let text = String::from_utf8(kept.stdout).unwrap();
     assert!(
-        text.contains("\"0x1F2E3D4C\"") && !text.contains("//"),
+        text.contains("\"0x1F2E3D4C\"") && text.contains("\"$gamewire\"") && text.contains("//"),
         "{text}"
     );
 }

@@ -10,6 +10,7 @@
 //! `O3DE_BENCH_ROUNDS` (11; 0 only builds and checks the level), `O3DE_BENCH_WRITE=FILE` to
 //! save the generated level).
 
+use gamewire_o3de::layout::Style;
 use gamewire_o3de::prefab::PrefabTree;
 use std::time::Instant;
 
@@ -63,11 +64,12 @@ fn main() {
         "untyped parse",
         "untyped decode (parse + write)",
         "o3de tree (PrefabTree::parse + render)",
+        "kept layout (parse + Style::detect + write)",
     ];
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     for round in 0..rounds + 1 {
-        let mut t = [0.0f64; 4];
+        let mut t = [0.0f64; 5];
         let s = Instant::now();
         let v = serde_json::from_slice::<serde_json::Value>(&bytes).unwrap();
         drop(v);
@@ -86,9 +88,18 @@ fn main() {
         let text = PrefabTree::parse(&bytes).unwrap().render();
         drop(text);
         t[3] = s.elapsed().as_secs_f64();
+        // What `gamewire decode FILE` does since the layout is kept: the document, the
+        // layout detected (checked by writing the file again), the file written back.
+        let s = Instant::now();
+        let d = Document::parse(&bytes).unwrap();
+        let style = Style::detect(&bytes, &d).unwrap();
+        let out = style.write(&d);
+        drop(d);
+        drop(out);
+        t[4] = s.elapsed().as_secs_f64();
         if round > 0 {
             // Round 0 warms up.
-            for i in 0..4 {
+            for i in 0..5 {
                 times[i].push(t[i]);
                 ratios[i].push(t[i] / t[0]);
             }

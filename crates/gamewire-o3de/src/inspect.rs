@@ -141,7 +141,11 @@ fn fill_document(
         tree.note("ObjectStream XML (the older serialization, not JSON): not decoded");
         return Ok(());
     }
-    let doc = Document::parse(data)?;
+    let doc = Document::parse_with(
+        data,
+        crate::doc::MAX_DEPTH,
+        crate::doc::Syntax::of(data, name),
+    )?;
     let kind = match kind {
         Some(FileKind::Serialized) | None => "JsonSerialization file",
         Some(k) => k.description(),

@@ -39,6 +39,7 @@ pub mod import;
 pub mod infer;
 pub mod inspect;
 pub mod keep;
+pub mod layout;
 pub mod load;
 mod math;
 pub mod numbers;
@@ -56,12 +57,14 @@ pub mod uuid;
 pub mod value;
 
 pub use codec::{json, DecodeOptions, EncodeOptions};
-pub use comments::{parse_json, strip_comments};
+pub use comments::{parse_json, parse_json_with, strip_comments, strip_comments_with};
 
 /// A file kept as written, under the name every gamewire format crate gives its
 /// borrowed view: the [`doc`] module.
 pub use crate::doc as view;
-pub use duplicates::{parse_json_keeping_duplicates, Duplicates};
+pub use duplicates::{
+    parse_json_keeping_duplicates, parse_json_keeping_duplicates_with, Duplicates,
+};
 pub use registry::Registry;
 pub use report::{Issue, Outcome, Processing, Report, Reporting, ResultCode, Task};
 /// The JSON crate this one reads and writes (re-exported for callers and the fuzz target).

@@ -148,11 +148,17 @@ class File:
         """Encodes ``value`` (as ``value()`` gives it) with this file's settings."""
         s = self.settings
         if s["format"] == "o3de":
-            return o3de.encode(
-                value,
-                compact=s.get("layout") == "compact",
-                final_newline=s.get("final_newline", False),
-            )
+            # The file's own layout (indentation, line endings, comments, trailing
+            # commas), as the settings keep it.
+            keep = _json.dumps({
+                "compact": s.get("layout") == "compact",
+                "indent": s.get("indent", "    "),
+                "newline": s.get("newline", "\n"),
+                "final_newline": s.get("final_newline", False),
+                "gaps": s.get("gaps", {}),
+                "texts": s.get("texts", {}),
+            })
+            return o3de.encode(value, keep=keep)
         if s["format"] in ("godot3", "godot4") and s["framing"] in ("text", "bytes"):
             if s["framing"] == "text":
                 return self._f.encode_json(_json.dumps(value).encode())

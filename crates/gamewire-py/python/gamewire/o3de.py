@@ -1,8 +1,10 @@
 """O3DE JSON files (prefabs, materials, settings registry, ...) kept exactly as written.
 
 This is gamewire's registry-free O3DE document (docs/FORMATS.md): ``decode`` then ``encode``
-gives back the same document, and the same bytes for every file O3DE saved (pass the
-``compact`` and ``final_newline`` that ``layout(data)`` reports, the library's settings). Values are native Python except where
+gives back the same document, and with ``encode(value, **layout(data))`` the same bytes
+for every file: ``layout`` reports the file's layout (the library's settings: indentation,
+line endings, comments and trailing commas in ``keep``), and an edited value is written in
+that layout, comments beside untouched members kept. Values are native Python except where
 JSON text carries more than a native value can:
 
 - a number whose text is a plain integer (``12``, ``-3``, ``18446744073709551615``) is an
@@ -114,8 +116,11 @@ def load(path, *, json=False):
         return decode(f.read(), json=json)
 
 
-def save(path, value, *, compact=False, final_newline=False):
-    """Encodes ``value`` and writes it atomically (temporary file, then rename)."""
+def save(path, value, *, compact=False, final_newline=False, keep=None):
+    """Encodes ``value`` (``keep`` and the rest as for ``encode``) and writes it
+    atomically (temporary file, then rename)."""
     from . import _save_atomic
 
-    _save_atomic(path, encode(value, compact=compact, final_newline=final_newline))
+    _save_atomic(
+        path, encode(value, compact=compact, final_newline=final_newline, keep=keep)
+    )

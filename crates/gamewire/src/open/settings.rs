@@ -13,6 +13,7 @@
 
 use crate::Format;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// A side file a document was decoded with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -211,17 +212,53 @@ pub struct ResoniteSettings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum O3deLayout {
-    /// Indented as O3DE writes it (4 spaces).
+    /// Indented, a line per member and element (by [`O3deSettings::indent`]).
     Pretty,
     /// On one line.
     Compact,
 }
 
-/// Settings of an O3DE file.
+/// The text of an O3DE file between the tokens of one value, where it differs from the
+/// file's layout (`None`: as the layout writes it). The same fields as
+/// `gamewire_o3de::layout::Gaps`, which reads and writes them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct O3deGaps {
+    /// Before the value (a member: before its name); for the root, the file's start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    /// A member: between its name and the colon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// A member: between the colon and the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colon: Option<String>,
+    /// After the value, before its comma; for the root, the file's end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+    /// A comment on the value's line, after its comma (or after the last value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comma: Option<String>,
+    /// An object or array: before its closing bracket.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close: Option<String>,
+    /// An object or array: a comma follows its last value.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub trailing_comma: bool,
+}
+
+/// Settings of an O3DE file: its layout, so that it is written back byte for byte, and
+/// an edited document in the file's own layout.
+///
+/// Plain JSON holds an O3DE file's document; the rest of the text is here: the
+/// indentation and line ending, and, by JSON Pointer, each gap of text that differs from
+/// them (comments, trailing commas, odd spacing) and the number and string forms other
+/// JSON tools rewrite. A file O3DE saved needs none of them (`{"layout": "pretty",
+/// "final_newline": true}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct O3deSettings {
-    /// The layout written back.
+    /// Indented or on one line.
     pub layout: O3deLayout,
     /// The registry that checked it, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -229,6 +266,36 @@ pub struct O3deSettings {
     /// The file ends with a line break (as the O3DE editor writes it).
     #[serde(default, skip_serializing_if = "is_false")]
     pub final_newline: bool,
+    /// One level of indentation when not O3DE's four spaces (two spaces, a tab).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indent: Option<String>,
+    /// The line ending when not `"\n"` (`"\r\n"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newline: Option<String>,
+    /// The gaps of text that differ from the layout, by JSON Pointer of their value
+    /// (a repeated member name's N-th occurrence, from the 2nd, ends in `~N`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub gaps: BTreeMap<String, O3deGaps>,
+    /// Number and string text (strings with their quotes) jq or `JSON.stringify` write
+    /// in another form (`1.0000000`, `"\/"`), by JSON Pointer: written back where the
+    /// value there is still the same.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub texts: BTreeMap<String, String>,
+}
+
+impl O3deSettings {
+    /// O3DE's own layout: indented by four spaces, `\n`, nothing else kept.
+    pub fn pretty(final_newline: bool) -> Self {
+        O3deSettings {
+            layout: O3deLayout::Pretty,
+            registry: None,
+            final_newline,
+            indent: None,
+            newline: None,
+            gaps: BTreeMap::new(),
+            texts: BTreeMap::new(),
+        }
+    }
 }
 
 /// Everything needed to write a file again as it was read, by format.
@@ -311,11 +378,7 @@ impl Settings {
                 compression: "brotli".into(),
                 container: ResoniteContainer::Frdt,
             }),
-            Format::O3de => Settings::O3de(O3deSettings {
-                layout: O3deLayout::Pretty,
-                registry: None,
-                final_newline: true,
-            }),
+            Format::O3de => Settings::O3de(O3deSettings::pretty(true)),
         })
     }
 

@@ -344,11 +344,7 @@ fn legacy_header(h: &serde_json::Value) -> Result<Settings> {
                 ResoniteContainer::Frdt
             },
         }),
-        Format::O3de => Settings::O3de(O3deSettings {
-            layout: O3deLayout::Pretty,
-            registry: None,
-            final_newline: false,
-        }),
+        Format::O3de => Settings::O3de(O3deSettings::pretty(false)),
     })
 }
 
