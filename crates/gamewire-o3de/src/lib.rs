@@ -25,6 +25,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod city;
 pub mod codec;
 mod comments;
 pub mod compare;
@@ -32,6 +33,7 @@ pub mod de;
 pub mod doc;
 pub mod duplicates;
 pub mod envelope;
+pub mod flatten;
 pub mod import;
 pub mod infer;
 pub mod inspect;
