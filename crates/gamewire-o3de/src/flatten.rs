@@ -157,7 +157,8 @@ pub struct Flattened {
     pub entities: Vec<FlatEntity>,
     /// Nested instances expanded (every occurrence counted).
     pub instances: usize,
-    /// Patches applied.
+    /// Patches applied (a prefab's patches of its own instances once, however often the
+    /// prefab is instanced: templates are expanded once, as O3DE's are).
     pub patches_applied: usize,
     /// Patches skipped because they failed (only with [`FlattenOptions::keep_going`]).
     pub skipped: Vec<PatchFailure>,
@@ -193,7 +194,9 @@ impl ProjectDir {
         abs.ancestors()
             .skip(1)
             .find(|d| d.join("project.json").is_file())
-            .map(|d| ProjectDir { root: d.to_path_buf() })
+            .map(|d| ProjectDir {
+                root: d.to_path_buf(),
+            })
     }
 
     /// `file`'s path relative to the project root, with `/` separators, when it lies
@@ -397,7 +400,6 @@ impl Expander<'_, '_> {
                 e.insert("LinkId".into(), link.clone());
             }
             *inst = expanded;
-            self.out.instances += 1;
             chain.pop();
         }
         Ok(())
@@ -544,7 +546,9 @@ impl Expander<'_, '_> {
                         let Some(c) = class else {
                             return wrote;
                         };
-                        let Some(d) = self.defaults(reg, c).and_then(|d| d.get(t.as_str()).cloned())
+                        let Some(d) = self
+                            .defaults(reg, c)
+                            .and_then(|d| d.get(t.as_str()).cloned())
                         else {
                             return wrote;
                         };
@@ -654,8 +658,10 @@ fn entity_alias(key: &str, e: &Json) -> String {
 /// Walks an expanded prefab DOM: its container (unless it is the level's), entities and
 /// nested instances, depth first (an explicit stack: depth is bounded already, but
 /// nothing here recurses).
-fn collect<'a>(level: &'a Json, level_source: &str, out: &mut Vec<Met<'a>>) {
-    let mut stack: Vec<(&'a Json, String, String)> = vec![(level, String::new(), level_source.to_string())];
+fn collect<'a>(level: &'a Json, level_source: &str, out: &mut Vec<Met<'a>>) -> usize {
+    let mut instances = 0;
+    let mut stack: Vec<(&'a Json, String, String)> =
+        vec![(level, String::new(), level_source.to_string())];
     while let Some((dom, base, source)) = stack.pop() {
         if !base.is_empty() {
             if let Some(c) = dom.get("ContainerEntity").filter(|c| c.is_object()) {
@@ -696,9 +702,11 @@ fn collect<'a>(level: &'a Json, level_source: &str, out: &mut Vec<Met<'a>>) {
                     _ => String::new(),
                 };
                 stack.push((i, path, src));
+                instances += 1;
             }
         }
     }
+    instances
 }
 
 /// Flattens the level in `bytes` (named `source`, its project-relative path: the
@@ -739,7 +747,7 @@ pub fn flatten(
     }
 
     let mut met = Vec::new();
-    collect(&level, source, &mut met);
+    out.instances = collect(&level, source, &mut met);
     let mut known: HashSet<String> = met.iter().map(|m| m.path.clone()).collect();
     // The level's own container.
     if let Some(c) = level.get("ContainerEntity").filter(|c| c.is_object()) {
@@ -788,7 +796,11 @@ pub fn flatten(
             path: m.path.clone(),
             instance: m.instance.clone(),
             source: m.source.clone(),
-            name: m.entity.get("Name").and_then(Json::as_str).map(str::to_string),
+            name: m
+                .entity
+                .get("Name")
+                .and_then(Json::as_str)
+                .map(str::to_string),
         });
         entities.insert(m.path.clone(), e);
     }
@@ -804,10 +816,16 @@ pub fn flatten(
 
 /// [`flatten`] of a level file: the project root is `project` or else the nearest
 /// folder above the file with a `project.json`; nested prefabs are read under it.
-pub fn flatten_file(path: &Path, project: Option<&Path>, opts: &FlattenOptions<'_>) -> Result<Flattened> {
+pub fn flatten_file(
+    path: &Path,
+    project: Option<&Path>,
+    opts: &FlattenOptions<'_>,
+) -> Result<Flattened> {
     let bytes = std::fs::read(path).map_err(|e| Error::msg(format!("{}: {e}", path.display())))?;
     let mut dir = match project {
-        Some(p) => ProjectDir { root: p.to_path_buf() },
+        Some(p) => ProjectDir {
+            root: p.to_path_buf(),
+        },
         None => ProjectDir::find(path).ok_or_else(|| {
             Error::msg(format!(
                 "{}: no project.json in any folder above it: give the project root (--project DIR)",
