@@ -42,8 +42,9 @@
 //! with the ids the nested one had. [`Flattened::entities`] lists each entity with its
 //! instance path, the prefab it came from and its id.
 
-use crate::patch::{apply_patch, weight};
+use crate::patch::{apply_patch, apply_patch_within, weight};
 use crate::registry::Registry;
+use crate::report::Report;
 use crate::types::TypeExpr;
 use crate::uuid::Uuid;
 use crate::StoreOptions;
@@ -424,14 +425,12 @@ impl Expander<'_, '_> {
                     continue;
                 }
             }
-            let grown = weight(p);
-            self.grow(grown, chain)?;
             let one = Json::Array(vec![p.clone()]);
-            let mut report = apply_patch(target, &one);
+            let mut report = self.apply_one(target, &one, chain)?;
             if report.processing() == crate::Processing::Halted && path.is_some() {
                 if let Some(reg) = self.opts.registry {
                     if self.fill_defaults(reg, target, path.unwrap_or_default()) {
-                        report = apply_patch(target, &one);
+                        report = self.apply_one(target, &one, chain)?;
                         if report.processing() != crate::Processing::Halted {
                             self.out.defaults_filled += 1;
                         }
@@ -474,6 +473,22 @@ impl Expander<'_, '_> {
             }
         }
         Ok(())
+    }
+
+    /// Applies a patch of one entry, counting what it adds into the level's bound:
+    /// `add` and `replace` add at most their own value (no walk of the target needed);
+    /// `copy` adds what it copies, weighed before and after.
+    fn apply_one(&mut self, target: &mut Json, one: &Json, chain: &[Step]) -> Result<Report> {
+        let is_copy = one[0].get("op").and_then(Json::as_str) == Some("copy");
+        if is_copy {
+            let before = weight(target);
+            let report = apply_patch(target, one);
+            self.grow(weight(target).saturating_sub(before), chain)?;
+            return Ok(report);
+        }
+        let w = weight(one);
+        self.grow(w, chain)?;
+        Ok(apply_patch_within(target, one, w))
     }
 
     /// The class a component's `$type` names (`{uuid} Name`, `Name` or `{uuid}`).
@@ -598,14 +613,39 @@ fn join_alias_path(base: &str, rel: &str) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// The entity paths of the flattened level, and the last segments of them (entity
+/// aliases), to turn most strings away before building a path.
+struct Known {
+    paths: HashSet<String>,
+    last: HashSet<String>,
+}
+
+impl Known {
+    fn new(paths: HashSet<String>) -> Known {
+        let last = paths
+            .iter()
+            .map(|p| p.rsplit('/').next().unwrap_or(p).to_string())
+            .collect();
+        Known { paths, last }
+    }
+
+    fn contains(&self, path: &str) -> bool {
+        self.paths.contains(path)
+    }
+
+    fn may_be(&self, s: &str) -> bool {
+        self.last.contains(s.rsplit('/').next().unwrap_or(s))
+    }
+}
+
 /// Rewrites every string in `v` that resolves (relative to the instance at `base`) to a
 /// known entity path; returns how many were rewritten.
-fn rewrite_refs(v: &mut Json, base: &str, known: &HashSet<String>) -> usize {
+fn rewrite_refs(v: &mut Json, base: &str, known: &Known) -> usize {
     let mut n = 0;
     let mut stack = vec![v];
     while let Some(v) = stack.pop() {
         match v {
-            Json::String(s) if !s.is_empty() => {
+            Json::String(s) if !s.is_empty() && known.may_be(s) => {
                 if let Some(full) = join_alias_path(base, s) {
                     if full != *s && known.contains(&full) {
                         *s = full;
@@ -629,7 +669,7 @@ fn rewrite_refs(v: &mut Json, base: &str, known: &HashSet<String>) -> usize {
 
 /// [`rewrite_refs`] over an entity's members but its `Name` (a name is not a reference,
 /// whatever it reads).
-fn rewrite_entity_refs(e: &mut Json, base: &str, known: &HashSet<String>) -> usize {
+fn rewrite_entity_refs(e: &mut Json, base: &str, known: &Known) -> usize {
     match e {
         Json::Object(m) => m
             .iter_mut()
@@ -640,12 +680,12 @@ fn rewrite_entity_refs(e: &mut Json, base: &str, known: &HashSet<String>) -> usi
     }
 }
 
-/// An entity met while walking the expanded level.
-struct Met<'a> {
+/// An entity met while walking the expanded level (moved out of it).
+struct Met {
     path: String,
     instance: String,
     source: String,
-    entity: &'a Json,
+    entity: Json,
 }
 
 fn entity_alias(key: &str, e: &Json) -> String {
@@ -655,45 +695,53 @@ fn entity_alias(key: &str, e: &Json) -> String {
     }
 }
 
-/// Walks an expanded prefab DOM: its container (unless it is the level's), entities and
-/// nested instances, depth first (an explicit stack: depth is bounded already, but
-/// nothing here recurses).
-fn collect<'a>(level: &'a Json, level_source: &str, out: &mut Vec<Met<'a>>) -> usize {
+fn take(m: &mut Map<String, Json>, key: &str) -> Option<Json> {
+    m.get_mut(key).map(std::mem::take)
+}
+
+/// Moves the entities out of an expanded prefab DOM: its container (unless it is the
+/// level's: `base` empty), entities and nested instances, depth first (an explicit
+/// stack: nothing here recurses). Returns the number of instances met.
+fn collect(level: &mut Map<String, Json>, level_source: &str, out: &mut Vec<Met>) -> usize {
     let mut instances = 0;
-    let mut stack: Vec<(&'a Json, String, String)> =
-        vec![(level, String::new(), level_source.to_string())];
-    while let Some((dom, base, source)) = stack.pop() {
+    let mut stack: Vec<(Map<String, Json>, String, String)> = Vec::new();
+    let mut visit = |m: &mut Map<String, Json>,
+                     base: &str,
+                     source: &str,
+                     stack: &mut Vec<(Map<String, Json>, String, String)>| {
         if !base.is_empty() {
-            if let Some(c) = dom.get("ContainerEntity").filter(|c| c.is_object()) {
+            if let Some(c) = take(m, "ContainerEntity").filter(Json::is_object) {
                 out.push(Met {
-                    path: format!("{base}/{}", entity_alias("ContainerEntity", c)),
-                    instance: base.clone(),
-                    source: source.clone(),
+                    path: format!("{base}/{}", entity_alias("ContainerEntity", &c)),
+                    instance: base.to_string(),
+                    source: source.to_string(),
                     entity: c,
                 });
             }
         }
-        if let Some(Json::Object(es)) = dom.get("Entities") {
+        if let Some(Json::Object(es)) = take(m, "Entities") {
             for (k, e) in es {
                 if e.is_object() {
-                    let alias = entity_alias(k, e);
+                    let alias = entity_alias(&k, &e);
                     out.push(Met {
                         path: if base.is_empty() {
                             alias
                         } else {
                             format!("{base}/{alias}")
                         },
-                        instance: base.clone(),
-                        source: source.clone(),
+                        instance: base.to_string(),
+                        source: source.to_string(),
                         entity: e,
                     });
                 }
             }
         }
-        if let Some(Json::Object(is)) = dom.get("Instances") {
-            for (k, i) in is.iter().rev() {
+        if let Some(Json::Object(is)) = take(m, "Instances") {
+            let start = stack.len();
+            for (k, i) in is {
+                let Json::Object(i) = i else { continue };
                 let path = if base.is_empty() {
-                    k.clone()
+                    k
                 } else {
                     format!("{base}/{k}")
                 };
@@ -704,7 +752,12 @@ fn collect<'a>(level: &'a Json, level_source: &str, out: &mut Vec<Met<'a>>) -> u
                 stack.push((i, path, src));
                 instances += 1;
             }
+            stack[start..].reverse();
         }
+    };
+    visit(level, "", level_source, &mut stack);
+    while let Some((mut dom, base, source)) = stack.pop() {
+        visit(&mut dom, &base, &source, &mut stack);
     }
     instances
 }
@@ -740,74 +793,76 @@ pub fn flatten(
     let mut chain = vec![(String::new(), source.to_string())];
     let level = x.expand_bytes(bytes, source, &mut chain)?;
     let mut out = x.out;
+    // The templates are no longer needed.
+    drop(x.templates);
     if !crate::prefab::is_prefab(&level) && level.get("Instances").is_none() {
         return Err(Error::msg(format!(
             "{source}: not a prefab (no \"ContainerEntity\", \"Entities\" or \"Instances\")"
         )));
     }
-
-    let mut met = Vec::new();
-    out.instances = collect(&level, source, &mut met);
-    let mut known: HashSet<String> = met.iter().map(|m| m.path.clone()).collect();
-    // The level's own container.
-    if let Some(c) = level.get("ContainerEntity").filter(|c| c.is_object()) {
-        known.insert(entity_alias("ContainerEntity", c));
-    }
-    let mut entities = Map::with_capacity(met.len());
-    out.entities.reserve(met.len() + 1);
-    let mut doc = Map::new();
-    let Json::Object(top) = &level else {
+    let Json::Object(mut top) = level else {
         unreachable!("expand_bytes returns objects only")
     };
-    for (k, v) in top {
-        match k.as_str() {
-            "Instances" => {}
-            "Entities" => {
-                doc.insert(k.clone(), Json::Null);
-            }
-            "ContainerEntity" if v.is_object() => {
-                let mut c = v.clone();
-                out.references_rewritten += rewrite_entity_refs(&mut c, "", &known);
-                let alias = entity_alias("ContainerEntity", v);
-                out.entities.push(FlatEntity {
-                    id: entity_id(&opts.root_alias, &alias),
-                    path: alias,
-                    instance: String::new(),
-                    source: source.to_string(),
-                    name: v.get("Name").and_then(Json::as_str).map(str::to_string),
-                });
-                doc.insert(k.clone(), c);
-            }
-            _ => {
-                doc.insert(k.clone(), v.clone());
-            }
-        }
+    let had_entities = top.contains_key("Entities");
+    let mut met = Vec::new();
+    out.instances = collect(&mut top, source, &mut met);
+    let mut known: HashSet<String> = met.iter().map(|m| m.path.clone()).collect();
+    // The level's own container.
+    let level_container = top
+        .get("ContainerEntity")
+        .filter(|c| c.is_object())
+        .map(|c| entity_alias("ContainerEntity", c));
+    if let Some(alias) = &level_container {
+        known.insert(alias.clone());
     }
-    for m in &met {
-        let mut e = m.entity.clone();
-        out.references_rewritten += rewrite_entity_refs(&mut e, &m.instance, &known);
-        if let Json::Object(o) = &mut e {
-            if let Some(id) = o.get_mut("Id") {
-                *id = Json::String(m.path.clone());
-            }
+    let known = Known::new(known);
+    out.entities.reserve(met.len() + 1);
+    if let (Some(alias), Some(c)) = (level_container, top.get_mut("ContainerEntity")) {
+        out.references_rewritten += rewrite_entity_refs(c, "", &known);
+        out.entities.push(FlatEntity {
+            id: entity_id(&opts.root_alias, &alias),
+            path: alias,
+            instance: String::new(),
+            source: source.to_string(),
+            name: c.get("Name").and_then(Json::as_str).map(str::to_string),
+        });
+    }
+    let mut entities = Map::with_capacity(met.len());
+    for mut m in met {
+        out.references_rewritten += rewrite_entity_refs(&mut m.entity, &m.instance, &known);
+        if let Some(id) = m.entity.get_mut("Id") {
+            *id = Json::String(m.path.clone());
         }
         out.entities.push(FlatEntity {
             id: entity_id(&opts.root_alias, &m.path),
             path: m.path.clone(),
-            instance: m.instance.clone(),
-            source: m.source.clone(),
+            instance: m.instance,
+            source: m.source,
             name: m
                 .entity
                 .get("Name")
                 .and_then(Json::as_str)
                 .map(str::to_string),
         });
-        entities.insert(m.path.clone(), e);
+        entities.insert(m.path, m.entity);
     }
-    match doc.get_mut("Entities") {
-        Some(slot) => *slot = Json::Object(entities),
-        None => {
-            doc.insert("Entities".into(), Json::Object(entities));
+    // The level's members in their order, `Entities` in its place, no `Instances`.
+    let mut doc = Map::with_capacity(top.len() + 1);
+    let mut entities = Some(Json::Object(entities));
+    for (k, v) in top {
+        match k.as_str() {
+            "Instances" => {}
+            "Entities" => {
+                doc.insert(k, entities.take().unwrap_or_default());
+            }
+            _ => {
+                doc.insert(k, v);
+            }
+        }
+    }
+    if let Some(e) = entities {
+        if !had_entities {
+            doc.insert("Entities".into(), e);
         }
     }
     out.document = Json::Object(doc);
