@@ -552,3 +552,37 @@ fn depth_and_size_are_bounded() {
     let e = run(&p, "D0.prefab", &opts).unwrap_err().to_string();
     assert!(e.contains("passes the limit of"), "{e}");
 }
+
+#[test]
+fn multiplayersample_2021_level_in_the_first_prefab_format() {
+    // May 2021: containers with `Entity_[…]` ids, a `Cached World Transform Parent`, and
+    // the level holding no content of its instance but its patches (`add` of the
+    // container's `Transform Data`).
+    let level = real_levels().join("mps-2021/Levels/SampleBase/SampleBase.prefab");
+    let f = flatten_file(&level, None, &FlattenOptions::default()).unwrap();
+    assert_eq!(
+        f.files,
+        [
+            "Levels/SampleBase/SampleBase.prefab",
+            "Prefabs/Player.prefab"
+        ]
+    );
+    assert_eq!(f.patches_applied, 4);
+    let c = entity(&f, "Instance_[1488107002186]/Entity_[1419387525450]");
+    assert_eq!(c["Name"], "Player");
+    let t = transform(c);
+    // `../Entity_[…]` (the level's container) resolved from the instance to the level.
+    assert_eq!(t["Parent Entity"], "Entity_[356758116574]");
+    assert_eq!(t["Cached World Transform Parent"], "Entity_[356758116574]");
+    assert_eq!(
+        t["Transform Data"]["Translate"][1],
+        json!(-299.07098388671875)
+    );
+    let inner = entity(&f, "Instance_[1488107002186]/Entity_[1423682492746]");
+    assert_eq!(
+        parent_of(inner),
+        Some("Instance_[1488107002186]/Entity_[1419387525450]")
+    );
+    assert_eq!(f.entities[0].path, "Entity_[356758116574]");
+    assert_eq!(f.entities.len(), 5);
+}
