@@ -234,8 +234,43 @@ impl Sources for ProjectDir {
             }
         }
         let full = self.root.join(rel);
-        std::fs::read(&full).map_err(|e| Error::msg(format!("{source}: {e} ({})", full.display())))
+        match std::fs::read(&full) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // Projects are mostly made on Windows, whose file names ignore case:
+                // a `Source` may differ in case from the file on a case-sensitive disk.
+                match find_ignoring_case(&self.root, rel) {
+                    Some(p) => std::fs::read(&p)
+                        .map_err(|e| Error::msg(format!("{source}: {e} ({})", p.display()))),
+                    None => Err(Error::msg(format!("{source}: {e} ({})", full.display()))),
+                }
+            }
+            r => r.map_err(|e| Error::msg(format!("{source}: {e} ({})", full.display()))),
+        }
     }
+}
+
+/// `rel` under `root`, each name matched ignoring ASCII case when no entry has it
+/// exactly (one directory listing per name that differs).
+fn find_ignoring_case(root: &Path, rel: &Path) -> Option<PathBuf> {
+    let mut at = root.to_path_buf();
+    for c in rel.components() {
+        let Component::Normal(name) = c else {
+            at.push(c.as_os_str());
+            continue;
+        };
+        let exact = at.join(name);
+        if exact.exists() {
+            at = exact;
+            continue;
+        }
+        let want = name.to_string_lossy().to_ascii_lowercase();
+        let found = std::fs::read_dir(&at).ok()?.find_map(|e| {
+            let e = e.ok()?;
+            (e.file_name().to_string_lossy().to_ascii_lowercase() == want).then(|| e.path())
+        })?;
+        at = found;
+    }
+    Some(at)
 }
 
 /// Prefab files held in memory (project-relative path → bytes), for tests and callers

@@ -484,6 +484,25 @@ fn missing_sources_and_cycles_are_errors_naming_the_chain() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("not a path inside the project"), "{e}");
+    // A `Source` that differs in case from the file (written on Windows) is found.
+    std::fs::create_dir_all(dir.join("Prefabs")).unwrap();
+    std::fs::write(
+        dir.join("Prefabs/Crate.prefab"),
+        r#"{"ContainerEntity": {"Id": "ContainerEntity", "Name": "Crate"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("Levels/L.prefab"),
+        r#"{"Instances": {"Instance_[1]": {"Source": "prefabs/crate.PREFAB"}}}"#,
+    )
+    .unwrap();
+    let f = flatten_file(
+        &dir.join("Levels/L.prefab"),
+        None,
+        &FlattenOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(entity(&f, "Instance_[1]/ContainerEntity")["Name"], "Crate");
     assert_eq!(
         ProjectDir::find(&dir.join("Levels/L.prefab"))
             .unwrap()
