@@ -401,8 +401,14 @@ impl Expander<'_, '_> {
         let aliases: Vec<String> = instances.keys().cloned().collect();
         for alias in aliases {
             let inst = instances.get_mut(&alias).expect("alias listed above");
+            // One name per file, as O3DE's loader keys templates by their normalised
+            // relative path: `Prefabs/./A.prefab`, `Prefabs\A.prefab` and
+            // `x/../Prefabs/A.prefab` are one template (and one cycle).
             let source = match inst.get("Source") {
-                Some(Json::String(s)) if !s.is_empty() => s.clone(),
+                Some(Json::String(s)) if !s.is_empty() => {
+                    let s = s.replace('\\', "/");
+                    join_alias_path("", &s).unwrap_or(s)
+                }
                 _ => String::new(),
             };
             chain.push((alias.clone(), source.clone()));

@@ -457,6 +457,24 @@ fn missing_sources_and_cycles_are_errors_naming_the_chain() {
         e,
         "instance Instance_[3]/Instance_[4] (C.prefab > D.prefab > C.prefab): a cycle of prefabs: C.prefab instances itself"
     );
+    // Spelled differently, the same file is the same template, and the same cycle.
+    let files2 = project(&[
+        (
+            "Prefabs/A.prefab",
+            json!({"Instances": {"Instance_[1]": {"Source": "x/../Prefabs/./B.prefab"}}}),
+        ),
+        (
+            "Prefabs/B.prefab",
+            json!({"Instances": {"Instance_[2]": {"Source": "Prefabs\\A.prefab"}}}),
+        ),
+    ]);
+    let e = run(&files2, "Prefabs/A.prefab", &FlattenOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("a cycle of prefabs: Prefabs/A.prefab instances itself"),
+        "{e}"
+    );
     let e = run(&files, "E.prefab", &FlattenOptions::default())
         .unwrap_err()
         .to_string();
