@@ -21,7 +21,8 @@
 //! - [`doc`]: a file kept as written (member order, numbers, duplicates) for the
 //!   registry-free round trip; [`infer`] lists what it shows without a registry
 //!   (`$type` names, UUIDs, entity ids, asset references); [`prefab`] builds a
-//!   prefab's entity tree.
+//!   prefab's entity tree; [`flatten`] a level with its nested prefabs expanded and
+//!   patched, every entity under its alias path, as O3DE builds the level.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
