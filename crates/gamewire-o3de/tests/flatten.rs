@@ -588,6 +588,26 @@ fn depth_and_size_are_bounded() {
     };
     let e = run(&p, "D0.prefab", &opts).unwrap_err().to_string();
     assert!(e.contains("passes the limit of"), "{e}");
+    // Patches that copy a subtree onto itself double it each time: 40 of them stop at
+    // the bound, after a few doublings, instead of building 2^40 copies.
+    let copies: Vec<Json> = (0..40)
+        .map(|i| json!({"op": "copy", "from": "/Entities", "path": format!("/Entities/Entity_[c{i}]")}))
+        .collect();
+    let p = project(&[
+        (
+            "P.prefab",
+            json!({"ContainerEntity": container("P"), "Entities": {"Entity_[1]": ent("Entity_[1]", &"n".repeat(100), "", json!({}))}}),
+        ),
+        (
+            "L.prefab",
+            json!({"Instances": {"Instance_[1]": {"Source": "P.prefab", "Patches": copies}}}),
+        ),
+    ]);
+    let e = run(&p, "L.prefab", &opts).unwrap_err().to_string();
+    assert!(
+        e.contains("instance Instance_[1]") && e.contains("passes the limit of"),
+        "{e}"
+    );
 }
 
 #[test]
