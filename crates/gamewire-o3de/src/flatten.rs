@@ -11,8 +11,8 @@
 //!   loaded is a cycle; O3DE refuses that branch, here it is an error naming the chain.
 //! - **Patches** (`Link::RebuildLinkPatchesTree`, `GetLinkPatches`): the patches are
 //!   kept in a tree keyed by their `path`, so of several patches on one path only the
-//!   last counts, a patch on the root path (`""`) is left out, and they apply in their
-//!   order in the file. They are JSON Patch (RFC 6902) with O3DE's rules ([`crate::patch`]).
+//!   last counts, a patch on the root path (`""`) or without a `path` is left out, and
+//!   they apply in their order in the file. They are JSON Patch (RFC 6902) with O3DE's rules ([`crate::patch`]).
 //!   A patch that fails is skipped by O3DE with a warning (`PrefabDomUtils::ApplyPatches`
 //!   turns a halting result into `Skipped`) and the template is marked as loaded with
 //!   errors; here it is an error naming the instance alias chain, the patch's index in
@@ -165,9 +165,10 @@ pub struct Flattened {
     pub skipped: Vec<PatchFailure>,
     /// Patches that applied once the defaults on their path were written in.
     pub defaults_filled: usize,
-    /// Patches O3DE leaves out: an earlier patch on a path a later one also patches, or
-    /// a patch on the root path (as (instance chain, index)).
-    pub superseded: Vec<(String, usize)>,
+    /// Patches O3DE leaves out, as (instance chain, index): an earlier patch on a path a
+    /// later one also patches, a patch on the root path, and an entry without a `path`
+    /// string.
+    pub left_out: Vec<(String, usize)>,
     /// Entity references rewritten to their path from the root.
     pub references_rewritten: usize,
     /// The prefab files read (project-relative), the level first.
@@ -460,15 +461,18 @@ impl Expander<'_, '_> {
                 Some(Json::String(s)) => Some(s.as_str()),
                 _ => None,
             };
-            if let Some(path) = path {
-                if path.is_empty() || last.get(path) != Some(&i) {
-                    self.out.superseded.push((chain_text(chain), i));
+            // Left out as O3DE leaves them: no path (the patch tree only takes entries
+            // with one), the root path, or a later patch on the same path.
+            match path {
+                Some(path) if !path.is_empty() && last.get(path) == Some(&i) => {}
+                _ => {
+                    self.out.left_out.push((chain_text(chain), i));
                     continue;
                 }
             }
             let one = Json::Array(vec![p.clone()]);
             let mut report = self.apply_one(target, &one, chain)?;
-            if report.processing() == crate::Processing::Halted && path.is_some() {
+            if report.processing() == crate::Processing::Halted {
                 if let Some(reg) = self.opts.registry {
                     if self.fill_defaults(reg, target, path.unwrap_or_default()) {
                         report = self.apply_one(target, &one, chain)?;
@@ -825,7 +829,7 @@ pub fn flatten(
             patches_applied: 0,
             skipped: Vec::new(),
             defaults_filled: 0,
-            superseded: Vec::new(),
+            left_out: Vec::new(),
             references_rewritten: 0,
             files: Vec::new(),
         },
@@ -962,7 +966,7 @@ impl Flattened {
             "instances": self.instances,
             "patches_applied": self.patches_applied,
             "defaults_filled": self.defaults_filled,
-            "superseded": self.superseded.iter().map(|(c, i)| serde_json::json!({"instance": c, "index": i})).collect::<Vec<_>>(),
+            "left_out": self.left_out.iter().map(|(c, i)| serde_json::json!({"instance": c, "index": i})).collect::<Vec<_>>(),
             "skipped": self.skipped.iter().map(|f| serde_json::json!({
                 "instance": f.chain, "sources": f.sources, "index": f.index,
                 "op": f.op, "path": f.path, "message": f.message,

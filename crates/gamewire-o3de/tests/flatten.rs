@@ -335,7 +335,7 @@ fn patches_remove_replace_and_add_through_two_levels() {
 }
 
 #[test]
-fn the_last_patch_of_a_path_counts_and_none_on_the_root() {
+fn the_last_patch_of_a_path_counts_and_none_on_the_root_or_without_a_path() {
     let files = project(&[
         (
             "P.prefab",
@@ -347,19 +347,18 @@ fn the_last_patch_of_a_path_counts_and_none_on_the_root() {
                 {"op": "replace", "path": "/Entities/Entity_[1]/Name", "value": "first"},
                 {"op": "replace", "path": "", "value": {}},
                 {"op": "replace", "path": "/Entities/Entity_[1]/Name", "value": "second"},
+                {"op": "remove"},
+                "not a patch",
             ]}}}),
         ),
     ]);
     let f = run(&files, "L.prefab", &FlattenOptions::default()).unwrap();
     assert_eq!(entity(&f, "Instance_[1]/Entity_[1]")["Name"], "second");
     assert_eq!(f.patches_applied, 1);
-    assert_eq!(
-        f.superseded,
-        [
-            ("Instance_[1]".to_string(), 0),
-            ("Instance_[1]".to_string(), 1)
-        ]
-    );
+    // Left out: the earlier patch of the path, the root path, no path, not an object.
+    let left: Vec<usize> = f.left_out.iter().map(|l| l.1).collect();
+    assert_eq!(left, [0, 1, 3, 4]);
+    assert!(f.left_out.iter().all(|l| l.0 == "Instance_[1]"));
 }
 
 #[test]
