@@ -27,6 +27,8 @@ mod o3de;
 #[cfg(feature = "o3de")]
 mod o3de_doc;
 #[cfg(feature = "o3de")]
+mod o3de_flatten;
+#[cfg(feature = "o3de")]
 mod o3de_tools;
 #[cfg(feature = "resonite")]
 mod resonite;

@@ -18,7 +18,25 @@ pub enum O3deCmd {
     Tree {
         /// A `.prefab` file (a level or a prefab).
         file: PathBuf,
+        /// Show the level flattened: every nested prefab expanded with its patches
+        /// (as `o3de flatten`), each entity under its alias path.
+        #[arg(long)]
+        flatten: bool,
+        /// With `--flatten`: the project root (default: found from `project.json`).
+        #[arg(long, value_name = "DIR", requires = "flatten")]
+        project: Option<PathBuf>,
+        /// With `--flatten`: a registry merged over the bundled core types, for the
+        /// defaults patches need.
+        #[arg(long, requires = "flatten")]
+        schema: Option<PathBuf>,
+        /// With `--flatten`: skip failing patches as O3DE does.
+        #[arg(long, requires = "flatten")]
+        keep_going: bool,
     },
+    /// Flatten a level: every nested prefab instance (`Instances` → `Source`, relative
+    /// to the project root) expanded with its `Patches`, every entity in one
+    /// `Entities` under its alias path, references rewritten, as O3DE builds the level.
+    Flatten(crate::o3de_flatten::FlattenArgs),
     /// Apply a patch to a JSON document (JSON Patch, RFC 6902; or `--merge`, RFC 7386).
     Patch(PatchArgs),
     /// Write the patch that turns SOURCE into TARGET (JSON Patch; or `--merge`).
@@ -184,7 +202,19 @@ pub fn refuse_lost(report: &o3de::prefab::PrefabReport) -> CliResult {
 /// Runs an O3DE tool.
 pub fn tool(cmd: O3deCmd) -> CliResult {
     match cmd {
-        O3deCmd::Tree { file } => crate::o3de_doc::tree(&file),
+        O3deCmd::Tree {
+            file,
+            flatten: false,
+            ..
+        } => crate::o3de_doc::tree(&file),
+        O3deCmd::Tree {
+            file,
+            project,
+            schema,
+            keep_going,
+            ..
+        } => crate::o3de_flatten::tree(&file, project.as_deref(), schema.as_deref(), keep_going),
+        O3deCmd::Flatten(a) => crate::o3de_flatten::flatten(a),
         O3deCmd::Registry(RegistryCmd::Import(a)) => {
             let mut inputs = Vec::new();
             for p in &a.inputs {

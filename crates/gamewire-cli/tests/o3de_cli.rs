@@ -513,3 +513,134 @@ fn decode_with_a_registry_loads_a_prefabs_components_by_their_own_types() {
         "{err}"
     );
 }
+
+fn real_levels() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/o3de/real-levels")
+}
+
+#[test]
+fn flatten_writes_the_level_with_its_nested_prefabs() {
+    let level = real_levels()
+        .join("o3de-AutomatedTesting/Levels/Physics/ForceRegion_PrefabInstantiates/ForceRegion_PrefabInstantiates.prefab");
+    let dir = std::env::temp_dir().join(format!("gamewire-flatten-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, map) = (dir.join("flat.prefab"), dir.join("map.json"));
+    let o = bin()
+        .args(["o3de", "flatten"])
+        .arg(&level)
+        .arg("-o")
+        .arg(&out)
+        .arg("--map")
+        .arg(&map)
+        .args(["--root-alias", "Instance_[1]"])
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    // O3DE's layout, ending with a newline.
+    assert!(
+        text.starts_with("{\n    \"ContainerEntity\": {"),
+        "{}",
+        &text[..60]
+    );
+    assert!(text.ends_with("}\n"));
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let c = &doc["Entities"]["Instance_[444426204430]/ContainerEntity"];
+    assert_eq!(c["Id"], "Instance_[444426204430]/ContainerEntity");
+    let t = &c["Components"]["Component_[12139419543189750104]"];
+    assert_eq!(t["Parent Entity"], "Entity_[1146574390643]");
+    assert_eq!(t["Transform Data"]["Translate"][1], 84.13999938964844);
+    let rows: serde_json::Value = serde_json::from_slice(&std::fs::read(&map).unwrap()).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(
+        rows[3]["path"],
+        "Instance_[444426204430]/Entity_[453016139022]"
+    );
+    assert_eq!(rows[3]["instance"], "Instance_[444426204430]");
+    assert_eq!(
+        rows[3]["source"],
+        "Levels/Physics/ForceRegion_PrefabInstantiates/ForceRegionEntity.prefab"
+    );
+    assert!(rows[3]["id"].as_u64().is_some());
+
+    // A patch that fails: exit 1, the message names the chain, index and path, and
+    // nothing is written.
+    let project = dir.join("p");
+    std::fs::create_dir_all(project.join("Levels")).unwrap();
+    std::fs::write(project.join("project.json"), "{}").unwrap();
+    std::fs::write(
+        project.join("Child.prefab"),
+        r#"{"ContainerEntity": {"Id": "ContainerEntity", "Name": "C"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        project.join("Levels/L.prefab"),
+        r#"{"Instances": {"Instance_[7]": {"Source": "Child.prefab", "Patches": [
+            {"op": "remove", "path": "/Entities/Entity_[1]"}]}}}"#,
+    )
+    .unwrap();
+    let never = dir.join("never.prefab");
+    let o = bin()
+        .args(["o3de", "flatten"])
+        .arg(project.join("Levels/L.prefab"))
+        .arg("-o")
+        .arg(&never)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("instance Instance_[7] (Levels/L.prefab > Child.prefab): patch 0 (remove /Entities/Entity_[1]) failed"),
+        "{err}"
+    );
+    assert!(!never.exists());
+    // --keep-going: skipped as O3DE skips it, said on stderr, exit 0.
+    let o = bin()
+        .args(["o3de", "flatten", "--keep-going"])
+        .arg(project.join("Levels/L.prefab"))
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("skipped: instance Instance_[7]"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn o3de_tree_flatten_shows_nested_entities_under_their_parents() {
+    let level = real_levels().join("mps/Levels/SpawningPerfTest/SpawningPerfTest.prefab");
+    let o = bin()
+        .args(["o3de", "tree", "--flatten"])
+        .arg(&level)
+        .output()
+        .unwrap();
+    ok(&o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    // The nested prefab's container under the level entity its patch names, its entity
+    // under it, wrapped components by their own type.
+    let spawner = text
+        .find("  Test Spawner  <Entity_[947961075516]>")
+        .expect(&text);
+    let nested = text
+        .find("    Test_Net_Object  <Instance_[414131786087]/ContainerEntity>")
+        .expect(&text);
+    let inner = text
+        .find("      Test Net Object  <Instance_[414131786087]/Entity_[428599321104]>")
+        .expect(&text);
+    assert!(spawner < nested && nested < inner, "{text}");
+    assert!(text.contains("NetBindComponent (wrapped)"), "{text}");
+    assert!(
+        !text.contains("^ Instance_"),
+        "no unexpanded instances: {text}"
+    );
+    // Without --flatten the instance is shown as it is written.
+    let o = bin().args(["o3de", "tree"]).arg(&level).output().unwrap();
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stdout)
+        .contains("^ Instance_[414131786087]  Source: Prefabs/Test_Net_Object.prefab"));
+}

@@ -21,13 +21,15 @@
 //! - [`doc`]: a file kept as written (member order, numbers, duplicates) for the
 //!   registry-free round trip; [`infer`] lists what it shows without a registry
 //!   (`$type` names, UUIDs, entity ids, asset references); [`prefab`] builds a
-//!   prefab's entity tree.
+//!   prefab's entity tree; [`flatten`] a level with its nested prefabs expanded and
+//!   patched, every entity under its alias path, as O3DE builds the level.
 //! - [`typing`]: what a registry types in a file (an envelope's class, a prefab's
 //!   components), the one rule of every front end; [`keep`]: what a typed load did not
 //!   take, put back as written so a canonical form loses nothing.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod city;
 pub mod codec;
 mod comments;
 pub mod compare;
@@ -35,6 +37,7 @@ pub mod de;
 pub mod doc;
 pub mod duplicates;
 pub mod envelope;
+pub mod flatten;
 pub mod import;
 pub mod infer;
 pub mod inspect;

@@ -424,8 +424,60 @@ fn encode_with(
     }))
 }
 
+/// Flattens the level at `path` as O3DE builds it (`gamewire o3de flatten`): nested
+/// prefabs read under the project root (`project`, else the nearest folder above with a
+/// `project.json`), their patches applied (a failing one skipped with `keep_going`,
+/// else an error naming the instance chain, the patch's index and path); `schema` is a
+/// registry file merged over the bundled core types for the defaults patches need.
+/// Returns `(document, entities, summary)`: the flattened level as O3DE JSON text, and
+/// the entity table and summary as JSON text (the Python wrapper decodes them).
+#[pyfunction]
+#[pyo3(signature = (path, *, project=None, keep_going=false, root_alias=String::new(), schema=None))]
+fn flatten(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    project: Option<std::path::PathBuf>,
+    keep_going: bool,
+    root_alias: String,
+    schema: Option<std::path::PathBuf>,
+) -> PyResult<(Vec<u8>, String, String)> {
+    use gamewire::o3de::flatten::{flatten_file, FlattenOptions};
+    let reg = match &schema {
+        None => gamewire::o3de::Registry::bundled(),
+        Some(p) => {
+            let bytes = std::fs::read(p)
+                .map_err(|e| PyValueError::new_err(format!("{}: {e}", p.display())))?;
+            gamewire::o3de::Registry::from_slice_over_bundled(&bytes)
+                .map_err(|e| PyValueError::new_err(format!("{}: {e}", p.display())))?
+        }
+    };
+    py.allow_threads(|| {
+        let opts = FlattenOptions {
+            registry: Some(&reg),
+            keep_going,
+            root_alias,
+            ..FlattenOptions::default()
+        };
+        let f = flatten_file(&path, project.as_deref(), &opts)?;
+        let mut doc = gamewire::o3de::envelope::write_json(&f.document);
+        doc.push(b'\n');
+        Ok((
+            doc,
+            f.entities_json().to_string(),
+            f.summary_json().to_string(),
+        ))
+    })
+    .map_err(|e: gamewire_core::Error| {
+        errors::to_py(
+            py,
+            gamewire_core::Error::msg(format!("{}: {e}", path.display())),
+        )
+    })
+}
+
 /// Adds the module's functions.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(flatten, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(layout, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;

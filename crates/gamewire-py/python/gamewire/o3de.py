@@ -19,7 +19,7 @@ Plain ``int``, ``float`` and ``str`` values are written as rapidjson writes them
 """
 from ._gamewire import o3de as _o
 
-__all__ = ["decode", "encode", "layout", "load", "save", "Number", "String", "Members"]
+__all__ = ["decode", "encode", "flatten", "layout", "load", "save", "Number", "String", "Members"]
 
 encode = _o.encode
 layout = _o.layout
@@ -124,3 +124,35 @@ def save(path, value, *, compact=False, final_newline=False, keep=None):
     _save_atomic(
         path, encode(value, compact=compact, final_newline=final_newline, keep=keep)
     )
+
+
+def flatten(path, *, project=None, keep_going=False, root_alias="", schema=None, json=False):
+    """Flattens the level (or prefab) at ``path`` as O3DE builds it, the library's
+    ``gamewire o3de flatten``: every nested instance (``Instances`` -> ``Source``,
+    relative to the project root: ``project``, else the nearest folder above ``path``
+    with a ``project.json``) expanded with its ``Patches``, every entity in one
+    ``Entities`` under its alias path (``Instance_[1]/Entity_[2]``), references
+    rewritten to those paths.
+
+    Returns a dict: ``document`` (the flattened level, as ``decode`` gives it; with
+    ``json=True`` plain JSON values), ``entities`` (one dict per entity: ``path``,
+    ``instance``, ``source``, ``name``, ``id``: the 64-bit id O3DE hashes from the path,
+    under ``root_alias``) and ``summary`` (counts, patches left out or skipped, files
+    read). A patch that fails raises ``gamewire.DecodeError`` naming the instance chain,
+    the patch's index and its path, unless ``keep_going`` skips it as O3DE does (it is
+    then listed in ``summary["skipped"]``). ``schema`` is a registry file merged over
+    the bundled core types, for the default values patches need."""
+    import json as _json
+
+    doc, entities, summary = _o.flatten(
+        str(path),
+        project=None if project is None else str(project),
+        keep_going=keep_going,
+        root_alias=root_alias,
+        schema=None if schema is None else str(schema),
+    )
+    return {
+        "document": _o.decode(doc, json=json),
+        "entities": _json.loads(entities),
+        "summary": _json.loads(summary),
+    }

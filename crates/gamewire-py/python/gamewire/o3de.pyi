@@ -1,4 +1,5 @@
-from typing import Any, List, Optional, Tuple, TypedDict
+import os
+from typing import Any, Dict, List, Optional, Tuple, TypedDict, Union
 
 class Number(float):
     text: str
@@ -41,3 +42,20 @@ def save(
     keep: Optional[str] = None,
 ) -> None:
     """Encodes ``value`` and writes it atomically (temporary file, then rename)."""
+
+class Flattened(TypedDict):
+    document: Any
+    entities: List[Dict[str, Any]]
+    summary: Dict[str, Any]
+
+def flatten(
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    project: Optional[Union[str, "os.PathLike[str]"]] = None,
+    keep_going: bool = False,
+    root_alias: str = "",
+    schema: Optional[Union[str, "os.PathLike[str]"]] = None,
+    json: bool = False,
+) -> Flattened:
+    """Flattens a level as O3DE builds it (``gamewire o3de flatten``)."""
+    ...

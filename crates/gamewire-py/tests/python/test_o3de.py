@@ -118,3 +118,47 @@ def test_load_takes_json_like_decode(tmp_path):
     # Without json=True, the typed document as before.
     assert type(o3de.load(str(p))) is o3de.Members
     assert o3de.encode(plain, compact=True) == b'{"a":1,"b":{"c":2}}'
+
+
+LEVELS = O3DE / "real-levels"
+
+
+def test_flatten_a_real_level_with_its_nested_prefab():
+    level = LEVELS / "mps" / "Levels" / "SpawningPerfTest" / "SpawningPerfTest.prefab"
+    f = o3de.flatten(level)
+    entities = f["document"]["Entities"]
+    nested = [k for k in entities if k.startswith("Instance_[414131786087]/")]
+    assert "Instance_[414131786087]/ContainerEntity" in nested and len(nested) == 2
+    assert all(entities[k]["Id"] == k for k in entities)
+    assert "Instances" not in f["document"]
+    rows = {r["path"]: r for r in f["entities"]}
+    row = rows["Instance_[414131786087]/ContainerEntity"]
+    assert row["instance"] == "Instance_[414131786087]"
+    assert row["source"] == "Prefabs/Test_Net_Object.prefab"
+    assert len({r["id"] for r in f["entities"]}) == len(f["entities"])
+    assert f["summary"]["files"] == [
+        "Levels/SpawningPerfTest/SpawningPerfTest.prefab",
+        "Prefabs/Test_Net_Object.prefab",
+    ]
+    # The document encodes as O3DE JSON, and the same root alias gives other ids.
+    assert o3de.encode(f["document"]).startswith(b'{\n    "ContainerEntity"')
+    g = o3de.flatten(level, root_alias="Instance_[5]")
+    assert {r["path"] for r in g["entities"]} == set(rows)
+    assert all(r["id"] != rows[r["path"]]["id"] for r in g["entities"])
+
+
+def test_flatten_names_a_failing_patch_and_keep_going_skips_it(tmp_path):
+    (tmp_path / "project.json").write_text("{}")
+    (tmp_path / "Child.prefab").write_text('{"ContainerEntity": {"Id": "ContainerEntity"}}')
+    (tmp_path / "L.prefab").write_text(
+        '{"Instances": {"Instance_[3]": {"Source": "Child.prefab", "Patches": ['
+        '{"op": "replace", "path": "/Entities/Entity_[1]/Name", "value": "x"}]}}}'
+    )
+    with pytest.raises(gamewire.DecodeError, match=r"instance Instance_\[3\] .*patch 0 \(replace /Entities/Entity_\[1\]/Name\)"):
+        o3de.flatten(tmp_path / "L.prefab")
+    f = o3de.flatten(tmp_path / "L.prefab", keep_going=True)
+    assert [s["index"] for s in f["summary"]["skipped"]] == [0]
+    assert list(f["document"]["Entities"]) == ["Instance_[3]/ContainerEntity"]
+    (tmp_path / "Cycle.prefab").write_text('{"Instances": {"Instance_[1]": {"Source": "Cycle.prefab"}}}')
+    with pytest.raises(gamewire.DecodeError, match="a cycle of prefabs"):
+        o3de.flatten(tmp_path / "Cycle.prefab")
