@@ -30,6 +30,13 @@ pub struct DecodeArgs {
     /// Godot: accept full objects (`bytes_to_var_with_objects`).
     #[arg(long)]
     pub allow_objects: bool,
+    /// An archive (KingsIsle `.wad`): decode this entry of it (`ObjectData/Item.xml`).
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+    /// KingsIsle: the type list to read with, instead of the `types.json` found beside
+    /// the file (or the archive).
+    #[arg(long, value_name = "FILE")]
+    pub types: Option<PathBuf>,
 }
 
 /// The path a file is read from and named by: `None` for stdin (`-`), or the name
@@ -62,11 +69,34 @@ pub fn decode(args: DecodeArgs) -> CliResult {
     let opts = OpenOptions {
         as_format: args.as_format,
         allow_objects: args.allow_objects,
+        types: args.types.clone(),
         ..OpenOptions::default()
     };
     let shown = file.display().to_string();
-    let opened =
-        gamewire::open(data, path.as_deref(), &side, &opts).map_err(|e| open_error(&shown, e))?;
+    let archive = args.as_format.is_none() && gamewire::open::archive::is_archive(&data);
+    let opened = match &args.entry {
+        Some(entry) if archive => {
+            let shown = format!("{shown} entry {entry}");
+            gamewire::open::archive::open_entry(&data, path.as_deref(), entry, &side, &opts)
+                .map_err(|e| open_error(&shown, e))?
+        }
+        Some(_) => {
+            return Err(format!(
+                "{shown}: --entry NAME decodes an entry of an archive, and this is no archive"
+            )
+            .into())
+        }
+        None if archive => {
+            return Err(format!(
+                "{shown}: an archive: name the entry to decode with --entry NAME (gamewire \
+                 inspect {shown} lists them), or convert it whole with gamewire convert \
+                 {shown} --out-dir DIR"
+            )
+            .into())
+        }
+        None => gamewire::open(data, path.as_deref(), &side, &opts)
+            .map_err(|e| open_error(&shown, e))?,
+    };
     for n in opened.notes() {
         eprintln!("gamewire: note: {shown}: {n}");
     }

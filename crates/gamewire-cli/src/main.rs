@@ -8,6 +8,8 @@
 mod auto;
 mod bench;
 mod convert;
+#[cfg(feature = "kingsisle")]
+mod convert_archive;
 mod inspect;
 mod io;
 mod limits;
@@ -17,6 +19,8 @@ mod stdout_at_start;
 mod godot;
 #[cfg(feature = "kingsisle")]
 mod kingsisle;
+#[cfg(feature = "kingsisle")]
+mod kingsisle_tools;
 #[cfg(feature = "o3de")]
 mod o3de;
 #[cfg(feature = "o3de")]
@@ -84,6 +88,10 @@ enum Command {
     #[cfg(feature = "zeze")]
     #[command(subcommand)]
     Zeze(zeze::ZezeCmd),
+    /// KingsIsle-specific tools (KIWAD archives: list, unpack, pack).
+    #[cfg(feature = "kingsisle")]
+    #[command(subcommand, name = "kingsisle")]
+    KingsisleTools(kingsisle_tools::KingsisleCmd),
 }
 
 /// `decode`: a format subcommand, or a file whose format is detected.
@@ -405,5 +413,7 @@ fn run(cli: Cli) -> CliResult {
         Command::O3de(c) => o3de_tools::tool(c),
         #[cfg(feature = "zeze")]
         Command::Zeze(c) => zeze::tool(c),
+        #[cfg(feature = "kingsisle")]
+        Command::KingsisleTools(c) => kingsisle_tools::tool(c),
     }
 }

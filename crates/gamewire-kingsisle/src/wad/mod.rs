@@ -32,7 +32,7 @@ pub use map::Mapped;
 pub use read::{Archive, Contents, Entry, Header};
 pub use write::{Builder, Prepared};
 
-use gamewire_core::{Error, Result};
+use gamewire_core::Result;
 
 /// The archive's first five bytes.
 pub const MAGIC: &[u8; 5] = b"KIWAD";
@@ -55,32 +55,10 @@ pub fn crc(data: &[u8]) -> u32 {
 }
 
 /// Checks that the entry name `name` is a relative path that stays inside the folder it
-/// is written under: not empty, not absolute (`/x`, `C:x`), no `..` or `.` component, no
-/// empty component, no backslash, no NUL. The error names the entry.
+/// is written under ([`gamewire_core::files::check_entry_name`]); the error names the
+/// entry.
 pub fn check_name(name: &str) -> Result<()> {
-    let why = if name.is_empty() {
-        Some("it is empty")
-    } else if name.starts_with('/') {
-        Some("it is absolute")
-    } else if name.contains('\\') {
-        Some("it holds a backslash")
-    } else if name.contains('\0') {
-        Some("it holds a NUL")
-    } else if name.contains(':') {
-        Some("it holds a colon (a drive or stream name)")
-    } else if name.split('/').any(|c| c == "..") {
-        Some("it holds a '..' component")
-    } else if name.split('/').any(|c| c.is_empty() || c == ".") {
-        Some("it holds an empty or '.' component")
-    } else {
-        None
-    };
-    match why {
-        Some(why) => Err(Error::msg(format!(
-            "entry {name:?}: refused as a file name: {why}"
-        ))),
-        None => Ok(()),
-    }
+    gamewire_core::files::check_entry_name(name)
 }
 
 /// Matches `name` against a shell pattern: `*` any run of characters except `/`, `**` any

@@ -19,6 +19,7 @@
 //! tools wrote as integers restored ([`numbers`]). A front end (the CLI, Python, the web
 //! page) parses its arguments, calls these, and renders: it holds no format rule.
 
+pub mod archive;
 mod formats;
 pub mod numbers;
 pub mod settings;
@@ -49,6 +50,9 @@ pub struct OpenOptions {
     pub allow_objects: bool,
     /// KingsIsle: write enums as numbers even where the type list names them.
     pub enum_numbers: bool,
+    /// KingsIsle: read with the type list at this path instead of looking for one
+    /// beside the file (`types.json`, `NAME.types.json`).
+    pub types: Option<PathBuf>,
 }
 
 impl Default for OpenOptions {
@@ -58,6 +62,7 @@ impl Default for OpenOptions {
             limits: Limits::DEFAULT,
             allow_objects: false,
             enum_numbers: false,
+            types: None,
         }
     }
 }
