@@ -33,9 +33,14 @@ pub struct DecodeArgs {
     /// Godot: the password or key of an encrypted file.
     #[command(flatten)]
     pub secret: crate::secret::SecretArgs,
-    /// Godot pack (.pck): decode this entry of it (`project.binary`, `res://save.dat`).
+    /// An archive (a Godot `.pck`, a KingsIsle `.wad`): decode this entry of it
+    /// (`project.binary`, `res://save.dat`, `ObjectData/Item.xml`).
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
+    /// KingsIsle: the type list to read with, instead of the `types.json` found beside
+    /// the file (or the archive).
+    #[arg(long, value_name = "FILE")]
+    pub types: Option<PathBuf>,
 }
 
 /// The path a file is read from and named by: `None` for stdin (`-`), or the name
@@ -69,20 +74,42 @@ pub fn decode(args: DecodeArgs) -> CliResult {
         as_format: args.as_format,
         allow_objects: args.allow_objects,
         secret: args.secret.secret()?,
+        types: args.types.clone(),
         ..OpenOptions::default()
     };
     let shown = file.display().to_string();
+    let pack = args.as_format.is_none() && gamewire::open::pack::is_pack(&data);
+    let archive = args.as_format.is_none() && gamewire::open::archive::is_archive(&data);
     let opened = match &args.entry {
-        Some(entry) => {
+        Some(entry) if pack => {
             let shown = format!("{shown} entry {entry}");
             gamewire::open::pack::open_entry(&data, entry, &SideFiles::none(), &opts)
                 .map_err(|e| open_error(&shown, e))?
         }
-        None if gamewire::open::pack::is_pack(&data) && args.as_format.is_none() => {
+        Some(entry) if archive => {
+            let shown = format!("{shown} entry {entry}");
+            gamewire::open::archive::open_entry(&data, path.as_deref(), entry, &side, &opts)
+                .map_err(|e| open_error(&shown, e))?
+        }
+        Some(_) => {
+            return Err(format!(
+                "{shown}: --entry NAME decodes an entry of an archive, and this is no archive"
+            )
+            .into())
+        }
+        None if pack => {
             return Err(format!(
                 "{shown}: a Godot pack: name the entry to decode with --entry NAME \
                  (gamewire godot pck list {shown} lists them), or convert it whole with \
                  gamewire convert {shown} --out-dir DIR"
+            )
+            .into())
+        }
+        None if archive => {
+            return Err(format!(
+                "{shown}: an archive: name the entry to decode with --entry NAME (gamewire \
+                 inspect {shown} lists them), or convert it whole with gamewire convert \
+                 {shown} --out-dir DIR"
             )
             .into())
         }

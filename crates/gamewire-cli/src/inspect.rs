@@ -222,6 +222,21 @@ fn inspect_one(
         }
         return e;
     }
+    if args.as_format.is_none() && gamewire::open::archive::is_archive(&data) {
+        // An archive: its entries, each with the format gamewire reads it as.
+        e.status = "format";
+        match gamewire::open::archive::inspect(&data) {
+            Ok((description, nodes)) => {
+                e.description = description;
+                e.tree = Some(nodes);
+            }
+            Err(err) => {
+                e.description = "archive (damaged)".into();
+                e.error = Some(err.to_string());
+            }
+        }
+        return e;
+    }
     match gamewire::open(data, named, side, &opts) {
         Ok(opened) => {
             e.status = "format";

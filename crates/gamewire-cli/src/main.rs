@@ -8,6 +8,8 @@
 mod auto;
 mod bench;
 mod convert;
+#[cfg(feature = "kingsisle")]
+mod convert_archive;
 #[cfg(feature = "godot")]
 mod convert_pack;
 mod inspect;
@@ -22,6 +24,8 @@ mod godot;
 mod godot_tools;
 #[cfg(feature = "kingsisle")]
 mod kingsisle;
+#[cfg(feature = "kingsisle")]
+mod kingsisle_tools;
 #[cfg(feature = "o3de")]
 mod o3de;
 #[cfg(feature = "o3de")]
@@ -95,6 +99,10 @@ enum Command {
     #[cfg(feature = "zeze")]
     #[command(subcommand)]
     Zeze(zeze::ZezeCmd),
+    /// KingsIsle-specific tools (KIWAD archives: list, unpack, pack).
+    #[cfg(feature = "kingsisle")]
+    #[command(subcommand, name = "kingsisle")]
+    KingsisleTools(kingsisle_tools::KingsisleCmd),
 }
 
 /// `decode`: a format subcommand, or a file whose format is detected.
@@ -418,5 +426,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Zeze(c) => zeze::tool(c),
         #[cfg(feature = "godot")]
         Command::Godot(c) => godot_tools::tool(c),
+        #[cfg(feature = "kingsisle")]
+        Command::KingsisleTools(c) => kingsisle_tools::tool(c),
     }
 }

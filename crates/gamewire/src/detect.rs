@@ -276,3 +276,30 @@ pub(crate) fn looks_like_json(data: &[u8]) -> bool {
     };
     matches!(data[start], b'{' | b'[') && !data[..data.len().min(64)].contains(&0)
 }
+
+/// An archive of files that gamewire reads through (its entries listed, decoded, and
+/// extracted): see [`crate::open::archive`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveKind {
+    /// A KingsIsle `KIWAD` archive (Wizard101, Pirate101): magic `KIWAD`.
+    KingsIsleWad,
+}
+
+impl ArchiveKind {
+    /// What it is called in listings.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArchiveKind::KingsIsleWad => "KingsIsle KIWAD archive",
+        }
+    }
+}
+
+/// The kind of archive `data` is, by its magic, or `None`.
+pub fn archive_kind(data: &[u8]) -> Option<ArchiveKind> {
+    #[cfg(feature = "kingsisle")]
+    if gamewire_kingsisle::wad::sniff(data) {
+        return Some(ArchiveKind::KingsIsleWad);
+    }
+    let _ = data;
+    None
+}

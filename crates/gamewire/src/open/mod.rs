@@ -19,6 +19,7 @@
 //! tools wrote as integers restored ([`numbers`]). A front end (the CLI, Python, the web
 //! page) parses its arguments, calls these, and renders: it holds no format rule.
 
+pub mod archive;
 mod formats;
 pub mod numbers;
 #[cfg(feature = "godot")]
@@ -55,6 +56,9 @@ pub struct OpenOptions {
     pub enum_numbers: bool,
     /// Godot: the password or key of an encrypted file (`GDEC`).
     pub secret: Option<Secret>,
+    /// KingsIsle: read with the type list at this path instead of looking for one
+    /// beside the file (`types.json`, `NAME.types.json`).
+    pub types: Option<PathBuf>,
 }
 
 impl Default for OpenOptions {
@@ -65,6 +69,7 @@ impl Default for OpenOptions {
             allow_objects: false,
             enum_numbers: false,
             secret: None,
+            types: None,
         }
     }
 }

@@ -61,7 +61,7 @@ pub(super) fn settings(
         #[cfg(feature = "godot")]
         Format::Godot3 | Format::Godot4 => godot::settings(data, found, opts),
         #[cfg(feature = "kingsisle")]
-        Format::KingsIsle => kingsisle::settings(data, path, name, side),
+        Format::KingsIsle => kingsisle::settings(data, path, name, side, opts.types.as_deref()),
         #[cfg(feature = "zeze")]
         Format::Zeze => zeze::settings(found, path, name, side),
         #[cfg(feature = "resonite")]
