@@ -83,7 +83,8 @@ pub struct Style {
     /// The gaps that differ from the layout, by JSON Pointer.
     pub gaps: BTreeMap<String, Gaps>,
     /// Number and string text (strings with their quotes) that other JSON tools write
-    /// in another form, by JSON Pointer.
+    /// in another form, by JSON Pointer (not `1.0`-like whole numbers, which the
+    /// `"$floats"` record of gamewire's documents gives back).
     pub texts: BTreeMap<String, String>,
 }
 
@@ -176,6 +177,16 @@ fn number_is_stable(t: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// `-12.0`: a whole number with one zero after the point, which the `"$floats"` record
+/// of gamewire's JSON documents (`gamewire::open::numbers`) already gives back as
+/// written after a tool wrote it `-12`; most of O3DE's floats are so (`0.0`, `1.0`).
+fn is_whole_with_one_zero(t: &str) -> bool {
+    t.strip_suffix(".0").is_some_and(|i| {
+        let d = i.strip_prefix('-').unwrap_or(i);
+        !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()) && d.len() <= 15
+    })
 }
 
 /// True when jq and `JSON.stringify` write this string's escapes as they are: none, or
@@ -286,7 +297,7 @@ impl Detect<'_> {
             Node::Bool(true) => s.i += 4,
             Node::Bool(false) => s.i += 5,
             Node::Number(t) => {
-                if !number_is_stable(t) {
+                if !number_is_stable(t) && !is_whole_with_one_zero(t) {
                     self.texts.push((self.ptr.clone(), (*t).to_owned()));
                 }
                 s.i += t.len();
@@ -789,15 +800,15 @@ mod tests {
 
     #[test]
     fn an_edit_changes_only_what_was_edited() {
-        let text = "{\r\n  // keep me\r\n  \"a\": 1.0, // and me\r\n  \"s\": \"\\/\",\r\n  \"gone\": 2, // gone too\r\n  \"l\": [ 1, 2, ],\r\n}\r\n";
-        // jq writes 1.0 as 1 and "\/" as "/": both come back as written.
+        let text = "{\r\n  // keep me\r\n  \"a\": 1.50, // and me\r\n  \"s\": \"\\/\",\r\n  \"gone\": 2, // gone too\r\n  \"l\": [ 1, 2, ],\r\n}\r\n";
+        // jq writes 1.50 as 1.5 and "\/" as "/": both come back as written.
         let out = edit(
             text,
-            r#"{"a": 1, "s": "/", "l": [1, 2, 3], "new": {"x": true}}"#,
+            r#"{"a": 1.5, "s": "/", "l": [1, 2, 3], "new": {"x": true}}"#,
         );
         assert_eq!(
             out,
-            "{\r\n  // keep me\r\n  \"a\": 1.0, // and me\r\n  \"s\": \"\\/\",\r\n  \"l\": [ 1, 2,\r\n    3, ],\r\n  \"new\": {\r\n    \"x\": true\r\n  },\r\n}\r\n"
+            "{\r\n  // keep me\r\n  \"a\": 1.50, // and me\r\n  \"s\": \"\\/\",\r\n  \"l\": [ 1, 2,\r\n    3, ],\r\n  \"new\": {\r\n    \"x\": true\r\n  },\r\n}\r\n"
         );
         // A changed value is written as given.
         let out = edit(text, r#"{"a": 2.5, "s": "t", "gone": 2, "l": []}"#);
