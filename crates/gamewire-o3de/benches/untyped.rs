@@ -50,6 +50,14 @@ fn main() {
         .render()
         .lines()
         .count();
+    let style = Style::detect(&bytes, &doc).unwrap();
+    println!(
+        "kept layout: {} gaps, {} texts, {} bytes of header settings",
+        style.gaps.len(),
+        style.texts.len(),
+        serde_json::to_string(&style).unwrap().len()
+    );
+    drop(style);
     drop(doc);
     println!(
         "o3de level from real entity shapes: {} bytes, {entities} entities, {lines} tree lines; load average before: {}",

@@ -462,13 +462,15 @@ impl Style {
         style.gaps = gaps.into_iter().filter(|(_, g)| !g.is_empty()).collect();
         // A repeated name's pointer is unique (`~N`), so no text is overwritten.
         style.texts = texts.into_iter().collect();
-        let again = style.write(doc);
-        if again != data {
-            let at = again
-                .iter()
-                .zip(data)
-                .position(|(a, b)| a != b)
-                .unwrap_or(again.len().min(data.len()));
+        // Checked as it is written (nothing built): the layout gives `data` back.
+        let mut check = Same {
+            data,
+            at: 0,
+            differs: false,
+        };
+        let _ = style.write_with(&doc.root, &mut check, false);
+        if check.differs || check.at != data.len() {
+            let at = check.at;
             return Err(Error::msg_at(
                 at,
                 "this file's layout could not be kept (it would be written differently \
@@ -500,16 +502,31 @@ impl Style {
         root: &Node<'_>,
         w: &mut W,
     ) -> std::io::Result<()> {
+        self.write_with(root, w, true)
+    }
+
+    /// [`Style::write_to`]; without `texts` when `use_texts` is false (the document the
+    /// style was detected from has those texts already).
+    fn write_with<W: std::io::Write + ?Sized>(
+        &self,
+        root: &Node<'_>,
+        w: &mut W,
+        use_texts: bool,
+    ) -> std::io::Result<()> {
+        let use_texts = use_texts && !self.texts.is_empty();
         let mut wr = Writer {
             style: self,
             gaps: self.gaps.iter().map(|(k, g)| (k.as_str(), g)).collect(),
-            texts: self
-                .texts
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str()))
-                .collect(),
+            texts: if use_texts {
+                self.texts
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
+                    .collect()
+            } else {
+                HashMap::new()
+            },
             ptr: String::new(),
-            track: !self.gaps.is_empty() || !self.texts.is_empty(),
+            track: !self.gaps.is_empty() || use_texts,
             lines: Vec::new(),
             open_line_comment: false,
         };
@@ -576,6 +593,34 @@ fn first_indent(text: &str) -> Option<String> {
     uniform.then(|| ws.to_owned())
 }
 
+/// Compares what is written with `data`, stopping at the first difference.
+struct Same<'d> {
+    data: &'d [u8],
+    /// Bytes matched so far.
+    at: usize,
+    differs: bool,
+}
+
+impl std::io::Write for Same<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let end = self.at + buf.len();
+        if self.differs || self.data.get(self.at..end) != Some(buf) {
+            if !self.differs {
+                let rest = &self.data[self.at.min(self.data.len())..];
+                self.at += buf.iter().zip(rest).take_while(|(a, b)| a == b).count();
+            }
+            self.differs = true;
+            return Err(std::io::Error::other("differs"));
+        }
+        self.at = end;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Writes a document with a [`Style`].
 struct Writer<'s> {
     style: &'s Style,
@@ -593,7 +638,7 @@ struct Writer<'s> {
 
 impl<'s> Writer<'s> {
     fn gaps(&self) -> Option<&'s Gaps> {
-        if self.track {
+        if self.track && !self.gaps.is_empty() {
             self.gaps.get(self.ptr.as_str()).copied()
         } else {
             None
@@ -601,7 +646,7 @@ impl<'s> Writer<'s> {
     }
 
     fn text(&self) -> Option<&'s str> {
-        if self.track {
+        if self.track && !self.texts.is_empty() {
             self.texts.get(self.ptr.as_str()).copied()
         } else {
             None
