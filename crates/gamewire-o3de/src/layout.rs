@@ -118,6 +118,9 @@ fn push_token(ptr: &mut String, name: &str, nth: usize) {
     }
 }
 
+/// Objects with more members than this count their names as they are read.
+const SMALL: usize = 32;
+
 /// Counts repeated member names of one object: a list while it is small (most
 /// objects), a map past that.
 #[derive(Default)]
@@ -253,15 +256,43 @@ impl<'t> Scan<'t> {
 }
 
 /// Reads the gaps of a file against its layout.
-struct Detect<'s> {
+struct Detect<'s, 'n, 'a> {
     style: &'s mut Style,
-    ptr: String,
+    /// The containers around the value being read, each with the index of its child
+    /// on the way (the JSON Pointer, built only when something is recorded).
+    /// For a member of a large object, the use of its name (counted as read; 0: counted
+    /// when needed, in a small object).
+    path: Vec<(&'n Node<'a>, usize, usize)>,
     /// Gaps and texts as found (hashed; sorted into the style at the end).
     gaps: HashMap<String, Gaps>,
     texts: Vec<(String, String)>,
+    /// Texts are looked for.
+    with_texts: bool,
 }
 
-impl Detect<'_> {
+impl<'n, 'a> Detect<'_, 'n, 'a> {
+    /// The JSON Pointer of the value being read.
+    fn ptr(&self) -> String {
+        let mut p = String::new();
+        for &(node, k, nth) in &self.path {
+            match node {
+                Node::Object(m) => {
+                    let name = m[k].0.value();
+                    let nth = if nth > 0 {
+                        nth
+                    } else {
+                        1 + m[..k].iter().filter(|(n, _)| n.value() == name).count()
+                    };
+                    push_token(&mut p, &name, nth);
+                }
+                _ => {
+                    let _ = write!(p, "/{k}");
+                }
+            }
+        }
+        p
+    }
+
     fn record(&mut self, what: fn(&mut Gaps) -> &mut Option<String>, got: &str, want: &str) {
         if got != want {
             self.keep(what, got);
@@ -269,7 +300,7 @@ impl Detect<'_> {
     }
 
     fn keep(&mut self, what: fn(&mut Gaps) -> &mut Option<String>, got: &str) {
-        let g = self.gaps.entry(self.ptr.clone()).or_default();
+        let g = self.gaps.entry(self.ptr()).or_default();
         *what(g) = Some(got.to_owned());
     }
 
@@ -291,21 +322,22 @@ impl Detect<'_> {
         }
     }
 
-    fn node(&mut self, s: &mut Scan<'_>, n: &Node<'_>, depth: usize) -> Result<()> {
+    fn node(&mut self, s: &mut Scan<'_>, n: &'n Node<'a>, depth: usize) -> Result<()> {
         match n {
             Node::Null => s.i += 4,
             Node::Bool(true) => s.i += 4,
             Node::Bool(false) => s.i += 5,
             Node::Number(t) => {
-                if !number_is_stable(t) && !is_whole_with_one_zero(t) {
-                    self.texts.push((self.ptr.clone(), (*t).to_owned()));
+                if self.with_texts && !number_is_stable(t) && !is_whole_with_one_zero(t) {
+                    let p = self.ptr();
+                    self.texts.push((p, (*t).to_owned()));
                 }
                 s.i += t.len();
             }
             Node::String(v) => {
-                if !string_is_stable(v.raw()) {
-                    self.texts
-                        .push((self.ptr.clone(), format!("\"{}\"", v.raw())));
+                if self.with_texts && !string_is_stable(v.raw()) {
+                    let p = self.ptr();
+                    self.texts.push((p, format!("\"{}\"", v.raw())));
                 }
                 s.i += v.raw().len() + 2;
             }
@@ -313,14 +345,12 @@ impl Detect<'_> {
                 s.expect(b'[')?;
                 let len = items.len();
                 for (k, x) in items.iter().enumerate() {
-                    let keep = self.ptr.len();
-                    self.ptr.push('/');
-                    let _ = write!(self.ptr, "{k}");
+                    self.path.push((n, k, 0));
                     let g = s.gap();
                     self.record_line(|g| &mut g.before, g, depth + 1);
                     self.node(s, x, depth + 1)?;
                     let trailing = self.comma(s, k + 1 == len, b']')?;
-                    self.ptr.truncate(keep);
+                    self.path.pop();
                     self.trailing(trailing);
                 }
                 self.close(s, len == 0, depth, b']')?;
@@ -328,11 +358,12 @@ impl Detect<'_> {
             Node::Object(members) => {
                 s.expect(b'{')?;
                 let len = members.len();
-                let mut seen = Seen::default();
+                // Large objects count their names as they go (a pointer built for
+                // each of their members stays in proportion).
+                let mut seen = (len > SMALL).then(Seen::default);
                 for (k, (name, x)) in members.iter().enumerate() {
-                    let keep = self.ptr.len();
-                    let (name_value, nth) = seen.next(name.value());
-                    push_token(&mut self.ptr, &name_value, nth);
+                    let nth = seen.as_mut().map_or(0, |s| s.next(name.value()).1);
+                    self.path.push((n, k, nth));
                     let g = s.gap();
                     self.record_line(|g| &mut g.before, g, depth + 1);
                     s.i += name.raw().len() + 2;
@@ -344,7 +375,7 @@ impl Detect<'_> {
                     self.record(|g| &mut g.colon, g, want);
                     self.node(s, x, depth + 1)?;
                     let trailing = self.comma(s, k + 1 == len, b'}')?;
-                    self.ptr.truncate(keep);
+                    self.path.pop();
                     self.trailing(trailing);
                 }
                 self.close(s, len == 0, depth, b'}')?;
@@ -383,10 +414,8 @@ impl Detect<'_> {
     /// Marks the current container as ending with a trailing comma.
     fn trailing(&mut self, trailing: bool) {
         if trailing {
-            self.gaps
-                .entry(self.ptr.clone())
-                .or_default()
-                .trailing_comma = true;
+            let p = self.ptr();
+            self.gaps.entry(p).or_default().trailing_comma = true;
         }
     }
 
@@ -421,6 +450,12 @@ impl Style {
     /// document, or when the layout would not give `data` back (never expected: a
     /// failure is named rather than a file written differently).
     pub fn detect(data: &[u8], doc: &Document<'_>) -> Result<Style> {
+        Self::detect_with(data, doc, true)
+    }
+
+    /// [`Style::detect`] without [`Style::texts`] (`with_texts` false): enough to tell
+    /// whether a file is in O3DE's own layout ([`Style::is_plain`]), at less cost.
+    pub fn detect_with(data: &[u8], doc: &Document<'_>, with_texts: bool) -> Result<Style> {
         let text = std::str::from_utf8(data)
             .map_err(|e| Error::msg_at(e.valid_up_to(), "invalid UTF-8 in JSON text"))?;
         let mut style = Style {
@@ -439,9 +474,10 @@ impl Style {
         let mut s = Scan { text, i: 0 };
         let mut d = Detect {
             style: &mut style,
-            ptr: String::new(),
+            path: Vec::new(),
             gaps: HashMap::new(),
             texts: Vec::new(),
+            with_texts,
         };
         let g = s.gap_with_bom();
         d.record(|g| &mut g.before, g, "");
@@ -861,6 +897,20 @@ mod tests {
         assert!(out.contains("\"s\": \"t\""), "{out}");
         assert!(out.contains("\"l\": [ ],\r\n}"), "{out}");
         assert!(out.contains("\"gone\": 2, // gone too"), "{out}");
+    }
+
+    #[test]
+    fn repeated_names_in_small_and_large_objects() {
+        for n in [3, 40] {
+            let mut text = String::from("{");
+            for i in 0..n {
+                text.push_str(&format!("\"k{i}\": {i}, "));
+            }
+            text.push_str("\"k0\" :1.0000000}");
+            let s = round_trip(&text);
+            assert_eq!(s.gaps["/k0~2"].name.as_deref(), Some(" "), "{n}");
+            assert_eq!(s.texts["/k0~2"], "1.0000000");
+        }
     }
 
     #[test]
