@@ -47,7 +47,9 @@ pub fn run(
     match action {
         Action::Decode => {
             let doc = parse(bytes, name.as_deref())?;
-            let style = Style::detect(bytes, &doc)?;
+            // Whether the file is in O3DE's own layout (its number forms need no
+            // header: the plain document keeps them).
+            let style = Style::detect_with(bytes, &doc, false)?;
             if style.is_plain() && !style.compact {
                 let mut out = crate::io::Output::create(output)?;
                 doc.write_to(layout, &mut out)?;

@@ -334,8 +334,19 @@ fn o3de_patch_keeps_the_files_layout_and_comments() {
 #[test]
 fn json_stringify_and_jq_give_every_file_back() {
     // Both rewrite all of the text (1.0 as 1, "\/" as "/", their own spacing): the
-    // header's layout and texts give each real file back byte for byte.
-    let (dir, files) = copies(&o3de_files());
+    // header's layout and texts give each real file back byte for byte. The files
+    // written by hand, and two levels O3DE saved (17-digit floats, `1.0` throughout).
+    let chosen: Vec<PathBuf> = o3de_files()
+        .into_iter()
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            !n.ends_with(".prefab") && !n.ends_with(".material") && !n.ends_with(".scriptcanvas")
+                || n.ends_with("2021-SampleBase-level.prefab")
+                || n.ends_with("SpawningPerfTest-level.prefab")
+        })
+        .collect();
+    assert!(chosen.len() >= 15, "{}", chosen.len());
+    let (dir, files) = copies(&chosen);
     for tool in ["node", "jq"] {
         let present = Command::new(tool).arg("--version").output().is_ok();
         if !present {

@@ -83,7 +83,8 @@ pub struct Style {
     /// The gaps that differ from the layout, by JSON Pointer.
     pub gaps: BTreeMap<String, Gaps>,
     /// Number and string text (strings with their quotes) that other JSON tools write
-    /// in another form, by JSON Pointer.
+    /// in another form, by JSON Pointer (not `1.0`-like whole numbers, which the
+    /// `"$floats"` record of gamewire's documents gives back).
     pub texts: BTreeMap<String, String>,
 }
 
@@ -116,6 +117,9 @@ fn push_token(ptr: &mut String, name: &str, nth: usize) {
         let _ = write!(ptr, "{nth}");
     }
 }
+
+/// Objects with more members than this count their names as they are read.
+const SMALL: usize = 32;
 
 /// Counts repeated member names of one object: a list while it is small (most
 /// objects), a map past that.
@@ -176,6 +180,16 @@ fn number_is_stable(t: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// `-12.0`: a whole number with one zero after the point, which the `"$floats"` record
+/// of gamewire's JSON documents (`gamewire::open::numbers`) already gives back as
+/// written after a tool wrote it `-12`; most of O3DE's floats are so (`0.0`, `1.0`).
+fn is_whole_with_one_zero(t: &str) -> bool {
+    t.strip_suffix(".0").is_some_and(|i| {
+        let d = i.strip_prefix('-').unwrap_or(i);
+        !d.is_empty() && d.bytes().all(|c| c.is_ascii_digit()) && d.len() <= 15
+    })
 }
 
 /// True when jq and `JSON.stringify` write this string's escapes as they are: none, or
@@ -242,15 +256,43 @@ impl<'t> Scan<'t> {
 }
 
 /// Reads the gaps of a file against its layout.
-struct Detect<'s> {
+struct Detect<'s, 'n, 'a> {
     style: &'s mut Style,
-    ptr: String,
+    /// The containers around the value being read, each with the index of its child
+    /// on the way (the JSON Pointer, built only when something is recorded).
+    /// For a member of a large object, the use of its name (counted as read; 0: counted
+    /// when needed, in a small object).
+    path: Vec<(&'n Node<'a>, usize, usize)>,
     /// Gaps and texts as found (hashed; sorted into the style at the end).
     gaps: HashMap<String, Gaps>,
     texts: Vec<(String, String)>,
+    /// Texts are looked for.
+    with_texts: bool,
 }
 
-impl Detect<'_> {
+impl<'n, 'a> Detect<'_, 'n, 'a> {
+    /// The JSON Pointer of the value being read.
+    fn ptr(&self) -> String {
+        let mut p = String::new();
+        for &(node, k, nth) in &self.path {
+            match node {
+                Node::Object(m) => {
+                    let name = m[k].0.value();
+                    let nth = if nth > 0 {
+                        nth
+                    } else {
+                        1 + m[..k].iter().filter(|(n, _)| n.value() == name).count()
+                    };
+                    push_token(&mut p, &name, nth);
+                }
+                _ => {
+                    let _ = write!(p, "/{k}");
+                }
+            }
+        }
+        p
+    }
+
     fn record(&mut self, what: fn(&mut Gaps) -> &mut Option<String>, got: &str, want: &str) {
         if got != want {
             self.keep(what, got);
@@ -258,7 +300,7 @@ impl Detect<'_> {
     }
 
     fn keep(&mut self, what: fn(&mut Gaps) -> &mut Option<String>, got: &str) {
-        let g = self.gaps.entry(self.ptr.clone()).or_default();
+        let g = self.gaps.entry(self.ptr()).or_default();
         *what(g) = Some(got.to_owned());
     }
 
@@ -280,21 +322,22 @@ impl Detect<'_> {
         }
     }
 
-    fn node(&mut self, s: &mut Scan<'_>, n: &Node<'_>, depth: usize) -> Result<()> {
+    fn node(&mut self, s: &mut Scan<'_>, n: &'n Node<'a>, depth: usize) -> Result<()> {
         match n {
             Node::Null => s.i += 4,
             Node::Bool(true) => s.i += 4,
             Node::Bool(false) => s.i += 5,
             Node::Number(t) => {
-                if !number_is_stable(t) {
-                    self.texts.push((self.ptr.clone(), (*t).to_owned()));
+                if self.with_texts && !number_is_stable(t) && !is_whole_with_one_zero(t) {
+                    let p = self.ptr();
+                    self.texts.push((p, (*t).to_owned()));
                 }
                 s.i += t.len();
             }
             Node::String(v) => {
-                if !string_is_stable(v.raw()) {
-                    self.texts
-                        .push((self.ptr.clone(), format!("\"{}\"", v.raw())));
+                if self.with_texts && !string_is_stable(v.raw()) {
+                    let p = self.ptr();
+                    self.texts.push((p, format!("\"{}\"", v.raw())));
                 }
                 s.i += v.raw().len() + 2;
             }
@@ -302,14 +345,12 @@ impl Detect<'_> {
                 s.expect(b'[')?;
                 let len = items.len();
                 for (k, x) in items.iter().enumerate() {
-                    let keep = self.ptr.len();
-                    self.ptr.push('/');
-                    let _ = write!(self.ptr, "{k}");
+                    self.path.push((n, k, 0));
                     let g = s.gap();
                     self.record_line(|g| &mut g.before, g, depth + 1);
                     self.node(s, x, depth + 1)?;
                     let trailing = self.comma(s, k + 1 == len, b']')?;
-                    self.ptr.truncate(keep);
+                    self.path.pop();
                     self.trailing(trailing);
                 }
                 self.close(s, len == 0, depth, b']')?;
@@ -317,11 +358,12 @@ impl Detect<'_> {
             Node::Object(members) => {
                 s.expect(b'{')?;
                 let len = members.len();
-                let mut seen = Seen::default();
+                // Large objects count their names as they go (a pointer built for
+                // each of their members stays in proportion).
+                let mut seen = (len > SMALL).then(Seen::default);
                 for (k, (name, x)) in members.iter().enumerate() {
-                    let keep = self.ptr.len();
-                    let (name_value, nth) = seen.next(name.value());
-                    push_token(&mut self.ptr, &name_value, nth);
+                    let nth = seen.as_mut().map_or(0, |s| s.next(name.value()).1);
+                    self.path.push((n, k, nth));
                     let g = s.gap();
                     self.record_line(|g| &mut g.before, g, depth + 1);
                     s.i += name.raw().len() + 2;
@@ -333,7 +375,7 @@ impl Detect<'_> {
                     self.record(|g| &mut g.colon, g, want);
                     self.node(s, x, depth + 1)?;
                     let trailing = self.comma(s, k + 1 == len, b'}')?;
-                    self.ptr.truncate(keep);
+                    self.path.pop();
                     self.trailing(trailing);
                 }
                 self.close(s, len == 0, depth, b'}')?;
@@ -372,10 +414,8 @@ impl Detect<'_> {
     /// Marks the current container as ending with a trailing comma.
     fn trailing(&mut self, trailing: bool) {
         if trailing {
-            self.gaps
-                .entry(self.ptr.clone())
-                .or_default()
-                .trailing_comma = true;
+            let p = self.ptr();
+            self.gaps.entry(p).or_default().trailing_comma = true;
         }
     }
 
@@ -410,6 +450,12 @@ impl Style {
     /// document, or when the layout would not give `data` back (never expected: a
     /// failure is named rather than a file written differently).
     pub fn detect(data: &[u8], doc: &Document<'_>) -> Result<Style> {
+        Self::detect_with(data, doc, true)
+    }
+
+    /// [`Style::detect`] without [`Style::texts`] (`with_texts` false): enough to tell
+    /// whether a file is in O3DE's own layout ([`Style::is_plain`]), at less cost.
+    pub fn detect_with(data: &[u8], doc: &Document<'_>, with_texts: bool) -> Result<Style> {
         let text = std::str::from_utf8(data)
             .map_err(|e| Error::msg_at(e.valid_up_to(), "invalid UTF-8 in JSON text"))?;
         let mut style = Style {
@@ -428,9 +474,10 @@ impl Style {
         let mut s = Scan { text, i: 0 };
         let mut d = Detect {
             style: &mut style,
-            ptr: String::new(),
+            path: Vec::new(),
             gaps: HashMap::new(),
             texts: Vec::new(),
+            with_texts,
         };
         let g = s.gap_with_bom();
         d.record(|g| &mut g.before, g, "");
@@ -451,13 +498,15 @@ impl Style {
         style.gaps = gaps.into_iter().filter(|(_, g)| !g.is_empty()).collect();
         // A repeated name's pointer is unique (`~N`), so no text is overwritten.
         style.texts = texts.into_iter().collect();
-        let again = style.write(doc);
-        if again != data {
-            let at = again
-                .iter()
-                .zip(data)
-                .position(|(a, b)| a != b)
-                .unwrap_or(again.len().min(data.len()));
+        // Checked as it is written (nothing built): the layout gives `data` back.
+        let mut check = Same {
+            data,
+            at: 0,
+            differs: false,
+        };
+        let _ = style.write_with(&doc.root, &mut check, false);
+        if check.differs || check.at != data.len() {
+            let at = check.at;
             return Err(Error::msg_at(
                 at,
                 "this file's layout could not be kept (it would be written differently \
@@ -489,16 +538,31 @@ impl Style {
         root: &Node<'_>,
         w: &mut W,
     ) -> std::io::Result<()> {
+        self.write_with(root, w, true)
+    }
+
+    /// [`Style::write_to`]; without `texts` when `use_texts` is false (the document the
+    /// style was detected from has those texts already).
+    fn write_with<W: std::io::Write + ?Sized>(
+        &self,
+        root: &Node<'_>,
+        w: &mut W,
+        use_texts: bool,
+    ) -> std::io::Result<()> {
+        let use_texts = use_texts && !self.texts.is_empty();
         let mut wr = Writer {
             style: self,
             gaps: self.gaps.iter().map(|(k, g)| (k.as_str(), g)).collect(),
-            texts: self
-                .texts
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str()))
-                .collect(),
+            texts: if use_texts {
+                self.texts
+                    .iter()
+                    .map(|(k, v)| (k.as_str(), v.as_str()))
+                    .collect()
+            } else {
+                HashMap::new()
+            },
             ptr: String::new(),
-            track: !self.gaps.is_empty() || !self.texts.is_empty(),
+            track: !self.gaps.is_empty() || use_texts,
             lines: Vec::new(),
             open_line_comment: false,
         };
@@ -565,6 +629,34 @@ fn first_indent(text: &str) -> Option<String> {
     uniform.then(|| ws.to_owned())
 }
 
+/// Compares what is written with `data`, stopping at the first difference.
+struct Same<'d> {
+    data: &'d [u8],
+    /// Bytes matched so far.
+    at: usize,
+    differs: bool,
+}
+
+impl std::io::Write for Same<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let end = self.at + buf.len();
+        if self.differs || self.data.get(self.at..end) != Some(buf) {
+            if !self.differs {
+                let rest = &self.data[self.at.min(self.data.len())..];
+                self.at += buf.iter().zip(rest).take_while(|(a, b)| a == b).count();
+            }
+            self.differs = true;
+            return Err(std::io::Error::other("differs"));
+        }
+        self.at = end;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 /// Writes a document with a [`Style`].
 struct Writer<'s> {
     style: &'s Style,
@@ -582,7 +674,7 @@ struct Writer<'s> {
 
 impl<'s> Writer<'s> {
     fn gaps(&self) -> Option<&'s Gaps> {
-        if self.track {
+        if self.track && !self.gaps.is_empty() {
             self.gaps.get(self.ptr.as_str()).copied()
         } else {
             None
@@ -590,7 +682,7 @@ impl<'s> Writer<'s> {
     }
 
     fn text(&self) -> Option<&'s str> {
-        if self.track {
+        if self.track && !self.texts.is_empty() {
             self.texts.get(self.ptr.as_str()).copied()
         } else {
             None
@@ -789,15 +881,15 @@ mod tests {
 
     #[test]
     fn an_edit_changes_only_what_was_edited() {
-        let text = "{\r\n  // keep me\r\n  \"a\": 1.0, // and me\r\n  \"s\": \"\\/\",\r\n  \"gone\": 2, // gone too\r\n  \"l\": [ 1, 2, ],\r\n}\r\n";
-        // jq writes 1.0 as 1 and "\/" as "/": both come back as written.
+        let text = "{\r\n  // keep me\r\n  \"a\": 1.50, // and me\r\n  \"s\": \"\\/\",\r\n  \"gone\": 2, // gone too\r\n  \"l\": [ 1, 2, ],\r\n}\r\n";
+        // jq writes 1.50 as 1.5 and "\/" as "/": both come back as written.
         let out = edit(
             text,
-            r#"{"a": 1, "s": "/", "l": [1, 2, 3], "new": {"x": true}}"#,
+            r#"{"a": 1.5, "s": "/", "l": [1, 2, 3], "new": {"x": true}}"#,
         );
         assert_eq!(
             out,
-            "{\r\n  // keep me\r\n  \"a\": 1.0, // and me\r\n  \"s\": \"\\/\",\r\n  \"l\": [ 1, 2,\r\n    3, ],\r\n  \"new\": {\r\n    \"x\": true\r\n  },\r\n}\r\n"
+            "{\r\n  // keep me\r\n  \"a\": 1.50, // and me\r\n  \"s\": \"\\/\",\r\n  \"l\": [ 1, 2,\r\n    3, ],\r\n  \"new\": {\r\n    \"x\": true\r\n  },\r\n}\r\n"
         );
         // A changed value is written as given.
         let out = edit(text, r#"{"a": 2.5, "s": "t", "gone": 2, "l": []}"#);
@@ -805,6 +897,20 @@ mod tests {
         assert!(out.contains("\"s\": \"t\""), "{out}");
         assert!(out.contains("\"l\": [ ],\r\n}"), "{out}");
         assert!(out.contains("\"gone\": 2, // gone too"), "{out}");
+    }
+
+    #[test]
+    fn repeated_names_in_small_and_large_objects() {
+        for n in [3, 40] {
+            let mut text = String::from("{");
+            for i in 0..n {
+                text.push_str(&format!("\"k{i}\": {i}, "));
+            }
+            text.push_str("\"k0\" :1.0000000}");
+            let s = round_trip(&text);
+            assert_eq!(s.gaps["/k0~2"].name.as_deref(), Some(" "), "{n}");
+            assert_eq!(s.texts["/k0~2"], "1.0000000");
+        }
     }
 
     #[test]

@@ -357,10 +357,12 @@ fn layout<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
     };
     let keep = maybe_allow_threads(py, data.len(), || {
         let doc = Document::parse_with(data, MAX_DEPTH, Syntax::of(data, None))?;
+        // O3DE's own layout needs nothing more (the values keep their number text).
+        if Style::detect_with(data, &doc, false)?.is_plain() {
+            return Ok::<_, gamewire_core::Error>(None);
+        }
         let style = Style::detect(data, &doc)?;
-        Ok::<_, gamewire_core::Error>(
-            (!style.is_plain()).then(|| serde_json::to_string(&style).unwrap_or_default()),
-        )
+        Ok(Some(serde_json::to_string(&style).unwrap_or_default()))
     })
     .map_err(|e| errors::to_py(py, e))?;
     let d = PyDict::new(py);
