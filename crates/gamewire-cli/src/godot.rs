@@ -35,9 +35,26 @@ pub struct Args {
     /// Deepest nesting accepted (at most 65536).
     #[arg(long, default_value_t = 1024, value_parser = crate::limits::max_depth)]
     pub max_depth: usize,
-    /// Bench: the password or key of an encrypted file.
+    /// Decode and bench: the password or key of an encrypted file.
     #[command(flatten)]
     pub secret: crate::secret::SecretArgs,
+}
+
+/// The plaintext of an encrypted or compressed file (the library opens it).
+fn plaintext(major: u8, input: Vec<u8>, args: &Args) -> CliResult<Vec<u8>> {
+    let opts = gamewire::OpenOptions {
+        as_format: Some(if major == 3 {
+            gamewire::Format::Godot3
+        } else {
+            gamewire::Format::Godot4
+        }),
+        allow_objects: args.allow_objects,
+        secret: args.secret.secret()?,
+        ..gamewire::OpenOptions::default()
+    };
+    let o = gamewire::open(input, None, &gamewire::SideFiles::none(), &opts)
+        .map_err(|e| e.to_string())?;
+    Ok(o.data().to_vec())
 }
 
 /// `bench` of an encrypted or compressed file: opened through the library (decrypted
@@ -135,6 +152,13 @@ pub fn run(action: Action, major: u8, args: Args) -> CliResult {
     )?;
     let v = version(major);
     let input = io::read_input(args.input.as_deref())?;
+    // An encrypted or compressed file: its values are decoded from the plaintext inside
+    // (writing one back goes through `encode FILE.json`, whose header names the container).
+    let input = if action == Action::Decode && godot::container::sniff(&input).is_some() {
+        plaintext(major, input, &args)?
+    } else {
+        input
+    };
     match action {
         Action::Decode => {
             if args.framed {

@@ -389,6 +389,10 @@ pub fn compress_block(mode: Mode, plain: &[u8]) -> Result<Vec<u8>> {
     })
 }
 
+/// Gives the bytes to keep for block `i` (its index and plaintext), or `None` to
+/// compress it.
+pub type OriginalBlock<'a> = &'a dyn Fn(usize, &[u8]) -> Option<Vec<u8>>;
+
 /// Writes a compressed file of `plaintext` in `mode` with blocks of `block_size`.
 /// `original(i, block_plaintext)` gives the bytes to keep for block `i` when that block's
 /// plaintext is unchanged from a file read (`None`: compress it).
@@ -396,7 +400,7 @@ pub fn write(
     plaintext: &[u8],
     mode: Mode,
     block_size: u32,
-    original: &dyn Fn(usize, &[u8]) -> Option<Vec<u8>>,
+    original: OriginalBlock<'_>,
 ) -> Result<Vec<u8>> {
     if block_size == 0 {
         return Err(Error::msg("a compressed file's block size is at least 1"));
