@@ -387,7 +387,7 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
         );
     }
 
-    // 4. Our project.binary's settings, as the engine read them.
+    // 3. Our project.binary's settings, as the engine read them.
     let mut seen = 0;
     for line in stdout.lines().filter_map(|l| l.strip_prefix("S ")) {
         let (key, hex) = line.split_once(' ').unwrap();
@@ -402,7 +402,7 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
         "the engine read our project.binary's settings:\n{stdout}"
     );
 
-    // 5. Godot 3's save, carried over, as Godot 4's get_var reads it.
+    // 4. Godot 3's save, carried over, as Godot 4's get_var reads it.
     let read = tagged("C ");
     eprintln!(
         "checked {} engine values ({} types), {} of ours read back, {} Godot 3 values carried over",
