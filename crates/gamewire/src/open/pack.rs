@@ -4,7 +4,7 @@
 //! `convert PACK`, Python's `gamewire.godot.Pack`) render what this module gives.
 
 use super::{open, OpenError, OpenOptions, Opened, SideFiles};
-use crate::{Detection, Format};
+use crate::Detection;
 use gamewire_core::{Error, Result};
 use gamewire_godot::pck::{Entry, PackInfo, PackReader};
 use std::path::Path;
@@ -69,9 +69,6 @@ fn entry_format(bytes: &[u8], name: &str) -> Option<String> {
     }
     let file = name.rsplit('/').next();
     match crate::identify(bytes, file) {
-        Detection::Found(f) if f.format == Format::Godot3 || f.format == Format::Godot4 => {
-            Some(f.describe())
-        }
         Detection::Found(f) => Some(f.describe()),
         Detection::Ambiguous(fits) => Some(
             fits.iter()
