@@ -39,7 +39,7 @@
 mod read;
 mod write;
 
-pub use read::{Entry, PackInfo, PackReader};
+pub use read::{locate, Entry, PackInfo, PackReader};
 pub use write::{Pack, PackError, PACK_FORMAT};
 
 /// The magic number at the start (and, embedded, the end) of a pack.

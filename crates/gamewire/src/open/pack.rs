@@ -9,11 +9,10 @@ use gamewire_core::{Error, Result};
 use gamewire_godot::pck::{Entry, PackInfo, PackReader};
 use std::path::Path;
 
-/// True when `data` is a Godot pack: `GDPC` at the start, or at the end of an
-/// executable with a pack appended.
+/// True when `data` is a Godot pack: `GDPC` at the start, or an executable whose
+/// trailer (`size`, `GDPC`) points at a pack header.
 pub fn is_pack(data: &[u8]) -> bool {
-    data.starts_with(gamewire_godot::pck::MAGIC)
-        || (data.len() >= 16 && data.ends_with(gamewire_godot::pck::MAGIC))
+    gamewire_godot::pck::locate(data).is_some()
 }
 
 /// One entry of a pack, with what gamewire makes of its bytes.
