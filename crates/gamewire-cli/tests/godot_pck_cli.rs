@@ -153,3 +153,40 @@ fn hostile_packs_write_nothing() {
     );
     assert!(!to.exists());
 }
+
+/// The pack Godot 3.2.3's PCKPacker made: inspected, an entry decoded, converted.
+#[test]
+fn the_engines_pack_is_seen_through() {
+    let pck = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/godot/engine-3.2.3/packer.pck");
+    let (ok, out, err) = gw!("inspect", pck);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("Godot pack format 1 (engine 3.2.3), 3 entries"),
+        "{out}"
+    );
+    assert!(
+        out.contains("res://saves/save.dat: godot3 (store_var frames, 2 values) = 120 bytes"),
+        "{out}"
+    );
+    assert!(
+        out.contains("res://project.binary: godot3 (project.binary, 3 settings)"),
+        "{out}"
+    );
+    let (ok, out, err) = gw!("decode", pck, "--entry", "saves/save.dat");
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("\"name\": \"Ann\"") && out.contains("\"store_var\""),
+        "{out}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let conv = dir.path().join("conv");
+    let (ok, _, err) = gw!("convert", pck, "--out-dir", conv);
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read(conv.join("hello.txt")).unwrap(),
+        b"hello from Godot 3.2.3's PCKPacker\n"
+    );
+    assert!(conv.join("saves/save.dat.json").is_file());
+    assert!(conv.join("project.binary.json").is_file());
+}

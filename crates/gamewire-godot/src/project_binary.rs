@@ -15,7 +15,9 @@
 //! The engine writes `_custom_features` first when the export names custom features.
 //! Nothing in the file says which engine wrote it: [`decode`] reads the values as
 //! Godot 4 and as Godot 3 and keeps the reading whose values all decode and encode back
-//! to the same bytes (Godot 4 when both do, which is when every value reads alike).
+//! to the same bytes. When both do, the one with fewer types no setting holds, then the
+//! engine the setting names point to (`display/window/size/width` is Godot 3's), then
+//! Godot 4 (the bytes are the same either way).
 //!
 //! ```
 //! use gamewire_godot::project_binary::{decode, encode, Settings};
@@ -173,7 +175,8 @@ pub fn decode(data: &[u8], version: Option<Version>) -> Result<Settings> {
         // reading with fewer types no project setting holds.
         let (e4, e3) = (v4.expect("checked"), v3.expect("checked"));
         let (odd4, odd3) = (odd(&e4), odd(&e3));
-        return Ok(if odd3 < odd4 {
+        let v3 = odd3 < odd4 || (odd3 == odd4 && key_hint(&e4) == Some(Version::V3));
+        return Ok(if v3 {
             Settings {
                 version: Version::V3,
                 entries: e3,
@@ -233,6 +236,43 @@ fn odd(entries: &[(String, Value)]) -> usize {
             ) || matches!(v.kind(), crate::Kind::Callable | crate::Kind::Signal)
         })
         .count()
+}
+
+/// The engine the setting names point to, when the values read alike in both: keys
+/// only one engine's project settings have (Godot 3's `display/window/size/width`,
+/// `_global_script_classes`, `rendering/quality/...`; Godot 4's
+/// `display/window/size/viewport_width`, `rendering/renderer/...`), or features naming
+/// `4.x`.
+fn key_hint(entries: &[(String, Value)]) -> Option<Version> {
+    const V3: [&str; 6] = [
+        "display/window/size/width",
+        "display/window/size/height",
+        "_global_script_classes",
+        "_global_script_class_icons",
+        "rendering/quality/",
+        "rendering/vram_compression/import_etc",
+    ];
+    const V4: [&str; 4] = [
+        "display/window/size/viewport_width",
+        "display/window/size/viewport_height",
+        "rendering/renderer/",
+        "rendering/rendering_device/",
+    ];
+    let (mut three, mut four) = (0, 0);
+    for (key, value) in entries {
+        three += V3.iter().filter(|k| key.starts_with(*k)).count();
+        four += V4.iter().filter(|k| key.starts_with(*k)).count();
+        if key == "application/config/features" {
+            if let Value::PackedStringArray(f) = value {
+                four += f.iter().filter(|x| x.starts_with("4.")).count();
+            }
+        }
+    }
+    match three.cmp(&four) {
+        std::cmp::Ordering::Greater => Some(Version::V3),
+        std::cmp::Ordering::Less => Some(Version::V4),
+        std::cmp::Ordering::Equal => None,
+    }
 }
 
 /// True when decoding `data` and encoding it again gives the same bytes.
@@ -334,6 +374,23 @@ mod tests {
             let j = to_json(&back).unwrap();
             assert_eq!(from_json(&j, v).unwrap(), s);
         }
+    }
+
+    #[test]
+    fn setting_names_tell_alike_values_apart() {
+        let s = |key: &str| Settings {
+            version: Version::V4,
+            entries: vec![
+                (key.into(), Value::Int(1024)),
+                ("application/config/name".into(), Value::String("x".into())),
+            ],
+        };
+        let three = encode(&s("display/window/size/width")).unwrap();
+        assert_eq!(decode(&three, None).unwrap().version, Version::V3);
+        let four = encode(&s("display/window/size/viewport_width")).unwrap();
+        assert_eq!(decode(&four, None).unwrap().version, Version::V4);
+        let neither = encode(&s("my/setting")).unwrap();
+        assert_eq!(decode(&neither, None).unwrap().version, Version::V4);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //! it loads a pack we wrote (`ProjectSettings.load_resource_pack`) and reads its files,
 //! starts on a `project.binary` we wrote and reads its settings, and writes a
 //! `project.binary` of its own (`ProjectSettings.save_custom`) from random settings that
-//! we decode and encode back byte-exact. One engine run; a fresh seed each run (printed,
+//! we decode and encode back byte-exact, and packs random files with its own `PCKPacker`
+//! into a pack we read back. One engine run; a fresh seed each run (printed,
 //! fixed by GAMEWIRE_SEED to replay a failure).
 
 mod common;
@@ -71,6 +72,17 @@ func _init():
         ProjectSettings.set_setting(key, v)
         print("R ", key, " ", hex(var2bytes(v)))
     print("SAVED ", ProjectSettings.save_custom(out))
+    # A pack of the engine's own making (PCKPacker), of the files listed with "P ".
+    var packer = PCKPacker.new()
+    print("PCK_START ", packer.pck_start(out + ".pck"))
+    f.open(listing, File.READ)
+    while not f.eof_reached():
+        var line = f.get_line()
+        if line.begins_with("P "):
+            var parts = line.substr(2, line.length() - 2).split(" ")
+            print("PCK_ADD ", packer.add_file(parts[0], parts[1]))
+    f.close()
+    print("PCK_FLUSH ", packer.flush(false))
     quit()
 "#;
 
@@ -140,6 +152,17 @@ fn godot3_reads_our_pack_and_project_binary_and_we_read_its_project_binary() {
     }
     for (k, _) in &ours.entries {
         listing += &format!("S {k}\n");
+    }
+    // Files for the engine to pack: random bytes, written beside the script.
+    let mut to_pack = Vec::new();
+    for i in 0..4 {
+        let len = rng.below(2000) as usize;
+        let data: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+        let src = dir.path().join(format!("src{i}.bin"));
+        std::fs::write(&src, &data).unwrap();
+        let target = format!("res://engine/e{i}.bin");
+        listing += &format!("P {target} {}\n", src.display());
+        to_pack.push((target, data));
     }
     let list = dir.path().join("listing.txt");
     std::fs::write(&list, listing).unwrap();
@@ -213,8 +236,18 @@ fn godot3_reads_our_pack_and_project_binary_and_we_read_its_project_binary() {
     }
     assert_eq!(seen, 12, "{ctx}");
 
-    // And the pack as the engine made none: ours reads back whole.
-    let bytes = std::fs::read(&pck).unwrap();
-    let r = PackReader::parse(&bytes).unwrap();
-    assert_eq!(r.entries().len(), files.len());
+    // The engine's pack (PCKPacker): format 1, its paths and bytes as packed.
+    assert!(stdout.contains("PCK_FLUSH 0"), "{ctx}");
+    let engine_pck = std::fs::read(format!("{}.pck", saved.display())).unwrap();
+    let r = PackReader::parse(&engine_pck).unwrap_or_else(|e| panic!("{e}; {ctx}"));
+    assert_eq!(r.info().format, 1, "{ctx}");
+    assert_eq!(r.info().version.0, 3, "{ctx}");
+    assert_eq!(r.entries().len(), to_pack.len(), "{ctx}");
+    for (target, data) in &to_pack {
+        let e = r
+            .find(target)
+            .unwrap_or_else(|| panic!("{target} not in the engine's pack"));
+        assert_eq!(&e.path, target, "stored with res://");
+        assert_eq!(r.read_checked(e).unwrap(), &data[..], "{target}");
+    }
 }

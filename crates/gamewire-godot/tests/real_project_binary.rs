@@ -51,6 +51,18 @@ fn real_project_binaries_round_trip() {
 }
 
 #[test]
+fn sources_md_names_them() {
+    let path = format!(
+        "{}/../../tests/fixtures/godot/real/SOURCES.md",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let sources = std::fs::read_to_string(path).unwrap();
+    for name in ["cell-game.project.binary", "game-template.project.binary"] {
+        assert!(sources.contains(&format!("`{name}`")), "{name}");
+    }
+}
+
+#[test]
 fn input_map_events_are_objects() {
     let s = decode(&fixture("game-template.project.binary"), None).unwrap();
     let Value::Dictionary(d) = get(&s, "input/ui_escape") else {

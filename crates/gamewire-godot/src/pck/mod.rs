@@ -12,8 +12,9 @@
 //! | 3 | 4.5, 4.6 | pack flags, file base (8), directory offset (8), 16 reserved words | at the directory offset (from `start`), after the files | from the file base (from `start`) |
 //! | 4 | 4.7 on | as 3; with `PACK_SPARSE_BUNDLE` (4) and an encrypted directory the first 32 reserved bytes hold the directory's salt | as 3 | as 3 |
 //!
-//! The directory is a file count (4), then per file: path length (4; the engines pad
-//! the path with zeros to a multiple of 4 and count the padding), the path (UTF-8,
+//! The directory is a file count (4), then per file: path length (4; the exporters pad
+//! the path with zeros to a multiple of 4 and count the padding, Godot 3's `PCKPacker`
+//! does not), the path (UTF-8,
 //! `res://` before it up to Godot 4.3, none from 4.4 on; readers take both),
 //! offset (8), size (8), MD5 of the stored bytes (16; zeros where the writer did not
 //! compute it, as Godot 3's `PCKPacker`), and from format 2 on file flags (4:
@@ -38,7 +39,7 @@
 mod read;
 mod write;
 
-pub use read::{Entry, PackInfo, PackReader};
+pub use read::{locate, Entry, PackInfo, PackReader};
 pub use write::{Pack, PackError, PACK_FORMAT};
 
 /// The magic number at the start (and, embedded, the end) of a pack.

@@ -374,6 +374,16 @@ fn strip_at(e: &Error) -> String {
     }
 }
 
+/// Where the pack in `data` starts: 0 for a pack file, or the place of a pack embedded
+/// at the end of an executable whose trailer points at a `GDPC` header; `None` when
+/// `data` holds no pack.
+pub fn locate(data: &[u8]) -> Option<u64> {
+    if data.starts_with(MAGIC) {
+        return Some(0);
+    }
+    embedded_start(data).ok().flatten()
+}
+
 /// The start of a pack embedded at the end of `data` (`... size (8) GDPC`), if any.
 fn embedded_start(data: &[u8]) -> Result<Option<u64>> {
     let n = data.len();

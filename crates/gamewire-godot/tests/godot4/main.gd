@@ -290,6 +290,11 @@ func _ready() -> void:
 		while f.get_position() < f.get_length():
 			print("C ", var_to_bytes(f.get_var()).hex_encode())
 	containers()
+	# Settings of the project.binary gamewire wrote into the pack, as the engine read it.
+	for i in 16:
+		var key := "gamewire/live/k%d" % i
+		if ProjectSettings.has_setting(key):
+			print("S ", key, " ", var_to_bytes(ProjectSettings.get_setting(key)).hex_encode())
 	print("GAMEWIRE_DONE")
 	for o in keep:
 		if o is Node:

@@ -4,16 +4,15 @@
 //! `convert PACK`, Python's `gamewire.godot.Pack`) render what this module gives.
 
 use super::{open, OpenError, OpenOptions, Opened, SideFiles};
-use crate::{Detection, Format};
+use crate::Detection;
 use gamewire_core::{Error, Result};
 use gamewire_godot::pck::{Entry, PackInfo, PackReader};
 use std::path::Path;
 
-/// True when `data` is a Godot pack: `GDPC` at the start, or at the end of an
-/// executable with a pack appended.
+/// True when `data` is a Godot pack: `GDPC` at the start, or an executable whose
+/// trailer (`size`, `GDPC`) points at a pack header.
 pub fn is_pack(data: &[u8]) -> bool {
-    data.starts_with(gamewire_godot::pck::MAGIC)
-        || (data.len() >= 16 && data.ends_with(gamewire_godot::pck::MAGIC))
+    gamewire_godot::pck::locate(data).is_some()
 }
 
 /// One entry of a pack, with what gamewire makes of its bytes.
@@ -69,9 +68,6 @@ fn entry_format(bytes: &[u8], name: &str) -> Option<String> {
     }
     let file = name.rsplit('/').next();
     match crate::identify(bytes, file) {
-        Detection::Found(f) if f.format == Format::Godot3 || f.format == Format::Godot4 => {
-            Some(f.describe())
-        }
         Detection::Found(f) => Some(f.describe()),
         Detection::Ambiguous(fits) => Some(
             fits.iter()

@@ -152,9 +152,10 @@ pub(super) fn encode_value(
     use super::Value as V;
     match (settings, v) {
         #[cfg(feature = "godot")]
-        (Settings::Godot3(g) | Settings::Godot4(g), V::Godot(_) | V::GodotFrames(_)) => {
-            godot::encode_value(o, g, v)
-        }
+        (
+            Settings::Godot3(g) | Settings::Godot4(g),
+            V::Godot(_) | V::GodotFrames(_) | V::GodotProjectBinary(_),
+        ) => godot::encode_value(o, g, v),
         #[cfg(feature = "kingsisle")]
         (Settings::KingsIsle(k), V::KingsIsle(docs)) => kingsisle::encode_value(o, k, docs),
         #[cfg(feature = "zeze")]
