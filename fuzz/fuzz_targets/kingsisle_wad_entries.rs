@@ -27,12 +27,27 @@ fuzz_target!(|data: &[u8]| {
     let mut body = Vec::new();
     for ((ctl, size, stored), name) in entries.iter().zip(&names) {
         let compressed = ctl & 1 == 1;
-        let crc = if ctl & 2 == 0 { wad::crc(stored) } else { u32::from(*ctl) };
+        let crc = if ctl & 2 == 0 {
+            wad::crc(stored)
+        } else {
+            u32::from(*ctl)
+        };
         let offset = (journal + body.len()) as u32;
-        let declared = if compressed { *size } else { stored.len() as u32 };
+        let declared = if compressed {
+            *size
+        } else {
+            stored.len() as u32
+        };
         head.extend_from_slice(&offset.to_le_bytes());
         head.extend_from_slice(&declared.to_le_bytes());
-        head.extend_from_slice(&(if compressed { stored.len() as u32 } else { u32::MAX }).to_le_bytes());
+        head.extend_from_slice(
+            &(if compressed {
+                stored.len() as u32
+            } else {
+                u32::MAX
+            })
+            .to_le_bytes(),
+        );
         head.push(u8::from(compressed));
         head.extend_from_slice(&crc.to_le_bytes());
         head.extend_from_slice(&(name.len() as u32 + 1).to_le_bytes());

@@ -158,6 +158,22 @@ fn crc_mismatch_placeholder_and_zlib_bomb() {
         e.contains("\"x/item.xml\"") && e.contains("1000 inflated bytes"),
         "{e}"
     );
+    // Limits bound what an entry may declare (the default: 256 times its stored size past
+    // 64 MiB): a highly compressed entry past them is refused before inflating.
+    let zeros = one_entry(&vec![0u8; 1 << 16], true);
+    let a = Archive::new(zeros.as_slice()).unwrap();
+    let e0 = a.entry(0).unwrap();
+    assert_eq!(a.read(&e0).unwrap().bytes().unwrap().len(), 1 << 16);
+    let tight = gamewire_core::Limits {
+        decompress_allowance: 1000,
+        max_decompress_ratio: 2,
+        ..gamewire_core::Limits::DEFAULT
+    };
+    let e = a.read_with(&e0, &tight).unwrap_err().to_string();
+    assert!(
+        e.contains("\"x/item.xml\"") && e.contains("past the limit"),
+        "{e}"
+    );
     // A declared size the compressed bytes could never give: refused before allocating.
     bytes[REC + 4..REC + 8].copy_from_slice(&u32::MAX.to_le_bytes());
     let a = Archive::new(bytes.as_slice()).unwrap();

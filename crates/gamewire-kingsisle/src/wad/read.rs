@@ -2,7 +2,7 @@
 
 use super::{crc, MAGIC};
 use crate::zlib;
-use gamewire_core::{Error, ErrorKind, Result};
+use gamewire_core::{Error, ErrorKind, Limits, Result};
 use std::borrow::Cow;
 
 /// The bytes a journal record takes besides its name.
@@ -335,8 +335,14 @@ impl<D: AsRef<[u8]>> Archive<D> {
 
     /// What `entry` holds: its CRC checked, inflated when compressed (to exactly its
     /// declared size: more is an error), or [`Contents::Placeholder`]. Errors name the
-    /// entry.
+    /// entry. The declared size is bounded by [`Limits::DEFAULT`] (at most 256 times the
+    /// stored size past 64 MiB): [`Archive::read_with`] takes other limits.
     pub fn read(&self, entry: &Entry<'_>) -> Result<Contents<'_>> {
+        self.read_with(entry, &Limits::DEFAULT)
+    }
+
+    /// [`Archive::read`] with `limits` bounding what a compressed entry may inflate to.
+    pub fn read_with(&self, entry: &Entry<'_>, limits: &Limits) -> Result<Contents<'_>> {
         let stored = self.stored(entry);
         let actual = crc(stored);
         if actual != entry.crc {
@@ -353,6 +359,17 @@ impl<D: AsRef<[u8]>> Archive<D> {
         }
         if !entry.compressed {
             return Ok(Contents::Data(Cow::Borrowed(stored)));
+        }
+        let cap = limits.decompress_cap(stored.len());
+        if u64::from(entry.size) > cap {
+            return Err(entry_err(
+                entry,
+                &format!(
+                    "it declares {} inflated bytes from {} stored, past the limit of {cap}",
+                    entry.size,
+                    stored.len()
+                ),
+            ));
         }
         zlib::inflate_exact(stored, entry.size as usize, entry.offset as usize)
             .map(|d| Contents::Data(Cow::Owned(d)))

@@ -66,11 +66,11 @@ impl Prepared {
         })
     }
 
-    /// As the tools pack a folder: compressed at `level`, except `.mp3` and `.ogg`
-    /// files, which are stored.
+    /// As the tools pack a folder: compressed at `level`, except names ending in `.mp3`
+    /// and `.ogg` (lower case, as the tools compare), which are stored.
     pub fn packed(name: &str, data: Vec<u8>, level: u32) -> Result<Self> {
-        let lower = name.to_ascii_lowercase();
-        if STORED_EXTENSIONS.iter().any(|x| lower.ends_with(x)) {
+        // Case-sensitive, as wizwad and katsuba compare.
+        if STORED_EXTENSIONS.iter().any(|x| name.ends_with(x)) {
             Self::stored(name, data)
         } else {
             Self::compressed(name, &data, level)

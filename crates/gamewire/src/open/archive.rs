@@ -270,8 +270,6 @@ mod tests {
     use crate::open::Memory;
     use gamewire_kingsisle::wad::{Builder, Prepared};
 
-    const TYPES: &str = r#"{"version":2,"classes":{"1":{"name":"class Thing","bases":[],"hash":1,"properties":{"m_n":{"type":"int","id":0,"offset":0,"flags":7,"container":"Static","dynamic":false,"singleton":true,"pointer":false,"hash":2}}}}}"#;
-
     #[test]
     fn entries_are_listed_with_their_formats_and_opened() {
         let mut b = Builder::new(2, None).unwrap();
@@ -289,16 +287,39 @@ mod tests {
             e.contains("no entry \"nope\"") && e.contains("a.txt"),
             "{e}"
         );
+        // An ObjectProperty entry opens as the same file would, with the type list
+        // beside the archive.
+        let item = include_bytes!("../../../../samples/kingsisle/item.bin");
+        let types = include_bytes!("../../../../samples/kingsisle/types.json");
+        let mut b = Builder::new(1, None).unwrap();
+        b.add(Prepared::packed("ObjectData/item.bin", item.to_vec(), 9).unwrap())
+            .unwrap();
+        let bytes = b.to_bytes().unwrap();
+        let a = archive(&bytes).unwrap().unwrap();
+        assert!(is_object_file(&a.read(0).unwrap().unwrap(), a.name(0)));
+        assert_eq!(list(a.as_ref())[0].format.as_deref(), Some("kingsisle"));
         let mut m = Memory::new();
-        m.insert("/d/types.json", TYPES.as_bytes().to_vec());
+        m.insert("/d/types.json", types.to_vec());
         let side = SideFiles::memory(m);
-        let r = open_entry(
+        let o = open_entry(
             &bytes,
             Some(Path::new("/d/x.wad")),
-            "a.txt",
+            "ObjectData/item.bin",
             &side,
             &OpenOptions::default(),
-        );
-        assert!(r.is_err());
+        )
+        .unwrap();
+        let json = String::from_utf8(o.to_json(false).unwrap()).unwrap();
+        assert!(json.contains("Storm Hat"), "{json}");
+        let none = open_entry(
+            &bytes,
+            Some(Path::new("/elsewhere/x.wad")),
+            "ObjectData/item.bin",
+            &side,
+            &OpenOptions::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(none.contains("type list"), "{none}");
     }
 }
