@@ -381,3 +381,24 @@ fn json_stringify_and_jq_give_every_file_back() {
         }
     }
 }
+
+#[test]
+fn a_typed_load_reads_trailing_commas_where_o3de_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[1, 2, // two\n]\n";
+    // A settings registry file: loaded as the type, written back as it was.
+    let setreg = dir.path().join("x.setreg");
+    std::fs::write(&setreg, text).unwrap();
+    let o = gamewire(&["decode", "o3de", "--type", "AZStd::vector<int>", s(&setreg)]);
+    let doc: serde_json::Value = serde_json::from_slice(ok(&o)).unwrap();
+    assert_eq!(doc["data"], serde_json::json!([1, 2]));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("\"Success\""));
+    let back = run_with_stdin(&["encode", "o3de"], &o.stdout);
+    assert_eq!(ok(&back), text.as_bytes());
+    // An asset: O3DE's reader refuses the comma, and so does the load.
+    let pass = dir.path().join("x.pass");
+    std::fs::write(&pass, text).unwrap();
+    let o = gamewire(&["decode", "o3de", "--type", "AZStd::vector<int>", s(&pass)]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("trailing comma"));
+}
