@@ -238,8 +238,12 @@ pub fn read(data: &[u8], limits: &Limits) -> Result<Compressed> {
     for (i, r) in blocks.iter().enumerate() {
         let want = block_len(i, count, total, bs);
         let dst = &mut plaintext[i * bs..i * bs + want];
-        decompress_block(mode, &data[r.clone()], dst, &mut scratch)
-            .map_err(|e| e.or_offset(r.start).in_index(i))?;
+        decompress_block(mode, &data[r.clone()], dst, &mut scratch).map_err(|(at, what)| {
+            Error::msg_at(
+                r.start + at,
+                format!("compressed block {i} of {count}: {what}"),
+            )
+        })?;
     }
     Ok(Compressed {
         mode,
@@ -249,12 +253,20 @@ pub fn read(data: &[u8], limits: &Limits) -> Result<Compressed> {
     })
 }
 
-fn block_error(at: usize, what: impl std::fmt::Display) -> Error {
-    Error::msg_at(at, format!("compressed block: {what}"))
+/// A block's fault: where in the block, and what.
+type BlockError = (usize, String);
+
+fn block_error(at: usize, what: impl std::fmt::Display) -> BlockError {
+    (at, what.to_string())
 }
 
 /// Decompresses one block into `dst`, which it must fill exactly.
-fn decompress_block(mode: Mode, src: &[u8], dst: &mut [u8], scratch: &mut Vec<u8>) -> Result<()> {
+fn decompress_block(
+    mode: Mode,
+    src: &[u8],
+    dst: &mut [u8],
+    scratch: &mut Vec<u8>,
+) -> std::result::Result<(), BlockError> {
     let want = dst.len();
     let got = match mode {
         Mode::FastLz => {
