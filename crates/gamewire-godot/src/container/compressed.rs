@@ -502,6 +502,26 @@ mod tests {
             let mut g = f.clone();
             g[8..12].copy_from_slice(&8192u32.to_le_bytes());
             assert!(read(&g, &Limits::DEFAULT).is_err());
+            // A block size a little smaller, the same block count: block 0 inflates past
+            // it, named at the block's first byte.
+            let mut g = f.clone();
+            g[8..12].copy_from_slice(&4000u32.to_le_bytes());
+            let e = read(&g, &Limits::DEFAULT).unwrap_err();
+            assert_eq!(e.offset(), Some(16 + 4 * 3), "{mode:?}: {e}");
+            assert!(e.to_string().contains("compressed block 0 of 3"), "{e}");
         }
+    }
+
+    #[test]
+    fn a_length_past_the_decompression_cap_is_refused_before_allocating() {
+        let f = write(b"tiny", Mode::Zstd, 4096, &|_, _| None).unwrap();
+        let mut g = f.clone();
+        g[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        let limits = Limits {
+            decompress_allowance: 1 << 20,
+            ..Limits::DEFAULT
+        };
+        let e = read(&g, &limits).unwrap_err();
+        assert_eq!(e.offset(), Some(12), "{e}");
     }
 }
