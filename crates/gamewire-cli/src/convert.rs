@@ -674,6 +674,13 @@ fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResul
                 format!("not recognised as Godot 3 ({e}); use --as godot3 if it is")
             })?;
             let framed = match opened.settings() {
+                Settings::Godot3(g) if g.container.is_some() => {
+                    return Err(
+                        "an encrypted or compressed Godot 3 file: --to godot4 converts plain \
+                         files only (it would not be written back encrypted or compressed)"
+                            .into(),
+                    )
+                }
                 Settings::Godot3(g) => g.framing == GodotFraming::StoreVar,
                 other => {
                     return Err(format!(

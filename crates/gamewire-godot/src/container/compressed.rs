@@ -238,8 +238,12 @@ pub fn read(data: &[u8], limits: &Limits) -> Result<Compressed> {
     for (i, r) in blocks.iter().enumerate() {
         let want = block_len(i, count, total, bs);
         let dst = &mut plaintext[i * bs..i * bs + want];
-        decompress_block(mode, &data[r.clone()], dst, &mut scratch)
-            .map_err(|e| e.or_offset(r.start).in_index(i))?;
+        decompress_block(mode, &data[r.clone()], dst, &mut scratch).map_err(|(at, what)| {
+            Error::msg_at(
+                r.start + at,
+                format!("compressed block {i} of {count}: {what}"),
+            )
+        })?;
     }
     Ok(Compressed {
         mode,
@@ -249,12 +253,20 @@ pub fn read(data: &[u8], limits: &Limits) -> Result<Compressed> {
     })
 }
 
-fn block_error(at: usize, what: impl std::fmt::Display) -> Error {
-    Error::msg_at(at, format!("compressed block: {what}"))
+/// A block's fault: where in the block, and what.
+type BlockError = (usize, String);
+
+fn block_error(at: usize, what: impl std::fmt::Display) -> BlockError {
+    (at, what.to_string())
 }
 
 /// Decompresses one block into `dst`, which it must fill exactly.
-fn decompress_block(mode: Mode, src: &[u8], dst: &mut [u8], scratch: &mut Vec<u8>) -> Result<()> {
+fn decompress_block(
+    mode: Mode,
+    src: &[u8],
+    dst: &mut [u8],
+    scratch: &mut Vec<u8>,
+) -> std::result::Result<(), BlockError> {
     let want = dst.len();
     let got = match mode {
         Mode::FastLz => {
@@ -490,6 +502,26 @@ mod tests {
             let mut g = f.clone();
             g[8..12].copy_from_slice(&8192u32.to_le_bytes());
             assert!(read(&g, &Limits::DEFAULT).is_err());
+            // A block size a little smaller, the same block count: block 0 inflates past
+            // it, named at the block's first byte.
+            let mut g = f.clone();
+            g[8..12].copy_from_slice(&4000u32.to_le_bytes());
+            let e = read(&g, &Limits::DEFAULT).unwrap_err();
+            assert_eq!(e.offset(), Some(16 + 4 * 3), "{mode:?}: {e}");
+            assert!(e.to_string().contains("compressed block 0 of 3"), "{e}");
         }
+    }
+
+    #[test]
+    fn a_length_past_the_decompression_cap_is_refused_before_allocating() {
+        let f = write(b"tiny", Mode::Zstd, 4096, &|_, _| None).unwrap();
+        let mut g = f.clone();
+        g[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+        let limits = Limits {
+            decompress_allowance: 1 << 20,
+            ..Limits::DEFAULT
+        };
+        let e = read(&g, &limits).unwrap_err();
+        assert_eq!(e.offset(), Some(12), "{e}");
     }
 }
