@@ -73,7 +73,9 @@ enum Command {
     /// Encode JSON to bytes in an engine format: `encode FILE.json` reads the format and
     /// settings `decode FILE` recorded, `encode FORMAT [OPTIONS] [FILE]` names them.
     Encode(EncodeCmd),
-    /// Convert many files at once, in parallel: engine files to JSON, or JSON back.
+    /// Convert many files at once, in parallel: engine files to JSON, or JSON back. An
+    /// archive (KingsIsle .wad) converts entry by entry: its ObjectProperty files to JSON
+    /// (with --types or the types.json beside it), the rest extracted as they are.
     Convert(convert::ConvertArgs),
     /// Detect each file's format and print a readable tree with types.
     Inspect(inspect::InspectArgs),

@@ -192,3 +192,58 @@ fn memory_mapped_archives_read_alike() {
     std::fs::write(&empty, b"").unwrap();
     assert!(Archive::new(wad::Mapped::open(&empty).unwrap()).is_err());
 }
+
+mod random {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Reads `bytes` as an archive: any error is fine, a panic is not; every entry of an
+    /// archive that opens is read; one that can be written back gives the same bytes.
+    fn check(bytes: &[u8]) {
+        let Ok(a) = Archive::new(bytes) else {
+            return;
+        };
+        for e in a.entries() {
+            if let Err(err) = a.read(&e) {
+                assert!(err.to_string().contains(&format!("{:?}", e.name)), "{err}");
+            }
+        }
+        if let Ok(b) = Builder::from_archive(&a) {
+            assert_eq!(b.to_bytes().unwrap(), bytes);
+        }
+    }
+
+    fn sample() -> Vec<u8> {
+        let mut b = Builder::new(2, None).unwrap();
+        b.add(Prepared::compressed("a/x.bin", &b"hello ".repeat(40), 9).unwrap())
+            .unwrap();
+        b.add(Prepared::stored("b.mp3", b"ID3 data".to_vec()).unwrap())
+            .unwrap();
+        b.add(Prepared::stored("c", Vec::new()).unwrap()).unwrap();
+        b.to_bytes().unwrap()
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(tail in proptest::collection::vec(any::<u8>(), 0..300)) {
+            let mut bytes = b"KIWAD".to_vec();
+            bytes.extend_from_slice(&tail);
+            check(&bytes);
+        }
+
+        #[test]
+        fn damaged_archives_never_panic(
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6),
+            cut in any::<prop::sample::Index>(),
+        ) {
+            let mut bytes = sample();
+            for (i, v) in edits {
+                let i = i.index(bytes.len());
+                bytes[i] = v;
+            }
+            check(&bytes);
+            let n = cut.index(bytes.len());
+            check(&bytes[..n]);
+        }
+    }
+}
