@@ -65,7 +65,7 @@ impl Entry {
         self.path.strip_prefix("res://").unwrap_or(&self.path)
     }
 
-    /// True when the entry holds an encrypted (`GDEC`) stream.
+    /// True when the entry holds an encrypted stream.
     pub fn encrypted(&self) -> bool {
         self.flags & PACK_FILE_ENCRYPTED != 0
     }
@@ -146,8 +146,8 @@ impl<'a> PackReader<'a> {
     /// Reads the pack in `data` as [`PackReader::parse`] does, decrypting with `key`
     /// (the export's 32-byte encryption key) an encrypted directory (`PACK_DIR_ENCRYPTED`)
     /// and, when read, encrypted entries (`PACK_FILE_ENCRYPTED`). As the engine lays them
-    /// out, each is a `GDEC` stream ([`encrypted`], Godot 4's layout) where the plain bytes
-    /// would be: the directory after the file count, an entry at its offset, whose size
+    /// out, each is an encrypted stream ([`encrypted`], Godot 4's layout without the
+    /// `GDEC` magic) where the plain bytes would be: the directory after the file count, an entry at its offset, whose size
     /// and MD5 in the directory are those of the plaintext. A wrong key is an error
     /// saying so.
     pub fn with_key(data: &'a [u8], key: Option<&Key>) -> Result<Self> {
@@ -308,7 +308,7 @@ impl<'a> PackReader<'a> {
                     )
                 })?;
                 let removal = fl & PACK_FILE_REMOVAL != 0;
-                // An encrypted entry's size is its plaintext's; its GDEC stream is stored.
+                // An encrypted entry's size is its plaintext's; its encrypted stream is stored.
                 let stored = if fl & PACK_FILE_ENCRYPTED != 0 {
                     encrypted_len(size)
                 } else {
@@ -360,7 +360,7 @@ impl<'a> PackReader<'a> {
         self.entries.iter().rev().find(|e| e.name() == name)
     }
 
-    /// The stored bytes of `entry`, unchecked: for an encrypted entry its `GDEC`
+    /// The stored bytes of `entry`, unchecked: for an encrypted entry its encrypted
     /// stream.
     pub fn read(&self, entry: &Entry) -> &'a [u8] {
         if entry.removal() {
@@ -467,36 +467,42 @@ impl<'a> PackReader<'a> {
     }
 }
 
-/// Bytes of the `GDEC` stream (Godot 4's layout) holding `size` bytes of plaintext:
-/// magic, MD5, length, IV (44), then the plaintext padded to 16.
+/// Bytes of the encrypted stream holding `size` bytes of plaintext: a `GDEC` file of
+/// Godot 4's layout without its magic (the engine opens pack streams with
+/// `p_with_magic` false): MD5, length, IV (40), then the plaintext padded to 16.
 pub(super) fn encrypted_len(size: u64) -> u64 {
-    size.div_ceil(16).saturating_mul(16).saturating_add(44)
+    size.div_ceil(16).saturating_mul(16).saturating_add(40)
 }
 
-/// Decrypts the `GDEC` stream at `at` in `data` with `key`; `what` names it in errors.
+/// Decrypts the encrypted stream (no magic) at `at` in `data` with `key`; `what` names
+/// it in errors.
 fn decrypt_at(data: &[u8], at: u64, key: &Key, what: &str) -> Result<Vec<u8>> {
     let head = data
         .get(at as usize..)
-        .filter(|h| h.len() >= 44 && encrypted::is_encrypted(h))
+        .filter(|h| h.len() >= 40)
         .ok_or_else(|| {
             Error::msg_at(
                 at as usize,
-                format!("{what} is marked encrypted but holds no GDEC stream here"),
+                format!("{what} is marked encrypted but the input ends before its stream's header"),
             )
         })?;
-    let len = u64::from_le_bytes(head[20..28].try_into().expect("8 bytes"));
+    let len = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
     let total = encrypted_len(len);
     if total > head.len() as u64 {
         return Err(Error::msg_at(
-            at as usize + 20,
+            at as usize + 16,
             format!("{what}: its encrypted stream of {len} bytes runs past the end of the input"),
         ));
     }
-    encrypted::decrypt(&head[..total as usize], key)
+    // The stream is a GDEC file without its magic.
+    let mut file = Vec::with_capacity(4 + total as usize);
+    file.extend_from_slice(encrypted::MAGIC);
+    file.extend_from_slice(&head[..total as usize]);
+    encrypted::decrypt(&file, key)
         .map(|d| d.plaintext)
         .map_err(|e| {
             Error::msg_at(
-                at as usize + e.offset().unwrap_or(0),
+                (at as usize + e.offset().unwrap_or(4)).saturating_sub(4),
                 format!("{what}: {}", strip_at(&e)),
             )
         })

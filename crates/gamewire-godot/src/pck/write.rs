@@ -73,7 +73,8 @@ impl Pack {
     }
 
     /// Encrypts the directory and/or the files as the engine's exporter does with an
-    /// encryption key: each as a `GDEC` stream (Godot 4's layout, a fresh IV each)
+    /// encryption key: each as an encrypted stream (Godot 4's `GDEC` layout without the
+    /// magic, a fresh IV each)
     /// where the plain bytes would be; the directory keeps the plaintext's size and
     /// MD5. Format 1 has no flags to say so: an error.
     pub fn encrypt(&mut self, encryption: Encryption) -> Result<(), PackError> {
@@ -128,18 +129,12 @@ impl Pack {
         }
     }
 
-    /// The bytes stored for each file: itself, or its `GDEC` stream.
+    /// The bytes stored for each file: itself, or its encrypted stream.
     fn stored(&self) -> Vec<Cow<'_, [u8]>> {
         self.files
             .iter()
             .map(|(_, d)| match &self.encryption {
-                Some(e) if e.files => Cow::Owned(encrypted::encrypt(
-                    d,
-                    &e.key,
-                    &Layout::V4 {
-                        iv: encrypted::random_iv(),
-                    },
-                )),
+                Some(e) if e.files => Cow::Owned(stream(d, &e.key)),
                 _ => Cow::Borrowed(d.as_slice()),
             })
             .collect()
@@ -170,13 +165,7 @@ impl Pack {
         }
         let mut out = (self.files.len() as u32).to_le_bytes().to_vec();
         match &self.encryption {
-            Some(e) if e.directory => out.extend_from_slice(&encrypted::encrypt(
-                &rec,
-                &e.key,
-                &Layout::V4 {
-                    iv: encrypted::random_iv(),
-                },
-            )),
+            Some(e) if e.directory => out.extend_from_slice(&stream(&rec, &e.key)),
             _ => out.extend_from_slice(&rec),
         }
         out
@@ -240,6 +229,13 @@ impl Pack {
         }
         out
     }
+}
+
+/// `plain` encrypted as the engine stores it in a pack: a `GDEC` file of Godot 4's
+/// layout (fresh IV) without its magic.
+fn stream(plain: &[u8], key: &Key) -> Vec<u8> {
+    let iv = encrypted::random_iv();
+    encrypted::encrypt(plain, key, &Layout::V4 { iv }).split_off(encrypted::MAGIC.len())
 }
 
 fn write_data(out: &mut Vec<u8>, stored: &[Cow<'_, [u8]>]) {
