@@ -78,14 +78,8 @@ pub fn decode(args: DecodeArgs) -> CliResult {
         ..OpenOptions::default()
     };
     let shown = file.display().to_string();
-    let pack = args.as_format.is_none() && gamewire::open::pack::is_pack(&data);
     let archive = args.as_format.is_none() && gamewire::open::archive::is_archive(&data);
     let opened = match &args.entry {
-        Some(entry) if pack => {
-            let shown = format!("{shown} entry {entry}");
-            gamewire::open::pack::open_entry(&data, entry, &SideFiles::none(), &opts)
-                .map_err(|e| open_error(&shown, e))?
-        }
         Some(entry) if archive => {
             let shown = format!("{shown} entry {entry}");
             gamewire::open::archive::open_entry(&data, path.as_deref(), entry, &side, &opts)
@@ -94,14 +88,6 @@ pub fn decode(args: DecodeArgs) -> CliResult {
         Some(_) => {
             return Err(format!(
                 "{shown}: --entry NAME decodes an entry of an archive, and this is no archive"
-            )
-            .into())
-        }
-        None if pack => {
-            return Err(format!(
-                "{shown}: a Godot pack: name the entry to decode with --entry NAME \
-                 (gamewire godot pck list {shown} lists them), or convert it whole with \
-                 gamewire convert {shown} --out-dir DIR"
             )
             .into())
         }

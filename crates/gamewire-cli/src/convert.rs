@@ -739,20 +739,13 @@ fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResul
 
 /// Runs `gamewire convert`.
 pub fn run(args: ConvertArgs) -> CliResult {
-    #[cfg(feature = "godot")]
-    if let [one] = args.inputs.as_slice() {
-        if args.to == Target::Json && crate::convert_pack::is_pack_file(one) {
-            return crate::convert_pack::run(one, &args);
-        }
-    }
-    // Archives (KingsIsle .wad) are converted entry by entry into their own folder.
-    #[cfg(feature = "kingsisle")]
+    // Archives (KingsIsle .wad, Godot .pck) are converted entry by entry into their own
+    // folder.
     let archives: Vec<&PathBuf> = args
         .inputs
         .iter()
         .filter(|p| args.to == Target::Json && crate::convert_archive::is_archive_file(p))
         .collect();
-    #[cfg(feature = "kingsisle")]
     if !archives.is_empty() {
         if archives.len() != args.inputs.len() {
             return Err("convert archives on their own: give only archives, or no archive".into());

@@ -1,7 +1,14 @@
-//! `gamewire convert ARCHIVE... [--out-dir DIR]`: an archive's entries, in parallel,
-//! each ObjectProperty file (`BINd`, XML object file) decoded to JSON (`NAME.json`, which
-//! `encode` writes back to the entry's bytes) with the type list given or found beside
-//! the archive, and every other entry extracted as it is.
+//! `gamewire convert ARCHIVE... [--out-dir DIR]`: an archive's entries (a KingsIsle
+//! `KIWAD`, a Godot pack, any [`Archive`]), in parallel, each entry gamewire reads
+//! decoded to JSON (`NAME.json`; a KingsIsle ObjectProperty file with the type list given
+//! or found beside the archive, a Godot `project.binary` or Variant file) and every
+//! other entry extracted as it is.
+//!
+//! What it guarantees: every entry name is checked (no `..`, absolute path, backslash,
+//! NUL; no name twice) and every entry read and checked (CRC, MD5, decryption) before
+//! anything is written, so a damaged or hostile archive writes nothing; a `NAME.json`
+//! is written only when it encodes back to the entry's exact bytes (else the entry is
+//! extracted as it is, with a note); existing outputs are kept unless `--overwrite`.
 
 use crate::convert::ConvertArgs;
 use crate::CliResult;
@@ -37,6 +44,22 @@ enum Done {
     Extracted(u64),
     Placeholder,
     Kept,
+    /// Extracted as it is: its JSON would not encode back to its bytes.
+    NotExact(u64),
+}
+
+/// The archive file's bytes: mapped where gamewire maps archives, else read.
+fn load(path: &Path) -> gamewire::Result<Box<dyn AsRef<[u8]> + Send + Sync>> {
+    #[cfg(feature = "kingsisle")]
+    {
+        Ok(Box::new(gamewire::kingsisle::wad::Mapped::open(path)?))
+    }
+    #[cfg(not(feature = "kingsisle"))]
+    {
+        std::fs::read(path)
+            .map(|v| Box::new(v) as Box<dyn AsRef<[u8]> + Send + Sync>)
+            .map_err(|e| gamewire::Error::io(path.display().to_string(), e))
+    }
 }
 
 /// Converts each archive: every entry name checked before anything is written; outputs
@@ -65,8 +88,9 @@ pub fn run(paths: &[&PathBuf], args: &ConvertArgs) -> CliResult {
 
 fn one(path: &Path, several: bool, args: &ConvertArgs, side: &SideFiles) -> CliResult<u64> {
     let shown = path.display().to_string();
-    let map = gamewire::kingsisle::wad::Mapped::open(path).map_err(|e| format!("{shown}: {e}"))?;
-    let a = archive::archive(&map)
+    let map = load(path).map_err(|e| format!("{shown}: {e}"))?;
+    let secret = gamewire::open::Secret::from_env()?;
+    let a = archive::archive_with((*map).as_ref(), secret.as_ref())
         .ok_or_else(|| format!("{shown}: not an archive"))?
         .map_err(|e| format!("{shown}: {e}"))?;
     let a: &dyn Archive = a.as_ref();
@@ -88,6 +112,23 @@ fn one(path: &Path, several: bool, args: &ConvertArgs, side: &SideFiles) -> CliR
         return Err(format!(
             "{shown}: entry {:?} is listed twice; nothing was written",
             w[0]
+        )
+        .into());
+    }
+    // Every entry's bytes are checked (CRC, MD5, inflated, decrypted) before anything
+    // is written: a damaged archive writes nothing.
+    let damaged: Vec<String> = (0..a.len())
+        .into_par_iter()
+        .filter_map(|i| {
+            a.read(i)
+                .err()
+                .map(|e| format!("entry {:?}: {e}", a.name(i)))
+        })
+        .collect();
+    if let Some(first) = damaged.first() {
+        return Err(format!(
+            "{shown}: {} damaged entries, the first: {first}; nothing was written",
+            damaged.len()
         )
         .into());
     }
@@ -115,6 +156,7 @@ fn one(path: &Path, several: bool, args: &ConvertArgs, side: &SideFiles) -> CliR
     let opts = OpenOptions {
         as_format: args.as_format,
         types: types.clone(),
+        secret: secret.clone(),
         ..OpenOptions::default()
     };
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
@@ -133,12 +175,13 @@ fn one(path: &Path, several: bool, args: &ConvertArgs, side: &SideFiles) -> CliR
         AtomicU64::new(0),
         AtomicU64::new(0),
         AtomicU64::new(0),
+        AtomicU64::new(0),
     ];
     let bytes = AtomicU64::new(0);
     let failures = Mutex::new(0u64);
     crate::io::sync_each(false);
     (0..a.len()).into_par_iter().for_each(|i| {
-        let r = entry(a, i, path, &dir, types.is_some(), &opts, args, side);
+        let r = entry(a, i, path, &dir, &opts, args, side);
         let k = match &r {
             Ok(Done::Decoded(n)) => {
                 bytes.fetch_add(*n, Ordering::Relaxed);
@@ -150,6 +193,19 @@ fn one(path: &Path, several: bool, args: &ConvertArgs, side: &SideFiles) -> CliR
             }
             Ok(Done::Placeholder) => 2,
             Ok(Done::Kept) => 3,
+            Ok(Done::NotExact(n)) => {
+                bytes.fetch_add(*n, Ordering::Relaxed);
+                let line = format!(
+                    "gamewire: note: {shown}: entry {}: extracted as it is: its JSON would \
+                     not encode back to the same bytes",
+                    a.name(i)
+                );
+                match &bar {
+                    Some(b) => b.println(line),
+                    None => eprintln!("{line}"),
+                }
+                1
+            }
             Err(e) => {
                 let line = format!(
                     "gamewire: error: {shown}: entry {}: {}",
@@ -161,10 +217,10 @@ fn one(path: &Path, several: bool, args: &ConvertArgs, side: &SideFiles) -> CliR
                     None => eprintln!("{line}"),
                 }
                 *failures.lock().unwrap_or_else(|p| p.into_inner()) += 1;
-                4
+                5
             }
         };
-        if k < 4 {
+        if k < 5 {
             counts[k].fetch_add(1, Ordering::Relaxed);
         }
         if let Some(b) = &bar {
@@ -177,14 +233,14 @@ fn one(path: &Path, several: bool, args: &ConvertArgs, side: &SideFiles) -> CliR
     crate::io::sync_each(true);
     crate::io::sync_file_systems(std::slice::from_ref(&dir))?;
     let failed = failures.into_inner().unwrap_or_else(|p| p.into_inner());
-    let [d, x, p, k] = counts.map(AtomicU64::into_inner);
+    let [d, x, p, k, _] = counts.map(AtomicU64::into_inner);
     let kept = if k > 0 {
         format!(", {k} left as they were (their output exists; --overwrite replaces)")
     } else {
         String::new()
     };
     let placeholders = if p > 0 {
-        format!(", {p} placeholders skipped")
+        format!(", {p} placeholders (nothing to extract) skipped")
     } else {
         String::new()
     };
@@ -199,13 +255,11 @@ fn one(path: &Path, several: bool, args: &ConvertArgs, side: &SideFiles) -> CliR
     Ok(failed)
 }
 
-#[allow(clippy::too_many_arguments)]
 fn entry(
     a: &dyn Archive,
     i: usize,
     path: &Path,
     dir: &Path,
-    decode: bool,
     opts: &OpenOptions,
     args: &ConvertArgs,
     side: &SideFiles,
@@ -217,25 +271,58 @@ fn entry(
     let size = bytes.len() as u64;
     let rel = Path::new(name).parent().unwrap_or(Path::new(""));
     crate::convert::make_folders(dir, rel)?;
-    let object = decode && archive::is_object_file(&bytes, name);
-    let out = if object {
-        dir.join(format!("{name}.json"))
+    let json_out = dir.join(format!("{name}.json"));
+    let raw_out = dir.join(name);
+    // An entry gamewire reads is decoded (in memory first: it is written only when it
+    // encodes back to the same bytes).
+    let decoded = if archive::entry_format(&bytes, name).is_some() {
+        let entry_path = archive::entry_path(Some(path), name);
+        match gamewire::open(bytes.to_vec(), Some(&entry_path), side, opts) {
+            Ok(opened) => {
+                let json_dir = crate::io::parent_dir(&json_out);
+                let mut doc = Vec::new();
+                opened.write_document(&mut doc, !args.compact, Some(&json_dir))?;
+                Some((exact(&doc, &json_out, &bytes, side, opts), doc))
+            }
+            Err(_) => None,
+        }
     } else {
-        dir.join(name)
+        None
     };
-    if !args.overwrite && std::fs::symlink_metadata(&out).is_ok() {
+    let out = match &decoded {
+        Some((true, _)) => &json_out,
+        _ => &raw_out,
+    };
+    if !args.overwrite && std::fs::symlink_metadata(out).is_ok() {
         return Ok(Done::Kept);
     }
-    if object {
-        let entry_path = archive::entry_path(Some(path), name);
-        let opened = gamewire::open(bytes.into_owned(), Some(&entry_path), side, opts)
-            .map_err(|e| e.to_string())?;
-        let mut w = crate::io::Output::create_file(&out, args.overwrite)?;
-        opened.write_document(&mut w, !args.compact, Some(&crate::io::parent_dir(&out)))?;
-        w.finish()?;
-        Ok(Done::Decoded(size))
-    } else {
-        crate::io::write_file(&out, &bytes, args.overwrite)?;
-        Ok(Done::Extracted(size))
+    match decoded {
+        Some((true, doc)) => {
+            crate::io::write_file(out, &doc, args.overwrite)?;
+            Ok(Done::Decoded(size))
+        }
+        Some((false, _)) => {
+            crate::io::write_file(out, &bytes, args.overwrite)?;
+            Ok(Done::NotExact(size))
+        }
+        None => {
+            crate::io::write_file(out, &bytes, args.overwrite)?;
+            Ok(Done::Extracted(size))
+        }
     }
+}
+
+/// True when the JSON document `doc` (to be written at `json_path`) encodes back to
+/// `bytes`, as `gamewire encode` would encode it.
+fn exact(doc: &[u8], json_path: &Path, bytes: &[u8], side: &SideFiles, opts: &OpenOptions) -> bool {
+    let Ok(read) = gamewire::open::read_document(doc) else {
+        return false;
+    };
+    let enc = gamewire::open::EncodeOptions {
+        secret: opts.secret.clone(),
+        ..gamewire::open::EncodeOptions::default()
+    };
+    gamewire::open::encode_document(&read, Some(json_path), None, side, &enc)
+        .map(|e| e.bytes == bytes)
+        .unwrap_or(false)
 }

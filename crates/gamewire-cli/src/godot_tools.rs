@@ -2,7 +2,8 @@
 
 use crate::CliResult;
 use clap::{Args, Subcommand};
-use gamewire::godot::pck::{unsafe_path_reason, Pack, PackReader};
+use gamewire::godot::pck::{unsafe_path_reason, Encryption, Key, Pack, PackReader};
+use gamewire::open::archive::{self, Archive};
 use std::path::{Path, PathBuf};
 
 /// Godot-specific tools.
@@ -31,6 +32,9 @@ pub enum PckCmd {
 pub struct ListArgs {
     /// The pack (or an executable with a pack at its end).
     pub pack: PathBuf,
+    /// The key of an encrypted pack.
+    #[command(flatten)]
+    pub secret: crate::secret::SecretArgs,
 }
 
 /// `pck unpack`.
@@ -42,6 +46,20 @@ pub struct UnpackArgs {
     /// Default: the pack's name without its extension.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// The key of an encrypted pack.
+    #[command(flatten)]
+    pub secret: crate::secret::SecretArgs,
+}
+
+/// What `pck pack --encrypt-key` encrypts.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EncryptWhat {
+    /// The directory and every file.
+    All,
+    /// The directory only.
+    Directory,
+    /// The files only.
+    Files,
 }
 
 /// `pck pack`.
@@ -60,6 +78,13 @@ pub struct PackArgs {
     /// 4.6.0, 4.7.0).
     #[arg(long, value_name = "X.Y.Z")]
     pub engine_version: Option<String>,
+    /// Encrypt with this 32-byte export key (64 hex digits), as the engine's exporter
+    /// does with an encryption key (formats 2 on).
+    #[arg(long, value_name = "HEX")]
+    pub encrypt_key: Option<String>,
+    /// What `--encrypt-key` encrypts.
+    #[arg(long, value_enum, default_value_t = EncryptWhat::All, requires = "encrypt_key")]
+    pub encrypt: EncryptWhat,
 }
 
 /// Runs `gamewire godot ...`.
@@ -77,8 +102,12 @@ fn shown(p: &Path) -> String {
 
 fn list(a: ListArgs) -> CliResult {
     let data = crate::io::read_input(Some(&a.pack))?;
-    let l = gamewire::open::pack::list(&data).map_err(|e| format!("{}: {e}", shown(&a.pack)))?;
-    let i = &l.info;
+    let key = archive::pack_key(a.secret.secret()?.as_ref())?;
+    let pack = PackReader::with_key(&data, key.as_ref())
+        .map_err(|e| format!("{}: {e}", shown(&a.pack)))?;
+    let i = pack.info().clone();
+    let entries = pack.entries().to_vec();
+    let l = archive::list(&archive::Pack(pack) as &dyn Archive);
     let mut out = format!(
         "{}: Godot pack format {}, engine {}.{}.{}, flags {:#x}, {} entries{}\n",
         shown(&a.pack),
@@ -87,26 +116,26 @@ fn list(a: ListArgs) -> CliResult {
         i.version.1,
         i.version.2,
         i.flags,
-        l.entries.len(),
+        l.len(),
         if i.embedded {
             format!(", embedded at byte {}", i.start)
         } else {
             String::new()
         }
     );
-    for e in &l.entries {
-        let md5 = if e.entry.has_md5() {
-            e.entry.md5_hex()
+    for (e, listed) in entries.iter().zip(&l) {
+        let md5 = if e.has_md5() {
+            e.md5_hex()
         } else {
             "-".repeat(32)
         };
-        let mut what = e.format.clone().unwrap_or_else(|| "bytes".into());
-        if let Some(err) = &e.error {
+        let mut what = listed.format.clone().unwrap_or_else(|| "bytes".into());
+        if let Some(err) = &listed.error {
             what = format!("unreadable: {err}");
         }
         out += &format!(
             "{:>10}  {md5}  {:#x}  {}  [{what}]\n",
-            e.entry.size, e.entry.flags, e.entry.path
+            e.size, e.flags, e.path
         );
     }
     crate::io::write_output(None, out.as_bytes())
@@ -115,7 +144,8 @@ fn list(a: ListArgs) -> CliResult {
 fn unpack(a: UnpackArgs) -> CliResult {
     let data = crate::io::read_input(Some(&a.pack))?;
     let at = |e: gamewire::Error| format!("{}: {e}", shown(&a.pack));
-    let pack = PackReader::parse(&data).map_err(at)?;
+    let key = archive::pack_key(a.secret.secret()?.as_ref())?;
+    let pack = PackReader::with_key(&data, key.as_ref()).map_err(at)?;
     let dir = a
         .output
         .clone()
@@ -137,7 +167,7 @@ fn unpack(a: UnpackArgs) -> CliResult {
             )
             .into());
         }
-        let bytes = pack.read_checked(e).map_err(at)?;
+        let bytes = pack.read_content(e).map_err(at)?;
         let target = dir.join(e.name());
         if files.iter().any(|(t, _)| t == &target) {
             return Err(format!("{}: entry {:?} is listed twice", shown(&a.pack), e.path).into());
@@ -240,6 +270,14 @@ fn pack(a: PackArgs) -> CliResult {
             std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         pack.add_file(&rel, data)
             .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some(hex) = &a.encrypt_key {
+        let key = Key::from_hex(hex).map_err(|e| format!("--encrypt-key: {e}"))?;
+        pack.encrypt(Encryption {
+            key,
+            directory: a.encrypt != EncryptWhat::Files,
+            files: a.encrypt != EncryptWhat::Directory,
+        })?;
     }
     let n = pack.paths().count();
     crate::io::write_file(&a.output, &pack.to_bytes(), true)?;

@@ -207,25 +207,10 @@ fn inspect_one(
         ..gamewire::OpenOptions::default()
     };
     let named = (path != Path::new("-")).then_some(path);
-    if args.as_format.is_none() && gamewire::open::pack::is_pack(&data) {
-        // A Godot pack: its entries, each with the format gamewire reads it as.
-        e.status = "format";
-        match gamewire::open::pack::inspect(&data) {
-            Ok((description, nodes)) => {
-                e.description = description;
-                e.tree = Some(nodes);
-            }
-            Err(err) => {
-                e.description = "Godot pack (damaged)".into();
-                e.error = Some(err.to_string());
-            }
-        }
-        return e;
-    }
     if args.as_format.is_none() && gamewire::open::archive::is_archive(&data) {
         // An archive: its entries, each with the format gamewire reads it as.
         e.status = "format";
-        match gamewire::open::archive::inspect(&data) {
+        match gamewire::open::archive::inspect(&data, opts.secret.as_ref()) {
             Ok((description, nodes)) => {
                 e.description = description;
                 e.tree = Some(nodes);

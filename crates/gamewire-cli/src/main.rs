@@ -8,10 +8,7 @@
 mod auto;
 mod bench;
 mod convert;
-#[cfg(feature = "kingsisle")]
 mod convert_archive;
-#[cfg(feature = "godot")]
-mod convert_pack;
 mod inspect;
 mod io;
 mod limits;

@@ -166,11 +166,11 @@ fn the_engines_pack_is_seen_through() {
         "{out}"
     );
     assert!(
-        out.contains("res://saves/save.dat: godot3 (store_var frames, 2 values) = 120 bytes"),
+        out.contains("saves/save.dat: godot3 (store_var frames, 2 values) = 120 bytes"),
         "{out}"
     );
     assert!(
-        out.contains("res://project.binary: godot3 (project.binary, 3 settings)"),
+        out.contains("project.binary: godot3 (project.binary, 3 settings)"),
         "{out}"
     );
     let (ok, out, err) = gw!("decode", pck, "--entry", "saves/save.dat");
@@ -189,4 +189,134 @@ fn the_engines_pack_is_seen_through() {
     );
     assert!(conv.join("saves/save.dat.json").is_file());
     assert!(conv.join("project.binary.json").is_file());
+}
+
+/// Packs encrypted with an export key (directory, files, both): listed, unpacked,
+/// inspected, an entry decoded and converted with the key (`--key` or
+/// `GAMEWIRE_GODOT_KEY`); without it the error says to give one, with a wrong one that
+/// it is wrong.
+#[test]
+fn encrypted_packs_need_and_take_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("sub")).unwrap();
+    let pb = std::fs::read(real("cell-game.project.binary")).unwrap();
+    std::fs::write(src.join("project.binary"), &pb).unwrap();
+    std::fs::write(src.join("sub/a.txt"), b"hello\n").unwrap();
+    let key = "0f".repeat(32);
+    let wrong = "f0".repeat(32);
+    for what in ["all", "directory", "files"] {
+        let pck = dir.path().join(format!("{what}.pck"));
+        let (ok, _, err) = gw!(
+            "godot",
+            "pck",
+            "pack",
+            src,
+            "-o",
+            pck,
+            "--encrypt-key",
+            key,
+            "--encrypt",
+            what
+        );
+        assert!(ok, "{err}");
+        // Without the key: an encrypted directory is refused, encrypted entries are
+        // listed as unreadable; both say to give the key.
+        let (ok, out, err) = gw!("godot", "pck", "list", pck);
+        if what == "files" {
+            assert!(
+                ok && out.contains("unreadable") && out.contains("--key"),
+                "{out}"
+            );
+        } else {
+            assert!(
+                !ok && err.contains("encrypted") && err.contains("--key"),
+                "{err}"
+            );
+        }
+        let (ok, out, err) = gw!("godot", "pck", "list", pck, "--key", key);
+        assert!(ok, "{err}");
+        assert!(
+            out.contains("[godot4 (project.binary, 8 settings)]"),
+            "{what}: {out}"
+        );
+        let (_, out, err) = gw!("godot", "pck", "list", pck, "--key", wrong);
+        assert!(
+            out.contains("wrong password or key") || err.contains("wrong password or key"),
+            "{what}: {out}{err}"
+        );
+        let to = dir.path().join(format!("wrong-{what}"));
+        let (ok, _, err) = gw!("godot", "pck", "unpack", pck, "-o", to, "--key", wrong);
+        assert!(
+            !ok && err.contains("wrong password or key"),
+            "{what}: {err}"
+        );
+        assert!(!to.exists());
+        let to = dir.path().join(format!("out-{what}"));
+        let (ok, _, err) = gw!("godot", "pck", "unpack", pck, "-o", to, "--key", key);
+        assert!(ok, "{err}");
+        assert_eq!(std::fs::read(to.join("project.binary")).unwrap(), pb);
+        assert_eq!(std::fs::read(to.join("sub/a.txt")).unwrap(), b"hello\n");
+        let (ok, out, err) = gw!("inspect", pck, "--key", key);
+        assert!(ok, "{err}");
+        assert!(
+            out.contains("project.binary: godot4 (project.binary, 8 settings) = 596 bytes"),
+            "{out}"
+        );
+        let (ok, _, err) = gw!("decode", pck, "--entry", "project.binary");
+        assert!(!ok && err.contains("--key"), "{what}: {err}");
+        let (ok, out, err) = gw!("decode", pck, "--entry", "project.binary", "--key", key);
+        assert!(ok && out.contains("\"Cell Game\""), "{err}");
+        // convert reads the key from the environment.
+        let conv = dir.path().join(format!("conv-{what}"));
+        let o = bin()
+            .args([std::ffi::OsStr::new("convert"), pck.as_os_str()])
+            .arg("--out-dir")
+            .arg(&conv)
+            .env("GAMEWIRE_GODOT_KEY", &key)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(std::fs::read(conv.join("sub/a.txt")).unwrap(), b"hello\n");
+        assert!(conv.join("project.binary.json").is_file());
+        let conv = dir.path().join(format!("conv-nokey-{what}"));
+        let (ok, _, err) = gw!("convert", pck, "--out-dir", conv);
+        assert!(!ok && err.contains("key"), "{err}");
+        assert!(!conv.exists(), "nothing written");
+    }
+    // Format 1 has no flags to say a pack is encrypted.
+    let (ok, _, err) = gw!(
+        "godot",
+        "pck",
+        "pack",
+        src,
+        "-o",
+        dir.path().join("x.pck"),
+        "--format",
+        "1",
+        "--encrypt-key",
+        key
+    );
+    assert!(!ok && err.contains("format 1"), "{err}");
+}
+
+/// `convert` on a pack with a damaged entry writes nothing.
+#[test]
+fn convert_writes_nothing_from_a_damaged_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pack = gamewire::godot::pck::Pack::with_format(3, (4, 5, 0)).unwrap();
+    pack.add_file("a.txt", b"safe".to_vec()).unwrap();
+    pack.add_file("evil", b"payload".to_vec()).unwrap();
+    let mut bytes = pack.to_bytes();
+    let at = bytes.windows(7).position(|w| w == b"payload").unwrap();
+    bytes[at] = b'P';
+    let pck = dir.path().join("bad.pck");
+    std::fs::write(&pck, &bytes).unwrap();
+    let conv = dir.path().join("conv");
+    let (ok, _, err) = gw!("convert", pck, "--out-dir", conv);
+    assert!(
+        !ok && err.contains("MD5 mismatch") && err.contains("nothing was written"),
+        "{err}"
+    );
+    assert!(!conv.exists());
 }

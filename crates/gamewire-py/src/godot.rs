@@ -145,72 +145,121 @@ fn encode_project_binary(
 }
 
 /// A Godot resource pack (`.pck`, formats 0 to 4; or an executable with a pack at its
-/// end), read from bytes: its header, entries, and each entry's bytes or value.
+/// end), read from bytes through the library's one archive path
+/// ([`gamewire::open::archive`]): its header, entries, and each entry's bytes or value;
+/// an encrypted pack read with its export key.
 #[pyclass(module = "gamewire._gamewire", frozen, name = "Pack")]
 pub struct PyPack {
     data: Vec<u8>,
-    listing: gamewire::open::pack::Listing,
+    secret: Option<gamewire::open::Secret>,
+    info: gamewire::godot::pck::PackInfo,
+    entries: Vec<gamewire::godot::pck::Entry>,
+    listed: Vec<gamewire::open::archive::Listed>,
+}
+
+impl PyPack {
+    /// The pack re-read from its bytes (cheap: the directory only).
+    fn reader(&self) -> gamewire::Result<gamewire::godot::pck::PackReader<'_>> {
+        let key = gamewire::open::archive::pack_key(self.secret.as_ref())?;
+        gamewire::godot::pck::PackReader::with_key(&self.data, key.as_ref())
+    }
 }
 
 #[pymethods]
 impl PyPack {
-    /// Reads the pack's header and directory (every entry's MD5 checked).
+    /// Reads the pack's header and directory (every entry's MD5 checked), with `key`
+    /// (32 bytes) for an encrypted pack.
     #[new]
-    fn new(py: Python<'_>, data: Vec<u8>) -> PyResult<Self> {
-        let listing = gamewire::open::pack::list(&data).map_err(|e| errors::to_py(py, e))?;
-        Ok(PyPack { data, listing })
+    #[pyo3(signature = (data, key=None))]
+    fn new(py: Python<'_>, data: Vec<u8>, key: Option<Vec<u8>>) -> PyResult<Self> {
+        if let Some(k) = &key {
+            if k.len() != 32 {
+                return Err(PyValueError::new_err(format!(
+                    "an encryption key is 32 bytes (64 hex digits), not {}",
+                    k.len()
+                )));
+            }
+        }
+        let mut p = PyPack {
+            data,
+            secret: key.map(gamewire::open::Secret::Key),
+            info: gamewire::godot::pck::PackInfo {
+                format: 0,
+                version: (0, 0, 0),
+                flags: 0,
+                start: 0,
+                file_base: 0,
+                directory: 0,
+                embedded: false,
+            },
+            entries: Vec::new(),
+            listed: Vec::new(),
+        };
+        let (info, entries, listed) = {
+            let r = p.reader().map_err(|e| errors::to_py(py, e))?;
+            let info = r.info().clone();
+            let entries = r.entries().to_vec();
+            let a = gamewire::open::archive::Pack(r);
+            (info, entries, gamewire::open::archive::list(&a))
+        };
+        p.info = info;
+        p.entries = entries;
+        p.listed = listed;
+        Ok(p)
     }
 
     /// The entries' paths without `res://`, in directory order.
     fn names(&self) -> Vec<String> {
-        self.listing
-            .entries
-            .iter()
-            .map(|e| e.entry.name().to_owned())
-            .collect()
+        self.listed.iter().map(|e| e.name.clone()).collect()
     }
 
     /// The header: `format`, `version` (major, minor, patch), `flags`, `embedded`,
-    /// `start`, `entries` (their count).
+    /// `start`, `entries` (their count), `encrypted` (the directory is).
     #[getter]
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let i = &self.listing.info;
+        let i = &self.info;
         let d = pyo3::types::PyDict::new(py);
         d.set_item("format", i.format)?;
         d.set_item("version", i.version)?;
         d.set_item("flags", i.flags)?;
         d.set_item("embedded", i.embedded)?;
         d.set_item("start", i.start)?;
-        d.set_item("entries", self.listing.entries.len())?;
+        d.set_item("entries", self.entries.len())?;
+        d.set_item("encrypted", i.directory_encrypted())?;
         Ok(d)
     }
 
     /// Every entry as a dict: `path` (as stored), `name`, `size`, `md5` (hex, or None),
-    /// `flags`, `format` (what gamewire reads it as, or None) and `error` (why its
-    /// bytes cannot be given, or None).
+    /// `flags`, `encrypted`, `format` (what gamewire reads it as, or None) and `error`
+    /// (why its bytes cannot be given, or None).
     fn entries<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
-        self.listing
-            .entries
+        self.entries
             .iter()
-            .map(|e| {
+            .zip(&self.listed)
+            .map(|(e, l)| {
                 let d = pyo3::types::PyDict::new(py);
-                d.set_item("path", &e.entry.path)?;
-                d.set_item("name", e.entry.name())?;
-                d.set_item("size", e.entry.size)?;
-                d.set_item("md5", e.entry.has_md5().then(|| e.entry.md5_hex()))?;
-                d.set_item("flags", e.entry.flags)?;
-                d.set_item("format", &e.format)?;
-                d.set_item("error", &e.error)?;
+                d.set_item("path", &e.path)?;
+                d.set_item("name", e.name())?;
+                d.set_item("size", e.size)?;
+                d.set_item("md5", e.has_md5().then(|| e.md5_hex()))?;
+                d.set_item("flags", e.flags)?;
+                d.set_item("encrypted", e.encrypted())?;
+                d.set_item("format", &l.format)?;
+                d.set_item("error", &l.error)?;
                 Ok(d)
             })
             .collect()
     }
 
-    /// The bytes of entry `name` (with or without `res://`), MD5 checked.
+    /// The bytes of entry `name` (with or without `res://`), MD5 checked and, with the
+    /// key, decrypted.
     fn read<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, pyo3::types::PyBytes>> {
-        let b = gamewire::open::pack::entry_bytes(&self.data, name)
-            .map_err(|e| errors::to_py(py, e))?;
-        Ok(pyo3::types::PyBytes::new(py, b))
+        use gamewire::open::archive::{self, Archive};
+        let r = self.reader().map_err(|e| errors::to_py(py, e))?;
+        let a = archive::Pack(r);
+        let i = archive::find(&a, name).map_err(|e| errors::to_py(py, e))?;
+        let b = a.read(i).map_err(|e| errors::to_py(py, e))?;
+        Ok(pyo3::types::PyBytes::new(py, b.as_deref().unwrap_or(&[])))
     }
 
     /// Entry `name` opened through the library, as `gamewire.open` opens a file.
@@ -232,22 +281,28 @@ impl PyPack {
         let opts = gamewire::OpenOptions {
             as_format,
             allow_objects,
+            secret: self.secret.clone(),
             ..gamewire::OpenOptions::default()
         };
-        let opened =
-            gamewire::open::pack::open_entry(&self.data, name, &gamewire::SideFiles::none(), &opts)
-                .map_err(|e| crate::files::open_err(py, name, e))?;
+        let opened = gamewire::open::archive::open_entry(
+            &self.data,
+            None,
+            name,
+            &gamewire::SideFiles::none(),
+            &opts,
+        )
+        .map_err(|e| crate::files::open_err(py, name, e))?;
         Ok(crate::files::File::from_opened(opened))
     }
 
     fn __len__(&self) -> usize {
-        self.listing.entries.len()
+        self.entries.len()
     }
 
     fn __repr__(&self) -> String {
         format!(
             "<gamewire.godot.Pack: {}>",
-            gamewire::open::pack::describe(&self.listing.info, self.listing.entries.len())
+            gamewire::open::archive::Pack::describe_info(&self.info, self.entries.len())
         )
     }
 }

@@ -283,6 +283,9 @@ pub(crate) fn looks_like_json(data: &[u8]) -> bool {
 pub enum ArchiveKind {
     /// A KingsIsle `KIWAD` archive (Wizard101, Pirate101): magic `KIWAD`.
     KingsIsleWad,
+    /// A Godot resource pack (`.pck`): magic `GDPC` at the start, or at the end of an
+    /// executable it is embedded in.
+    GodotPack,
 }
 
 impl ArchiveKind {
@@ -290,6 +293,7 @@ impl ArchiveKind {
     pub fn name(self) -> &'static str {
         match self {
             ArchiveKind::KingsIsleWad => "KingsIsle KIWAD archive",
+            ArchiveKind::GodotPack => "Godot pack",
         }
     }
 }
@@ -299,6 +303,10 @@ pub fn archive_kind(data: &[u8]) -> Option<ArchiveKind> {
     #[cfg(feature = "kingsisle")]
     if gamewire_kingsisle::wad::sniff(data) {
         return Some(ArchiveKind::KingsIsleWad);
+    }
+    #[cfg(feature = "godot")]
+    if gamewire_godot::pck::locate(data).is_some() {
+        return Some(ArchiveKind::GodotPack);
     }
     let _ = data;
     None

@@ -19,9 +19,14 @@
 //! offset (8), size (8), MD5 of the stored bytes (16; zeros where the writer did not
 //! compute it, as Godot 3's `PCKPacker`), and from format 2 on file flags (4:
 //! `PACK_FILE_ENCRYPTED` 1, `PACK_FILE_REMOVAL` 2 for patch packs, `PACK_FILE_DELTA` 4).
-//! Pack flag `PACK_DIR_ENCRYPTED` (1) means the directory after the file count is a
-//! `GDEC` encrypted stream under the game's script encryption key; an entry with
-//! `PACK_FILE_ENCRYPTED` holds a `GDEC` stream too.
+//! Pack flag `PACK_DIR_ENCRYPTED` (1) means the directory after the file count is an
+//! encrypted stream under the export's 32-byte encryption key: a `GDEC` file
+//! ([`crate::container::encrypted`], Godot 4's layout) without its magic, as the engine
+//! opens it with `p_with_magic` false (MD5 of the plaintext 16, length 8, IV 16, AES-256
+//! CFB of the plaintext padded to 16); an entry with `PACK_FILE_ENCRYPTED` holds such a
+//! stream at its offset, and the directory gives the plaintext's size and MD5 (the
+//! exporter's `_save_pack_file`). [`PackReader::with_key`] reads both, [`Pack::encrypt`]
+//! writes both; without the key they are refused with an error asking for it.
 //!
 //! A pack embedded in an executable ends with its size (8) and `GDPC` again: the
 //! header is at `end - 12 - size`.
@@ -39,8 +44,9 @@
 mod read;
 mod write;
 
+pub use crate::container::encrypted::Key;
 pub use read::{locate, Entry, PackInfo, PackReader};
-pub use write::{Pack, PackError, PACK_FORMAT};
+pub use write::{Encryption, Pack, PackError, PACK_FORMAT};
 
 /// The magic number at the start (and, embedded, the end) of a pack.
 pub const MAGIC: &[u8; 4] = b"GDPC";

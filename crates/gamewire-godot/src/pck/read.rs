@@ -9,8 +9,10 @@ use super::{
     MAGIC, PACK_DIR_ENCRYPTED, PACK_FILE_DELTA, PACK_FILE_ENCRYPTED, PACK_FILE_REMOVAL,
     PACK_REL_FILEBASE,
 };
+use crate::container::encrypted::{self, Key};
 use gamewire_core::{Error, Result};
 use md5::{Digest, Md5};
+use std::borrow::Cow;
 
 /// What a pack's header says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,7 +54,8 @@ pub struct Entry {
     pub md5: [u8; 16],
     /// File flags (`PACK_FILE_*`).
     pub flags: u32,
-    /// Where its directory record is in the input.
+    /// Where its directory record is: in the input, or, for a pack whose directory is
+    /// encrypted, in the decrypted directory (after the file count).
     pub record: u64,
 }
 
@@ -62,7 +65,7 @@ impl Entry {
         self.path.strip_prefix("res://").unwrap_or(&self.path)
     }
 
-    /// True when the entry holds an encrypted (`GDEC`) stream.
+    /// True when the entry holds an encrypted stream.
     pub fn encrypted(&self) -> bool {
         self.flags & PACK_FILE_ENCRYPTED != 0
     }
@@ -94,6 +97,7 @@ pub struct PackReader<'a> {
     data: &'a [u8],
     info: PackInfo,
     entries: Vec<Entry>,
+    key: Option<Key>,
 }
 
 /// Bytes of a format 1 directory record besides the path; format 2 on add 4 (flags).
@@ -133,9 +137,20 @@ impl Cursor<'_> {
 impl<'a> PackReader<'a> {
     /// Reads the header and directory of the pack in `data`: a pack file (`GDPC` at
     /// the start), or an executable with a pack at its end. An encrypted directory is
-    /// refused (gamewire does not decrypt packs yet); encrypted entries are listed and
-    /// refused when read.
+    /// refused with a reason (it needs the key: [`PackReader::with_key`]); encrypted
+    /// entries are listed and refused when read.
     pub fn parse(data: &'a [u8]) -> Result<Self> {
+        Self::with_key(data, None)
+    }
+
+    /// Reads the pack in `data` as [`PackReader::parse`] does, decrypting with `key`
+    /// (the export's 32-byte encryption key) an encrypted directory (`PACK_DIR_ENCRYPTED`)
+    /// and, when read, encrypted entries (`PACK_FILE_ENCRYPTED`). As the engine lays them
+    /// out, each is an encrypted stream ([`encrypted`], Godot 4's layout without the
+    /// `GDEC` magic) where the plain bytes would be: the directory after the file count, an entry at its offset, whose size
+    /// and MD5 in the directory are those of the plaintext. A wrong key is an error
+    /// saying so.
+    pub fn with_key(data: &'a [u8], key: Option<&Key>) -> Result<Self> {
         let (start, embedded) = if data.starts_with(MAGIC) {
             (0u64, false)
         } else if let Some(start) = embedded_start(data)? {
@@ -207,18 +222,42 @@ impl<'a> PackReader<'a> {
         };
         let count_at = c.at;
         let count = c.u32("the file count")? as u64;
-        if info.directory_encrypted() {
-            return Err(Error::msg_at(
-                c.at as usize,
+        let plain_dir;
+        let (mut c, dir_base) = if info.directory_encrypted() {
+            let Some(key) = key else {
+                return Err(Error::msg_at(
+                    c.at as usize,
+                    format!(
+                        "the pack's directory of {count} files is encrypted (PACK_DIR_ENCRYPTED): \
+                         give the game's 32-byte export encryption key to read it (gamewire: \
+                         --key HEX or the GAMEWIRE_GODOT_KEY environment variable)"
+                    ),
+                ));
+            };
+            plain_dir = decrypt_at(data, c.at, key, "the pack's directory")?;
+            (
+                Cursor {
+                    data: &plain_dir,
+                    at: 0,
+                },
+                Some(c.at),
+            )
+        } else {
+            (c, None)
+        };
+        let in_dir = |e: Error| match dir_base {
+            Some(base) => Error::msg_at(
+                base as usize,
                 format!(
-                    "the pack's directory of {count} files is encrypted (PACK_DIR_ENCRYPTED): \
-                     reading it needs the game's script encryption key, and gamewire does not \
-                     decrypt packs yet"
+                    "in the decrypted directory at byte {}: {}",
+                    c_at(&e),
+                    strip_at(&e)
                 ),
-            ));
-        }
+            ),
+            None => e,
+        };
         let record = RECORD_FIXED + if format >= 2 { 4 } else { 0 };
-        let left = data.len() as u64 - c.at;
+        let left = c.data.len() as u64 - c.at;
         if count > left / record {
             return Err(Error::msg_at(
                 count_at as usize,
@@ -229,67 +268,78 @@ impl<'a> PackReader<'a> {
             ));
         }
         let mut entries = Vec::with_capacity(count as usize);
-        for i in 0..count {
-            let at = c.at;
-            let len = c.u32("a path length")? as u64;
-            let raw = c
-                .take(len, "a path")
-                .map_err(|e| Error::msg_at(at as usize, format!("entry {i}: {}", strip_at(&e))))?;
-            let raw = match raw.iter().position(|&b| b == 0) {
-                Some(n) => &raw[..n],
-                None => raw,
-            };
-            let path = std::str::from_utf8(raw)
-                .map_err(|_| {
+        let mut read_records = || -> Result<()> {
+            for i in 0..count {
+                let at = c.at;
+                let len = c.u32("a path length")? as u64;
+                let raw = c.take(len, "a path").map_err(|e| {
+                    Error::msg_at(at as usize, format!("entry {i}: {}", strip_at(&e)))
+                })?;
+                let raw = match raw.iter().position(|&b| b == 0) {
+                    Some(n) => &raw[..n],
+                    None => raw,
+                };
+                let path = std::str::from_utf8(raw)
+                    .map_err(|_| {
+                        Error::msg_at(
+                            (at + 4) as usize,
+                            format!("entry {i}: the path is not UTF-8"),
+                        )
+                    })?
+                    .to_owned();
+                let named =
+                    |e: Error| Error::msg_at(c_at(&e), format!("entry {path:?}: {}", strip_at(&e)));
+                let ofs = c.u64("the file offset").map_err(named)?;
+                let size = c.u64("the file size").map_err(named)?;
+                let md5: [u8; 16] = c
+                    .take(16, "the MD5")
+                    .map_err(named)?
+                    .try_into()
+                    .expect("16 bytes");
+                let fl = if format >= 2 {
+                    c.u32("the file flags").map_err(named)?
+                } else {
+                    0
+                };
+                let offset = file_base.checked_add(ofs).ok_or_else(|| {
                     Error::msg_at(
-                        (at + 4) as usize,
-                        format!("entry {i}: the path is not UTF-8"),
+                        at as usize,
+                        format!("entry {path:?}: the file offset overflows"),
                     )
-                })?
-                .to_owned();
-            let named =
-                |e: Error| Error::msg_at(c_at(&e), format!("entry {path:?}: {}", strip_at(&e)));
-            let ofs = c.u64("the file offset").map_err(named)?;
-            let size = c.u64("the file size").map_err(named)?;
-            let md5: [u8; 16] = c
-                .take(16, "the MD5")
-                .map_err(named)?
-                .try_into()
-                .expect("16 bytes");
-            let fl = if format >= 2 {
-                c.u32("the file flags").map_err(named)?
-            } else {
-                0
-            };
-            let offset = file_base.checked_add(ofs).ok_or_else(|| {
-                Error::msg_at(
-                    at as usize,
-                    format!("entry {path:?}: the file offset overflows"),
-                )
-            })?;
-            let removal = fl & PACK_FILE_REMOVAL != 0;
-            if !removal && (offset > data.len() as u64 || size > data.len() as u64 - offset) {
-                return Err(Error::msg_at(
+                })?;
+                let removal = fl & PACK_FILE_REMOVAL != 0;
+                // An encrypted entry's size is its plaintext's; its encrypted stream is stored.
+                let stored = if fl & PACK_FILE_ENCRYPTED != 0 {
+                    encrypted_len(size)
+                } else {
+                    size
+                };
+                if !removal && (offset > data.len() as u64 || stored > data.len() as u64 - offset) {
+                    return Err(Error::msg_at(
                     at as usize,
                     format!(
-                        "entry {path:?}: its {size} bytes at offset {offset} run past the end of the input ({} bytes)",
+                        "entry {path:?}: its {stored} stored bytes at offset {offset} run past the end of the input ({} bytes)",
                         data.len()
                     ),
                 ));
+                }
+                entries.push(Entry {
+                    path,
+                    offset,
+                    size,
+                    md5,
+                    flags: fl,
+                    record: at,
+                });
             }
-            entries.push(Entry {
-                path,
-                offset,
-                size,
-                md5,
-                flags: fl,
-                record: at,
-            });
-        }
+            Ok(())
+        };
+        read_records().map_err(in_dir)?;
         Ok(PackReader {
             data,
             info,
             entries,
+            key: key.cloned(),
         })
     }
 
@@ -310,24 +360,75 @@ impl<'a> PackReader<'a> {
         self.entries.iter().rev().find(|e| e.name() == name)
     }
 
-    /// The stored bytes of `entry`, unchecked.
+    /// The stored bytes of `entry`, unchecked: for an encrypted entry its encrypted
+    /// stream.
     pub fn read(&self, entry: &Entry) -> &'a [u8] {
         if entry.removal() {
             return &[];
         }
-        &self.data[entry.offset as usize..(entry.offset + entry.size) as usize]
+        let stored = if entry.encrypted() {
+            encrypted_len(entry.size)
+        } else {
+            entry.size
+        };
+        &self.data[entry.offset as usize..(entry.offset + stored) as usize]
+    }
+
+    /// True when the pack was read with a key.
+    pub fn has_key(&self) -> bool {
+        self.key.is_some()
+    }
+
+    /// The content of `entry`: decrypted with the pack's key when it is encrypted, its
+    /// MD5 checked where the directory gives one (the plaintext's, for an encrypted
+    /// entry). An encrypted entry without a key, a wrong key and a delta patch are
+    /// errors saying so.
+    pub fn read_content(&self, entry: &Entry) -> Result<Cow<'a, [u8]>> {
+        if !entry.encrypted() || entry.removal() {
+            return self.read_checked(entry).map(Cow::Borrowed);
+        }
+        let Some(key) = &self.key else {
+            return Err(Error::msg_at(
+                entry.offset as usize,
+                format!(
+                    "entry {:?} is encrypted (PACK_FILE_ENCRYPTED): give the game's 32-byte \
+                     export encryption key to read it (gamewire: --key HEX or the \
+                     GAMEWIRE_GODOT_KEY environment variable)",
+                    entry.path
+                ),
+            ));
+        };
+        let plain = decrypt_at(
+            self.data,
+            entry.offset,
+            key,
+            &format!("entry {:?}", entry.path),
+        )?;
+        if plain.len() as u64 != entry.size {
+            return Err(Error::msg_at(
+                entry.offset as usize,
+                format!(
+                    "entry {:?}: the directory gives {} bytes, its encrypted stream holds {}",
+                    entry.path,
+                    entry.size,
+                    plain.len()
+                ),
+            ));
+        }
+        self.check_md5(entry, &plain)?;
+        Ok(Cow::Owned(plain))
     }
 
     /// The bytes of `entry`, with its MD5 checked where the directory gives one.
-    /// Encrypted entries and delta patches are refused: gamewire cannot give their
-    /// content.
+    /// Encrypted entries (read them with [`PackReader::read_content`]) and delta
+    /// patches are refused: their bytes are not the content.
     pub fn read_checked(&self, entry: &Entry) -> Result<&'a [u8]> {
-        if entry.encrypted() {
+        if entry.encrypted() && !entry.removal() {
             return Err(Error::msg_at(
                 entry.offset as usize,
                 format!(
                     "entry {:?} is encrypted (PACK_FILE_ENCRYPTED): reading it needs the game's \
-                     script encryption key, and gamewire does not decrypt packs yet",
+                     export encryption key",
                     entry.path
                 ),
             ));
@@ -342,6 +443,11 @@ impl<'a> PackReader<'a> {
             ));
         }
         let bytes = self.read(entry);
+        self.check_md5(entry, bytes)?;
+        Ok(bytes)
+    }
+
+    fn check_md5(&self, entry: &Entry, bytes: &[u8]) -> Result<()> {
         if entry.has_md5() && !entry.removal() {
             let got: [u8; 16] = Md5::digest(bytes).into();
             if got != entry.md5 {
@@ -357,8 +463,49 @@ impl<'a> PackReader<'a> {
                 ));
             }
         }
-        Ok(bytes)
+        Ok(())
     }
+}
+
+/// Bytes of the encrypted stream holding `size` bytes of plaintext: a `GDEC` file of
+/// Godot 4's layout without its magic (the engine opens pack streams with
+/// `p_with_magic` false): MD5, length, IV (40), then the plaintext padded to 16.
+pub(super) fn encrypted_len(size: u64) -> u64 {
+    size.div_ceil(16).saturating_mul(16).saturating_add(40)
+}
+
+/// Decrypts the encrypted stream (no magic) at `at` in `data` with `key`; `what` names
+/// it in errors.
+fn decrypt_at(data: &[u8], at: u64, key: &Key, what: &str) -> Result<Vec<u8>> {
+    let head = data
+        .get(at as usize..)
+        .filter(|h| h.len() >= 40)
+        .ok_or_else(|| {
+            Error::msg_at(
+                at as usize,
+                format!("{what} is marked encrypted but the input ends before its stream's header"),
+            )
+        })?;
+    let len = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
+    let total = encrypted_len(len);
+    if total > head.len() as u64 {
+        return Err(Error::msg_at(
+            at as usize + 16,
+            format!("{what}: its encrypted stream of {len} bytes runs past the end of the input"),
+        ));
+    }
+    // The stream is a GDEC file without its magic.
+    let mut file = Vec::with_capacity(4 + total as usize);
+    file.extend_from_slice(encrypted::MAGIC);
+    file.extend_from_slice(&head[..total as usize]);
+    encrypted::decrypt(&file, key)
+        .map(|d| d.plaintext)
+        .map_err(|e| {
+            Error::msg_at(
+                (at as usize + e.offset().unwrap_or(4)).saturating_sub(4),
+                format!("{what}: {}", strip_at(&e)),
+            )
+        })
 }
 
 /// The error's offset, or 0.
@@ -544,6 +691,70 @@ mod tests {
     }
 
     #[test]
+    fn encrypted_packs_read_back_with_the_key_and_say_what_they_need() {
+        use super::super::Encryption;
+        let key = Key::from_hex(&"5a".repeat(32)).unwrap();
+        let wrong = Key::from_hex(&"a5".repeat(32)).unwrap();
+        let body: Vec<u8> = (0..100u8).collect();
+        for f in 2..=4 {
+            for (directory, files) in [(true, false), (false, true), (true, true)] {
+                let ctx = format!("format {f}, directory {directory}, files {files}");
+                let mut p = Pack::with_format(f, Pack::default_version(f)).unwrap();
+                p.add_file("project.binary", b"ECFG\0\0\0\0".to_vec())
+                    .unwrap();
+                p.add_file("a/b.bin", body.clone()).unwrap();
+                p.encrypt(Encryption {
+                    key: key.clone(),
+                    directory,
+                    files,
+                })
+                .unwrap();
+                let bytes = p.to_bytes();
+                let r = PackReader::with_key(&bytes, Some(&key)).unwrap();
+                assert_eq!(r.info().directory_encrypted(), directory, "{ctx}");
+                assert_eq!(r.entries()[1].size, 100, "{ctx}: the plaintext size");
+                assert_eq!(r.entries()[1].encrypted(), files, "{ctx}");
+                assert_eq!(
+                    r.read_content(r.find("a/b.bin").unwrap()).unwrap(),
+                    &body[..],
+                    "{ctx}"
+                );
+                // Without a key: the error says to give one.
+                let e = match PackReader::parse(&bytes) {
+                    Err(e) => e.to_string(),
+                    Ok(r) => r.read_content(&r.entries()[1]).unwrap_err().to_string(),
+                };
+                assert!(e.contains("encrypted") && e.contains("--key"), "{ctx}: {e}");
+                // A wrong key: an error saying so.
+                let e = match PackReader::with_key(&bytes, Some(&wrong)) {
+                    Err(e) => e.to_string(),
+                    Ok(r) => r.read_content(&r.entries()[1]).unwrap_err().to_string(),
+                };
+                assert!(e.contains("wrong password or key"), "{ctx}: {e}");
+                // A damaged encrypted entry or directory is an error, never garbage.
+                let mut bad = bytes.clone();
+                let at = if directory {
+                    r.info().directory as usize + 4 + 50
+                } else {
+                    r.entries()[1].offset as usize + 50
+                };
+                bad[at] ^= 1;
+                let ok = PackReader::with_key(&bad, Some(&key))
+                    .and_then(|r| r.read_content(&r.entries()[1]).map(|b| b.into_owned()));
+                assert!(ok.is_err(), "{ctx}");
+            }
+        }
+        let mut p = Pack::with_format(1, (3, 6, 0)).unwrap();
+        assert!(p
+            .encrypt(Encryption {
+                key,
+                directory: true,
+                files: false
+            })
+            .is_err());
+    }
+
+    #[test]
     fn every_byte_changed_is_read_or_refused_without_panic() {
         for f in 1..=4 {
             let good = sample(f);
@@ -554,7 +765,12 @@ mod tests {
                     if let Ok(r) = PackReader::parse(&bad) {
                         for e in r.entries() {
                             let _ = r.read_checked(e);
-                            assert!(e.removal() || r.read(e).len() as u64 == e.size);
+                            let stored = if e.encrypted() {
+                                encrypted_len(e.size)
+                            } else {
+                                e.size
+                            };
+                            assert!(e.removal() || r.read(e).len() as u64 == stored);
                         }
                     }
                 }

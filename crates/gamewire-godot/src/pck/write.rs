@@ -1,7 +1,9 @@
 //! Writing packs, formats 1 to 4, laid out as the engines' exporters lay them out.
 
-use super::{MAGIC, PACK_REL_FILEBASE};
+use super::{MAGIC, PACK_DIR_ENCRYPTED, PACK_FILE_ENCRYPTED, PACK_REL_FILEBASE};
+use crate::container::encrypted::{self, Key, Layout};
 use md5::{Digest, Md5};
+use std::borrow::Cow;
 
 /// The pack format [`Pack::new`] writes (Godot 4.5 and 4.6; 4.7 reads it too).
 pub const PACK_FORMAT: u32 = 3;
@@ -17,6 +19,9 @@ pub enum PackError {
     /// Two files with the same path.
     #[error("pack path {0:?} added twice")]
     Duplicate(String),
+    /// Encryption asked of a format without pack flags (format 1, Godot 3).
+    #[error("pack format {0} has no encryption flags: encrypted packs are format 2 on (Godot 4)")]
+    NoEncryption(u32),
     /// A pack format gamewire does not write.
     #[error("pack format {0} is not one gamewire writes (1: Godot 3, 2: 4.0 to 4.4, 3: 4.5 and 4.6, 4: 4.7 on)")]
     BadFormat(u32),
@@ -28,6 +33,18 @@ pub struct Pack {
     format: u32,
     version: (u32, u32, u32),
     files: Vec<(String, Vec<u8>)>,
+    encryption: Option<Encryption>,
+}
+
+/// What of a pack is encrypted, and with which key.
+#[derive(Debug, Clone)]
+pub struct Encryption {
+    /// The export's 32-byte key.
+    pub key: Key,
+    /// Encrypt the directory (`PACK_DIR_ENCRYPTED`).
+    pub directory: bool,
+    /// Encrypt every file (`PACK_FILE_ENCRYPTED`).
+    pub files: bool,
 }
 
 impl Pack {
@@ -38,6 +55,7 @@ impl Pack {
             format: PACK_FORMAT,
             version,
             files: Vec::new(),
+            encryption: None,
         }
     }
 
@@ -50,7 +68,21 @@ impl Pack {
             format,
             version,
             files: Vec::new(),
+            encryption: None,
         })
+    }
+
+    /// Encrypts the directory and/or the files as the engine's exporter does with an
+    /// encryption key: each as an encrypted stream (Godot 4's `GDEC` layout without the
+    /// magic, a fresh IV each)
+    /// where the plain bytes would be; the directory keeps the plaintext's size and
+    /// MD5. Format 1 has no flags to say so: an error.
+    pub fn encrypt(&mut self, encryption: Encryption) -> Result<(), PackError> {
+        if self.format < 2 {
+            return Err(PackError::NoEncryption(self.format));
+        }
+        self.encryption = Some(encryption);
+        Ok(())
     }
 
     /// The engine version a pack of `format` is stamped with when none is named: the
@@ -97,55 +129,90 @@ impl Pack {
         }
     }
 
-    /// Bytes of the directory entries (without the count).
-    fn directory_len(&self) -> usize {
-        let flags = if self.format >= 2 { 4 } else { 0 };
+    /// The bytes stored for each file: itself, or its encrypted stream.
+    fn stored(&self) -> Vec<Cow<'_, [u8]>> {
         self.files
             .iter()
-            .map(|(p, _)| 4 + align(self.stored_path(p).len(), 4) + 8 + 8 + 16 + flags)
-            .sum()
+            .map(|(_, d)| match &self.encryption {
+                Some(e) if e.files => Cow::Owned(stream(d, &e.key)),
+                _ => Cow::Borrowed(d.as_slice()),
+            })
+            .collect()
+    }
+
+    /// The directory as stored: the count, then the records (encrypted when asked);
+    /// offsets are `add` plus the file's place after the file base.
+    fn directory(&self, stored: &[Cow<'_, [u8]>], add: u64) -> Vec<u8> {
+        let file_flags = match &self.encryption {
+            Some(e) if e.files => PACK_FILE_ENCRYPTED,
+            _ => 0,
+        };
+        let mut rec = Vec::new();
+        let mut offset = 0u64;
+        for ((path, data), s) in self.files.iter().zip(stored) {
+            let path = self.stored_path(path);
+            let padded = align(path.len(), 4);
+            rec.extend_from_slice(&(padded as u32).to_le_bytes());
+            rec.extend_from_slice(path.as_bytes());
+            rec.resize(rec.len() + padded - path.len(), 0);
+            rec.extend_from_slice(&(add + offset).to_le_bytes());
+            rec.extend_from_slice(&(data.len() as u64).to_le_bytes());
+            rec.extend_from_slice(&Md5::digest(data));
+            if self.format >= 2 {
+                rec.extend_from_slice(&file_flags.to_le_bytes());
+            }
+            offset += align(s.len(), ALIGNMENT) as u64;
+        }
+        let mut out = (self.files.len() as u32).to_le_bytes().to_vec();
+        match &self.encryption {
+            Some(e) if e.directory => out.extend_from_slice(&stream(&rec, &e.key)),
+            _ => out.extend_from_slice(&rec),
+        }
+        out
     }
 
     /// The pack's bytes. Each file's MD5 is computed, as the engines' exporters do.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let data_len: usize = self
-            .files
-            .iter()
-            .map(|(_, d)| align(d.len(), ALIGNMENT))
-            .sum();
-        let mut out = Vec::with_capacity(128 + self.directory_len() + data_len);
+        let stored = self.stored();
+        let data_len: usize = stored.iter().map(|d| align(d.len(), ALIGNMENT)).sum();
+        // The directory's length does not depend on the offsets in it.
+        let dir_len = self.directory(&stored, 0).len();
+        let mut out = Vec::with_capacity(128 + dir_len + data_len);
         out.extend_from_slice(MAGIC);
         for word in [self.format, self.version.0, self.version.1, self.version.2] {
             out.extend_from_slice(&word.to_le_bytes());
         }
+        let dir_flag = match &self.encryption {
+            Some(e) if e.directory => PACK_DIR_ENCRYPTED,
+            _ => 0,
+        };
         match self.format {
             1 => {
                 out.resize(out.len() + 64, 0); // reserved
-                let header = out.len() + 4 + self.directory_len();
-                let base = align(header, ALIGNMENT);
-                self.write_directory(&mut out, base as u64);
+                let base = align(out.len() + dir_len, ALIGNMENT);
+                out.extend_from_slice(&self.directory(&stored, base as u64));
                 out.resize(base, 0);
-                self.write_data(&mut out);
+                write_data(&mut out, &stored);
             }
             2 => {
                 // From 4.3 the exporter writes the file base relative to the pack.
-                let flags = if self.version >= (4, 3, 0) {
+                let rel = if self.version >= (4, 3, 0) {
                     PACK_REL_FILEBASE
                 } else {
                     0
                 };
-                out.extend_from_slice(&flags.to_le_bytes());
+                out.extend_from_slice(&(rel | dir_flag).to_le_bytes());
                 let base_at = out.len();
                 out.extend_from_slice(&0u64.to_le_bytes());
                 out.resize(out.len() + 64, 0); // reserved
-                let base = align(out.len() + 4 + self.directory_len(), ALIGNMENT);
+                let base = align(out.len() + dir_len, ALIGNMENT);
                 out[base_at..base_at + 8].copy_from_slice(&(base as u64).to_le_bytes());
-                self.write_directory(&mut out, 0);
+                out.extend_from_slice(&self.directory(&stored, 0));
                 out.resize(base, 0);
-                self.write_data(&mut out);
+                write_data(&mut out, &stored);
             }
             _ => {
-                out.extend_from_slice(&PACK_REL_FILEBASE.to_le_bytes());
+                out.extend_from_slice(&(PACK_REL_FILEBASE | dir_flag).to_le_bytes());
                 let base_at = out.len();
                 out.extend_from_slice(&0u64.to_le_bytes());
                 let dir_at = out.len();
@@ -154,41 +221,27 @@ impl Pack {
                 let base = align(out.len(), ALIGNMENT);
                 out.resize(base, 0);
                 out[base_at..base_at + 8].copy_from_slice(&(base as u64).to_le_bytes());
-                self.write_data(&mut out);
+                write_data(&mut out, &stored);
                 let dir = out.len() as u64;
                 out[dir_at..dir_at + 8].copy_from_slice(&dir.to_le_bytes());
-                self.write_directory(&mut out, 0);
+                out.extend_from_slice(&self.directory(&stored, 0));
             }
         }
         out
     }
+}
 
-    /// The count and the entries; offsets are `add` plus the file's place after the
-    /// file base.
-    fn write_directory(&self, out: &mut Vec<u8>, add: u64) {
-        out.extend_from_slice(&(self.files.len() as u32).to_le_bytes());
-        let mut offset = 0u64;
-        for (path, data) in &self.files {
-            let stored = self.stored_path(path);
-            let padded = align(stored.len(), 4);
-            out.extend_from_slice(&(padded as u32).to_le_bytes());
-            out.extend_from_slice(stored.as_bytes());
-            out.resize(out.len() + padded - stored.len(), 0);
-            out.extend_from_slice(&(add + offset).to_le_bytes());
-            out.extend_from_slice(&(data.len() as u64).to_le_bytes());
-            out.extend_from_slice(&Md5::digest(data));
-            if self.format >= 2 {
-                out.extend_from_slice(&0u32.to_le_bytes()); // file flags: plain
-            }
-            offset += align(data.len(), ALIGNMENT) as u64;
-        }
-    }
+/// `plain` encrypted as the engine stores it in a pack: a `GDEC` file of Godot 4's
+/// layout (fresh IV) without its magic.
+fn stream(plain: &[u8], key: &Key) -> Vec<u8> {
+    let iv = encrypted::random_iv();
+    encrypted::encrypt(plain, key, &Layout::V4 { iv }).split_off(encrypted::MAGIC.len())
+}
 
-    fn write_data(&self, out: &mut Vec<u8>) {
-        for (_, data) in &self.files {
-            out.extend_from_slice(data);
-            out.resize(align(out.len(), ALIGNMENT), 0);
-        }
+fn write_data(out: &mut Vec<u8>, stored: &[Cow<'_, [u8]>]) {
+    for data in stored {
+        out.extend_from_slice(data);
+        out.resize(align(out.len(), ALIGNMENT), 0);
     }
 }
 

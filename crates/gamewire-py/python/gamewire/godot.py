@@ -306,22 +306,26 @@ def encode_project_binary(settings, *, version=4):
 class Pack:
     """A Godot resource pack (``.pck``, formats 0 to 4, Godot 2.x to 4.7; or an
     executable with a pack at its end). Entries are named with or without ``res://``;
-    every entry's MD5 is checked where the pack gives one. Encrypted packs and entries
-    are refused with an error saying so."""
+    every entry's MD5 is checked where the pack gives one. An encrypted pack (its
+    directory, its entries) is read with ``key``, the export's 32-byte encryption key
+    (bytes, or 64 hex digits); without it, it is refused with an error saying to give
+    one, and a wrong key is an error saying so."""
 
     __slots__ = ("_p", "path")
 
-    def __init__(self, data, path=None):
-        self._p = _g.Pack(bytes(data))
+    def __init__(self, data, path=None, *, key=None):
+        if isinstance(key, str):
+            key = bytes.fromhex(key.strip())
+        self._p = _g.Pack(bytes(data), None if key is None else bytes(key))
         self.path = path
 
     @classmethod
-    def open(cls, path):
-        """Reads the pack at ``path``."""
+    def open(cls, path, *, key=None):
+        """Reads the pack at ``path`` (with ``key`` for an encrypted pack)."""
         import os
 
         with open(path, "rb") as f:
-            return cls(f.read(), os.fspath(path))
+            return cls(f.read(), os.fspath(path), key=key)
 
     def names(self):
         """The entries' paths without ``res://``, in directory order."""
@@ -335,11 +339,11 @@ class Pack:
 
     def entries(self):
         """Every entry as a dict: ``path``, ``name``, ``size``, ``md5``, ``flags``,
-        ``format`` (what gamewire reads it as, or None) and ``error``."""
+        ``encrypted``, ``format`` (what gamewire reads it as, or None) and ``error``."""
         return self._p.entries()
 
     def read(self, name):
-        """The bytes of entry ``name``, MD5 checked."""
+        """The bytes of entry ``name``, MD5 checked (and decrypted, with the key)."""
         return self._p.read(name)
 
     def open_entry(self, name, *, as_format=None, allow_objects=False):

@@ -1,4 +1,4 @@
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Union
 
 class Variant:
     type_name: str
@@ -85,10 +85,10 @@ def encode_project_binary(settings: Dict[str, Any], *, version: int = 4) -> byte
 class Pack:
     """A Godot resource pack (``.pck``, formats 0 to 4), read from bytes."""
     path: Optional[str]
-    def __init__(self, data: bytes, path: Optional[str] = None) -> None: ...
+    def __init__(self, data: bytes, path: Optional[str] = None, *, key: Optional[Union[bytes, str]] = None) -> None: ...
     @classmethod
-    def open(cls, path: Any) -> "Pack":
-        """Reads the pack at ``path``."""
+    def open(cls, path: Any, *, key: Optional[Union[bytes, str]] = None) -> "Pack":
+        """Reads the pack at ``path`` (with ``key`` for an encrypted pack)."""
         ...
     def names(self) -> List[str]:
         """The entries' paths without ``res://``, in directory order."""

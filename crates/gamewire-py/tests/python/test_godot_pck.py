@@ -60,3 +60,32 @@ def test_damaged_pack_is_a_clear_error():
         godot.Pack(b"not a pack at all")
     with pytest.raises(gamewire.DecodeError, match="truncated"):
         godot.Pack(b"GDPC\x03\x00\x00\x00")
+
+
+@pytest.mark.parametrize("what", ["all", "directory", "files"])
+def test_encrypted_pack_reads_with_its_key(tmp_path, what):
+    if not os.environ.get("GAMEWIRE_BIN"):
+        pytest.skip("GAMEWIRE_BIN not set (the CLI packs the test's pack)")
+    src = tmp_path / "src"
+    (src / "sub").mkdir(parents=True)
+    (src / "project.binary").write_bytes((REAL / "cell-game.project.binary").read_bytes())
+    (src / "sub" / "a.txt").write_bytes(b"hello\n")
+    out = tmp_path / "enc.pck"
+    key = bytes(range(32))
+    subprocess.run([os.environ["GAMEWIRE_BIN"], "godot", "pck", "pack", str(src), "-o", str(out),
+                    "--encrypt-key", key.hex(), "--encrypt", what], check=True, capture_output=True)
+    for k in (key, key.hex()):
+        pack = godot.Pack.open(out, key=k)
+        assert pack.info["encrypted"] == (what != "files")
+        assert pack.read("res://sub/a.txt") == b"hello\n"
+        assert pack.decode("project.binary")["application/config/name"] == "Cell Game"
+        assert {e["name"]: e["encrypted"] for e in pack.entries()}["sub/a.txt"] == (what != "directory")
+    if what == "files":
+        pack = godot.Pack.open(out)
+        with pytest.raises(gamewire.DecodeError, match="key"):
+            pack.read("sub/a.txt")
+    else:
+        with pytest.raises(gamewire.DecodeError, match="key"):
+            godot.Pack.open(out)
+    with pytest.raises(gamewire.DecodeError, match="wrong password or key"):
+        godot.Pack.open(out, key=bytes(32)).read("sub/a.txt")

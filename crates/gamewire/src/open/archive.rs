@@ -3,11 +3,12 @@
 //!
 //! Every archive format plugs in as an [`Archive`] (entries with a name, a size and their
 //! bytes); the front ends (`inspect ARCHIVE`, `decode ARCHIVE --entry NAME`,
-//! `convert ARCHIVE`, Python's `gamewire.kingsisle.Wad`) render what this module gives.
-//! The layouts live in the format crates: KingsIsle's `KIWAD` in
-//! [`gamewire_kingsisle::wad`].
+//! `convert ARCHIVE`, `gamewire godot pck list`, Python's `gamewire.kingsisle.Wad` and
+//! `gamewire.godot.Pack`) render what this module gives. The layouts live in the format
+//! crates: KingsIsle's `KIWAD` in [`gamewire_kingsisle::wad`], Godot's packs (`GDPC`,
+//! encrypted ones read with the export key) in [`gamewire_godot::pck`].
 
-use super::{open, OpenError, OpenOptions, Opened, SideFiles};
+use super::{open, OpenError, OpenOptions, Opened, Secret, SideFiles};
 use crate::{Detection, Format};
 use gamewire_core::inspect::{Node, TreeBuilder};
 use gamewire_core::{Error, Result};
@@ -33,9 +34,105 @@ pub trait Archive: Send + Sync {
     fn size(&self, i: usize) -> u64;
     /// How entry `i` is stored (`zlib 1,234 bytes`, `stored`), for listings.
     fn storage(&self, i: usize) -> String;
-    /// The bytes of entry `i`, checked (CRC, MD5, size) and inflated; `None` when the
-    /// entry holds nothing to extract (a KIWAD placeholder).
+    /// The bytes of entry `i`, checked (CRC, MD5, size), inflated and decrypted; `None`
+    /// when the entry holds nothing to extract (a KIWAD placeholder, a patch pack's
+    /// removal).
     fn read(&self, i: usize) -> Result<Option<Cow<'_, [u8]>>>;
+    /// What a successful [`Archive::read`] of entry `i` checked (`MD5`), for listings;
+    /// `None` when nothing is named.
+    fn checked(&self, i: usize) -> Option<&'static str> {
+        let _ = i;
+        None
+    }
+}
+
+/// A Godot pack (`GDPC`) as an [`Archive`]: entry names without `res://`, every read
+/// MD5-checked and, with the key, decrypted.
+#[cfg(feature = "godot")]
+pub struct Pack<'a>(pub gamewire_godot::pck::PackReader<'a>);
+
+#[cfg(feature = "godot")]
+impl Pack<'_> {
+    /// A one-line description of a pack: `Godot pack format 3 (engine 4.5.0), 12 entries`.
+    pub fn describe_info(info: &gamewire_godot::pck::PackInfo, entries: usize) -> String {
+        let (a, b, c) = info.version;
+        let mut s = format!(
+            "Godot pack format {} (engine {a}.{b}.{c}), {entries} entries",
+            info.format
+        );
+        if info.directory_encrypted() {
+            s += ", directory encrypted";
+        }
+        if info.embedded {
+            s += &format!(", embedded at byte {}", info.start);
+        }
+        s
+    }
+}
+
+#[cfg(feature = "godot")]
+impl Archive for Pack<'_> {
+    fn describe(&self) -> String {
+        Self::describe_info(self.0.info(), self.0.entries().len())
+    }
+    fn len(&self) -> usize {
+        self.0.entries().len()
+    }
+    fn name(&self, i: usize) -> &str {
+        self.0.entries().get(i).map(|e| e.name()).unwrap_or("")
+    }
+    fn size(&self, i: usize) -> u64 {
+        self.0.entries().get(i).map(|e| e.size).unwrap_or(0)
+    }
+    fn storage(&self, i: usize) -> String {
+        let Some(e) = self.0.entries().get(i) else {
+            return String::new();
+        };
+        let mut s = Vec::new();
+        if e.encrypted() {
+            s.push("encrypted");
+        }
+        if e.removal() {
+            s.push("removed by this patch");
+        }
+        if e.delta() {
+            s.push("delta patch");
+        }
+        if !e.has_md5() {
+            s.push("no MD5");
+        }
+        s.join(", ")
+    }
+    fn read(&self, i: usize) -> Result<Option<Cow<'_, [u8]>>> {
+        let e = self
+            .0
+            .entries()
+            .get(i)
+            .ok_or_else(|| Error::msg(format!("no entry {i}")))?;
+        if e.removal() {
+            return Ok(None);
+        }
+        self.0.read_content(e).map(Some)
+    }
+    fn checked(&self, i: usize) -> Option<&'static str> {
+        self.0
+            .entries()
+            .get(i)
+            .filter(|e| e.has_md5())
+            .map(|_| "MD5")
+    }
+}
+
+/// The pack key a secret gives: a 32-byte key as it is, a password as the engine
+/// derives a key from it.
+#[cfg(feature = "godot")]
+pub fn pack_key(secret: Option<&Secret>) -> Result<Option<gamewire_godot::pck::Key>> {
+    use gamewire_godot::pck::Key;
+    Ok(match secret {
+        None => None,
+        Some(Secret::Key(k)) => Some(Key::from_bytes(k)?),
+        Some(Secret::Password(p)) => Some(Key::from_password(p)),
+    })
 }
 
 /// A `KIWAD` archive as an [`Archive`].
@@ -88,11 +185,27 @@ pub fn is_archive(data: &[u8]) -> bool {
 
 /// The archive in `data`, or `None` when `data` is no archive gamewire knows.
 pub fn archive(data: &[u8]) -> Option<Result<Box<dyn Archive + '_>>> {
+    archive_with(data, None)
+}
+
+/// The archive in `data` read with `secret` (the key of an encrypted Godot pack), or
+/// `None` when `data` is no archive gamewire knows.
+pub fn archive_with<'a>(
+    data: &'a [u8],
+    secret: Option<&Secret>,
+) -> Option<Result<Box<dyn Archive + 'a>>> {
+    let _ = secret;
     match crate::archive_kind(data)? {
         #[cfg(feature = "kingsisle")]
         crate::ArchiveKind::KingsIsleWad => {
             Some(wad::Archive::new(data).map(|a| Box::new(Wad(a)) as Box<dyn Archive>))
         }
+        #[cfg(feature = "godot")]
+        crate::ArchiveKind::GodotPack => Some((|| {
+            let key = pack_key(secret)?;
+            let r = gamewire_godot::pck::PackReader::with_key(data, key.as_ref())?;
+            Ok(Box::new(Pack(r)) as Box<dyn Archive>)
+        })()),
         #[allow(unreachable_patterns)]
         _ => None,
     }
@@ -109,6 +222,12 @@ pub fn check_name(name: &str) -> Result<()> {
 pub fn find(a: &dyn Archive, name: &str) -> Result<usize> {
     if let Some(i) = (0..a.len()).find(|&i| a.name(i) == name) {
         return Ok(i);
+    }
+    // A Godot path may be given as `res://NAME`.
+    if let Some(bare) = name.strip_prefix("res://") {
+        if let Some(i) = (0..a.len()).rev().find(|&i| a.name(i) == bare) {
+            return Ok(i);
+        }
     }
     let some: Vec<&str> = (0..a.len().min(8)).map(|i| a.name(i)).collect();
     let more = a.len().saturating_sub(some.len());
@@ -166,6 +285,8 @@ pub struct Listed {
     pub placeholder: bool,
     /// Why its bytes cannot be given (CRC mismatch, damaged zlib data), if so.
     pub error: Option<String>,
+    /// What reading it checked (`MD5`), when it was read and something was.
+    pub checked: Option<&'static str>,
 }
 
 /// Every entry of `a`, read and recognised (by magic, name and content, as `decode FILE`
@@ -183,6 +304,7 @@ pub fn list(a: &dyn Archive) -> Vec<Listed> {
                 size: a.size(i),
                 storage: a.storage(i),
                 format,
+                checked: error.is_none().then(|| a.checked(i)).flatten(),
                 placeholder,
                 error,
             }
@@ -192,8 +314,9 @@ pub fn list(a: &dyn Archive) -> Vec<Listed> {
 
 /// The archive's description and a tree of its entries: each entry's name, the format
 /// gamewire reads it as (or `bytes`), its size and how it is stored.
-pub fn inspect(data: &[u8]) -> Result<(String, Vec<Node>)> {
-    let a = archive(data).ok_or_else(|| Error::msg("not an archive gamewire reads"))??;
+pub fn inspect(data: &[u8], secret: Option<&Secret>) -> Result<(String, Vec<Node>)> {
+    let a =
+        archive_with(data, secret).ok_or_else(|| Error::msg("not an archive gamewire reads"))??;
     let l = list(a.as_ref());
     let n = l.len();
     let mut tree = TreeBuilder::new(n.max(1));
@@ -204,7 +327,13 @@ pub fn inspect(data: &[u8]) -> Result<(String, Vec<Node>)> {
         } else {
             e.format.as_deref().unwrap_or("bytes")
         };
-        let mut value = format!("{} bytes, {}", e.size, e.storage);
+        let mut value = format!("{} bytes", e.size);
+        if !e.storage.is_empty() {
+            value += &format!(", {}", e.storage);
+        }
+        if let Some(c) = e.checked {
+            value += &format!(", {c} ok");
+        }
         if let Some(err) = &e.error {
             value += &format!(", unreadable: {err}");
         }
@@ -257,7 +386,7 @@ pub fn open_entry(
     opts: &OpenOptions,
 ) -> std::result::Result<Opened, OpenError> {
     let fail = |error| OpenError::Failed { found: None, error };
-    let a = archive(data)
+    let a = archive_with(data, opts.secret.as_ref())
         .ok_or_else(|| fail(Error::msg("not an archive gamewire reads")))?
         .map_err(fail)?;
     let i = find(a.as_ref(), name).map_err(fail)?;
@@ -321,5 +450,105 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(none.contains("type list"), "{none}");
+    }
+}
+
+#[cfg(all(test, feature = "godot"))]
+mod pack_tests {
+    use super::*;
+    use gamewire_godot::pck::{Encryption, Key, Pack as Writer};
+
+    fn sample(encryption: Option<Encryption>) -> Vec<u8> {
+        let settings = gamewire_godot::project_binary::Settings {
+            version: gamewire_godot::Version::V4,
+            entries: vec![(
+                "application/config/name".into(),
+                gamewire_godot::Value::String("x".into()),
+            )],
+        };
+        let mut pack = Writer::new((4, 5, 0));
+        pack.add_file(
+            "project.binary",
+            gamewire_godot::project_binary::encode(&settings).unwrap(),
+        )
+        .unwrap();
+        pack.add_file("icon.png", b"\x89PNG\r\n".to_vec()).unwrap();
+        if let Some(e) = encryption {
+            pack.encrypt(e).unwrap();
+        }
+        pack.to_bytes()
+    }
+
+    #[test]
+    fn pack_entries_are_listed_with_their_formats_and_opened() {
+        let bytes = sample(None);
+        assert!(is_archive(&bytes));
+        assert_eq!(
+            crate::archive_kind(&bytes),
+            Some(crate::ArchiveKind::GodotPack)
+        );
+        let a = archive(&bytes).unwrap().unwrap();
+        assert_eq!(
+            a.describe(),
+            "Godot pack format 3 (engine 4.5.0), 2 entries"
+        );
+        let l = list(a.as_ref());
+        assert_eq!(
+            l[0].format.as_deref(),
+            Some("godot4 (project.binary, 1 settings)")
+        );
+        assert_eq!(l[0].checked, Some("MD5"));
+        assert_eq!(l[1].name, "icon.png");
+        assert_eq!(l[1].format, None);
+        // Both spellings of a path find the entry.
+        assert_eq!(find(a.as_ref(), "res://icon.png").unwrap(), 1);
+        assert_eq!(find(a.as_ref(), "icon.png").unwrap(), 1);
+        let o = open_entry(
+            &bytes,
+            None,
+            "res://project.binary",
+            &SideFiles::none(),
+            &OpenOptions::default(),
+        )
+        .unwrap();
+        let json = String::from_utf8(o.to_json(false).unwrap()).unwrap();
+        assert!(json.contains("\"application/config/name\":\"x\""), "{json}");
+        let e = find(a.as_ref(), "nope").unwrap_err().to_string();
+        assert!(
+            e.contains("no entry \"nope\"") && e.contains("icon.png"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn encrypted_packs_open_with_the_key_only() {
+        let key = [7u8; 32];
+        let bytes = sample(Some(Encryption {
+            key: Key::from_bytes(&key).unwrap(),
+            directory: true,
+            files: true,
+        }));
+        let e = archive(&bytes).unwrap().err().unwrap().to_string();
+        assert!(e.contains("encrypted") && e.contains("key"), "{e}");
+        let secret = Secret::Key(key.to_vec());
+        let (desc, tree) = inspect(&bytes, Some(&secret)).unwrap();
+        assert!(desc.contains("directory encrypted"), "{desc}");
+        assert!(!tree.is_empty());
+        let opts = OpenOptions {
+            secret: Some(secret),
+            ..OpenOptions::default()
+        };
+        let o = open_entry(&bytes, None, "project.binary", &SideFiles::none(), &opts).unwrap();
+        assert!(String::from_utf8(o.to_json(false).unwrap())
+            .unwrap()
+            .contains("\"x\""));
+        let wrong = OpenOptions {
+            secret: Some(Secret::Key(vec![8; 32])),
+            ..OpenOptions::default()
+        };
+        let e = open_entry(&bytes, None, "project.binary", &SideFiles::none(), &wrong)
+            .err()
+            .unwrap();
+        assert!(format!("{e:?}").contains("wrong password or key"), "{e:?}");
     }
 }

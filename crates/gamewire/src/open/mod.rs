@@ -23,7 +23,6 @@ pub mod archive;
 mod formats;
 pub mod numbers;
 #[cfg(feature = "godot")]
-pub mod pack;
 pub mod settings;
 pub mod side;
 mod value;
