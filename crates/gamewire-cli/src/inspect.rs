@@ -203,6 +203,7 @@ fn inspect_one(
     };
     let opts = gamewire::OpenOptions {
         as_format: args.as_format,
+        // Checked by `run` before any file is read.
         secret: args.secret.secret().ok().flatten(),
         ..gamewire::OpenOptions::default()
     };
@@ -286,6 +287,9 @@ fn describe(o: &gamewire::Opened) -> String {
 /// prints one JSON array of every file's entry instead of text.
 pub fn run(args: InspectArgs) -> CliResult {
     crate::io::check_stdout_open()?;
+    // A malformed --key (or GAMEWIRE_GODOT_KEY) is an error before anything is read,
+    // not a file later said to need a key.
+    args.secret.secret()?;
     let stdin = args.paths.iter().any(|p| p.as_os_str() == "-");
     let paths: Vec<PathBuf> = args
         .paths

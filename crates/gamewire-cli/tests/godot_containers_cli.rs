@@ -97,6 +97,20 @@ fn a_missing_or_wrong_secret_is_a_one_line_error() {
     assert!(e.stdout.is_empty());
     let e = run(&["decode", s, "--key", "abcd"], &[]);
     assert!(String::from_utf8_lossy(&e.stderr).contains("32 bytes"));
+    // inspect says so too, before reading anything, instead of asking for a key later.
+    for (args, envs) in [
+        (vec!["inspect", s, "--key", "abcd"], vec![]),
+        (vec!["inspect", s], vec![("GAMEWIRE_GODOT_KEY", "zz")]),
+    ] {
+        let e = run(&args, &envs);
+        let err = String::from_utf8_lossy(&e.stderr);
+        assert!(!e.status.success(), "{err}");
+        assert!(
+            err.contains("32 bytes") || err.contains("hex"),
+            "a malformed key is named: {err}"
+        );
+        assert!(e.stdout.is_empty(), "nothing inspected");
+    }
 }
 
 #[test]
