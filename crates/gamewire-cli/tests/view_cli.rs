@@ -1,0 +1,461 @@
+//! `gamewire view`: the server's rules, against the real server on 127.0.0.1 — the
+//! token, the `Host` header, paths kept inside the roots, writes only to files the page
+//! opened — and the open → edit → save loop through the library.
+
+mod common;
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+
+/// A running `gamewire view`, killed when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+    token: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `gamewire view --no-browser --port 0 PATHS` and reads its address.
+fn start(paths: &[&Path]) -> Server {
+    let mut child = common::bin()
+        .arg("view")
+        .arg("--no-browser")
+        .args(["--port", "0"])
+        .args(paths)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim();
+    let rest = url
+        .strip_prefix("http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("first line is not the address: {url:?}"));
+    let (port, token) = rest.split_once("/?token=").unwrap();
+    assert!(token.len() >= 32, "a short token: {token:?}");
+    Server {
+        child,
+        port: port.parse().unwrap(),
+        token: token.to_owned(),
+    }
+}
+
+/// One HTTP/1.1 request; the status and the body.
+fn request(
+    port: u16,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut req = format!("{method} {target} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        req.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() {
+        req.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    s.write_all(req.as_bytes()).unwrap();
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp).unwrap();
+    let text = String::from_utf8_lossy(&resp).into_owned();
+    let status = text[9..12].parse().unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        unchunk(body)
+    } else {
+        body.to_owned()
+    };
+    (status, body)
+}
+
+/// The body of a chunked response.
+fn unchunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+    out
+}
+
+impl Server {
+    /// A request with the token in a header.
+    fn api(&self, method: &str, target: &str, body: &str) -> (u16, Value) {
+        let (status, text) = request(
+            self.port,
+            method,
+            target,
+            &[("X-Gamewire-Token", &self.token)],
+            body,
+        );
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    fn open(&self, id: &str) -> (u16, Value) {
+        self.api("POST", "/api/open", &json!({ "file": id }).to_string())
+    }
+}
+
+/// A folder holding copies of `files` from the repository's samples.
+fn folder(files: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    for f in files {
+        let from = samples.join(f);
+        std::fs::copy(&from, dir.path().join(from.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+/// The JSON document `gamewire decode FILE` writes.
+fn decode(path: &Path) -> Value {
+    let out = common::gamewire(&["decode", path.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn every_request_needs_the_token() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    let port = s.port;
+    assert_eq!(request(port, "GET", "/", &[], "").0, 403);
+    assert_eq!(request(port, "GET", "/app.js", &[], "").0, 403);
+    assert_eq!(request(port, "GET", "/api/files", &[], "").0, 403);
+    let wrong = "0".repeat(s.token.len());
+    assert_eq!(
+        request(port, "GET", &format!("/api/files?token={wrong}"), &[], "").0,
+        403
+    );
+    assert_eq!(
+        request(
+            port,
+            "GET",
+            "/api/files",
+            &[("X-Gamewire-Token", &wrong)],
+            ""
+        )
+        .0,
+        403
+    );
+    // The token in the query, a header, or the cookie the page sets.
+    let (status, page) = request(port, "GET", &format!("/?token={}", s.token), &[], "");
+    assert_eq!(status, 200);
+    assert!(page.contains("role=\"tree\""));
+    let auth = format!("token {}", s.token);
+    assert_eq!(
+        request(port, "GET", "/api/files", &[("Authorization", &auth)], "").0,
+        200
+    );
+    let cookie = format!("gamewire_view_{port}={}", s.token);
+    assert_eq!(
+        request(port, "GET", "/app.js", &[("Cookie", &cookie)], "").0,
+        200
+    );
+    // A cookie of another port's server is not this one's.
+    let other = format!("gamewire_view_{}={}", port.wrapping_add(1), s.token);
+    assert_eq!(
+        request(port, "GET", "/app.js", &[("Cookie", &other)], "").0,
+        403
+    );
+}
+
+#[test]
+fn the_host_header_must_be_loopback() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    let tok = ("X-Gamewire-Token", s.token.as_str());
+    for host in [
+        "evil.example",
+        "evil.example:80",
+        "127.0.0.1.nip.io",
+        "10.1.2.3:8888",
+        "",
+    ] {
+        let (status, _) = request(s.port, "GET", "/api/files", &[("Host", host), tok], "");
+        assert_eq!(status, 403, "Host {host:?}");
+    }
+    for host in [format!("localhost:{}", s.port), format!("[::1]:{}", s.port)] {
+        let (status, _) = request(s.port, "GET", "/api/files", &[("Host", &host), tok], "");
+        assert_eq!(status, 200, "Host {host:?}");
+    }
+}
+
+#[test]
+fn paths_stay_inside_the_roots() {
+    let outside = folder(&["godot/save.godot3.bin"]);
+    let dir = folder(&["godot/stream.godot3.bin"]);
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::fs::copy(
+        outside.path().join("save.godot3.bin"),
+        dir.path().join("sub/inner.godot3.bin"),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(
+            outside.path().join("save.godot3.bin"),
+            dir.path().join("escape.bin"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("escape_dir")).unwrap();
+        std::os::unix::fs::symlink(
+            dir.path().join("sub/inner.godot3.bin"),
+            dir.path().join("inside.bin"),
+        )
+        .unwrap();
+    }
+    let s = start(&[dir.path()]);
+    let (status, files) = s.api("GET", "/api/files", "");
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = files["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"0/stream.godot3.bin"), "{ids:?}");
+    assert!(ids.contains(&"0/sub/inner.godot3.bin"), "{ids:?}");
+    assert!(!ids.iter().any(|i| i.contains("escape")), "{ids:?}");
+    let name = outside.path().file_name().unwrap().to_str().unwrap();
+    for id in [
+        "0/../".to_owned() + name + "/save.godot3.bin",
+        "0/sub/../../".to_owned() + name + "/save.godot3.bin",
+        outside.path().join("save.godot3.bin").display().to_string(),
+        "0//etc/passwd".to_owned(),
+        "0/./stream.godot3.bin".to_owned(),
+        "1/stream.godot3.bin".to_owned(),
+        "0/escape.bin".to_owned(),
+        "0/escape_dir/save.godot3.bin".to_owned(),
+    ] {
+        let (status, body) = s.open(&id);
+        assert_eq!(status, 403, "{id}: {body}");
+    }
+    let (status, body) = s.open("0/sub/inner.godot3.bin");
+    assert_eq!(status, 200, "{body}");
+    #[cfg(unix)]
+    {
+        let (status, body) = s.open("0/inside.bin");
+        assert_eq!(status, 200, "a link inside the root: {body}");
+    }
+}
+
+#[test]
+fn a_file_given_serves_that_file_only() {
+    let dir = folder(&["godot/save.godot3.bin", "godot/stream.godot3.bin"]);
+    let s = start(&[&dir.path().join("save.godot3.bin")]);
+    let (_, files) = s.api("GET", "/api/files", "");
+    assert_eq!(files["files"].as_array().unwrap().len(), 1, "{files}");
+    assert_eq!(s.open("0/save.godot3.bin").0, 200);
+    assert_eq!(s.open("0/stream.godot3.bin").0, 403);
+}
+
+#[test]
+fn writes_go_only_to_files_the_page_opened() {
+    let dir = folder(&["godot/save.godot3.bin", "godot/stream.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    let before = std::fs::read(dir.path().join("stream.godot3.bin")).unwrap();
+    let patch = json!({"file": "0/stream.godot3.bin", "ops": [{"op": "replace", "path": "/0", "value": 1}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 403);
+    let (status, body) = s.api(
+        "POST",
+        "/api/save",
+        &json!({"file": "0/stream.godot3.bin"}).to_string(),
+    );
+    assert_eq!(status, 403, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("not opened"));
+    assert_eq!(
+        std::fs::read(dir.path().join("stream.godot3.bin")).unwrap(),
+        before
+    );
+}
+
+/// Opens `id`, replaces the value at `pointer` with `value`, saves, and checks with
+/// `gamewire decode` that the file holds the new value and nothing else changed.
+fn edit_and_save(s: &Server, dir: &Path, id: &str, pointer: &str, value: Value) {
+    let path = dir.join(&id[2..]);
+    let before = decode(&path);
+    let (status, opened) = s.open(id);
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(
+        opened["settings"],
+        before["$gamewire"].clone().with_relative_side_files(),
+        "{id}"
+    );
+    let patch = json!({"file": id, "ops": [{"op": "replace", "path": pointer, "value": value}]});
+    let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
+    assert_eq!(status, 200, "{body}");
+    let (_, changes) = s.api("GET", &format!("/api/changes?file={id}"), "");
+    assert_eq!(changes["changes"].as_array().unwrap().len(), 1, "{changes}");
+    assert_eq!(changes["changes"][0]["pointer"], pointer);
+    let (status, body) = s.api("POST", "/api/save", &json!({"file": id}).to_string());
+    assert_eq!(status, 200, "{id}: {body}");
+    let after = decode(&path);
+    assert_eq!(after["data"].pointer(pointer), Some(&value), "{id}");
+    let mut expected = before["data"].clone();
+    *expected.pointer_mut(pointer).unwrap() = value;
+    assert_eq!(after["data"], expected, "{id}: only {pointer} changes");
+    let (_, changes) = s.api("GET", &format!("/api/changes?file={id}"), "");
+    assert_eq!(
+        changes["changes"],
+        json!([]),
+        "saved: the page holds the disk's values"
+    );
+}
+
+/// Side file paths as the header names them from the file's own folder.
+trait Relative {
+    fn with_relative_side_files(self) -> Value;
+}
+
+impl Relative for Value {
+    fn with_relative_side_files(mut self) -> Value {
+        if let Value::Object(m) = &mut self {
+            for v in m.values_mut() {
+                if let Some(Value::String(p)) = v.get_mut("path") {
+                    *p = PathBuf::from(&*p)
+                        .file_name()
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned();
+                }
+            }
+        }
+        self
+    }
+}
+
+#[test]
+fn open_edit_save_each_format() {
+    let dir = folder(&[
+        "godot/save.godot3.bin",
+        "kingsisle/item.bin",
+        "kingsisle/types.json",
+        "zeze/BSimple.zeze",
+        "zeze/zeze-solution.xml",
+        "resonite/item.brson",
+        "o3de/Sound_Effect.prefab",
+    ]);
+    let s = start(&[dir.path()]);
+    let d = dir.path();
+    edit_and_save(&s, d, "0/save.godot3.bin", "/entries/0/1/level", json!(13));
+    edit_and_save(&s, d, "0/save.godot3.bin", "/entries/0/1/hp", json!(90.25));
+    edit_and_save(&s, d, "0/item.bin", "/m_name", json!("Rain Hat"));
+    edit_and_save(&s, d, "0/BSimple.zeze", "/f", json!(2.75));
+    edit_and_save(
+        &s,
+        d,
+        "0/item.brson",
+        "/VersionNumber",
+        json!("2024.8.5.1347"),
+    );
+    edit_and_save(
+        &s,
+        d,
+        "0/Sound_Effect.prefab",
+        "/ContainerEntity/Name",
+        json!("Sound_Effect2"),
+    );
+}
+
+#[test]
+fn a_save_that_fails_writes_nothing() {
+    let dir = folder(&["zeze/BSimple.zeze", "zeze/zeze-solution.xml"]);
+    let s = start(&[dir.path()]);
+    let path = dir.path().join("BSimple.zeze");
+    let before = std::fs::read(&path).unwrap();
+    assert_eq!(s.open("0/BSimple.zeze").0, 200);
+    let patch = json!({"file": "0/BSimple.zeze", "ops": [{"op": "replace", "path": "/i", "value": "not a number"}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
+    let (status, body) = s.api(
+        "POST",
+        "/api/save",
+        &json!({"file": "0/BSimple.zeze"}).to_string(),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("not saved"),
+        "{body}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+}
+
+#[test]
+fn lists_are_served_a_page_at_a_time() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    assert_eq!(s.open("0/save.godot3.bin").0, 200);
+    let (status, n) = s.api(
+        "GET",
+        "/api/node?file=0/save.godot3.bin&pointer=/entries&offset=2&limit=3",
+        "",
+    );
+    assert_eq!(status, 200, "{n}");
+    assert_eq!(n["count"], 6);
+    let keys: Vec<&Value> = n["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["key"])
+        .collect();
+    assert_eq!(keys, [&json!(2), &json!(3), &json!(4)]);
+    let (_, n) = s.api(
+        "GET",
+        "/api/node?file=0/save.godot3.bin&pointer=/entries/1/1/seed",
+        "",
+    );
+    assert_eq!(n["kind"], "integer");
+    assert_eq!(n["text"], "9000000000");
+    let (_, n) = s.api(
+        "GET",
+        "/api/node?file=0/save.godot3.bin&pointer=/entries/0/1/position/value/1",
+        "",
+    );
+    assert_eq!(
+        (n["kind"].as_str(), n["text"].as_str()),
+        (Some("float"), Some("0.0"))
+    );
+    let (_, hits) = s.api("GET", "/api/search?file=0/save.godot3.bin&q=sHIeld", "");
+    assert_eq!(hits["hits"][0]["pointer"], "/entries/0/1/inventory/1");
+}
