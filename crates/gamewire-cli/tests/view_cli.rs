@@ -459,3 +459,135 @@ fn lists_are_served_a_page_at_a_time() {
     let (_, hits) = s.api("GET", "/api/search?file=0/save.godot3.bin&q=sHIeld", "");
     assert_eq!(hits["hits"][0]["pointer"], "/entries/0/1/inventory/1");
 }
+
+/// The browser test's folder: `tests/peers/view`.
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/view")
+}
+
+/// Why the page cannot be driven in a browser here, if it cannot.
+fn browser_absent() -> Option<String> {
+    let chromium = std::env::var_os("GAMEWIRE_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !gamewire_core::peers::program_exists("node") {
+        Some("node is not installed (apt-get install nodejs)".into())
+    } else if !chromium.is_file() {
+        Some(format!(
+            "{} is absent (apt-get install chromium)",
+            chromium.display()
+        ))
+    } else if !browser_dir()
+        .join("node_modules/playwright-core/package.json")
+        .is_file()
+    {
+        Some("playwright-core absent (npm ci in tests/peers/view)".into())
+    } else {
+        None
+    }
+}
+
+/// The page in headless Chromium: a user opens a file of each format from the list,
+/// finds a value by search, edits it in its editor (an integer, a float typed as `3`,
+/// a boolean, strings), looks at the changes, undoes and redoes, and saves; the library
+/// then reads each file on disk with the new value and every other value as it was.
+#[test]
+fn the_page_in_a_real_browser() {
+    let absent = browser_absent();
+    if !gamewire_core::peers::available(
+        "chromium + playwright-core (tests/peers/view)",
+        absent.is_none(),
+        absent.as_deref().unwrap_or(""),
+    ) {
+        eprintln!("skipped: {}", absent.unwrap_or_default());
+        return;
+    }
+    let dir = folder(&[
+        "godot/save.godot3.bin",
+        "kingsisle/item.bin",
+        "kingsisle/types.json",
+        "zeze/BSimple.zeze",
+        "zeze/zeze-solution.xml",
+        "resonite/item.brson",
+        "o3de/Sound_Effect.prefab",
+    ]);
+    // (file, search, pointer, typed, the value the library must then read)
+    let cases = [
+        ("BSimple.zeze", "1.5", "/f", "3", json!(3.0)),
+        ("BSimple.zeze", "b", "/b", "false", json!(false)),
+        (
+            "item.bin",
+            "Storm Hat",
+            "/m_name",
+            "Rain Hat",
+            json!("Rain Hat"),
+        ),
+        (
+            "item.brson",
+            "VersionNumber",
+            "/VersionNumber",
+            "2024.8.5.1347",
+            json!("2024.8.5.1347"),
+        ),
+        (
+            "Sound_Effect.prefab",
+            "Sound_Effect",
+            "/ContainerEntity/Name",
+            "Sound_Effect2",
+            json!("Sound_Effect2"),
+        ),
+        (
+            "save.godot3.bin",
+            "level",
+            "/entries/0/1/level",
+            "13",
+            json!(13),
+        ),
+    ];
+    let before: Vec<Value> = cases
+        .iter()
+        .map(|c| decode(&dir.path().join(c.0)))
+        .collect();
+    let arg: Vec<Value> = cases
+        .iter()
+        .map(|c| json!({"file": c.0, "search": c.1, "pointer": c.2, "input": c.3}))
+        .collect();
+    let mut cmd = std::process::Command::new("node");
+    cmd.arg(browser_dir().join("view.mjs"))
+        .arg(env!("CARGO_BIN_EXE_gamewire"))
+        .arg(dir.path())
+        .arg(Value::Array(arg).to_string());
+    if let Some(shot) = std::env::var_os("GAMEWIRE_VIEW_SCREENSHOT") {
+        cmd.arg(shot);
+    }
+    let out = cmd.output().expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the browser run failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (i, c) in cases.iter().enumerate() {
+        assert!(
+            stdout.contains(&format!("EDITED {} {}", c.0, c.2)),
+            "{stdout}"
+        );
+        // Every case on this file, up to the last one, is on disk.
+        let mut expected = before[cases.iter().position(|d| d.0 == c.0).unwrap()]["data"].clone();
+        for d in cases.iter().filter(|d| d.0 == c.0) {
+            *expected.pointer_mut(d.2).unwrap() = d.4.clone();
+        }
+        let after = decode(&dir.path().join(c.0));
+        assert_eq!(after["data"].pointer(c.2), Some(&c.4), "{}: {}", c.0, c.2);
+        assert_eq!(
+            after["data"], expected,
+            "{}: only the edited values change",
+            c.0
+        );
+        assert_eq!(
+            after["$gamewire"], before[i]["$gamewire"],
+            "{}: the same settings",
+            c.0
+        );
+    }
+}

@@ -1,0 +1,109 @@
+// Drives the `gamewire view` page in Debian's headless chromium (playwright-core gives it
+// a fresh temporary profile), as a user would: for each case, open the file from the
+// list, search for a value, pick the hit, edit the value in its editor, look at the
+// changes, undo and redo, and save. Written for gamewire's view test
+// (crates/gamewire-cli/tests/view_cli.rs), which checks the saved files with the library.
+//
+//   node view.mjs GAMEWIRE FOLDER CASES_JSON [SCREENSHOT.png]
+//
+// SCREENSHOT.png: the page as it is just before the last case's save.
+// CASES_JSON: [{"file", "search", "pointer", "input"}]. Prints `EDITED file pointer` per
+// case; the exit code is 0 only when every case went through.
+import { spawn } from 'node:child_process';
+import readline from 'node:readline';
+import { chromium } from 'playwright-core';
+
+const [gamewire, folder, casesJson, screenshot] = process.argv.slice(2);
+if (!casesJson) {
+  console.error('usage: node view.mjs GAMEWIRE FOLDER CASES_JSON [SCREENSHOT.png]');
+  process.exit(2);
+}
+const cases = JSON.parse(casesJson);
+const executable = process.env.GAMEWIRE_CHROMIUM || '/usr/bin/chromium';
+
+const server = spawn(gamewire, ['view', '--no-browser', '--port', '0', folder], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const url = await new Promise((resolve, reject) => {
+  const rl = readline.createInterface({ input: server.stdout });
+  rl.once('line', resolve);
+  server.once('exit', (code) => reject(new Error(`gamewire view exited (${code})`)));
+});
+if (!/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/.test(url)) throw new Error(`not an address: ${url}`);
+
+let browser;
+let code = 1;
+try {
+  browser = await chromium.launch({ executablePath: executable, headless: true, args: ['--no-sandbox'] });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
+  const outside = [];
+  page.on('request', (r) => { if (!r.url().startsWith(url.replace(/\/\?.*/, '/'))) outside.push(r.url()); });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  const tree = page.getByRole('tree');
+  const status = page.getByRole('status');
+
+  for (const c of cases) {
+    await page.getByRole('button', { name: new RegExp(`^${c.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }).click();
+    await tree.getByRole('treeitem').first().waitFor();
+    await page.waitForFunction((f) => document.getElementById('filename').textContent === f, c.file);
+
+    // The keyboard: the root expands and collapses with the arrows.
+    const root = tree.getByRole('treeitem').first();
+    await root.focus();
+    const rootExpanded = (v) => page.waitForFunction(
+      (want) => document.querySelector('#tree > [role="treeitem"]').getAttribute('aria-expanded') === want,
+      v, { timeout: 5000 });
+    await page.keyboard.press('ArrowLeft');
+    await rootExpanded('false');
+    await page.keyboard.press('ArrowRight');
+    await rootExpanded('true');
+
+    const box = page.getByRole('searchbox');
+    await box.fill(c.search);
+    await box.press('Enter');
+    const hit = page.locator('#results button').filter({ has: page.locator(`xpath=self::*[@data-pointer=${JSON.stringify(c.pointer)}]`) });
+    await hit.first().click();
+    await page.waitForFunction((p) => document.getElementById('pointer').textContent === p, c.pointer);
+    const sel = tree.locator('[role="treeitem"][aria-selected="true"]');
+    if (await sel.getAttribute('data-pointer') !== c.pointer) throw new Error(`${c.file}: ${c.pointer} not selected in the tree`);
+
+    // Enter on a value goes to its editor.
+    await sel.focus();
+    await page.keyboard.press('Enter');
+    const input = page.getByLabel(/^Value \(/);
+    if (!(await input.evaluate((el) => el === document.activeElement))) throw new Error('Enter did not focus the editor');
+    if ((await input.evaluate((el) => el.tagName)) === 'SELECT') await input.selectOption(c.input);
+    else await input.fill(c.input);
+    await input.press('Enter');
+    await page.waitForFunction(() => !document.getElementById('undo').disabled);
+
+    // The changes: one row, this pointer; Undo empties them, Redo brings it back.
+    const changesButton = page.getByRole('button', { name: 'Changes', exact: true });
+    if (await changesButton.getAttribute('aria-expanded') !== 'true') await changesButton.click();
+    const rows = page.locator('#changes-body tr');
+    await page.waitForFunction((p) => document.querySelector('#changes-body tr td')?.textContent === p, c.pointer);
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('#changes-body tr td')?.textContent.startsWith('No changes'));
+    await page.getByRole('button', { name: 'Redo', exact: true }).click();
+    await page.waitForFunction((p) => document.querySelector('#changes-body tr td')?.textContent === p, c.pointer);
+    if ((await rows.count()) !== 1) throw new Error(`${c.file}: ${await rows.count()} changes listed`);
+
+    if (screenshot && c === cases[cases.length - 1]) await page.screenshot({ path: screenshot });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForFunction(() => /^Saved |^Not saved/.test(document.getElementById('status').textContent));
+    const said = await status.textContent();
+    if (!said.startsWith('Saved ')) throw new Error(`${c.file}: ${said}: ${await page.locator('#error').textContent()}`);
+    console.log(`EDITED ${c.file} ${c.pointer}`);
+  }
+  if (errors.length) throw new Error(`errors on the page: ${errors.join('; ')}`);
+  if (outside.length) throw new Error(`the page loaded from outside: ${outside.join(', ')}`);
+  code = 0;
+} catch (e) {
+  console.error(String(e && e.stack || e));
+} finally {
+  if (browser) await browser.close();
+  server.kill();
+}
+process.exit(code);
