@@ -591,3 +591,59 @@ fn the_page_in_a_real_browser() {
         );
     }
 }
+
+#[test]
+fn a_file_changed_on_disk_is_not_overwritten() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    let path = dir.path().join("save.godot3.bin");
+    assert_eq!(s.open("0/save.godot3.bin").0, 200);
+    let patch = json!({"file": "0/save.godot3.bin", "ops": [{"op": "replace", "path": "/entries/0/1/level", "value": 1}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
+    // Another program writes the file meanwhile.
+    let mut other = std::fs::read(&path).unwrap();
+    other.extend_from_slice(b"\0\0\0\0");
+    std::fs::write(&path, &other).unwrap();
+    let (status, body) = s.api(
+        "POST",
+        "/api/save",
+        &json!({"file": "0/save.godot3.bin"}).to_string(),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("changed on disk"),
+        "{body}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), other);
+}
+
+#[test]
+fn list_items_are_added_and_removed() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    let path = dir.path().join("save.godot3.bin");
+    let before = decode(&path);
+    assert_eq!(s.open("0/save.godot3.bin").0, 200);
+    let id = "0/save.godot3.bin";
+    let ops = json!({"file": id, "ops": [
+        {"op": "add", "path": "/entries/0/1/inventory/-", "value": "bow"},
+        {"op": "remove", "path": "/entries/0/1/inventory/0"},
+    ]});
+    assert_eq!(s.api("POST", "/api/patch", &ops.to_string()).0, 200);
+    let (_, changes) = s.api("GET", &format!("/api/changes?file={id}"), "");
+    assert_eq!(changes["changes"].as_array().unwrap().len(), 3, "{changes}");
+    let (status, body) = s.api("POST", "/api/save", &json!({"file": id}).to_string());
+    assert_eq!(status, 200, "{body}");
+    let after = decode(&path);
+    let mut expected = before["data"].clone();
+    *expected.pointer_mut("/entries/0/1/inventory").unwrap() = json!(["shield", "potion", "bow"]);
+    assert_eq!(after["data"], expected);
+    // A bad operation changes nothing.
+    let bad = json!({"file": id, "ops": [{"op": "remove", "path": "/entries/0/1/inventory/9"}]});
+    let (status, body) = s.api("POST", "/api/patch", &bad.to_string());
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("past the end"),
+        "{body}"
+    );
+}

@@ -240,11 +240,12 @@ async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
         Err(e) => return fail(StatusCode::FORBIDDEN, e.0),
     };
     blocking(move || {
-        let mut files = app.files.lock().unwrap_or_else(|e| e.into_inner());
-        if req.reload || !files.contains_key(&path) {
+        let lock = || app.files.lock().unwrap_or_else(|e| e.into_inner());
+        if req.reload || !lock().contains_key(&path) {
+            // Decoded without the lock: other requests go on meanwhile.
             match open_file(&path) {
                 Ok(f) => {
-                    files.insert(path.clone(), f);
+                    lock().insert(path.clone(), f);
                 }
                 Err(e) => {
                     return fail(
@@ -254,6 +255,7 @@ async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
                 }
             }
         }
+        let files = lock();
         let f = &files[&path];
         let node = f.node("", 0, 200).unwrap_or(Value::Null);
         Json(json!({

@@ -20,10 +20,20 @@ pub struct OpenFile {
     pub disk: Value,
     /// The document with the page's edits.
     pub working: Value,
+    /// The file's size and modification time when it was read: a file changed on disk
+    /// since is not overwritten.
+    stamp: Option<(u64, std::time::SystemTime)>,
+}
+
+/// The size and modification time of `path`.
+fn stamp(path: &Path) -> Option<(u64, std::time::SystemTime)> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.len(), m.modified().ok()?))
 }
 
 /// Decodes `path` through the library into a document.
 pub fn open_file(path: &Path) -> Result<OpenFile, String> {
+    let stamp = stamp(path);
     let data = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
     let side = gamewire::SideFiles::filesystem();
     let opened = gamewire::open(data, Some(path), &side, &gamewire::OpenOptions::default())
@@ -39,6 +49,7 @@ pub fn open_file(path: &Path) -> Result<OpenFile, String> {
         notes: opened.notes().to_vec(),
         working: disk.clone(),
         disk,
+        stamp,
     })
 }
 
@@ -181,6 +192,13 @@ impl OpenFile {
     /// FILE.json` does) and writes it atomically over the file; on success, the file
     /// is read again so what the page shows is what the disk holds.
     pub fn save(&mut self) -> Result<usize, String> {
+        if self.stamp.is_none() || stamp(&self.path) != self.stamp {
+            return Err(
+                "the file changed on disk since the page opened it: open it again (its \
+                 edits are then lost) or save elsewhere"
+                    .into(),
+            );
+        }
         let text = serde_json::to_vec(&self.working).map_err(|e| e.to_string())?;
         let doc = gamewire::read_document(&text).map_err(|e| e.to_string())?;
         let dir = self.path.parent().unwrap_or(Path::new("."));
@@ -394,6 +412,7 @@ mod tests {
             notes: Vec::new(),
             disk: doc.clone(),
             working: doc,
+            stamp: None,
         }
     }
 
