@@ -264,7 +264,7 @@ async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
             "settings": f.working["$gamewire"],
             "notes": f.notes,
             "node": node,
-            "edited": f.working != f.disk,
+            "edited": f.is_edited(),
         }))
         .into_response()
     })

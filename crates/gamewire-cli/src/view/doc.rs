@@ -1,6 +1,7 @@
-//! The files the page opened: each one's JSON document as the library decoded it (the
-//! one on disk) and as edited, and the operations the page asks of them — one level of
-//! the tree, search, edits (JSON Patch), the changes against the disk, and save.
+//! The files the page opened: each one's JSON document as the library decoded it, with
+//! the page's edits (and the subtrees they touched as they were on disk), and the
+//! operations the page asks of them — one level of the tree, search, edits (JSON
+//! Patch), the changes against the disk, and save.
 //!
 //! The document is what `gamewire decode FILE` writes; saving encodes it as `gamewire
 //! encode FILE.json` does. No format rule lives here: values are JSON.
@@ -16,10 +17,11 @@ pub struct OpenFile {
     pub describe: String,
     /// Notes from the library.
     pub notes: Vec<String>,
-    /// The document as decoded from the disk: `{"$gamewire", "data", "$floats"}`.
-    pub disk: Value,
-    /// The document with the page's edits.
+    /// The document (`{"$gamewire", "data", "$floats"}`, as `decode FILE` writes it)
+    /// with the page's edits.
     pub working: Value,
+    /// The subtrees edits touched, as they were on disk, by tokens (none inside another).
+    originals: Vec<(Vec<String>, Value)>,
     /// The file's size and modification time when it was read: a file changed on disk
     /// since is not overwritten.
     stamp: Option<(u64, std::time::SystemTime)>,
@@ -42,13 +44,13 @@ pub fn open_file(path: &Path) -> Result<OpenFile, String> {
     opened
         .write_document(&mut text, false, path.parent())
         .map_err(|e| e.to_string())?;
-    let disk = parse(&text)?;
+    let working = parse(&text)?;
     Ok(OpenFile {
         path: path.to_path_buf(),
         describe: opened.describe(),
         notes: opened.notes().to_vec(),
-        working: disk.clone(),
-        disk,
+        working,
+        originals: Vec::new(),
         stamp,
     })
 }
@@ -164,28 +166,86 @@ impl OpenFile {
     }
 
     /// Applies JSON Patch operations (`add`, `remove`, `replace`; pointers relative to
-    /// the data) to the working document, all or none.
+    /// the data) to the working document, all or none. Before a value is first changed,
+    /// the smallest subtree the edit touches is kept as it was on disk (the value
+    /// replaced, or the list or map an item is added to or removed from): the changes
+    /// are those subtrees against the working data, with no second copy of the document.
     pub fn patch(&mut self, ops: &[Value]) -> Result<(), String> {
-        let mut data = self.working["data"].clone();
+        let mut undo = Vec::new();
         for (i, op) in ops.iter().enumerate() {
-            apply(&mut data, op).map_err(|e| format!("edit {i}: {e}"))?;
+            let result = match parse_op(op) {
+                Ok((name, toks)) => {
+                    let keep = if name == "replace" || toks.is_empty() {
+                        toks
+                    } else {
+                        toks[..toks.len() - 1].to_vec()
+                    };
+                    self.keep_original(keep);
+                    apply(&mut self.working["data"], op)
+                }
+                Err(e) => Err(e),
+            };
+            match result {
+                Ok(inverse) => undo.push(inverse),
+                Err(e) => {
+                    for inverse in undo.iter().rev() {
+                        let _ = apply(&mut self.working["data"], inverse);
+                    }
+                    return Err(format!("edit {i}: {e}"));
+                }
+            }
         }
-        self.working["data"] = data;
         Ok(())
     }
 
+    /// Keeps the subtree at `toks` as it is now, unless a kept subtree holds it; kept
+    /// subtrees inside it are put back into its copy (no list or map on their way was
+    /// changed in shape since they were kept: that would have kept it instead).
+    fn keep_original(&mut self, toks: Vec<String>) {
+        if self.originals.iter().any(|(k, _)| toks.starts_with(k)) {
+            return;
+        }
+        let Some(now) = self.working["data"].pointer(&pointer_of(&toks)) else {
+            return;
+        };
+        let mut orig = now.clone();
+        self.originals.retain(|(k, v)| {
+            if !k.starts_with(&toks) {
+                return true;
+            }
+            if let Some(slot) = orig.pointer_mut(&pointer_of(&k[toks.len()..])) {
+                *slot = v.clone();
+            }
+            false
+        });
+        self.originals.push((toks, orig));
+    }
+
+    /// True when the working data differs from the disk's.
+    pub fn is_edited(&self) -> bool {
+        self.originals
+            .iter()
+            .any(|(k, v)| self.working["data"].pointer(&pointer_of(k)) != Some(v))
+    }
+
     /// The differences between the data on disk and the working data: pointer, old and
-    /// new (shortened), at most `limit`.
+    /// new (shortened), at most `limit`, in pointer order.
     pub fn changes(&self, limit: usize) -> Value {
+        let mut kept: Vec<&(Vec<String>, Value)> = self.originals.iter().collect();
+        kept.sort_by(|a, b| a.0.cmp(&b.0));
         let mut out = Vec::new();
-        diff(
-            "",
-            &self.disk["data"],
-            &self.working["data"],
-            &mut out,
-            limit,
-        );
-        json!({"changes": out, "more": out.len() >= limit})
+        for (k, orig) in kept {
+            let p = pointer_of(k);
+            match self.working["data"].pointer(&p) {
+                Some(now) => diff(&p, orig, now, &mut out, limit),
+                None => out.push(
+                    json!({"pointer": p, "old": short(Some(orig)), "new": null, "what": "removed"}),
+                ),
+            }
+        }
+        let more = out.len() >= limit;
+        out.truncate(limit);
+        json!({"changes": out, "more": more})
     }
 
     /// Encodes the working document with the file's settings (as `gamewire encode
@@ -281,36 +341,65 @@ fn tokens(pointer: &str) -> Result<Vec<String>, String> {
         .collect())
 }
 
-/// Applies one JSON Patch operation.
-fn apply(data: &mut Value, op: &Value) -> Result<(), String> {
+/// A JSON Pointer of `toks`.
+fn pointer_of(toks: &[String]) -> String {
+    toks.iter().map(|t| format!("/{}", escape(t))).collect()
+}
+
+/// One JSON Patch operation: its name and tokens.
+fn parse_op(op: &Value) -> Result<(&str, Vec<String>), String> {
     let name = op["op"].as_str().ok_or("no \"op\"")?;
     let path = op["path"].as_str().ok_or("no \"path\"")?;
-    let mut toks = tokens(path)?;
+    Ok((name, tokens(path)?))
+}
+
+/// Applies one JSON Patch operation; returns the operation that undoes it.
+fn apply(data: &mut Value, op: &Value) -> Result<Value, String> {
+    let (name, mut toks) = parse_op(op)?;
+    let path = op["path"].clone();
+    let value = || op.get("value").cloned().ok_or("no \"value\"".to_string());
     let Some(last) = toks.pop() else {
         return match name {
             "replace" => {
-                *data = op.get("value").cloned().ok_or("no \"value\"")?;
-                Ok(())
+                let old = std::mem::replace(data, value()?);
+                Ok(json!({"op": "replace", "path": "", "value": old}))
             }
             _ => Err("the whole document can only be replaced".into()),
         };
     };
-    let parent_ptr: String = toks.iter().map(|t| format!("/{}", escape(t))).collect();
+    let parent_ptr = pointer_of(&toks);
     let parent = data
         .pointer_mut(&parent_ptr)
         .ok_or_else(|| format!("no value at {parent_ptr:?}"))?;
-    let value = || op.get("value").cloned().ok_or("no \"value\"".to_string());
     match (parent, name) {
-        (Value::Object(m), "add") => {
-            m.insert(last, value()?);
-        }
+        (Value::Object(m), "add") => match m.get_mut(&last) {
+            Some(slot) => {
+                let old = std::mem::replace(slot, value()?);
+                Ok(json!({"op": "replace", "path": path, "value": old}))
+            }
+            None => {
+                m.insert(last, value()?);
+                Ok(json!({"op": "remove", "path": path}))
+            }
+        },
         (Value::Object(m), "replace") => {
             let slot = m.get_mut(&last).ok_or_else(|| format!("no key {last:?}"))?;
-            *slot = value()?;
+            let old = std::mem::replace(slot, value()?);
+            Ok(json!({"op": "replace", "path": path, "value": old}))
         }
         (Value::Object(m), "remove") => {
-            m.shift_remove(&last)
+            let index = m
+                .keys()
+                .position(|k| *k == last)
                 .ok_or_else(|| format!("no key {last:?}"))?;
+            let old = m.shift_remove(&last).unwrap_or(Value::Null);
+            // Put back where it was: key order is kept in the file.
+            Ok(json!({"op": "$insert", "path": path, "index": index, "value": old}))
+        }
+        (Value::Object(m), "$insert") => {
+            let index = op["index"].as_u64().ok_or("no \"index\"")? as usize;
+            m.shift_insert(index.min(m.len()), last, value()?);
+            Ok(json!({"op": "remove", "path": path}))
         }
         (Value::Array(a), op_name) => {
             let index = if last == "-" && op_name == "add" {
@@ -319,24 +408,29 @@ fn apply(data: &mut Value, op: &Value) -> Result<(), String> {
                 last.parse::<usize>()
                     .map_err(|_| format!("{last:?} is not an index"))?
             };
+            let at = json!(format!("{parent_ptr}/{index}"));
             match op_name {
-                "add" if index <= a.len() => a.insert(index, value()?),
-                "replace" if index < a.len() => a[index] = value()?,
+                "add" if index <= a.len() => {
+                    a.insert(index, value()?);
+                    Ok(json!({"op": "remove", "path": at}))
+                }
+                "replace" if index < a.len() => {
+                    let old = std::mem::replace(&mut a[index], value()?);
+                    Ok(json!({"op": "replace", "path": at, "value": old}))
+                }
                 "remove" if index < a.len() => {
-                    a.remove(index);
+                    let old = a.remove(index);
+                    Ok(json!({"op": "add", "path": at, "value": old}))
                 }
                 "add" | "replace" | "remove" => {
-                    return Err(format!("index {index} is past the end ({})", a.len()))
+                    Err(format!("index {index} is past the end ({})", a.len()))
                 }
-                other => return Err(format!("unknown op {other:?}")),
+                other => Err(format!("unknown op {other:?}")),
             }
         }
-        (_, "add" | "replace" | "remove") => {
-            return Err(format!("{parent_ptr:?} holds no list or map"))
-        }
-        (_, other) => return Err(format!("unknown op {other:?}")),
+        (_, "add" | "replace" | "remove") => Err(format!("{parent_ptr:?} holds no list or map")),
+        (_, other) => Err(format!("unknown op {other:?}")),
     }
-    Ok(())
 }
 
 /// Text of `v` shortened for the changes list.
@@ -410,8 +504,8 @@ mod tests {
             path: PathBuf::new(),
             describe: String::new(),
             notes: Vec::new(),
-            disk: doc.clone(),
             working: doc,
+            originals: Vec::new(),
             stamp: None,
         }
     }
@@ -450,6 +544,25 @@ mod tests {
             ])
             .is_err());
         assert_eq!(f.working["data"]["a"][0], 1);
+    }
+
+    #[test]
+    fn edits_undone_leave_no_changes() {
+        let mut f = file(json!({"m": {"x": 1, "y": [1, 2], "z": 3}}));
+        f.patch(&[json!({"op": "replace", "path": "/m/y/0", "value": 5})])
+            .unwrap();
+        // A removal in the map keeps the map, with the earlier original put back.
+        f.patch(&[json!({"op": "remove", "path": "/m/x"})]).unwrap();
+        assert_eq!(f.originals.len(), 1);
+        assert_eq!(f.originals[0].1, json!({"x": 1, "y": [1, 2], "z": 3}));
+        assert!(f.is_edited());
+        f.patch(&[
+            json!({"op": "add", "path": "/m/x", "value": 1}),
+            json!({"op": "replace", "path": "/m/y/0", "value": 1}),
+        ])
+        .unwrap();
+        assert_eq!(f.changes(10)["changes"], json!([]));
+        assert!(!f.is_edited());
     }
 
     #[test]
