@@ -188,6 +188,19 @@ fn every_request_needs_the_token() {
         request(port, "GET", "/app.js", &[("Cookie", &cookie)], "").0,
         200
     );
+    // Changing anything needs the token beyond the cookie, which the browser sends for
+    // any page on 127.0.0.1, whatever its port.
+    let open = json!({"file": "0/save.godot3.bin"}).to_string();
+    let (status, body) = request(port, "POST", "/api/open", &[("Cookie", &cookie)], &open);
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = request(
+        port,
+        "POST",
+        "/api/open",
+        &[("Cookie", &cookie), ("X-Gamewire-Token", &s.token)],
+        &open,
+    );
+    assert_eq!(status, 200, "{body}");
     // A cookie of another port's server is not this one's.
     let other = format!("gamewire_view_{}={}", port.wrapping_add(1), s.token);
     assert_eq!(

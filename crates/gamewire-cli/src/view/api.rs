@@ -126,7 +126,10 @@ async fn check(State(app): State<Shared>, req: Request, next: Next) -> Response 
             format!("Host {host:?} is not this machine's loopback address"),
         );
     }
-    let given = guard::request_token(req.uri().query(), req.headers(), &app.cookie);
+    // Reading needs the token in any form; changing anything (POST), not from the cookie
+    // alone.
+    let reads = req.method() == axum::http::Method::GET || req.method() == axum::http::Method::HEAD;
+    let given = guard::request_token(req.uri().query(), req.headers(), &app.cookie, reads);
     if !given.iter().any(|t| guard::same_token(t, &app.token)) {
         return fail(
             StatusCode::FORBIDDEN,
@@ -241,7 +244,11 @@ async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
     };
     blocking(move || {
         let lock = || app.files.lock().unwrap_or_else(|e| e.into_inner());
-        if req.reload || !lock().contains_key(&path) {
+        if req.reload {
+            // The old tree goes before the new one is built: one at a time in memory.
+            lock().remove(&path);
+        }
+        if !lock().contains_key(&path) {
             // Decoded without the lock: other requests go on meanwhile.
             match open_file(&path) {
                 Ok(f) => {

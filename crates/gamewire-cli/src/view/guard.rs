@@ -27,12 +27,17 @@ pub fn same_token(given: &str, token: &str) -> bool {
             == 0
 }
 
-/// The token a request carries: `?token=`, an `Authorization: token T` header, an
-/// `X-Gamewire-Token` header or the cookie.
+/// The tokens a request carries: `?token=`, an `Authorization: token T` header, an
+/// `X-Gamewire-Token` header, and the cookie unless `with_cookie` is false. Cookies are
+/// not kept apart by port, so any page served from 127.0.0.1 can make the browser send
+/// them: requests that change something must carry the token otherwise (a page of
+/// another origin cannot set a header without the server's leave, which this one never
+/// gives).
 pub fn request_token<'a>(
     query: Option<&'a str>,
     headers: &'a axum::http::HeaderMap,
     cookie: &str,
+    with_cookie: bool,
 ) -> Vec<&'a str> {
     let mut found = Vec::new();
     if let Some(q) = query {
@@ -56,7 +61,12 @@ pub fn request_token<'a>(
     {
         found.push(v.trim());
     }
-    for v in headers.get_all(axum::http::header::COOKIE) {
+    let cookies = if with_cookie {
+        headers.get_all(axum::http::header::COOKIE).iter().collect()
+    } else {
+        Vec::new()
+    };
+    for v in cookies {
         let Ok(v) = v.to_str() else { continue };
         for c in v.split(';') {
             if let Some((k, val)) = c.trim().split_once('=') {
