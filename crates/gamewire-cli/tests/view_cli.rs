@@ -435,6 +435,46 @@ fn a_save_that_fails_writes_nothing() {
 }
 
 #[test]
+fn two_files_compared() {
+    let dir = folder(&[
+        "godot/save.godot3.bin",
+        "zeze/BSimple.zeze",
+        "zeze/zeze-solution.xml",
+    ]);
+    std::fs::copy(
+        dir.path().join("save.godot3.bin"),
+        dir.path().join("b.godot3.bin"),
+    )
+    .unwrap();
+    let s = start(&[dir.path()]);
+    assert_eq!(s.open("0/b.godot3.bin").0, 200);
+    let patch = json!({"file": "0/b.godot3.bin", "ops": [{"op": "replace", "path": "/entries/0/1/name", "value": "Bob"}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
+    let (status, r) = s.api(
+        "GET",
+        "/api/compare?file=0/save.godot3.bin&other=0/b.godot3.bin",
+        "",
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        r["changes"],
+        json!([{"pointer": "/entries/0/1/name", "old": "\"Ann\"", "new": "\"Bob\"", "what": "changed"}])
+    );
+    let (status, r) = s.api(
+        "GET",
+        "/api/compare?file=0/save.godot3.bin&other=0/BSimple.zeze",
+        "",
+    );
+    assert_eq!(status, 422, "{r}");
+    let (status, _) = s.api(
+        "GET",
+        "/api/compare?file=0/save.godot3.bin&other=0/../x",
+        "",
+    );
+    assert_eq!(status, 403);
+}
+
+#[test]
 fn lists_are_served_a_page_at_a_time() {
     let dir = folder(&["godot/save.godot3.bin"]);
     let s = start(&[dir.path()]);
@@ -557,6 +597,11 @@ fn the_page_in_a_real_browser() {
             json!(13),
         ),
     ];
+    std::fs::copy(
+        dir.path().join("save.godot3.bin"),
+        dir.path().join("unedited.godot3.bin"),
+    )
+    .unwrap();
     let before: Vec<Value> = cases
         .iter()
         .map(|c| decode(&dir.path().join(c.0)))
@@ -569,7 +614,12 @@ fn the_page_in_a_real_browser() {
     cmd.arg(browser_dir().join("view.mjs"))
         .arg(env!("CARGO_BIN_EXE_gamewire"))
         .arg(dir.path())
-        .arg(Value::Array(arg).to_string());
+        .arg(Value::Array(arg).to_string())
+        // Then the saved Godot file against its copy as it was: only the edited value.
+        .env(
+            "GAMEWIRE_VIEW_COMPARE",
+            json!(["unedited.godot3.bin", "/entries/0/1/level", "13", "12"]).to_string(),
+        );
     if let Some(shot) = std::env::var_os("GAMEWIRE_VIEW_SCREENSHOT") {
         cmd.arg(shot);
     }

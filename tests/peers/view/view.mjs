@@ -97,6 +97,20 @@ try {
     if (!said.startsWith('Saved ')) throw new Error(`${c.file}: ${said}: ${await page.locator('#error').textContent()}`);
     console.log(`EDITED ${c.file} ${c.pointer}`);
   }
+  // Compare: the last file saved against the copy named by COMPARE_WITH (the file as it
+  // was): one difference, the value edited, marked in both columns.
+  if (process.env.GAMEWIRE_VIEW_COMPARE) {
+    const [other, pointer, left, right] = JSON.parse(process.env.GAMEWIRE_VIEW_COMPARE);
+    await page.getByLabel('Compare with').selectOption({ label: other });
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    const region = page.getByRole('region', { name: 'Comparison' });
+    await region.waitFor();
+    const cells = await region.locator('tbody tr td').allTextContents();
+    if (JSON.stringify(cells) !== JSON.stringify([pointer, left, right])) {
+      throw new Error(`comparison: ${JSON.stringify(cells)}`);
+    }
+    console.log(`COMPARED ${other} ${pointer}`);
+  }
   if (errors.length) throw new Error(`errors on the page: ${errors.join('; ')}`);
   if (outside.length) throw new Error(`the page loaded from outside: ${outside.join(', ')}`);
   code = 0;

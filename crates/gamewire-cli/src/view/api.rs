@@ -97,6 +97,7 @@ pub async fn serve(args: ViewArgs, roots: Roots, token: String) -> CliResult {
         .route("/api/patch", post(patch))
         .route("/api/changes", get(changes))
         .route("/api/save", post(save))
+        .route("/api/compare", get(compare))
         .layer(axum::middleware::from_fn_with_state(app.clone(), check))
         .with_state(app);
     axum::serve(listener, router)
@@ -362,6 +363,41 @@ async fn patch(State(app): State<Shared>, Json(req): Json<PatchReq>) -> Response
     with_file(app, req.file, move |f| match f.patch(&req.ops) {
         Ok(()) => Json(json!({"ok": true})).into_response(),
         Err(e) => fail(StatusCode::UNPROCESSABLE_ENTITY, e),
+    })
+    .await
+}
+
+/// `GET /api/compare` parameters.
+#[derive(Deserialize)]
+struct CompareReq {
+    file: String,
+    other: String,
+}
+
+/// `GET /api/compare?file&other`: the differences between two files of one format (the
+/// other is opened if the page has not).
+async fn compare(State(app): State<Shared>, Query(q): Query<CompareReq>) -> Response {
+    let (a, b) = match (app.roots.resolve(&q.file), app.roots.resolve(&q.other)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => return fail(StatusCode::FORBIDDEN, e.0),
+    };
+    blocking(move || {
+        let lock = || app.files.lock().unwrap_or_else(|e| e.into_inner());
+        for (path, id) in [(&a, &q.file), (&b, &q.other)] {
+            if !lock().contains_key(path) {
+                match open_file(path) {
+                    Ok(f) => {
+                        lock().entry(path.clone()).or_insert(f);
+                    }
+                    Err(e) => return fail(StatusCode::UNPROCESSABLE_ENTITY, format!("{id}: {e}")),
+                }
+            }
+        }
+        let files = lock();
+        match files[&a].compare(&files[&b], 1000) {
+            Ok(v) => Json(v).into_response(),
+            Err(e) => fail(StatusCode::UNPROCESSABLE_ENTITY, e),
+        }
     })
     .await
 }

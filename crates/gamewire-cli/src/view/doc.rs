@@ -248,6 +248,32 @@ impl OpenFile {
         json!({"changes": out, "more": more})
     }
 
+    /// The differences between this file's data and `other`'s (both as edited):
+    /// pointer, this file's value and the other's, at most `limit`. Files of two formats
+    /// are not compared.
+    pub fn compare(&self, other: &OpenFile, limit: usize) -> Result<Value, String> {
+        let (a, b) = (
+            &self.working["$gamewire"]["format"],
+            &other.working["$gamewire"]["format"],
+        );
+        if a != b {
+            return Err(format!(
+                "files of two formats ({a} and {b}) are not compared"
+            ));
+        }
+        let mut out = Vec::new();
+        diff(
+            "",
+            &self.working["data"],
+            &other.working["data"],
+            &mut out,
+            limit,
+        );
+        let more = out.len() >= limit;
+        out.truncate(limit);
+        Ok(json!({"changes": out, "more": more}))
+    }
+
     /// Encodes the working document with the file's settings (as `gamewire encode
     /// FILE.json` does) and writes it atomically over the file; on success, the file
     /// is read again so what the page shows is what the disk holds.

@@ -10,6 +10,7 @@ let current = null; // { id, root } of the open file
 let undoStack = [];
 let redoStack = [];
 let selected = null; // the selected treeitem element
+let allFiles = []; // [{ id, format }] as listed
 
 function status(text) { $('status').textContent = text; }
 function showError(text) { $('error').textContent = text || ''; }
@@ -44,6 +45,7 @@ const parentOf = (p) => p.slice(0, p.lastIndexOf('/'));
 
 async function loadFiles() {
   const { files } = await api('/api/files');
+  allFiles = files;
   const ul = $('files');
   ul.textContent = '';
   for (const f of files) {
@@ -87,6 +89,8 @@ async function openFile(id) {
   $('format').textContent = r.format;
   $('results').hidden = true;
   $('changes').hidden = true;
+  $('comparison').hidden = true;
+  fillCompareChoices(id);
   $('show-changes').setAttribute('aria-expanded', 'false');
   const tree = $('tree');
   tree.textContent = '';
@@ -498,6 +502,47 @@ async function showChanges() {
   if (more) status('Changes: only the first 1000 are listed');
 }
 
+// ---- compare ----
+
+function fillCompareChoices(id) {
+  const sel = $('compare-with');
+  sel.textContent = '';
+  const mine = allFiles.find((f) => f.id === id);
+  const word = (f) => (f && f.format ? f.format.split(' ')[0] : '');
+  for (const f of allFiles) {
+    if (f.id === id || !f.format || f.format.startsWith('side file') || word(f) !== word(mine)) continue;
+    const o = document.createElement('option');
+    o.value = f.id;
+    o.textContent = f.id.replace(/^\d+\//, '');
+    sel.append(o);
+  }
+  $('compare').disabled = sel.options.length === 0;
+}
+
+async function compare() {
+  const other = $('compare-with').value;
+  if (!other) return;
+  showError('');
+  let r;
+  try {
+    r = await api('/api/compare?' + q({ file: current.id, other }));
+  } catch (e) { showError(e.message); return; }
+  const body = $('comparison-body');
+  body.textContent = '';
+  $('comparison-title').textContent = `${current.id.replace(/^\d+\//, '')} against ${other.replace(/^\d+\//, '')}: ${r.changes.length}${r.more ? '+' : ''} differences`;
+  for (const c of r.changes) {
+    const tr = document.createElement('tr');
+    for (const t of [c.pointer, c.old ?? '(absent)', c.new ?? '(absent)']) {
+      const td = document.createElement('td');
+      td.textContent = t;
+      tr.append(td);
+    }
+    tr.addEventListener('click', () => reveal(c.pointer).catch((e) => showError(e.message)));
+    body.append(tr);
+  }
+  $('comparison').hidden = false;
+}
+
 // ---- search ----
 
 async function search(text) {
@@ -543,6 +588,7 @@ $('search').addEventListener('keydown', (ev) => {
 $('undo').addEventListener('click', undo);
 $('redo').addEventListener('click', redo);
 $('save').addEventListener('click', save);
+$('compare').addEventListener('click', compare);
 $('show-changes').addEventListener('click', async () => {
   const sec = $('changes');
   sec.hidden = !sec.hidden;
