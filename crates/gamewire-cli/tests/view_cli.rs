@@ -602,6 +602,23 @@ fn the_page_in_a_real_browser() {
         dir.path().join("unedited.godot3.bin"),
     )
     .unwrap();
+    // A list longer than the page's 200: the hit at 450 is in the third page.
+    let long: Vec<u64> = (0..500).map(|i| 700_000 + i).collect();
+    let long_json = dir.path().join("long.json.src");
+    std::fs::write(&long_json, serde_json::to_vec(&long).unwrap()).unwrap();
+    let out = common::gamewire(&[
+        "encode",
+        "godot3",
+        long_json.to_str().unwrap(),
+        "-o",
+        dir.path().join("long.godot3.bin").to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(&long_json).unwrap();
     let before: Vec<Value> = cases
         .iter()
         .map(|c| decode(&dir.path().join(c.0)))
