@@ -619,13 +619,36 @@ fn the_page_in_a_real_browser() {
         String::from_utf8_lossy(&out.stderr)
     );
     std::fs::remove_file(&long_json).unwrap();
+    // A string longer than a listing shows.
+    let note = format!("{}END", "x".repeat(5000));
+    let note_json = dir.path().join("note.json.src");
+    std::fs::write(&note_json, json!({ "note": note }).to_string()).unwrap();
+    let out = common::gamewire(&[
+        "encode",
+        "godot3",
+        note_json.to_str().unwrap(),
+        "-o",
+        dir.path().join("note.godot3.bin").to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(&note_json).unwrap();
     let before: Vec<Value> = cases
         .iter()
         .map(|c| decode(&dir.path().join(c.0)))
         .collect();
     let arg: Vec<Value> = cases
         .iter()
-        .map(|c| json!({"file": c.0, "search": c.1, "pointer": c.2, "input": c.3}))
+        .map(|c| {
+            let mut a = json!({"file": c.0, "search": c.1, "pointer": c.2, "input": c.3});
+            if c.0 == "note.godot3.bin" {
+                a["fullLength"] = json!(5003);
+            }
+            a
+        })
         .collect();
     let mut cmd = std::process::Command::new("node");
     cmd.arg(browser_dir().join("view.mjs"))

@@ -7,7 +7,8 @@
 //   node view.mjs GAMEWIRE FOLDER CASES_JSON [SCREENSHOT.png]
 //
 // SCREENSHOT.png: the page as it is just before the last case's save.
-// CASES_JSON: [{"file", "search", "pointer", "input"}]. Prints `EDITED file pointer` per
+// CASES_JSON: [{"file", "search", "pointer", "input", "fullLength"?}] (fullLength: a long
+// string, whose whole text the editor must hold before the edit). Prints `EDITED file pointer` per
 // case; the exit code is 0 only when every case went through.
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
@@ -69,6 +70,12 @@ try {
     const sel = tree.locator('[role="treeitem"][aria-selected="true"]');
     if (await sel.getAttribute('data-pointer') !== c.pointer) throw new Error(`${c.file}: ${c.pointer} not selected in the tree`);
 
+    // A long string is listed by its start: the editor loads all of it first.
+    if (c.fullLength) {
+      await page.getByRole('button', { name: /^Edit the whole string/ }).click();
+      const got = await page.getByLabel(/^Value \(/).inputValue();
+      if (got.length !== c.fullLength) throw new Error(`${c.file}: the editor holds ${got.length} characters, not ${c.fullLength}`);
+    }
     // Enter on a value goes to its editor.
     await sel.focus();
     await page.keyboard.press('Enter');

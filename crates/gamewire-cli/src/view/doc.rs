@@ -307,6 +307,9 @@ impl OpenFile {
     }
 }
 
+/// Strings longer than this many bytes are listed by their start.
+const LONG_STRING: usize = 2048;
+
 /// One entry of a listing: key, kind, child count or value.
 fn child(key: Value, v: &Value) -> Value {
     let mut o = Map::new();
@@ -327,6 +330,17 @@ fn child(key: Value, v: &Value) -> Value {
             // a float's text keeps its decimal point.
             o.insert("text".into(), json!(n.to_string()));
             o.insert("value".into(), v.clone());
+        }
+        Value::String(t) if t.len() > LONG_STRING => {
+            // A long string (a Godot PackedByteArray's base64, say) is listed by its
+            // start; the page asks for the whole of it (/api/value) before editing it.
+            let mut end = LONG_STRING;
+            while !t.is_char_boundary(end) {
+                end -= 1;
+            }
+            o.insert("value".into(), json!(&t[..end]));
+            o.insert("truncated".into(), json!(true));
+            o.insert("length".into(), json!(t.len()));
         }
         _ => {
             o.insert("value".into(), v.clone());
@@ -589,6 +603,18 @@ mod tests {
         .unwrap();
         assert_eq!(f.changes(10)["changes"], json!([]));
         assert!(!f.is_edited());
+    }
+
+    #[test]
+    fn long_strings_are_listed_by_their_start() {
+        let long = "é".repeat(3000);
+        let f = file(json!({ "s": long }));
+        let n = f.node("", 0, 10).unwrap();
+        let c = &n["children"][0];
+        assert_eq!(c["truncated"], true);
+        assert_eq!(c["length"], 6000);
+        assert_eq!(c["value"].as_str().unwrap().len(), 2048);
+        assert_eq!(f.value_text("/s").unwrap(), json!(long).to_string());
     }
 
     #[test]

@@ -114,6 +114,7 @@ function summary(n) {
 }
 
 function valueText(n) {
+  if (n.kind === 'string' && n.truncated) return `${JSON.stringify(n.value).slice(0, -1)}…" (${n.length} bytes)`;
   if (n.kind === 'string') return JSON.stringify(n.value);
   if (n.text !== undefined) return n.text;
   return String(n.value);
@@ -290,7 +291,19 @@ function showDetail(item) {
   const ed = $('editor');
   ed.textContent = '';
   const parent = item.parentElement?.closest('[role="treeitem"]');
-  if (n.count === undefined && n.kind !== 'null') ed.append(...scalarEditor(item));
+  if (n.count === undefined && n.kind !== 'null') {
+    if (n.truncated) {
+      // Only the start was listed: the editor gets the whole string first.
+      ed.append(button(`Edit the whole string (${n.length} bytes)`, async () => {
+        const full = JSON.parse(await api('/api/value?' + q({ file: current.id, pointer }), undefined, true));
+        item.node = { ...n, value: full, truncated: false };
+        showDetail(item);
+        $('value-input').focus();
+      }));
+    } else {
+      ed.append(...scalarEditor(item));
+    }
+  }
   if (n.kind === 'array' && n.count > 0) {
     const b = button('Add item (a copy of the last)', () => addCopy(item));
     ed.append(b);
@@ -371,6 +384,7 @@ function currentJson(n) {
 
 async function applyEdit(item, text) {
   const n = item.node;
+  if (n.truncated) { showError('only the start of this string is loaded'); return; }
   const r = jsonFor(n.kind, text);
   if (r.error) { showError(r.error); return; }
   const old = currentJson(n);
@@ -598,6 +612,11 @@ $('show-changes').addEventListener('click', async () => {
 document.addEventListener('keydown', (ev) => {
   if ((ev.ctrlKey || ev.metaKey) && ev.key === 'z' && !ev.target.matches('input, textarea')) { ev.preventDefault(); undo(); }
   if ((ev.ctrlKey || ev.metaKey) && ev.key === 'y' && !ev.target.matches('input, textarea')) { ev.preventDefault(); redo(); }
+});
+
+// Edits live on the server until saved; leaving the page with some asks first.
+window.addEventListener('beforeunload', (ev) => {
+  if (undoStack.length) { ev.preventDefault(); ev.returnValue = ''; }
 });
 
 loadFiles().catch((e) => showError(e.message));
