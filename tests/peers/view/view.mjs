@@ -35,7 +35,14 @@ if (!/^http:\/\/127\.0\.0\.1:\d+\/\?token=[0-9a-f]{64}$/.test(url)) throw new Er
 let browser;
 let code = 1;
 try {
-  browser = await chromium.launch({ executablePath: executable, headless: true, args: ['--no-sandbox'] });
+  browser = await chromium.launch({
+    executablePath: executable,
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
   const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
   const outside = [];
   page.on('request', (r) => { if (!r.url().startsWith(url.replace(/\/\?.*/, '/'))) outside.push(r.url()); });
