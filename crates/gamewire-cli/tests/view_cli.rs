@@ -742,6 +742,12 @@ fn list_items_are_added_and_removed() {
     *expected.pointer_mut("/entries/0/1/inventory").unwrap() = json!(["shield", "potion", "bow"]);
     assert_eq!(after["data"], expected);
     // A bad operation changes nothing.
+    // An edit bigger than axum's default 2 MB body limit goes through.
+    let big = "y".repeat(3 << 20);
+    let ops =
+        json!({"file": id, "ops": [{"op": "replace", "path": "/entries/0/1/name", "value": big}]});
+    let (status, body) = s.api("POST", "/api/patch", &ops.to_string());
+    assert_eq!(status, 200, "{body}");
     let bad = json!({"file": id, "ops": [{"op": "remove", "path": "/entries/0/1/inventory/9"}]});
     let (status, body) = s.api("POST", "/api/patch", &bad.to_string());
     assert_eq!(status, 422, "{body}");

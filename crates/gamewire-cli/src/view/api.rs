@@ -37,6 +37,9 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
+/// The largest request body (an edit's JSON).
+const MAX_BODY: usize = 256 << 20;
+
 /// Children served per request at most.
 const MAX_LIMIT: usize = 5_000;
 
@@ -98,6 +101,8 @@ pub async fn serve(args: ViewArgs, roots: Roots, token: String) -> CliResult {
         .route("/api/changes", get(changes))
         .route("/api/save", post(save))
         .route("/api/compare", get(compare))
+        // An edit may carry a long string or a copy of a big item.
+        .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(app.clone(), check))
         .with_state(app);
     axum::serve(listener, router)

@@ -87,6 +87,7 @@ async function openFile(id) {
   $('doc').hidden = false;
   $('filename').textContent = id.replace(/^\d+\//, '');
   $('format').textContent = r.format;
+  $('settings-text').textContent = JSON.stringify(r.settings);
   $('results').hidden = true;
   $('changes').hidden = true;
   $('comparison').hidden = true;
