@@ -166,7 +166,10 @@ async fn index(State(app): State<Shared>) -> Response {
         "{}={}; Path=/; HttpOnly; SameSite=Strict",
         app.cookie, app.token
     );
-    let mut resp = asset(INDEX_HTML, "text/html; charset=utf-8").await;
+    // The token goes into the page too: the page sends it in a header with every change,
+    // which the cookie alone may not make.
+    let html = INDEX_HTML.replace("{{TOKEN}}", &app.token);
+    let mut resp = ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response();
     if let Ok(v) = HeaderValue::from_str(&cookie) {
         resp.headers_mut().insert(header::SET_COOKIE, v);
     }

@@ -3,7 +3,10 @@
 // applies edits as JSON Patch operations, and saves. No format rule lives here.
 
 const PAGE = 200;
-const token = new URLSearchParams(location.search).get('token') || '';
+// The server writes the token into the page (served only to requests carrying it), so a
+// page reloaded without `?token=` still sends it with every change.
+const token = document.querySelector('meta[name="gamewire-token"]')?.content
+  || new URLSearchParams(location.search).get('token') || '';
 const $ = (id) => document.getElementById(id);
 
 let current = null; // { id, root } of the open file
