@@ -659,6 +659,11 @@ fn the_page_in_a_real_browser() {
         .env(
             "GAMEWIRE_VIEW_COMPARE",
             json!(["unedited.godot3.bin", "/entries/0/1/level", "13", "12"]).to_string(),
+        )
+        // And a key added to the player's dictionary.
+        .env(
+            "GAMEWIRE_VIEW_MAP",
+            json!(["/entries/0/1", "Ann", "/entries/0/1/name", "mana", "5"]).to_string(),
         );
     if let Some(shot) = std::env::var_os("GAMEWIRE_VIEW_SCREENSHOT") {
         cmd.arg(shot);
@@ -679,6 +684,9 @@ fn the_page_in_a_real_browser() {
         let mut expected = before[cases.iter().position(|d| d.0 == c.0).unwrap()]["data"].clone();
         for d in cases.iter().filter(|d| d.0 == c.0) {
             *expected.pointer_mut(d.2).unwrap() = d.4.clone();
+        }
+        if c.0 == "save.godot3.bin" {
+            expected["entries"][0][1]["mana"] = json!(5);
         }
         let after = decode(&dir.path().join(c.0));
         assert_eq!(after["data"].pointer(c.2), Some(&c.4), "{}: {}", c.0, c.2);

@@ -128,6 +128,38 @@ try {
     }
     console.log(`COMPARED ${other} ${pointer}`);
   }
+  // A map entry added (and an undo and redo of it), then saved: GAMEWIRE_VIEW_MAP holds
+  // the open file's map pointer, a search finding a value in it and that value's
+  // pointer, the new key and its JSON value.
+  if (process.env.GAMEWIRE_VIEW_MAP) {
+    const [mapPointer, search, hitPointer, key, value] = JSON.parse(process.env.GAMEWIRE_VIEW_MAP);
+    const box = page.getByRole('searchbox');
+    await box.fill(search);
+    await box.press('Enter');
+    await page.locator('#results button').filter({ has: page.locator(`xpath=self::*[@data-pointer=${JSON.stringify(hitPointer)}]`) }).first().click();
+    await page.waitForFunction((p) => document.getElementById('pointer').textContent === p, hitPointer);
+    // ArrowLeft on a value goes to the map holding it.
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((p) => document.getElementById('pointer').textContent === p, mapPointer);
+    await page.getByLabel('New key').fill(key);
+    await page.getByLabel('New value (JSON)').fill(value);
+    await page.getByRole('button', { name: 'Add entry', exact: true }).click();
+    const added = `${mapPointer}/${key}`;
+    const changesButton = page.getByRole('button', { name: 'Changes', exact: true });
+    if (await changesButton.getAttribute('aria-expanded') !== 'true') await changesButton.click();
+    await page.waitForFunction((p) => document.querySelector('#changes-body tr td')?.textContent === p, added);
+    await page.getByRole('button', { name: 'Undo', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('#changes-body tr td')?.textContent.startsWith('No changes'));
+    await page.getByRole('button', { name: 'Redo', exact: true }).click();
+    await page.waitForFunction((p) => document.querySelector('#changes-body tr td')?.textContent === p, added);
+    const item = page.locator(`[role="treeitem"][data-pointer=${JSON.stringify(added)}]`);
+    await item.waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForFunction(() => /^Saved |^Not saved/.test(document.getElementById('status').textContent));
+    const said = await status.textContent();
+    if (!said.startsWith('Saved ')) throw new Error(`map entry: ${said}: ${await page.locator('#error').textContent()}`);
+    console.log(`ADDED ${added}`);
+  }
   if (errors.length) throw new Error(`errors on the page: ${errors.join('; ')}`);
   if (outside.length) throw new Error(`the page loaded from outside: ${outside.join(', ')}`);
   code = 0;

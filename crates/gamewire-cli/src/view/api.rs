@@ -366,10 +366,14 @@ struct PatchReq {
 }
 
 /// `POST /api/patch {"file", "ops": [JSON Patch]}`: edits the working copy (all the
-/// operations or none).
+/// operations or none); answers with the operations that undo them, as JSON text.
 async fn patch(State(app): State<Shared>, Json(req): Json<PatchReq>) -> Response {
     with_file(app, req.file, move |f| match f.patch(&req.ops) {
-        Ok(()) => Json(json!({"ok": true})).into_response(),
+        // The operations that undo these, as JSON text: the page sends them back as they
+        // are (JavaScript would round integers past 2^53 it parsed).
+        Ok(undo) => {
+            Json(json!({"ok": true, "undo": Value::Array(undo).to_string()})).into_response()
+        }
         Err(e) => fail(StatusCode::UNPROCESSABLE_ENTITY, e),
     })
     .await

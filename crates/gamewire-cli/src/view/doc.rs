@@ -166,11 +166,12 @@ impl OpenFile {
     }
 
     /// Applies JSON Patch operations (`add`, `remove`, `replace`; pointers relative to
-    /// the data) to the working document, all or none. Before a value is first changed,
+    /// the data) to the working document, all or none, and returns the operations that
+    /// undo them (in the order to apply them). Before a value is first changed,
     /// the smallest subtree the edit touches is kept as it was on disk (the value
     /// replaced, or the list or map an item is added to or removed from): the changes
     /// are those subtrees against the working data, with no second copy of the document.
-    pub fn patch(&mut self, ops: &[Value]) -> Result<(), String> {
+    pub fn patch(&mut self, ops: &[Value]) -> Result<Vec<Value>, String> {
         let mut undo = Vec::new();
         for (i, op) in ops.iter().enumerate() {
             let result = match parse_op(op) {
@@ -195,7 +196,8 @@ impl OpenFile {
                 }
             }
         }
-        Ok(())
+        undo.reverse();
+        Ok(undo)
     }
 
     /// Keeps the subtree at `toks` as it is now, unless a kept subtree holds it; kept

@@ -315,6 +315,24 @@ function showDetail(item) {
   if (parent && parent.node.kind === 'array') {
     ed.append(button('Remove this item', () => removeAt(item)));
   }
+  if (parent && parent.node.kind === 'object') {
+    ed.append(button('Remove this entry', () => removeAt(item)));
+  }
+  if (n.kind === 'object') {
+    const keyLabel = document.createElement('label');
+    keyLabel.textContent = 'New key';
+    const key = document.createElement('input');
+    key.type = 'text';
+    key.id = 'new-key';
+    keyLabel.htmlFor = 'new-key';
+    const valLabel = document.createElement('label');
+    valLabel.textContent = 'New value (JSON)';
+    const val = document.createElement('textarea');
+    val.id = 'new-value';
+    valLabel.htmlFor = 'new-value';
+    val.value = 'null';
+    ed.append(keyLabel, key, valLabel, val, button('Add entry', () => addEntry(item, key.value, val.value)));
+  }
 }
 
 function button(label, onClick) {
@@ -391,50 +409,57 @@ async function applyEdit(item, text) {
   if (n.truncated) { showError('only the start of this string is loaded'); return; }
   const r = jsonFor(n.kind, text);
   if (r.error) { showError(r.error); return; }
-  const old = currentJson(n);
-  if (old === r.json) return;
-  const path = item.dataset.pointer;
-  await perform({ op: 'replace', path, json: r.json }, { op: 'replace', path, json: old });
+  if (currentJson(n) === r.json) return;
+  await perform({ op: 'replace', path: item.dataset.pointer, json: r.json });
 }
 
 async function addCopy(item) {
   const n = item.node;
   const last = await api('/api/value?' + q({ file: current.id, pointer: childPointer(item.dataset.pointer, n.count - 1) }), undefined, true);
-  const path = childPointer(item.dataset.pointer, n.count);
-  await perform({ op: 'add', path, json: last }, { op: 'remove', path });
+  await perform({ op: 'add', path: childPointer(item.dataset.pointer, n.count), json: last });
+}
+
+async function addEntry(item, key, text) {
+  try { JSON.parse(text); } catch (e) { showError(`the value is not JSON: ${e.message}`); return; }
+  if (key === '') { showError('name the key'); return; }
+  await perform({ op: 'add', path: childPointer(item.dataset.pointer, key), json: text });
 }
 
 async function removeAt(item) {
-  const path = item.dataset.pointer;
-  const old = await api('/api/value?' + q({ file: current.id, pointer: path }), undefined, true);
-  await perform({ op: 'remove', path }, { op: 'add', path, json: old });
+  await perform({ op: 'remove', path: item.dataset.pointer });
 }
 
-// Sends one operation; values travel as JSON text so big integers stay exact.
-async function send(op) {
+// The JSON text of a patch holding `op` ({op, path, json: the value as JSON text}):
+// values travel as text so big integers stay exact.
+function opsText(op) {
   const value = op.json === undefined ? '' : `,"value":${op.json}`;
-  const body = `{"file":${JSON.stringify(current.id)},"ops":[{"op":${JSON.stringify(op.op)},"path":${JSON.stringify(op.path)}${value}}]}`;
-  await api('/api/patch', body);
+  return `[{"op":${JSON.stringify(op.op)},"path":${JSON.stringify(op.path)}${value}}]`;
 }
 
-async function perform(op, inverse) {
+// Sends a patch (JSON text of its operations); returns the JSON text that undoes it.
+async function send(ops) {
+  const r = await api('/api/patch', `{"file":${JSON.stringify(current.id)},"ops":${ops}}`);
+  return r.undo;
+}
+
+async function perform(op) {
   showError('');
-  try {
-    await send(op);
-  } catch (e) { showError(e.message); return; }
-  undoStack.push({ op, inverse });
+  const text = opsText(op);
+  let undoText;
+  try { undoText = await send(text); } catch (e) { showError(e.message); return; }
+  undoStack.push({ text, undoText });
   redoStack = [];
-  await afterEdit(op);
+  await afterEdit(text);
 }
 
-async function afterEdit(op) {
-  await refresh(op);
+async function afterEdit(text) {
+  for (const op of JSON.parse(text)) await refresh(op);
   updateButtons(true);
   if (!$('changes').hidden) await showChanges();
-  status(`Edited ${op.path}`);
+  status(`Edited ${JSON.parse(text).map((o) => o.path).join(', ')}`);
 }
 
-// Shows the tree as the server holds it after `op`.
+// Shows the tree as the server holds it after `op` (paths only are read).
 async function refresh(op) {
   const tree = $('tree');
   const find = (p) => [...tree.querySelectorAll('[role="treeitem"]')].find((el) => el.dataset.pointer === p);
@@ -460,17 +485,17 @@ async function refresh(op) {
 async function undo() {
   const e = undoStack.pop();
   if (!e) return;
-  try { await send(e.inverse); } catch (err) { showError(err.message); undoStack.push(e); return; }
+  try { await send(e.undoText); } catch (err) { showError(err.message); undoStack.push(e); return; }
   redoStack.push(e);
-  await afterEdit(e.inverse);
+  await afterEdit(e.undoText);
 }
 
 async function redo() {
   const e = redoStack.pop();
   if (!e) return;
-  try { await send(e.op); } catch (err) { showError(err.message); redoStack.push(e); return; }
+  try { e.undoText = await send(e.text); } catch (err) { showError(err.message); redoStack.push(e); return; }
   undoStack.push(e);
-  await afterEdit(e.op);
+  await afterEdit(e.text);
 }
 
 function updateButtons(edited) {
