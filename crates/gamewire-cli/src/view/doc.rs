@@ -620,6 +620,27 @@ mod tests {
     }
 
     #[test]
+    fn the_undo_operations_restore_order_and_values() {
+        let mut f = file(json!({"a": 1, "b": 18446744073709551615u64, "c": [1.5, 2]}));
+        let before = f.working.clone();
+        let undo = f
+            .patch(&[
+                json!({"op": "remove", "path": "/b"}),
+                json!({"op": "replace", "path": "/c/0", "value": 2.5}),
+                json!({"op": "add", "path": "/c/1", "value": "x"}),
+                json!({"op": "add", "path": "/d", "value": null}),
+            ])
+            .unwrap();
+        // Through text, as the page sends them back.
+        let undo: Vec<Value> = serde_json::from_str(&Value::Array(undo).to_string()).unwrap();
+        f.patch(&undo).unwrap();
+        assert_eq!(f.working, before);
+        let keys: Vec<&String> = f.working["data"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["a", "b", "c"], "the key goes back in its place");
+        assert!(!f.is_edited());
+    }
+
+    #[test]
     fn search_keys_and_values() {
         let f = file(json!({"name": "Ann", "items": [{"label": "sword"}]}));
         let r = f.search("SWO", 10);
