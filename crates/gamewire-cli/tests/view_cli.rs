@@ -660,6 +660,10 @@ fn the_page_in_a_real_browser() {
             "GAMEWIRE_VIEW_COMPARE",
             json!(["unedited.godot3.bin", "/entries/0/1/level", "13", "12"]).to_string(),
         )
+        .env(
+            "GAMEWIRE_VIEW_SIDE_FILE",
+            json!(["types.json", "KingsIsle type list"]).to_string(),
+        )
         // And a key added to the player's dictionary.
         .env(
             "GAMEWIRE_VIEW_MAP",

@@ -55,6 +55,15 @@ try {
   const tree = page.getByRole('tree');
   const status = page.getByRole('status');
 
+  // A side file is listed, and opening it says what it is instead of a tree.
+  if (process.env.GAMEWIRE_VIEW_SIDE_FILE) {
+    const [name, message] = JSON.parse(process.env.GAMEWIRE_VIEW_SIDE_FILE);
+    await page.getByRole('button', { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(side file`) }).click();
+    await page.waitForFunction((m) => document.querySelector('[role="alert"]').textContent.includes(m), message);
+    if (!(await page.getByRole('alert').isVisible())) throw new Error('the error is not shown');
+    console.log(`REFUSED ${name}`);
+  }
+
   for (const c of cases) {
     await page.getByRole('button', { name: new RegExp(`^${c.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }).click();
     await tree.getByRole('treeitem').first().waitFor();
