@@ -768,3 +768,57 @@ fn list_items_are_added_and_removed() {
         "{body}"
     );
 }
+
+#[test]
+fn another_host_is_warned_about_and_still_checked() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let mut child = common::bin()
+        .args(["view", "--no-browser", "--port", "0", "--host", "0.0.0.0"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let mut warning = String::new();
+    // Kept open to the end: the server's later notes must not meet a closed pipe.
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    stderr.read_line(&mut warning).unwrap();
+    let s = Server {
+        port: line
+            .trim()
+            .split(':')
+            .nth(2)
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap(),
+        token: line.trim().split("token=").nth(1).unwrap().to_owned(),
+        child,
+    };
+    assert!(
+        warning.contains("warning") && warning.contains("not on loopback"),
+        "{warning}"
+    );
+    let tok = ("X-Gamewire-Token", s.token.as_str());
+    // Any address may name the machine now, a DNS name still may not.
+    let ip = format!("10.1.2.3:{}", s.port);
+    assert_eq!(
+        request(s.port, "GET", "/api/files", &[("Host", &ip), tok], "").0,
+        200
+    );
+    let name = format!("evil.example:{}", s.port);
+    assert_eq!(
+        request(s.port, "GET", "/api/files", &[("Host", &name), tok], "").0,
+        403
+    );
+    assert_eq!(
+        request(s.port, "GET", "/api/files", &[("Host", &ip)], "").0,
+        403
+    );
+}
