@@ -2,6 +2,7 @@
 """Times `gamewire view` on a big file through its HTTP API.
 
     python3 scripts/view/bench.py [--gamewire target/release/gamewire] [--mb 100] [--runs 5]
+                                  [--browser]
 
 Makes a Godot 3 save of about --mb megabytes (a list of dictionaries, the first holding a
 list of 10,000 integers) with `gamewire encode godot3`, starts `gamewire view --no-browser
@@ -14,8 +15,9 @@ list of 10,000 integers) with `gamewire encode godot3`, starts `gamewire view --
   page's 200;
 - search: GET /api/search for a string found once, near the end;
 
-and the server's peak resident memory (VmHWM) after the runs. Figures go in
-docs/PERFORMANCE.md.
+and the server's peak resident memory (VmHWM) after the runs. With --browser, the same
+file is then timed in the page (scripts/view/bench-browser.mjs: headless chromium through
+tests/peers/view's playwright-core). Figures go in docs/PERFORMANCE.md.
 """
 import argparse
 import json
@@ -51,6 +53,7 @@ def main():
     ap.add_argument("--gamewire", default="target/release/gamewire")
     ap.add_argument("--mb", type=float, default=100)
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--browser", action="store_true")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = make_file(tmp, args.mb, args.gamewire)
@@ -99,6 +102,10 @@ def main():
         finally:
             server.terminate()
             server.wait()
+        if args.browser:
+            here = os.path.dirname(os.path.abspath(__file__))
+            subprocess.run(["node", os.path.join(here, "bench-browser.mjs"), args.gamewire, path,
+                            str(args.runs)], check=True)
 
 
 if __name__ == "__main__":
