@@ -730,6 +730,29 @@ fn a_file_changed_on_disk_is_not_overwritten() {
         "{body}"
     );
     assert_eq!(std::fs::read(&path).unwrap(), other);
+    // Read again from the disk, the edits are gone and saving works.
+    let (status, body) = s.api(
+        "POST",
+        "/api/open",
+        &json!({"file": "0/save.godot3.bin", "reload": true}).to_string(),
+    );
+    assert_eq!(status, 422, "the file now has 4 bytes too many: {body}");
+    std::fs::write(&path, &other[..other.len() - 4]).unwrap();
+    let (status, body) = s.api(
+        "POST",
+        "/api/open",
+        &json!({"file": "0/save.godot3.bin", "reload": true}).to_string(),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["edited"], false);
+    let (_, changes) = s.api("GET", "/api/changes?file=0/save.godot3.bin", "");
+    assert_eq!(changes["changes"], json!([]));
+    let (status, body) = s.api(
+        "POST",
+        "/api/save",
+        &json!({"file": "0/save.godot3.bin"}).to_string(),
+    );
+    assert_eq!(status, 200, "{body}");
 }
 
 #[test]

@@ -70,12 +70,12 @@ async function loadFiles() {
   status(`${files.length} files`);
 }
 
-async function openFile(id) {
+async function openFile(id, reload = false) {
   showError('');
   status(`Opening ${id}…`);
   let r;
   try {
-    r = await api('/api/open', { file: id });
+    r = await api('/api/open', { file: id, reload });
   } catch (e) {
     showError(e.message);
     status('');
@@ -632,6 +632,12 @@ $('undo').addEventListener('click', undo);
 $('redo').addEventListener('click', redo);
 $('save').addEventListener('click', save);
 $('compare').addEventListener('click', compare);
+$('reload').addEventListener('click', () => {
+  // The server's copy of the file, edits and all, is dropped and the file read again.
+  if (!current) return;
+  if (undoStack.length && !window.confirm('Drop the edits not saved and read the file again?')) return;
+  openFile(current.id, true);
+});
 $('show-changes').addEventListener('click', async () => {
   const sec = $('changes');
   sec.hidden = !sec.hidden;
