@@ -28,6 +28,18 @@ fn registry() -> &'static Registry {
     REG.get_or_init(|| Registry::from_json(&serde_json::from_str(REGISTRY).unwrap()).unwrap())
 }
 
+/// The same registry with every class's defaults unknown (as `registry import` writes).
+fn unknown_defaults() -> &'static Registry {
+    static REG: OnceLock<Registry> = OnceLock::new();
+    REG.get_or_init(|| {
+        let mut j: serde_json::Value = serde_json::from_str(REGISTRY).unwrap();
+        for c in j["classes"].as_array_mut().unwrap() {
+            c["defaults_known"] = serde_json::Value::Bool(false);
+        }
+        Registry::from_json(&j).unwrap()
+    })
+}
+
 fn bundled() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(Registry::bundled)
@@ -130,6 +142,14 @@ fuzz_target!(|data: &[u8]| {
         &dups,
         &LoadOptions::default(),
     );
+    // What a load does not take, put back as written; unknown defaults kept out.
+    for r in [reg, unknown_defaults()] {
+        let ty = r.parse_type("Root").unwrap();
+        let (v, rep) = load(r, &ty, &json, &LoadOptions::default());
+        let (mut j, _) = store(r, &ty, &v, &StoreOptions::default());
+        let _ = gamewire_o3de::keep::keep_as_written(r, &ty, &json, &mut j, &rep.issues);
+        let _ = gamewire_o3de::keep::canonical_with_unknown_defaults(r, &ty, &json, j);
+    }
     for ty in ["Root", "vector<E>", "map<F, Color>"] {
         let ty = reg.parse_type(ty).unwrap();
         let (v, _) = load(reg, &ty, &json, &LoadOptions::default());

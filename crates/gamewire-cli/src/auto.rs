@@ -30,6 +30,17 @@ pub struct DecodeArgs {
     /// Godot: accept full objects (`bytes_to_var_with_objects`).
     #[arg(long)]
     pub allow_objects: bool,
+    /// Godot: the password or key of an encrypted file.
+    #[command(flatten)]
+    pub secret: crate::secret::SecretArgs,
+    /// An archive (a Godot `.pck`, a KingsIsle `.wad`): decode this entry of it
+    /// (`project.binary`, `res://save.dat`, `ObjectData/Item.xml`).
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+    /// KingsIsle: the type list to read with, instead of the `types.json` found beside
+    /// the file (or the archive).
+    #[arg(long, value_name = "FILE")]
+    pub types: Option<PathBuf>,
 }
 
 /// The path a file is read from and named by: `None` for stdin (`-`), or the name
@@ -62,11 +73,49 @@ pub fn decode(args: DecodeArgs) -> CliResult {
     let opts = OpenOptions {
         as_format: args.as_format,
         allow_objects: args.allow_objects,
+        secret: args.secret.secret()?,
+        types: args.types.clone(),
         ..OpenOptions::default()
     };
     let shown = file.display().to_string();
-    let opened =
-        gamewire::open(data, path.as_deref(), &side, &opts).map_err(|e| open_error(&shown, e))?;
+    let pack = args.as_format.is_none() && gamewire::open::pack::is_pack(&data);
+    let archive = args.as_format.is_none() && gamewire::open::archive::is_archive(&data);
+    let opened = match &args.entry {
+        Some(entry) if pack => {
+            let shown = format!("{shown} entry {entry}");
+            gamewire::open::pack::open_entry(&data, entry, &SideFiles::none(), &opts)
+                .map_err(|e| open_error(&shown, e))?
+        }
+        Some(entry) if archive => {
+            let shown = format!("{shown} entry {entry}");
+            gamewire::open::archive::open_entry(&data, path.as_deref(), entry, &side, &opts)
+                .map_err(|e| open_error(&shown, e))?
+        }
+        Some(_) => {
+            return Err(format!(
+                "{shown}: --entry NAME decodes an entry of an archive, and this is no archive"
+            )
+            .into())
+        }
+        None if pack => {
+            return Err(format!(
+                "{shown}: a Godot pack: name the entry to decode with --entry NAME \
+                 (gamewire godot pck list {shown} lists them), or convert it whole with \
+                 gamewire convert {shown} --out-dir DIR"
+            )
+            .into())
+        }
+        None if archive => {
+            return Err(format!(
+                "{shown}: an archive: name the entry to decode with --entry NAME (gamewire \
+                 inspect {shown} lists them), or convert it whole with gamewire convert \
+                 {shown} --out-dir DIR"
+            )
+            .into())
+        }
+        None => gamewire::open(data, path.as_deref(), &side, &opts)
+            .map_err(|e| open_error(&shown, e))?,
+    };
     for n in opened.notes() {
         eprintln!("gamewire: note: {shown}: {n}");
     }
@@ -102,6 +151,10 @@ pub struct EncodeArgs {
     /// A key repeated in one JSON object keeps its last value instead of being an error.
     #[arg(long)]
     pub last_key_wins: bool,
+    /// Godot: the password or key to encrypt with, when the header names an encrypted
+    /// file.
+    #[command(flatten)]
+    pub secret: crate::secret::SecretArgs,
 }
 
 /// Runs `gamewire encode FILE`.
@@ -131,6 +184,7 @@ pub fn encode_doc(
             .as_deref()
             .and_then(Path::file_name)
             .map(|n| n.to_string_lossy().into_owned()),
+        secret: args.secret.secret()?,
         ..EncodeOptions::default()
     };
     let encoded = gamewire::encode_document(doc, json_path, None, &side, &opts)

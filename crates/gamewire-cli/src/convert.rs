@@ -75,6 +75,10 @@ pub struct ConvertArgs {
     /// With `--to native`: read every number as written (see `encode --numbers-as-written`).
     #[arg(long)]
     pub numbers_as_written: bool,
+    /// KingsIsle: the type list to read every file (and archive entry) with, instead of
+    /// the `types.json` found beside each.
+    #[arg(long, value_name = "FILE")]
+    pub types: Option<PathBuf>,
 }
 
 /// One input file and the folder its output path is made relative to.
@@ -347,7 +351,7 @@ fn output_path(job: &Job, args: &ConvertArgs) -> CliResult<(PathBuf, PathBuf)> {
 
 /// Makes the folders `rel` below `out_dir`, one at a time, never through a symbolic
 /// link: a link (or a file) where a folder should be is an error naming it.
-fn make_folders(out_dir: &Path, rel: &Path) -> CliResult {
+pub(crate) fn make_folders(out_dir: &Path, rel: &Path) -> CliResult {
     let mut dir = out_dir.to_path_buf();
     for c in rel.components() {
         dir.push(c);
@@ -638,6 +642,8 @@ fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResul
             size = data.len() as u64;
             let opts = OpenOptions {
                 as_format: args.as_format,
+                secret: gamewire::open::Secret::from_env()?,
+                types: args.types.clone(),
                 ..OpenOptions::default()
             };
             let opened = match gamewire::open(data, Some(&job.input), side, &opts) {
@@ -668,6 +674,13 @@ fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResul
                 format!("not recognised as Godot 3 ({e}); use --as godot3 if it is")
             })?;
             let framed = match opened.settings() {
+                Settings::Godot3(g) if g.container.is_some() => {
+                    return Err(
+                        "an encrypted or compressed Godot 3 file: --to godot4 converts plain \
+                         files only (it would not be written back encrypted or compressed)"
+                            .into(),
+                    )
+                }
                 Settings::Godot3(g) => g.framing == GodotFraming::StoreVar,
                 other => {
                     return Err(format!(
@@ -704,6 +717,7 @@ fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResul
             let opts = gamewire::open::EncodeOptions {
                 numbers_as_written: args.numbers_as_written,
                 expect_format: args.as_format,
+                secret: gamewire::open::Secret::from_env()?,
                 ..Default::default()
             };
             let name = plan.out.as_deref().map(lossy_name);
@@ -725,6 +739,26 @@ fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResul
 
 /// Runs `gamewire convert`.
 pub fn run(args: ConvertArgs) -> CliResult {
+    #[cfg(feature = "godot")]
+    if let [one] = args.inputs.as_slice() {
+        if args.to == Target::Json && crate::convert_pack::is_pack_file(one) {
+            return crate::convert_pack::run(one, &args);
+        }
+    }
+    // Archives (KingsIsle .wad) are converted entry by entry into their own folder.
+    #[cfg(feature = "kingsisle")]
+    let archives: Vec<&PathBuf> = args
+        .inputs
+        .iter()
+        .filter(|p| args.to == Target::Json && crate::convert_archive::is_archive_file(p))
+        .collect();
+    #[cfg(feature = "kingsisle")]
+    if !archives.is_empty() {
+        if archives.len() != args.inputs.len() {
+            return Err("convert archives on their own: give only archives, or no archive".into());
+        }
+        return crate::convert_archive::run(&archives, &args);
+    }
     let found = expand(&args)?;
     for note in &found.notes {
         eprintln!("gamewire: note: {note}");

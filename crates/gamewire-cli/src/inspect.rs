@@ -25,6 +25,9 @@ pub struct InspectArgs {
     /// kingsisle, zeze, resonite, o3de).
     #[arg(long = "as", value_name = "FORMAT", value_parser = parse_format)]
     pub as_format: Option<Format>,
+    /// Godot: the password or key of encrypted files.
+    #[command(flatten)]
+    pub secret: crate::secret::SecretArgs,
 }
 
 /// Parses a format name for `--as`.
@@ -200,9 +203,40 @@ fn inspect_one(
     };
     let opts = gamewire::OpenOptions {
         as_format: args.as_format,
+        secret: args.secret.secret().ok().flatten(),
         ..gamewire::OpenOptions::default()
     };
     let named = (path != Path::new("-")).then_some(path);
+    if args.as_format.is_none() && gamewire::open::pack::is_pack(&data) {
+        // A Godot pack: its entries, each with the format gamewire reads it as.
+        e.status = "format";
+        match gamewire::open::pack::inspect(&data) {
+            Ok((description, nodes)) => {
+                e.description = description;
+                e.tree = Some(nodes);
+            }
+            Err(err) => {
+                e.description = "Godot pack (damaged)".into();
+                e.error = Some(err.to_string());
+            }
+        }
+        return e;
+    }
+    if args.as_format.is_none() && gamewire::open::archive::is_archive(&data) {
+        // An archive: its entries, each with the format gamewire reads it as.
+        e.status = "format";
+        match gamewire::open::archive::inspect(&data) {
+            Ok((description, nodes)) => {
+                e.description = description;
+                e.tree = Some(nodes);
+            }
+            Err(err) => {
+                e.description = "archive (damaged)".into();
+                e.error = Some(err.to_string());
+            }
+        }
+        return e;
+    }
     match gamewire::open(data, named, side, &opts) {
         Ok(opened) => {
             e.status = "format";

@@ -8,20 +8,31 @@
 mod auto;
 mod bench;
 mod convert;
+#[cfg(feature = "kingsisle")]
+mod convert_archive;
+#[cfg(feature = "godot")]
+mod convert_pack;
 mod inspect;
 mod io;
 mod limits;
+mod secret;
 mod stdout_at_start;
 mod view;
 
 #[cfg(feature = "godot")]
 mod godot;
+#[cfg(feature = "godot")]
+mod godot_tools;
 #[cfg(feature = "kingsisle")]
 mod kingsisle;
+#[cfg(feature = "kingsisle")]
+mod kingsisle_tools;
 #[cfg(feature = "o3de")]
 mod o3de;
 #[cfg(feature = "o3de")]
 mod o3de_doc;
+#[cfg(feature = "o3de")]
+mod o3de_flatten;
 #[cfg(feature = "o3de")]
 mod o3de_tools;
 #[cfg(feature = "resonite")]
@@ -83,10 +94,18 @@ enum Command {
     #[cfg(feature = "o3de")]
     #[command(subcommand)]
     O3de(o3de_tools::O3deCmd),
+    /// Godot-specific tools (resource packs: list, unpack, pack).
+    #[cfg(feature = "godot")]
+    #[command(subcommand)]
+    Godot(godot_tools::GodotCmd),
     /// Zeze-specific tools (Rust code generation from a solution).
     #[cfg(feature = "zeze")]
     #[command(subcommand)]
     Zeze(zeze::ZezeCmd),
+    /// KingsIsle-specific tools (KIWAD archives: list, unpack, pack).
+    #[cfg(feature = "kingsisle")]
+    #[command(subcommand, name = "kingsisle")]
+    KingsisleTools(kingsisle_tools::KingsisleCmd),
 }
 
 /// `decode`: a format subcommand, or a file whose format is detected.
@@ -409,5 +428,9 @@ fn run(cli: Cli) -> CliResult {
         Command::O3de(c) => o3de_tools::tool(c),
         #[cfg(feature = "zeze")]
         Command::Zeze(c) => zeze::tool(c),
+        #[cfg(feature = "godot")]
+        Command::Godot(c) => godot_tools::tool(c),
+        #[cfg(feature = "kingsisle")]
+        Command::KingsisleTools(c) => kingsisle_tools::tool(c),
     }
 }

@@ -13,15 +13,6 @@ use gamewire::o3de::{
 };
 use std::path::{Path, PathBuf};
 
-/// The registry file `inspect` looks for beside an O3DE file.
-pub const REGISTRY_NAME: &str = "o3de-registry.json";
-
-/// The registry file for `path`: `o3de-registry.json` in its folder, or else in the
-/// nearest parent folder holding one (as the other formats find their side files).
-pub fn registry_for(path: &Path) -> Option<PathBuf> {
-    gamewire::SideFiles::filesystem().find(Some(path), &[REGISTRY_NAME.to_owned()])
-}
-
 /// Options of `gamewire decode|encode|bench o3de`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -105,33 +96,47 @@ fn resolve_imports(
     Ok(())
 }
 
-/// The registry: `--schema`, else `o3de-registry.json` beside the input when there is
-/// one, merged over the bundled core types; with neither, the bundled core types alone.
-fn load_registry(args: &Args) -> CliResult<Registry> {
-    let path = match (&args.schema, &args.input) {
-        (Some(p), _) => p.clone(),
-        (None, Some(i)) if i != Path::new("-") => match registry_for(i) {
-            Some(found) => found,
-            None => return Ok(Registry::bundled()),
-        },
-        _ => return Ok(Registry::bundled()),
-    };
-    let bytes = gamewire::core::files::read_regular(
-        &path,
-        "registry",
-        gamewire::core::files::MAX_SIDE_FILE,
-    )?;
-    Registry::from_slice_over_bundled(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+/// The registry by the one rule of every front end ([`gamewire::open::o3de_registry`]):
+/// `schema`, else `o3de-registry.json` beside `input` (or in its nearest parent folder
+/// holding one; the current folder's for stdin), merged over the bundled core types;
+/// `None` with neither.
+pub fn found_registry(
+    schema: Option<&Path>,
+    input: Option<&Path>,
+) -> CliResult<Option<std::sync::Arc<Registry>>> {
+    let file = input.filter(|p| *p != Path::new("-"));
+    let found = gamewire::open::o3de_registry(&gamewire::SideFiles::filesystem(), file, schema)?;
+    Ok(found.map(|(reg, _)| reg))
 }
 
-/// Loads the input; returns the value, the type, the envelope's class name and the report.
-fn load_input(
-    args: &Args,
-    reg: &Registry,
-    bytes: &[u8],
-) -> CliResult<(Value, TypeExpr, Option<String>, o3de::Report)> {
-    // Duplicate member names are kept, as O3DE's rapidjson reader keeps them.
-    let (mut json, mut dups) = o3de::parse_json_keeping_duplicates(bytes)?;
+/// The registry of a typed command: [`found_registry`], else the bundled core types.
+pub fn typed_registry(
+    schema: Option<&Path>,
+    input: Option<&Path>,
+) -> CliResult<std::sync::Arc<Registry>> {
+    Ok(found_registry(schema, input)?.unwrap_or_else(|| std::sync::Arc::new(Registry::bundled())))
+}
+
+fn load_registry(args: &Args) -> CliResult<std::sync::Arc<Registry>> {
+    typed_registry(args.schema.as_deref(), args.input.as_deref())
+}
+
+/// What [`load_input`] read: the value, its type, the envelope's class name, the load's
+/// report and the JSON it was loaded from (imports resolved, envelope removed).
+type Loaded = (
+    Value,
+    TypeExpr,
+    Option<String>,
+    o3de::Report,
+    serde_json::Value,
+);
+
+/// Loads the input (see [`Loaded`]).
+fn load_input(args: &Args, reg: &Registry, bytes: &[u8]) -> CliResult<Loaded> {
+    // Duplicate member names are kept, as O3DE's rapidjson reader keeps them; trailing
+    // commas are read where O3DE's reader of the file reads them (settings registry).
+    let syntax = o3de::doc::Syntax::of(bytes, input_name(args).as_deref());
+    let (mut json, mut dups) = o3de::parse_json_keeping_duplicates_with(bytes, syntax)?;
     resolve_imports(args, &mut json, &mut dups)?;
     let (data, class_name, dups) = match Envelope::from_json(&json)? {
         Some(env) => (
@@ -151,37 +156,26 @@ fn load_input(
         clear_containers: args.clear_containers,
         ..LoadOptions::default()
     };
+    let input = data.clone();
     let (v, report) = o3de::load_with_duplicates(reg, &ty, data, &dups, &opts);
-    Ok((v, ty, class_name, report))
+    Ok((v, ty, class_name, report, input))
 }
 
-/// True when the input is read without a registry: no `--schema` and no `--type`,
-/// and either no `o3de-registry.json` beside the input or one that does not know the
-/// class named by the input's envelope (a file outside the envelope has no type to
-/// load without `--type`).
+/// True when the input is read without a registry: no `--schema` and no `--type`, and
+/// either no registry found by the one rule ([`found_registry`]) or one that types
+/// nothing in the file ([`gamewire::o3de::typing::typing`]: an envelope of a class it
+/// does not know, a file that is neither an envelope nor a prefab).
 pub fn is_untyped(args: &Args, bytes: &[u8]) -> bool {
     if args.schema.is_some() || args.type_name.is_some() {
         return false;
     }
-    let reg_path = match &args.input {
-        Some(i) if i != Path::new("-") => match registry_for(i) {
-            Some(p) => p,
-            None => return true,
-        },
-        _ => return true,
-    };
-    let Some(class) = gamewire::o3de::recognize::envelope_class_name(bytes) else {
-        return true;
-    };
-    match gamewire::core::files::read_regular(
-        &reg_path,
-        "registry",
-        gamewire::core::files::MAX_SIDE_FILE,
-    ) {
+    match found_registry(None, args.input.as_deref()) {
+        Ok(Some(reg)) => {
+            gamewire::o3de::typing::typing(&reg, bytes) == gamewire::o3de::typing::Typing::None
+        }
+        Ok(None) => true,
         // A registry that does not read is reported by the typed path.
-        Ok(r) => gamewire::o3de::Registry::from_slice(&r)
-            .is_ok_and(|reg| reg.parse_type(&class).is_err()),
-        Err(_) => true,
+        Err(_) => false,
     }
 }
 
@@ -201,6 +195,7 @@ fn untyped(action: Action, args: &Args, bytes: &[u8]) -> CliResult {
     }
     crate::o3de_doc::run(
         action,
+        args.input.as_deref(),
         input_name(args),
         args.compact,
         args.output.as_deref(),
@@ -244,6 +239,9 @@ pub fn run(action: Action, args: Args) -> CliResult {
             let report = o3de::prefab::load_prefab(&reg, &mut doc, args.canonical);
             let rep = serde_json::json!({ "load": report.to_json() });
             eprintln!("{}", serde_json::to_string_pretty(&rep)?);
+            if args.canonical {
+                crate::o3de_tools::refuse_lost(&report)?;
+            }
             if !args.canonical {
                 return untyped(action, &args, &bytes);
             }
@@ -255,7 +253,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
     match action {
         Action::Decode | Action::Encode if !args.canonical && !args.envelope => {
             // Checked by the typed load, reported, and written back as it was.
-            let (_, _, _, report) = load_input(&args, &reg, &bytes)?;
+            let (_, _, _, report, _) = load_input(&args, &reg, &bytes)?;
             let rep = serde_json::json!({ "load": report.to_json() });
             eprintln!("{}", serde_json::to_string_pretty(&rep)?);
             if report.processing() == Processing::Halted {
@@ -264,8 +262,17 @@ pub fn run(action: Action, args: Args) -> CliResult {
             untyped(action, &args, &bytes)
         }
         Action::Decode | Action::Encode => {
-            let (v, ty, class_name, report) = load_input(&args, &reg, &bytes)?;
+            let (v, ty, class_name, report, input) = load_input(&args, &reg, &bytes)?;
             let (mut out, store_report) = o3de::store(&reg, &ty, &v, &store_opts);
+            // What the load did not take goes back as written; what cannot is named
+            // and nothing is written.
+            let kept = o3de::keep::keep_as_written(&reg, &ty, &input, &mut out, &report.issues);
+            out = o3de::keep::canonical_with_unknown_defaults(&reg, &ty, &input, out);
+            let listed = |k: &[o3de::keep::KeptMember]| {
+                k.iter()
+                    .map(|m| serde_json::json!({"path": m.path, "why": m.why}))
+                    .collect::<Vec<_>>()
+            };
             let wrap = args.envelope || (action == Action::Encode && class_name.is_some());
             if wrap {
                 let name = class_name.or(args.type_name.clone()).unwrap_or_default();
@@ -275,16 +282,28 @@ pub fn run(action: Action, args: Args) -> CliResult {
                 }
                 .to_json();
             }
-            let rep =
-                serde_json::json!({"load": report.to_json(), "store": store_report.to_json()});
+            let rep = serde_json::json!({
+                "load": report.to_json(),
+                "store": store_report.to_json(),
+                "kept_as_written": listed(&kept.kept),
+                "lost": listed(&kept.lost),
+            });
             eprintln!("{}", serde_json::to_string_pretty(&rep)?);
             if report.processing() == Processing::Halted {
                 return Err("processing halted (see the report above)".into());
             }
+            if !kept.lost.is_empty() {
+                return Err(format!(
+                    "the canonical form would lose {} value(s) the typed load did not take \
+                     (see \"lost\" above); nothing written",
+                    kept.lost.len()
+                )
+                .into());
+            }
             write_json(args.output.as_deref(), &out, !args.compact)
         }
         Action::Bench => {
-            let (_, ty, _, _) = load_input(&args, &reg, &bytes)?;
+            let (_, ty, _, _, _) = load_input(&args, &reg, &bytes)?;
             let opts = LoadOptions::default();
             crate::bench::run(
                 "o3de",
@@ -329,7 +348,7 @@ mod tests {
         };
         let reg = load_registry(&args).unwrap();
         let bytes = std::fs::read(args.input.as_ref().unwrap()).unwrap();
-        let (v, ty, class, report) = load_input(&args, &reg, &bytes).unwrap();
+        let (v, ty, class, report, _) = load_input(&args, &reg, &bytes).unwrap();
         assert_eq!(class.as_deref(), Some("SampleEntity"));
         assert_eq!(report.processing(), Processing::Completed);
         let (j, _) = o3de::store(&reg, &ty, &v, &StoreOptions::default());
@@ -360,7 +379,7 @@ mod tests {
         };
         let reg = load_registry(&args).unwrap();
         let bytes = std::fs::read(args.input.as_ref().unwrap()).unwrap();
-        let (v, ty, _, report) = load_input(&args, &reg, &bytes).unwrap();
+        let (v, ty, _, report, _) = load_input(&args, &reg, &bytes).unwrap();
         assert_eq!(report.processing(), Processing::Completed);
         let (j, _) = o3de::store(&reg, &ty, &v, &StoreOptions::default());
         assert_eq!(j, serde_json::json!({"Id": 7, "Locked": true}));

@@ -4,7 +4,8 @@
 
 use crate::io::{read_input, write_output};
 use crate::{Action, CliResult};
-use gamewire::o3de::doc::{Document, Layout};
+use gamewire::o3de::doc::{Document, Layout, Syntax, MAX_DEPTH};
+use gamewire::o3de::layout::Style;
 use gamewire::o3de::prefab::PrefabTree;
 use gamewire::o3de::recognize::{self, FileKind};
 use std::path::Path;
@@ -18,13 +19,21 @@ pub fn parse<'a>(data: &'a [u8], name: Option<&str>) -> CliResult<Document<'a>> 
                 .into(),
         );
     }
-    Ok(Document::parse(data)?)
+    Ok(Document::parse_with(
+        data,
+        MAX_DEPTH,
+        Syntax::of(data, name),
+    )?)
 }
 
 /// Runs `decode`, `encode` or `bench` for o3de without a registry: the document goes
-/// out as it came in (indented as O3DE writes it, or `--compact`).
+/// out as it came in (indented as O3DE writes it, or `--compact`). A file laid out
+/// otherwise (comments, trailing commas, its own indentation or line endings, on one
+/// line) is decoded to the document `gamewire decode FILE` writes, whose `"$gamewire"`
+/// header keeps that layout for `encode o3de`.
 pub fn run(
     action: Action,
+    input: Option<&Path>,
     name: Option<String>,
     compact: bool,
     output: Option<&Path>,
@@ -36,7 +45,41 @@ pub fn run(
         Layout::Pretty
     };
     match action {
-        Action::Decode | Action::Encode => {
+        Action::Decode => {
+            let doc = parse(bytes, name.as_deref())?;
+            // Whether the file is in O3DE's own layout (its number forms need no
+            // header: the plain document keeps them).
+            let style = Style::detect_with(bytes, &doc, false)?;
+            if style.is_plain() && !style.compact {
+                let mut out = crate::io::Output::create(output)?;
+                doc.write_to(layout, &mut out)?;
+                return out.finish();
+            }
+            drop(doc);
+            let shown = input.map_or_else(|| "-".to_owned(), |p| p.display().to_string());
+            eprintln!(
+                "gamewire: note: {shown}: not in O3DE's own layout (comments, trailing \
+                 commas, indentation, line endings or one line): written with a \
+                 \"$gamewire\" header that keeps it, for `gamewire encode o3de`"
+            );
+            let path = input
+                .filter(|p| *p != Path::new("-"))
+                .map(Path::to_path_buf)
+                .or_else(|| name.as_ref().map(std::path::PathBuf::from));
+            let opts = gamewire::OpenOptions {
+                as_format: Some(gamewire::Format::O3de),
+                ..gamewire::OpenOptions::default()
+            };
+            let opened = gamewire::open(
+                bytes.to_vec(),
+                path.as_deref(),
+                &gamewire::SideFiles::filesystem(),
+                &opts,
+            )
+            .map_err(|e| crate::auto::open_error(&shown, e))?;
+            crate::auto::write_document(&opened, output, !compact)
+        }
+        Action::Encode => {
             // Streamed: pretty text indents each line by its depth, so it can be far
             // larger than the input.
             let doc = parse(bytes, name.as_deref())?;

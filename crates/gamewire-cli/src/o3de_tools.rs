@@ -5,6 +5,8 @@
 use crate::io::{read_input, write_json, write_output};
 use crate::CliResult;
 use gamewire::o3de;
+use o3de::doc::{Document, Syntax, MAX_DEPTH};
+use o3de::layout::Style;
 use o3de::patch;
 use std::path::PathBuf;
 
@@ -16,7 +18,25 @@ pub enum O3deCmd {
     Tree {
         /// A `.prefab` file (a level or a prefab).
         file: PathBuf,
+        /// Show the level flattened: every nested prefab expanded with its patches
+        /// (as `o3de flatten`), each entity under its alias path.
+        #[arg(long)]
+        flatten: bool,
+        /// With `--flatten`: the project root (default: found from `project.json`).
+        #[arg(long, value_name = "DIR", requires = "flatten")]
+        project: Option<PathBuf>,
+        /// With `--flatten`: a registry merged over the bundled core types, for the
+        /// defaults patches need.
+        #[arg(long, requires = "flatten")]
+        schema: Option<PathBuf>,
+        /// With `--flatten`: skip failing patches as O3DE does.
+        #[arg(long, requires = "flatten")]
+        keep_going: bool,
     },
+    /// Flatten a level: every nested prefab instance (`Instances` → `Source`, relative
+    /// to the project root) expanded with its `Patches`, every entity in one
+    /// `Entities` under its alias path, references rewritten, as O3DE builds the level.
+    Flatten(crate::o3de_flatten::FlattenArgs),
     /// Apply a patch to a JSON document (JSON Patch, RFC 6902; or `--merge`, RFC 7386).
     Patch(PatchArgs),
     /// Write the patch that turns SOURCE into TARGET (JSON Patch; or `--merge`).
@@ -64,7 +84,9 @@ pub struct RegistryImportArgs {
 pub struct LoadArgs {
     /// The prefab (or level) to load.
     pub input: PathBuf,
-    /// A registry merged over the bundled core types.
+    /// A registry merged over the bundled core types; by default `o3de-registry.json`
+    /// beside the prefab or in a parent folder, else the bundled core types alone (the
+    /// rule `decode` and `inspect` follow).
     #[arg(long)]
     pub schema: Option<PathBuf>,
     /// Write O3DE's canonical form of the typed components (defaults dropped, values
@@ -123,9 +145,27 @@ pub struct DiffArgs {
     pub verbose: bool,
 }
 
+/// Reads a JSON file as O3DE's reader of its kind does (comments; trailing commas in
+/// settings registry files and patches).
 fn read_json(path: &std::path::Path) -> CliResult<serde_json::Value> {
     let bytes = read_input(Some(path))?;
-    o3de::parse_json(&bytes).map_err(|e| format!("{}: {e}", path.display()).into())
+    let syntax = Syntax::of(&bytes, file_name(path).as_deref());
+    o3de::parse_json_with(&bytes, syntax).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+fn file_name(path: &std::path::Path) -> Option<String> {
+    path.file_name().map(|n| n.to_string_lossy().into_owned())
+}
+
+/// `value` written in the layout of `raw`, the file it was read from: its indentation,
+/// line endings, comments and trailing commas kept around every member that is still
+/// there, and number and string text where the value is unchanged.
+fn in_layout_of(raw: &[u8], syntax: Syntax, value: &serde_json::Value) -> CliResult<Vec<u8>> {
+    let original = Document::parse_with(raw, MAX_DEPTH, syntax)?;
+    let style = Style::detect(raw, &original)?;
+    let text = serde_json::to_vec(value)?;
+    let doc = Document::parse(&text)?;
+    Ok(style.write(&doc))
 }
 
 /// Prints the report on stderr when it tells something (issues, a failure) or when
@@ -143,22 +183,38 @@ fn check(what: &str, report: &o3de::Report, verbose: bool) -> CliResult {
     Ok(())
 }
 
-/// The registry for typed paths: the bundled core types, with `schema` merged over.
-pub fn typed_registry(schema: Option<&std::path::Path>) -> CliResult<o3de::Registry> {
-    match schema {
-        None => Ok(o3de::Registry::bundled()),
-        Some(p) => {
-            let bytes = read_input(Some(p))?;
-            o3de::Registry::from_slice_over_bundled(&bytes)
-                .map_err(|e| format!("{}: {e}", p.display()).into())
-        }
+/// A canonical prefab that would lose members (named in the report's `"lost"`) is not
+/// written: the exit code says so.
+pub fn refuse_lost(report: &o3de::prefab::PrefabReport) -> CliResult {
+    if report.lost.is_empty() {
+        return Ok(());
     }
+    let paths: Vec<&str> = report.lost.iter().map(|l| l.path.as_str()).collect();
+    Err(format!(
+        "the canonical form would lose {} value(s) the typed load did not take ({}); nothing \
+         written",
+        paths.len(),
+        paths.join(", ")
+    )
+    .into())
 }
 
 /// Runs an O3DE tool.
 pub fn tool(cmd: O3deCmd) -> CliResult {
     match cmd {
-        O3deCmd::Tree { file } => crate::o3de_doc::tree(&file),
+        O3deCmd::Tree {
+            file,
+            flatten: false,
+            ..
+        } => crate::o3de_doc::tree(&file),
+        O3deCmd::Tree {
+            file,
+            project,
+            schema,
+            keep_going,
+            ..
+        } => crate::o3de_flatten::tree(&file, project.as_deref(), schema.as_deref(), keep_going),
+        O3deCmd::Flatten(a) => crate::o3de_flatten::flatten(a),
         O3deCmd::Registry(RegistryCmd::Import(a)) => {
             let mut inputs = Vec::new();
             for p in &a.inputs {
@@ -190,7 +246,7 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
             write_json(a.output.as_deref(), &reg, !a.compact)
         }
         O3deCmd::Load(a) => {
-            let reg = typed_registry(a.schema.as_deref())?;
+            let reg = crate::o3de::typed_registry(a.schema.as_deref(), Some(&a.input))?;
             let bytes = read_input(Some(&a.input))?;
             let mut doc =
                 o3de::parse_json(&bytes).map_err(|e| format!("{}: {e}", a.input.display()))?;
@@ -206,6 +262,9 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
                 "{}",
                 serde_json::to_string_pretty(&serde_json::json!({ "load": report.to_json() }))?
             );
+            if a.canonical {
+                refuse_lost(&report)?;
+            }
             if a.quiet {
                 return Ok(());
             }
@@ -217,8 +276,9 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
         }
         O3deCmd::Patch(a) => {
             let raw = read_input(Some(&a.target))?;
-            let mut target =
-                o3de::parse_json(&raw).map_err(|e| format!("{}: {e}", a.target.display()))?;
+            let syntax = Syntax::of(&raw, file_name(&a.target).as_deref());
+            let mut target = o3de::parse_json_with(&raw, syntax)
+                .map_err(|e| format!("{}: {e}", a.target.display()))?;
             let p = read_json(&a.patch)?;
             let report = if a.merge {
                 patch::apply_merge_patch(&mut target, &p)
@@ -229,12 +289,10 @@ pub fn tool(cmd: O3deCmd) -> CliResult {
             if a.compact {
                 return write_json(a.output.as_deref(), &target, false);
             }
-            // Indented as O3DE writes (4 spaces), ending as the input did, so that
-            // version control shows only what the patch changed.
-            let mut out = o3de::envelope::write_json(&target);
-            if raw.ends_with(b"\n") {
-                out.push(b'\n');
-            }
+            // In the input's own layout (indentation, line endings, comments, trailing
+            // commas), so that version control shows only what the patch changed.
+            let out = in_layout_of(&raw, syntax, &target)
+                .map_err(|e| format!("{}: {e}", a.target.display()))?;
             write_output(a.output.as_deref(), &out)
         }
         O3deCmd::Diff(a) => {
@@ -373,6 +431,21 @@ mod tests {
         }))
         .unwrap_err();
         assert!(e.to_string().contains("not a prefab"), "{e}");
+    }
+
+    #[test]
+    fn a_canonical_prefab_that_would_lose_values_is_refused_naming_them() {
+        let mut report = o3de::prefab::PrefabReport::default();
+        assert!(refuse_lost(&report).is_ok());
+        report.lost.push(o3de::prefab::KeptReport {
+            path: "/Entities/E/Components/C/Gone".into(),
+            why: "no place".into(),
+        });
+        let e = refuse_lost(&report).unwrap_err().to_string();
+        assert!(
+            e.contains("lose 1 value") && e.contains("/Entities/E/Components/C/Gone"),
+            "{e}"
+        );
     }
 
     #[test]

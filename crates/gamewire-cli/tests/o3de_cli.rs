@@ -42,9 +42,10 @@ fn decode_then_encode_gives_the_prefab_back_byte_for_byte() {
 }
 
 #[test]
-fn hand_written_files_keep_their_document() {
-    // A pass with comments and a settings file indented with tabs: white space and
-    // comments go, members, order and numbers stay.
+fn hand_written_files_keep_their_document_and_their_layout() {
+    // A pass with comments and a settings file indented with tabs: the document is
+    // plain JSON (members, order and numbers), the comments and white space are kept in
+    // the header, and `encode o3de` gives the file back.
     for name in ["mps-PostProcessParent.pass", "mps-editorpreferences.setreg"] {
         let path = real().join(name);
         let original = std::fs::read(&path).unwrap();
@@ -54,14 +55,17 @@ fn hand_written_files_keep_their_document() {
             .output()
             .unwrap();
         ok(&dec);
-        assert_ne!(dec.stdout, original);
-        let a = gamewire::o3de::parse_json(&dec.stdout).unwrap();
-        let b = gamewire::o3de::parse_json(&original).unwrap();
-        assert_eq!(a, b, "{name}");
         assert!(
-            !String::from_utf8_lossy(&dec.stdout).contains("//"),
-            "{name}"
+            String::from_utf8_lossy(&dec.stderr).contains("\"$gamewire\" header"),
+            "{name}: the note says why the output has a header"
         );
+        let doc: serde_json::Value = serde_json::from_slice(&dec.stdout).unwrap();
+        let b = gamewire::o3de::parse_json(&original).unwrap();
+        assert_eq!(doc["data"], b, "{name}");
+        assert!(doc["$gamewire"]["gaps"].is_object() || doc["$gamewire"]["indent"].is_string());
+        let back = run_with_stdin(&["encode", "o3de"], &dec.stdout);
+        ok(&back);
+        assert_eq!(back.stdout, original, "{name}");
     }
 }
 
@@ -82,11 +86,11 @@ fn output_file_is_written_whole_and_errors_name_the_offset() {
     // A broken file: one line naming the byte offset, and the output left alone.
     let o = run_with_stdin(
         &["decode", "o3de", "-o", out.to_str().unwrap()],
-        b"{\n    \"Entities\": {\n        \"a\": 1,\n    }\n}",
+        b"{\n    \"Entities\": {\n        \"a\": 1,\n        2\n    }\n}",
     );
     assert!(!o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("at byte 40 "), "{err}");
+    assert!(err.contains("at byte 44 "), "{err}");
     assert!(err.contains("member name"), "{err}");
     assert_eq!(std::fs::read(&out).unwrap(), std::fs::read(&path).unwrap());
     // ObjectStream XML is recognised and refused plainly.
@@ -192,8 +196,8 @@ fn inspect_reads_every_real_file_without_a_registry() {
 #[test]
 fn a_registry_beside_the_file_is_used_only_for_classes_it_knows() {
     let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/o3de");
-    // The prefab has no envelope and the pass names a class the sample registry does
-    // not hold: both are read as written.
+    // The prefab's components are checked by the registry (each as its `$type`) and the
+    // pass names a class the sample registry does not hold: both are written as read.
     for name in ["Sound_Effect.prefab", "SelectorPass.pass"] {
         let path = samples.join(name);
         let o = bin().args(["decode", "o3de"]).arg(&path).output().unwrap();
@@ -208,10 +212,17 @@ fn a_registry_beside_the_file_is_used_only_for_classes_it_knows() {
         .unwrap();
     ok(&o);
     assert!(String::from_utf8_lossy(&o.stderr).contains("\"load\""));
-    // --envelope has no class to write without --type.
+    // --envelope has no class to write: a prefab has none, a pass needs --type.
     let o = bin()
         .args(["decode", "o3de", "--envelope"])
         .arg(samples.join("Sound_Effect.prefab"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("a prefab has none"));
+    let o = bin()
+        .args(["decode", "o3de", "--envelope"])
+        .arg(samples.join("SelectorPass.pass"))
         .output()
         .unwrap();
     assert!(!o.status.success());
@@ -292,14 +303,14 @@ fn with_a_registry_decode_keeps_the_input_unless_canonical_is_asked() {
         kept.stdout, canonical.stdout,
         "canonical form differs from the input"
     );
-    // Decode then encode gives back the same document, registry or not.
+    // Decode then encode gives back the file, registry or not: the sample holds
+    // comments, which the document's header keeps.
     let back = run_with_stdin(&["encode", "o3de"], &kept.stdout);
     ok(&back);
-    assert_eq!(back.stdout, kept.stdout);
-    // (the sample holds comments, which the document drops; everything else is kept)
+    assert_eq!(back.stdout, std::fs::read(&entity).unwrap());
     let text = String::from_utf8(kept.stdout).unwrap();
     assert!(
-        text.contains("\"0x1F2E3D4C\"") && !text.contains("//"),
+        text.contains("\"0x1F2E3D4C\"") && text.contains("\"$gamewire\"") && text.contains("//"),
         "{text}"
     );
 }
@@ -501,4 +512,135 @@ fn decode_with_a_registry_loads_a_prefabs_components_by_their_own_types() {
         err.contains("\"components\": 25") && err.contains("\"typed\""),
         "{err}"
     );
+}
+
+fn real_levels() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/o3de/real-levels")
+}
+
+#[test]
+fn flatten_writes_the_level_with_its_nested_prefabs() {
+    let level = real_levels()
+        .join("o3de-AutomatedTesting/Levels/Physics/ForceRegion_PrefabInstantiates/ForceRegion_PrefabInstantiates.prefab");
+    let dir = std::env::temp_dir().join(format!("gamewire-flatten-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (out, map) = (dir.join("flat.prefab"), dir.join("map.json"));
+    let o = bin()
+        .args(["o3de", "flatten"])
+        .arg(&level)
+        .arg("-o")
+        .arg(&out)
+        .arg("--map")
+        .arg(&map)
+        .args(["--root-alias", "Instance_[1]"])
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    // O3DE's layout, ending with a newline.
+    assert!(
+        text.starts_with("{\n    \"ContainerEntity\": {"),
+        "{}",
+        &text[..60]
+    );
+    assert!(text.ends_with("}\n"));
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let c = &doc["Entities"]["Instance_[444426204430]/ContainerEntity"];
+    assert_eq!(c["Id"], "Instance_[444426204430]/ContainerEntity");
+    let t = &c["Components"]["Component_[12139419543189750104]"];
+    assert_eq!(t["Parent Entity"], "Entity_[1146574390643]");
+    assert_eq!(t["Transform Data"]["Translate"][1], 84.13999938964844);
+    let rows: serde_json::Value = serde_json::from_slice(&std::fs::read(&map).unwrap()).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    assert_eq!(
+        rows[3]["path"],
+        "Instance_[444426204430]/Entity_[453016139022]"
+    );
+    assert_eq!(rows[3]["instance"], "Instance_[444426204430]");
+    assert_eq!(
+        rows[3]["source"],
+        "Levels/Physics/ForceRegion_PrefabInstantiates/ForceRegionEntity.prefab"
+    );
+    assert!(rows[3]["id"].as_u64().is_some());
+
+    // A patch that fails: exit 1, the message names the chain, index and path, and
+    // nothing is written.
+    let project = dir.join("p");
+    std::fs::create_dir_all(project.join("Levels")).unwrap();
+    std::fs::write(project.join("project.json"), "{}").unwrap();
+    std::fs::write(
+        project.join("Child.prefab"),
+        r#"{"ContainerEntity": {"Id": "ContainerEntity", "Name": "C"}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        project.join("Levels/L.prefab"),
+        r#"{"Instances": {"Instance_[7]": {"Source": "Child.prefab", "Patches": [
+            {"op": "remove", "path": "/Entities/Entity_[1]"}]}}}"#,
+    )
+    .unwrap();
+    let never = dir.join("never.prefab");
+    let o = bin()
+        .args(["o3de", "flatten"])
+        .arg(project.join("Levels/L.prefab"))
+        .arg("-o")
+        .arg(&never)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("instance Instance_[7] (Levels/L.prefab > Child.prefab): patch 0 (remove /Entities/Entity_[1]) failed"),
+        "{err}"
+    );
+    assert!(!never.exists());
+    // --keep-going: skipped as O3DE skips it, said on stderr, exit 0.
+    let o = bin()
+        .args(["o3de", "flatten", "--keep-going"])
+        .arg(project.join("Levels/L.prefab"))
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("skipped: instance Instance_[7]"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn o3de_tree_flatten_shows_nested_entities_under_their_parents() {
+    let level = real_levels().join("mps/Levels/SpawningPerfTest/SpawningPerfTest.prefab");
+    let o = bin()
+        .args(["o3de", "tree", "--flatten"])
+        .arg(&level)
+        .output()
+        .unwrap();
+    ok(&o);
+    let text = String::from_utf8(o.stdout).unwrap();
+    // The nested prefab's container under the level entity its patch names, its entity
+    // under it, wrapped components by their own type.
+    let spawner = text
+        .find("  Test Spawner  <Entity_[947961075516]>")
+        .expect(&text);
+    let nested = text
+        .find("    Test_Net_Object  <Instance_[414131786087]/ContainerEntity>")
+        .expect(&text);
+    let inner = text
+        .find("      Test Net Object  <Instance_[414131786087]/Entity_[428599321104]>")
+        .expect(&text);
+    assert!(spawner < nested && nested < inner, "{text}");
+    assert!(text.contains("NetBindComponent (wrapped)"), "{text}");
+    assert!(
+        !text.contains("^ Instance_"),
+        "no unexpanded instances: {text}"
+    );
+    // Without --flatten the instance is shown as it is written.
+    let o = bin().args(["o3de", "tree"]).arg(&level).output().unwrap();
+    ok(&o);
+    assert!(String::from_utf8_lossy(&o.stdout)
+        .contains("^ Instance_[414131786087]  Source: Prefabs/Test_Net_Object.prefab"));
 }

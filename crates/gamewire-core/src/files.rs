@@ -45,6 +45,35 @@ pub fn read_regular_io(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(data)
 }
 
+/// Checks that the entry name `name` is a relative path that stays inside the folder it
+/// is written under (an archive's entry written out): not empty, not absolute (`/x`, `C:x`), no `..` or `.` component, no
+/// empty component, no backslash, no NUL. The error names the entry.
+pub fn check_entry_name(name: &str) -> Result<()> {
+    let why = if name.is_empty() {
+        Some("it is empty")
+    } else if name.starts_with('/') {
+        Some("it is absolute")
+    } else if name.contains('\\') {
+        Some("it holds a backslash")
+    } else if name.contains('\0') {
+        Some("it holds a NUL")
+    } else if name.contains(':') {
+        Some("it holds a colon (a drive or stream name)")
+    } else if name.split('/').any(|c| c == "..") {
+        Some("it holds a '..' component")
+    } else if name.split('/').any(|c| c.is_empty() || c == ".") {
+        Some("it holds an empty or '.' component")
+    } else {
+        None
+    };
+    match why {
+        Some(why) => Err(Error::msg(format!(
+            "entry {name:?}: refused as a file name: {why}"
+        ))),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod container;
 pub mod convert;
 mod de;
 mod decode;
@@ -24,6 +25,7 @@ pub mod json;
 mod kind;
 pub mod pck;
 pub mod probe;
+pub mod project_binary;
 mod ser;
 pub mod tape;
 mod value;

@@ -10,15 +10,20 @@
 //!   same value (math types in single precision: this build's `real_t`);
 //! - godot3-server (Godot 3.2.3) writes random values with `store_var`; gamewire carries
 //!   the file over to Godot 4 (`convert::v3_bytes_to_v4`) and the Godot 4 engine reads
-//!   each value with `get_var` as the value Godot 3 wrote.
+//!   each value with `get_var` as the value Godot 3 wrote;
+//! - gamewire writes the pack's `project.binary` (the project's name and main scene, and
+//!   random settings), which the engine loads before project.godot; it prints each
+//!   random setting as it read it.
 //!
-//! All three go into one pack (`pck::Pack`) and one engine run of a few seconds.
+//! All of it goes into one pack (`pck::Pack`, format 3) and one engine run of a few
+//! seconds.
 
 mod common;
 use common::{seed, strip_padding, Rng};
 use gamewire_core::hex::to_hex;
 use gamewire_core::peers;
 use gamewire_godot::pck::Pack;
+use gamewire_godot::project_binary;
 use gamewire_godot::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -85,6 +90,37 @@ fn test_pack() -> Pack {
             .unwrap();
     }
     pack
+}
+
+/// A project.binary for the test project (its name and main scene, as project.godot
+/// gives them) with random `gamewire/live/kN` settings of the kinds settings hold.
+fn project_settings(rng: &mut Rng) -> project_binary::Settings {
+    let mut entries = vec![
+        (
+            "application/config/name".to_owned(),
+            Value::String("gamewire live Godot 4 test".into()),
+        ),
+        (
+            "application/run/main_scene".to_owned(),
+            Value::String("res://main.tscn".into()),
+        ),
+    ];
+    for i in 0..8 {
+        let v = match rng.below(7) {
+            0 => Value::Int(rng.int()),
+            1 => Value::Float(rng.below(1 << 20) as f64 / 8.0),
+            2 => Value::String(rng.string()),
+            3 => Value::Bool(rng.below(2) == 1),
+            4 => Value::Color([0.25, rng.below(4) as f32 / 4.0, 0.5, 1.0]),
+            5 => Value::PackedStringArray(vec![rng.string(), rng.string()]),
+            _ => Value::Vector2(Real::F32([rng.below(100) as f32, 0.5])),
+        };
+        entries.push((format!("gamewire/live/k{i}"), v));
+    }
+    project_binary::Settings {
+        version: Version::V4,
+        entries,
+    }
 }
 
 /// Runs `pack` in the engine with user arguments `args`; returns what it printed.
@@ -267,6 +303,10 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
     });
 
     let mut pack = test_pack();
+    // Our project.binary: the engine loads it before project.godot.
+    let settings = project_settings(&mut rng);
+    pack.add_file("project.binary", project_binary::encode(&settings).unwrap())
+        .unwrap();
     pack.add_file("values.hex", values_hex.into_bytes())
         .unwrap();
     if let Some(save3) = &save3 {
@@ -347,7 +387,22 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
         );
     }
 
-    // 3. Godot 3's save, carried over, as Godot 4's get_var reads it.
+    // 3. Our project.binary's settings, as the engine read them.
+    let mut seen = 0;
+    for line in stdout.lines().filter_map(|l| l.strip_prefix("S ")) {
+        let (key, hex) = line.split_once(' ').unwrap();
+        let want = &settings.entries.iter().find(|(k, _)| k == key).unwrap().1;
+        let got = decode(&unhex(hex), &d4).unwrap();
+        assert_eq!(&got, want, "setting {key} (seed {seed})");
+        seen += 1;
+    }
+    assert_eq!(
+        seen,
+        settings.entries.len() - 2,
+        "the engine read our project.binary's settings:\n{stdout}"
+    );
+
+    // 4. Godot 3's save, carried over, as Godot 4's get_var reads it.
     let read = tagged("C ");
     eprintln!(
         "checked {} engine values ({} types), {} of ours read back, {} Godot 3 values carried over",

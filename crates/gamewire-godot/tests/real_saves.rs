@@ -12,12 +12,14 @@ fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/godot/real")
 }
 
-/// The save files in the folder (every file but SOURCES.md), sorted by name.
+/// The save files in the folder (every file but SOURCES.md and the `project.binary`
+/// files, which tests/real_project_binary.rs reads), sorted by name.
 fn files() -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir())
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.file_name().unwrap() != "SOURCES.md")
+        .filter(|p| !p.to_string_lossy().ends_with(".project.binary"))
         .map(|p| {
             let name = p.file_name().unwrap().to_str().unwrap().to_owned();
             (name, std::fs::read(&p).unwrap())

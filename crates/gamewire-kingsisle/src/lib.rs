@@ -11,9 +11,10 @@
 //! - [`json`]: the lossless JSON mapping (see `docs/FORMATS.md`).
 //! - [`typed`]: your own serde structs to and from documents.
 //! - [`hash`]: `string_id` and djb2.
+//! - [`wad`]: `KIWAD` archives: list, read (inflated on demand, CRC checked), build.
 //! - [`view`]: a borrowed, allocation-light reading ([`View`]): every value navigable,
 //!   strings borrowed from the input, no owned tree.
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod bind;
@@ -33,6 +34,7 @@ pub mod typed;
 pub mod types;
 mod value;
 pub mod view;
+pub mod wad;
 pub mod xml;
 mod xmltypes;
 pub mod zlib;

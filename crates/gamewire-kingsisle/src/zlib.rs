@@ -33,6 +33,17 @@ pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
             },
         ));
     }
+    inflate_exact(stream, size, base + 4)
+}
+
+/// Inflates the zlib `stream` that must give exactly `size` bytes; `base` is the offset
+/// of `stream` for errors.
+///
+/// `size` is checked against what the stream could possibly hold (zlib's largest ratio)
+/// before anything is allocated, memory grows only as output arrives, and inflating stops
+/// at `size` bytes: a stream that would give more (a zlib bomb) is an error, not a large
+/// allocation.
+pub fn inflate_exact(stream: &[u8], size: usize, base: usize) -> Result<Vec<u8>> {
     if size > stream.len().saturating_mul(MAX_RATIO) + 64 {
         return Err(Error::at(
             base,
@@ -79,7 +90,7 @@ pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
             )
             .map_err(|e| {
                 Error::at(
-                    base + 4 + z.total_in() as usize,
+                    base + z.total_in() as usize,
                     ErrorKind::Message(format!("bad zlib stream: {e}")),
                 )
             })?;
@@ -88,7 +99,7 @@ pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
             _ if out.len() == size => {
                 // More output than declared.
                 return Err(Error::at(
-                    base + 4 + z.total_in() as usize,
+                    base + z.total_in() as usize,
                     ErrorKind::Unexpected {
                         expected: format!("{size} inflated bytes as declared"),
                         found: "more".into(),
@@ -97,7 +108,7 @@ pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
             }
             _ if out.len() == before && out.len() < out.capacity() => {
                 return Err(Error::at(
-                    base + 4 + z.total_in() as usize,
+                    base + z.total_in() as usize,
                     ErrorKind::Message("truncated zlib stream".into()),
                 ));
             }

@@ -10,6 +10,7 @@
 //! `O3DE_BENCH_ROUNDS` (11; 0 only builds and checks the level), `O3DE_BENCH_WRITE=FILE` to
 //! save the generated level).
 
+use gamewire_o3de::layout::Style;
 use gamewire_o3de::prefab::PrefabTree;
 use std::time::Instant;
 
@@ -49,6 +50,14 @@ fn main() {
         .render()
         .lines()
         .count();
+    let style = Style::detect(&bytes, &doc).unwrap();
+    println!(
+        "kept layout: {} gaps, {} texts, {} bytes of header settings",
+        style.gaps.len(),
+        style.texts.len(),
+        serde_json::to_string(&style).unwrap().len()
+    );
+    drop(style);
     drop(doc);
     println!(
         "o3de level from real entity shapes: {} bytes, {entities} entities, {lines} tree lines; load average before: {}",
@@ -63,11 +72,13 @@ fn main() {
         "untyped parse",
         "untyped decode (parse + write)",
         "o3de tree (PrefabTree::parse + render)",
+        "decode o3de (parse + layout check + write)",
+        "kept layout (parse + Style::detect + write)",
     ];
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
     for round in 0..rounds + 1 {
-        let mut t = [0.0f64; 4];
+        let mut t = [0.0f64; 6];
         let s = Instant::now();
         let v = serde_json::from_slice::<serde_json::Value>(&bytes).unwrap();
         drop(v);
@@ -86,9 +97,27 @@ fn main() {
         let text = PrefabTree::parse(&bytes).unwrap().render();
         drop(text);
         t[3] = s.elapsed().as_secs_f64();
+        // What `gamewire decode o3de` does: is the file in O3DE's layout (no texts
+        // looked for), then the document written.
+        let s = Instant::now();
+        let d = Document::parse(&bytes).unwrap();
+        assert!(Style::detect_with(&bytes, &d, false).unwrap().is_plain());
+        let out = d.write(Layout::Pretty);
+        drop(d);
+        drop(out);
+        t[4] = s.elapsed().as_secs_f64();
+        // What `gamewire decode FILE` does since the layout is kept: the document, the
+        // layout detected (checked by writing the file again), the file written back.
+        let s = Instant::now();
+        let d = Document::parse(&bytes).unwrap();
+        let style = Style::detect(&bytes, &d).unwrap();
+        let out = style.write(&d);
+        drop(d);
+        drop(out);
+        t[5] = s.elapsed().as_secs_f64();
         if round > 0 {
             // Round 0 warms up.
-            for i in 0..4 {
+            for i in 0..6 {
                 times[i].push(t[i]);
                 ratios[i].push(t[i] / t[0]);
             }

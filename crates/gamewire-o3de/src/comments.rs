@@ -3,6 +3,7 @@
 //! the number `-0` as the integer 0 (serde_json reads it as the double -0.0), so the
 //! minus sign of a bare `-0` is dropped too.
 
+use crate::doc::Syntax;
 use gamewire_core::{Error, ErrorKind, Result};
 use std::borrow::Cow;
 
@@ -78,9 +79,48 @@ pub(crate) fn offset_of(bytes: &[u8], line: usize, column: usize) -> usize {
     (off + column.saturating_sub(1)).min(bytes.len())
 }
 
+/// [`strip_comments`], and when `syntax` accepts them, trailing commas replaced by a
+/// space too (offsets kept).
+pub fn strip_comments_with(bytes: &[u8], syntax: Syntax) -> Result<Cow<'_, [u8]>> {
+    let clean = strip_comments(bytes)?;
+    if !syntax.trailing_commas {
+        return Ok(clean);
+    }
+    let mut out: Option<Vec<u8>> = None;
+    let b: &[u8] = &clean;
+    let mut i = 0;
+    while let Some(p) = memchr::memchr2(b'"', b',', &b[i..]) {
+        let at = i + p;
+        if b[at] == b'"' {
+            match string_end(b, at) {
+                Some(end) => i = end,
+                None => break,
+            }
+            continue;
+        }
+        let next = b[at + 1..]
+            .iter()
+            .find(|c| !matches!(c, b' ' | b'\n' | b'\r' | b'\t'));
+        if matches!(next, Some(b'}' | b']')) {
+            out.get_or_insert_with(|| b.to_vec())[at] = b' ';
+        }
+        i = at + 1;
+    }
+    Ok(match out {
+        Some(o) => Cow::Owned(o),
+        None => clean,
+    })
+}
+
 /// Parses JSON that may hold comments; syntax errors carry the byte offset.
 pub fn parse_json(bytes: &[u8]) -> Result<serde_json::Value> {
-    let clean = strip_comments(bytes)?;
+    parse_json_with(bytes, Syntax::ASSET)
+}
+
+/// [`parse_json`] with the syntax of the file's O3DE reader (trailing commas in
+/// settings registry files: [`Syntax::of`]).
+pub fn parse_json_with(bytes: &[u8], syntax: Syntax) -> Result<serde_json::Value> {
+    let clean = strip_comments_with(bytes, syntax)?;
     serde_json::from_slice(&clean).map_err(|e| {
         let off = offset_of(&clean, e.line(), e.column());
         Error::at(off, ErrorKind::Message(format!("invalid JSON: {e}")))
@@ -110,6 +150,18 @@ mod tests {
         let v = parse_json(b"[1 /* \" */, 2] // end").unwrap();
         assert_eq!(v, serde_json::json!([1, 2]));
         assert!(parse_json(b"[1] /").is_err());
+    }
+
+    #[test]
+    fn trailing_commas_only_with_the_settings_syntax() {
+        let s = b"{\"a\": [1, 2, /* x */ ], \"s\": \",]\", \"b\": {\"c\": 1, // y\n}, }";
+        let v = parse_json_with(s, Syntax::SETTINGS).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"a": [1, 2], "s": ",]", "b": {"c": 1}})
+        );
+        assert!(parse_json(s).is_err());
+        assert!(parse_json_with(b"[1,,]", Syntax::SETTINGS).is_err());
     }
 
     #[test]

@@ -6,7 +6,9 @@
 //! numbers keep their source text (`1.0000000`, `-3.9142520427703859` and
 //! `18446744073709551615` stay as they are), strings keep their escaped source text, and
 //! nothing is copied: the tree borrows from the input bytes. `//` and `/* */` comments
-//! are accepted as O3DE accepts them, and dropped.
+//! are accepted as O3DE accepts them, and dropped; a trailing comma before `]` or `}`
+//! only where O3DE accepts one ([`Syntax`]). [`crate::layout::Style`] keeps what the tree
+//! drops (comments, trailing commas, white space) to write a file back byte for byte.
 //!
 //! [`Document::write`] writes the tree back: indented as O3DE's `PrettyWriter` writes
 //! (four spaces, `"name": value`, `[]` and `{}` for empty containers), or compact. A
@@ -211,6 +213,44 @@ pub struct Document<'a> {
 /// Deepest nesting [`Document::parse`] accepts.
 pub const MAX_DEPTH: usize = 1024;
 
+/// What a reader accepts beyond JSON, as the O3DE reader of that kind of file does.
+///
+/// Every O3DE reader accepts `//` and `/* */` comments (`kParseCommentsFlag`). Only the
+/// settings registry (`SettingsRegistryImpl::MergeSettingsString`: `.setreg`,
+/// `.setregpatch`, `project.json`, `gem.json`, `engine.json`, `o3de_manifest.json`)
+/// also parses with `kParseTrailingCommasFlag`; assets (`AZ::JsonSerializationUtils::
+/// ReadJsonString`: prefabs, materials, passes, `.azasset` ...) do not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Syntax {
+    /// A comma may follow the last member or element (`[1, 2,]`, `{"a": 1,}`).
+    pub trailing_commas: bool,
+}
+
+impl Syntax {
+    /// Comments only: how O3DE reads assets.
+    pub const ASSET: Syntax = Syntax {
+        trailing_commas: false,
+    };
+    /// Comments and trailing commas: how the settings registry reads its files.
+    pub const SETTINGS: Syntax = Syntax {
+        trailing_commas: true,
+    };
+
+    /// The syntax O3DE's reader of the file `name` holding `data` accepts
+    /// ([`crate::recognize::recognize`]): trailing commas in settings registry files,
+    /// patches and JSON O3DE does not recognise as an asset (`project.json`, `gem.json`
+    /// are settings registry files), not in assets.
+    pub fn of(data: &[u8], name: Option<&str>) -> Syntax {
+        use crate::recognize::FileKind as K;
+        match crate::recognize::recognize(data, name) {
+            None | Some(K::Settings | K::SettingsPatch | K::JsonPatch | K::MergePatch) => {
+                Syntax::SETTINGS
+            }
+            Some(_) => Syntax::ASSET,
+        }
+    }
+}
+
 impl<'a> Document<'a> {
     /// Parses `bytes` (UTF-8 JSON, comments allowed, a UTF-8 byte order mark skipped).
     /// Errors give the byte offset.
@@ -220,7 +260,14 @@ impl<'a> Document<'a> {
 
     /// [`Document::parse`] with a nesting limit.
     pub fn parse_with_depth(bytes: &'a [u8], max_depth: usize) -> Result<Document<'a>> {
+        Self::parse_with(bytes, max_depth, Syntax::ASSET)
+    }
+
+    /// [`Document::parse`] with a nesting limit and the syntax of the file's reader
+    /// (trailing commas accepted or not).
+    pub fn parse_with(bytes: &'a [u8], max_depth: usize, syntax: Syntax) -> Result<Document<'a>> {
         let mut p = Parser::new(bytes, max_depth)?;
+        p.trailing_commas = syntax.trailing_commas;
         let root = p.value()?;
         let final_newline = p.finish()?;
         Ok(Document {
@@ -345,6 +392,8 @@ pub(crate) struct Parser<'a> {
     i: usize,
     depth: usize,
     max_depth: usize,
+    /// A comma may come before a closing bracket.
+    trailing_commas: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -360,6 +409,7 @@ impl<'a> Parser<'a> {
             i: 0,
             depth: 0,
             max_depth,
+            trailing_commas: false,
         };
         if bytes.starts_with(b"\xEF\xBB\xBF") {
             p.i = 3;
@@ -549,8 +599,12 @@ impl<'a> Parser<'a> {
             self.skip_ws()?;
             match self.b.get(self.i) {
                 Some(b',') => {
+                    let comma = self.i;
                     self.i += 1;
                     self.skip_ws()?;
+                    if self.trailing_comma(b']', comma)? {
+                        break;
+                    }
                 }
                 Some(b']') => {
                     self.i += 1;
@@ -592,8 +646,12 @@ impl<'a> Parser<'a> {
             self.skip_ws()?;
             match self.b.get(self.i) {
                 Some(b',') => {
+                    let comma = self.i;
                     self.i += 1;
                     self.skip_ws()?;
+                    if self.trailing_comma(b'}', comma)? {
+                        break;
+                    }
                 }
                 Some(b'}') => {
                     self.i += 1;
@@ -604,6 +662,27 @@ impl<'a> Parser<'a> {
         }
         self.depth -= 1;
         Ok(())
+    }
+
+    /// After a comma: true (the bracket consumed) when `close` follows and trailing
+    /// commas are accepted; an error naming the comma when they are not.
+    fn trailing_comma(&mut self, close: u8, comma: usize) -> Result<bool> {
+        if self.b.get(self.i) != Some(&close) {
+            return Ok(false);
+        }
+        if self.trailing_commas {
+            self.i += 1;
+            return Ok(true);
+        }
+        let at = self.line_column();
+        Err(Error::msg_at(
+            comma,
+            format!(
+                "a trailing comma before '{}'{at}: O3DE accepts these only in settings \
+                 registry files (.setreg, .setregpatch), not in assets",
+                close as char
+            ),
+        ))
     }
 
     /// A string starting at the opening quote; checks escapes and control characters.
@@ -743,7 +822,12 @@ mod tests {
         let cases: &[(&[u8], usize, &str)] = &[
             (b"", 0, "empty"),
             (b"{\"a\" 1}", 5, "expected ':'"),
-            (b"[1,]", 3, "expected a value"),
+            (b"[1,]", 2, "trailing comma before ']' at line 1 column 4"),
+            (
+                b"{\"a\": 1, /* , */ }",
+                7,
+                "only in settings registry files",
+            ),
             (b"[01]", 2, "expected ',' or ']'"),
             (b"[1.]", 3, "after '.'"),
             (b"[1e]", 3, "exponent"),
@@ -773,6 +857,22 @@ mod tests {
             );
         }
         assert!(Document::parse(b"[\"\\ud83d\\ude00\"]").is_ok());
+    }
+
+    #[test]
+    fn trailing_commas_where_o3de_reads_them() {
+        let text = b"{\"a\": [1, 2, ], \"b\": {\"c\": 3,}, // x\n}";
+        let doc = Document::parse_with(text, MAX_DEPTH, Syntax::SETTINGS).unwrap();
+        assert_eq!(doc.write(Layout::Compact), br#"{"a":[1,2],"b":{"c":3}}"#);
+        assert!(Document::parse(text).is_err());
+        // Only one comma, and never in an empty container or before the first value.
+        for bad in [&b"[1,,]"[..], b"[,]", b"{,}", b"[1 2,]"] {
+            assert!(Document::parse_with(bad, MAX_DEPTH, Syntax::SETTINGS).is_err());
+        }
+        assert_eq!(Syntax::of(b"{}", Some("a.setreg")), Syntax::SETTINGS);
+        assert_eq!(Syntax::of(b"{}", Some("project.json")), Syntax::SETTINGS);
+        assert_eq!(Syntax::of(b"{}", Some("a.pass")), Syntax::ASSET);
+        assert_eq!(Syntax::of(b"{}", Some("a.prefab")), Syntax::ASSET);
     }
 
     #[test]

@@ -12,7 +12,8 @@
 //! Limit: duplicates nested inside a member that is itself overridden by a later
 //! duplicate are not recorded (their JSON Pointer is shared with the later member).
 
-use crate::comments::{offset_of, strip_comments};
+use crate::comments::{offset_of, strip_comments_with};
+use crate::doc::Syntax;
 use gamewire_core::{Error, ErrorKind, Result};
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value as Json};
@@ -127,7 +128,16 @@ impl Duplicates {
 /// Parses JSON that may hold comments (like [`crate::parse_json`]) and records the
 /// objects that hold duplicate member names.
 pub fn parse_json_keeping_duplicates(bytes: &[u8]) -> Result<(Json, Duplicates)> {
-    let clean = strip_comments(bytes)?;
+    parse_json_keeping_duplicates_with(bytes, Syntax::ASSET)
+}
+
+/// [`parse_json_keeping_duplicates`] with the syntax of the file's O3DE reader
+/// (trailing commas in settings registry files: [`Syntax::of`]).
+pub fn parse_json_keeping_duplicates_with(
+    bytes: &[u8],
+    syntax: Syntax,
+) -> Result<(Json, Duplicates)> {
+    let clean = strip_comments_with(bytes, syntax)?;
     let mut state = State::default();
     let mut de = serde_json::Deserializer::from_slice(&clean);
     let v = Seed(&mut state)

@@ -113,17 +113,47 @@ pub fn value_tree(reg: &Registry, tree: &mut TreeBuilder, label: &str, ty: &Type
 /// kind, envelope, `$type` names, UUIDs, entity ids, asset references; for a prefab its
 /// entity and instance counts; then the document as a tree.
 pub fn fill_untyped(data: &[u8], name: Option<&str>, tree: &mut TreeBuilder) -> Result<()> {
+    fill_document(data, name, tree, None)
+}
+
+/// [`fill_untyped`] for a prefab whose components `reg` types
+/// ([`crate::typing::Typing::Prefab`]): the summary of their typed load first (components
+/// typed, types unknown, issues, values kept as written), then the document.
+pub fn fill_prefab(
+    reg: &Registry,
+    data: &[u8],
+    name: Option<&str>,
+    tree: &mut TreeBuilder,
+) -> Result<()> {
+    let mut json = crate::parse_json(data)?;
+    let report = crate::prefab::load_prefab(reg, &mut json, false);
+    fill_document(data, name, tree, Some(report.summary()))
+}
+
+fn fill_document(
+    data: &[u8],
+    name: Option<&str>,
+    tree: &mut TreeBuilder,
+    typed: Option<String>,
+) -> Result<()> {
     let kind = recognize::recognize(data, name);
     if kind == Some(FileKind::ObjectStreamXml) {
         tree.note("ObjectStream XML (the older serialization, not JSON): not decoded");
         return Ok(());
     }
-    let doc = Document::parse(data)?;
+    let doc = Document::parse_with(
+        data,
+        crate::doc::MAX_DEPTH,
+        crate::doc::Syntax::of(data, name),
+    )?;
     let kind = match kind {
         Some(FileKind::Serialized) | None => "JsonSerialization file",
         Some(k) => k.description(),
     };
-    tree.note(&format!("{kind}, read without a registry"));
+    match typed {
+        Some(summary) => tree.note(&format!("{kind}: {summary}")),
+        None => tree.note(&format!("{kind}, read without a registry")),
+    }
     let root = &doc.root;
     if let (Some(t), Some(c)) = (root.get("Type"), root.get("ClassName")) {
         if t.as_str()

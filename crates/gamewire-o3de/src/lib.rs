@@ -21,10 +21,15 @@
 //! - [`doc`]: a file kept as written (member order, numbers, duplicates) for the
 //!   registry-free round trip; [`infer`] lists what it shows without a registry
 //!   (`$type` names, UUIDs, entity ids, asset references); [`prefab`] builds a
-//!   prefab's entity tree.
+//!   prefab's entity tree; [`flatten`] a level with its nested prefabs expanded and
+//!   patched, every entity under its alias path, as O3DE builds the level.
+//! - [`typing`]: what a registry types in a file (an envelope's class, a prefab's
+//!   components), the one rule of every front end; [`keep`]: what a typed load did not
+//!   take, put back as written so a canonical form loses nothing.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod city;
 pub mod codec;
 mod comments;
 pub mod compare;
@@ -32,9 +37,12 @@ pub mod de;
 pub mod doc;
 pub mod duplicates;
 pub mod envelope;
+pub mod flatten;
 pub mod import;
 pub mod infer;
 pub mod inspect;
+pub mod keep;
+pub mod layout;
 pub mod load;
 mod math;
 pub mod numbers;
@@ -47,16 +55,19 @@ pub mod registry_import;
 pub mod report;
 pub mod store;
 pub mod types;
+pub mod typing;
 pub mod uuid;
 pub mod value;
 
 pub use codec::{json, DecodeOptions, EncodeOptions};
-pub use comments::{parse_json, strip_comments};
+pub use comments::{parse_json, parse_json_with, strip_comments, strip_comments_with};
 
 /// A file kept as written, under the name every gamewire format crate gives its
 /// borrowed view: the [`doc`] module.
 pub use crate::doc as view;
-pub use duplicates::{parse_json_keeping_duplicates, Duplicates};
+pub use duplicates::{
+    parse_json_keeping_duplicates, parse_json_keeping_duplicates_with, Duplicates,
+};
 pub use registry::Registry;
 pub use report::{Issue, Outcome, Processing, Report, Reporting, ResultCode, Task};
 /// The JSON crate this one reads and writes (re-exported for callers and the fuzz target).
@@ -75,6 +86,10 @@ pub struct LoadOptions {
     pub clear_containers: bool,
     /// Deepest nesting of values accepted.
     pub max_depth: usize,
+    /// Read `AZ::EntityId`s as a prefab's entity id mapper does (O3DE's
+    /// `InstanceEntityIdMapper`): an entity id is the entity's alias, a string. Set by
+    /// the prefab loads; off, an entity id is `{"id": u64}`.
+    pub entity_id_aliases: bool,
 }
 
 impl Default for LoadOptions {
@@ -82,6 +97,7 @@ impl Default for LoadOptions {
         LoadOptions {
             clear_containers: false,
             max_depth: 1024,
+            entity_id_aliases: false,
         }
     }
 }
@@ -93,6 +109,9 @@ pub struct StoreOptions {
     pub keep_defaults: bool,
     /// Deepest nesting of values written.
     pub max_depth: usize,
+    /// Write `AZ::EntityId`s as a prefab's entity id mapper does (see
+    /// [`LoadOptions::entity_id_aliases`]).
+    pub entity_id_aliases: bool,
 }
 
 impl Default for StoreOptions {
@@ -100,6 +119,7 @@ impl Default for StoreOptions {
         StoreOptions {
             keep_defaults: false,
             max_depth: 1024,
+            entity_id_aliases: false,
         }
     }
 }
@@ -216,7 +236,9 @@ pub fn store_with_reporting(
 ) -> (Json, Report) {
     let cell = std::cell::RefCell::new(reporting);
     let keep = opts.keep_defaults && default.is_none();
-    let mut s = store::Storer::new(reg, keep, opts.max_depth).with_reporting(&cell);
+    let mut s = store::Storer::new(reg, keep, opts.max_depth)
+        .with_entity_id_aliases(opts.entity_id_aliases)
+        .with_reporting(&cell);
     let (j, r) = s.store_root(ty, value, default);
     (j, s.finish(r))
 }
@@ -240,7 +262,8 @@ pub fn store_with_default(
     opts: &StoreOptions,
 ) -> (Json, Report) {
     let keep = opts.keep_defaults;
-    let mut s = store::Storer::new(reg, keep, opts.max_depth);
+    let mut s = store::Storer::new(reg, keep, opts.max_depth)
+        .with_entity_id_aliases(opts.entity_id_aliases);
     let (j, r) = s.store_root(ty, value, default);
     (j, s.finish(r))
 }

@@ -184,9 +184,14 @@ impl Patcher<'_> {
                 "JSON Patch only supports arrays at the root.",
             );
         };
-        self.max_growth = (weight(target).saturating_add(weight(patch)))
+        let max_growth = (weight(target).saturating_add(weight(patch)))
             .saturating_mul(PATCH_GROWTH_FACTOR)
             .saturating_add(PATCH_GROWTH_ALLOWANCE);
+        self.apply_within(target, entries, max_growth)
+    }
+
+    fn apply_within(&mut self, target: &mut Json, entries: &[Json], max_growth: u64) -> Code {
+        self.max_growth = max_growth;
         let mut result = ResultCode::empty(T::Merge);
         for (i, entry) in entries.iter().enumerate() {
             self.rep.path.push(Seg::Index(i));
@@ -647,6 +652,20 @@ fn report(p: Patcher<'_>, result: Code) -> Report {
 pub fn apply_patch(target: &mut Json, patch: &Json) -> Report {
     let mut p = patcher(None);
     let r = p.apply(target, patch);
+    report(p, r)
+}
+
+/// [`apply_patch`] with the growth bound given by the caller instead of computed from
+/// the sizes of `target` and `patch` (which takes a walk of `target`): at most
+/// `max_growth` bytes (as [`weight`] counts them) added. For callers that apply many
+/// small patches to one large document and bound the whole themselves
+/// ([`crate::flatten`]).
+pub fn apply_patch_within(target: &mut Json, patch: &Json, max_growth: u64) -> Report {
+    let mut p = patcher(None);
+    let r = match patch {
+        Json::Array(entries) => p.apply_within(target, entries, max_growth),
+        _ => p.apply(target, patch),
+    };
     report(p, r)
 }
 

@@ -15,7 +15,9 @@
 //! [`crate::doc::Document`]; [`PrefabTree::render`] prints it.
 
 use crate::doc::{Node, Parser, Str, MAX_DEPTH};
-pub use crate::prefab_load::{is_prefab, load_prefab, ComponentReport, PrefabReport};
+pub use crate::prefab_load::{
+    is_prefab, load_prefab, prefab_load_options, ComponentReport, KeptReport, PrefabReport,
+};
 use gamewire_core::{Error, Result};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -732,7 +734,8 @@ Level  <ContainerEntity> id Entity_[1]
         }
         // The whole text is checked, not only the parts the tree shows.
         let e = PrefabTree::parse(br#"{"Entities": {}, "Other": [1, 2,]}"#).unwrap_err();
-        assert_eq!(e.offset(), Some(32), "{e}");
+        assert_eq!(e.offset(), Some(31), "{e}");
+        assert!(e.to_string().contains("trailing comma"), "{e}");
         let e = PrefabTree::parse(br#"{"Entities": {}} x"#).unwrap_err();
         assert_eq!(e.offset(), Some(17), "{e}");
     }

@@ -8,10 +8,15 @@
 //! registry knows is loaded as that class; one it does not know keeps its JSON verbatim
 //! and is named in the [`PrefabReport`]; it never fails the file.
 //!
+//! Entity ids are read and written as the prefab's entity id mapper does
+//! ([`prefab_load_options`]: the entity's alias, a string).
+//!
 //! With `canonical`, each typed component is written back as O3DE's store writes it
-//! (values equal to their defaults dropped, coerced values in their stored form); its
-//! `$type` stays first, as written, and members the class does not declare are kept
-//! verbatim after the stored ones, so nothing the registry does not describe is lost.
+//! (values equal to their known defaults left out, coerced values in their stored form);
+//! its `$type` stays first, as written. What the load did not take (members no class
+//! declares, values it could not read) is put back as written at its place
+//! ([`crate::keep`]) and listed in [`PrefabReport::kept`]; anything that could not be is
+//! listed in [`PrefabReport::lost`], which a caller must not call complete.
 
 use crate::load::{Loader, TypeFound};
 use crate::registry::Registry;
@@ -30,10 +35,23 @@ pub struct ComponentReport {
     /// The overall outcome of the load (`DefaultsUsed`/`PartialDefaults` when fields
     /// were absent and took their defaults).
     pub outcome: Outcome,
-    /// Members the canonical form leaves out (equal to their defaults).
-    pub dropped: Vec<String>,
+    /// Members the canonical form leaves out because they equal their defaults, as
+    /// O3DE's store leaves them out (only for classes whose defaults the registry knows).
+    pub left_out: Vec<String>,
     /// Members the canonical form writes differently (coerced on load).
     pub rewritten: Vec<String>,
+    /// Members and values kept as written (JSON Pointers from the document root): no
+    /// registry type describes them, or their load failed.
+    pub kept: Vec<String>,
+}
+
+/// A member or value kept as written, or one that could not be kept.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeptReport {
+    /// JSON Pointer from the document root.
+    pub path: String,
+    /// Why the typed load did not take it.
+    pub why: String,
 }
 
 /// The report of a typed prefab load.
@@ -53,9 +71,49 @@ pub struct PrefabReport {
     pub changed: Vec<ComponentReport>,
     /// Issues the loads reported, with paths from the document root.
     pub issues: Vec<Issue>,
+    /// Members and values the canonical form keeps as written (see [`crate::keep`]).
+    pub kept: Vec<KeptReport>,
+    /// Members and values the canonical form could not keep: lost from it. A canonical
+    /// output with any is refused by the CLI.
+    pub lost: Vec<KeptReport>,
 }
 
 impl PrefabReport {
+    /// One line: components typed and unknown, issues (the first one named), members
+    /// kept as written and lost.
+    pub fn summary(&self) -> String {
+        let mut line = format!(
+            "typed load of {} of {} components in {} entities",
+            self.typed, self.components, self.entities
+        );
+        let mut types: Vec<&str> = self.unknown.iter().map(|u| u.1.as_str()).collect();
+        types.sort_unstable();
+        types.dedup();
+        if !types.is_empty() {
+            line.push_str(&format!(
+                "; {} component type(s) the registry does not know ({}{})",
+                types.len(),
+                types.iter().take(3).copied().collect::<Vec<_>>().join(", "),
+                if types.len() > 3 { ", ..." } else { "" }
+            ));
+        }
+        if let Some(first) = self.issues.first() {
+            line.push_str(&format!(
+                "; {} issue(s), the first at {}: {}",
+                self.issues.len(),
+                first.path,
+                first.message
+            ));
+        }
+        if !self.kept.is_empty() {
+            line.push_str(&format!("; {} value(s) kept as written", self.kept.len()));
+        }
+        if !self.lost.is_empty() {
+            line.push_str(&format!("; {} value(s) lost", self.lost.len()));
+        }
+        line
+    }
+
     /// The report as JSON (for the CLI).
     pub fn to_json(&self) -> Json {
         let mut unknown_types: Vec<&str> = self.unknown.iter().map(|u| u.1.as_str()).collect();
@@ -72,9 +130,12 @@ impl PrefabReport {
                 "path": c.path,
                 "type": c.type_name,
                 "outcome": format!("{:?}", c.outcome),
-                "dropped": c.dropped,
+                "left_out_as_default": c.left_out,
                 "rewritten": c.rewritten,
+                "kept_as_written": c.kept,
             })).collect::<Vec<_>>(),
+            "kept_as_written": self.kept.iter().map(|k| json!({"path": k.path, "why": k.why})).collect::<Vec<_>>(),
+            "lost": self.lost.iter().map(|k| json!({"path": k.path, "why": k.why})).collect::<Vec<_>>(),
             "issues": self.issues.iter().map(|i| json!({
                 "path": i.path, "result": i.code.to_string(), "message": i.message,
             })).collect::<Vec<_>>(),
@@ -143,7 +204,7 @@ fn walk_dom(
                         }
                     }
                 }
-                let (_, r) = crate::load(reg, &ty, &Json::Object(head), &LoadOptions::default());
+                let (_, r) = crate::load(reg, &ty, &Json::Object(head), &prefab_load_options());
                 push_issues(report, &path, r.issues);
             }
             walk_dom(reg, inst, &path, canonical, report, depth + 1);
@@ -176,7 +237,7 @@ fn entity(reg: &Registry, e: &mut Json, at: &str, canonical: bool, report: &mut 
             .filter(|(k, _)| k.as_str() != "Components")
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        let (_, r) = crate::load(reg, &ty, &Json::Object(head), &LoadOptions::default());
+        let (_, r) = crate::load(reg, &ty, &Json::Object(head), &prefab_load_options());
         push_issues(report, at, r.issues);
     }
     let Some(Json::Object(cs)) = m.get_mut("Components") else {
@@ -203,7 +264,7 @@ fn component(
             return;
         }
     };
-    let opts = LoadOptions::default();
+    let opts = prefab_load_options();
     let found = Loader::new(reg, &opts).type_from_string(&type_name, None);
     let ty = match found {
         TypeFound::Explicit(t @ TypeExpr::Class(_)) => t,
@@ -215,58 +276,85 @@ fn component(
     report.typed += 1;
     let (value, load_report) = crate::load(reg, &ty, c, &opts);
     let outcome = load_report.outcome();
+    let store_opts = StoreOptions {
+        entity_id_aliases: true,
+        ..StoreOptions::default()
+    };
+    let (mut stored, _) = crate::store(reg, &ty, &value, &store_opts);
+    if !stored.is_object() {
+        stored = Json::Object(Map::new());
+    }
+    // What the load did not take goes back as written: nothing is dropped unnamed.
+    let kept = crate::keep::keep_as_written(reg, &ty, c, &mut stored, &load_report.issues);
+    let stored = crate::keep::canonical_with_unknown_defaults(reg, &ty, c, stored);
     push_issues(report, &path, load_report.issues);
-    let (stored, _) = crate::store(reg, &ty, &value, &StoreOptions::default());
     let TypeExpr::Class(cid) = ty else { return };
     let class = &reg.classes[cid];
-    let declared = |k: &str| class.fields.iter().any(|f| f.name.eq_ignore_ascii_case(k));
     let input = c.as_object().cloned().unwrap_or_default();
     let stored = match stored {
         Json::Object(m) => m,
         _ => Map::new(),
     };
-    let mut dropped = Vec::new();
+    let mut left_out = Vec::new();
     let mut rewritten = Vec::new();
     for (k, v) in &input {
-        if k == "$type" || !declared(k) {
+        if k == "$type" {
             continue;
         }
-        let canonical_name = class
+        let name = class
             .fields
             .iter()
-            .find(|f| f.name.eq_ignore_ascii_case(k))
+            .find(|f| f.name == *k)
+            .or_else(|| class.fields.iter().find(|f| f.name.eq_ignore_ascii_case(k)))
             .map(|f| f.name.as_str())
             .unwrap_or(k);
-        match stored.get(canonical_name) {
-            None => dropped.push(k.clone()),
-            Some(s) if !same_json(s, v) || canonical_name != k => rewritten.push(k.clone()),
+        match stored.get(name) {
+            None => left_out.push(k.clone()),
+            Some(s) if !same_json(s, v) || name != k => rewritten.push(k.clone()),
             Some(_) => {}
         }
     }
-    if !dropped.is_empty()
+    let at = |m: &crate::keep::KeptMember| KeptReport {
+        path: format!("{path}{}", m.path),
+        why: m.why.clone(),
+    };
+    let kept_members: Vec<KeptReport> = kept.kept.iter().map(at).collect();
+    let lost: Vec<KeptReport> = kept.lost.iter().map(at).collect();
+    report.kept.extend(kept_members.iter().cloned());
+    report.lost.extend(lost.iter().cloned());
+    if !left_out.is_empty()
         || !rewritten.is_empty()
+        || !kept_members.is_empty()
+        || !lost.is_empty()
         || matches!(outcome, Outcome::DefaultsUsed | Outcome::PartialDefaults)
     {
         report.changed.push(ComponentReport {
             path,
             type_name: type_name.clone(),
             outcome,
-            dropped,
+            left_out,
             rewritten,
+            kept: kept_members.into_iter().map(|k| k.path).collect(),
         });
     }
     if canonical {
         let mut out = Map::new();
         out.insert("$type".into(), Json::String(type_name));
         for (k, v) in stored {
-            out.insert(k, v);
-        }
-        for (k, v) in input {
-            if k != "$type" && !declared(&k) {
+            if k != "$type" {
                 out.insert(k, v);
             }
         }
         *c = Json::Object(out);
+    }
+}
+
+/// The options of a prefab's typed loads: entity ids through the prefab's entity id
+/// mapper (aliases), as O3DE loads a prefab instance.
+pub fn prefab_load_options() -> LoadOptions {
+    LoadOptions {
+        entity_id_aliases: true,
+        ..LoadOptions::default()
     }
 }
 

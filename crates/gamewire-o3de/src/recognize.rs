@@ -298,7 +298,15 @@ impl<'a> Scan<'a> {
             }
             self.skip_ws();
             match self.peek() {
-                Some(b',') => self.i += 1,
+                Some(b',') => {
+                    self.i += 1;
+                    // A trailing comma (as the settings registry accepts).
+                    self.skip_ws();
+                    if self.peek() == Some(b'}') {
+                        self.i += 1;
+                        return true;
+                    }
+                }
                 Some(b'}') => {
                     self.i += 1;
                     return true;
@@ -478,6 +486,16 @@ mod tests {
             None
         );
         assert_eq!(envelope_class_name(b"[1]"), None);
+    }
+
+    #[test]
+    fn trailing_commas_do_not_stop_the_scan() {
+        // A member after an object with a trailing comma is still seen.
+        let text = b"{\"Settings\": {\"a\": 1, // x\n}, \"Type\": \"JsonSerialization\", \"ClassName\": \"C\",}";
+        assert_eq!(recognize(text, None), Some(FileKind::Serialized));
+        assert_eq!(envelope_class_name(text).as_deref(), Some("C"));
+        let text = b"{\"x\": {\"y\": [1,],}, \"ContainerEntity\": {}}";
+        assert_eq!(recognize(text, None), Some(FileKind::Prefab));
     }
 
     #[test]

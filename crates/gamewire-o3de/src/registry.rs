@@ -51,6 +51,11 @@ pub struct Class {
     pub bases: Vec<ClassId>,
     /// True when no instance may be created (only derived classes).
     pub is_abstract: bool,
+    /// False when the registry does not know the class's default values
+    /// (`"defaults_known": false`, as `registry import` writes: the engine's dumps hold no
+    /// defaults). A store then writes every value of the class, so that none O3DE would
+    /// keep is left out as "equal to its default".
+    pub defaults_known: bool,
     /// The class version declared in the registry (O3DE's `Version(n)`), when given.
     pub version: Option<u64>,
     /// Fields declared by this class itself.
@@ -208,6 +213,10 @@ impl Registry {
                 uuid_declared: declared,
                 bases: Vec::new(),
                 is_abstract: c.get("abstract").and_then(|v| v.as_bool()).unwrap_or(false),
+                defaults_known: c
+                    .get("defaults_known")
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or(true),
                 version: c.get("version").and_then(|v| v.as_u64()),
                 own_fields: Vec::new(),
                 fields: Vec::new(),
@@ -683,6 +692,11 @@ impl Registry {
         }
         if n.starts_with('{') {
             let u = Uuid::parse(n).ok_or_else(|| err(format!("bad uuid '{n}'")))?;
+            // A type with its own serializer, by its O3DE type id (as O3DE picks
+            // serializers), even when this registry also lists it as a class.
+            if let Some(t) = crate::types::o3de_builtin(&u) {
+                return Ok(t);
+            }
             if let Some(&c) = self.by_uuid.get(&u) {
                 return Ok(TypeExpr::Class(c));
             }
@@ -922,6 +936,8 @@ fn zero_value(ty: &TypeExpr, reg: Option<&Registry>) -> Value {
         T::Matrix3x3 => Value::Math(identity(3, 3)),
         T::Matrix3x4 => Value::Math(identity(3, 4)),
         T::Matrix4x4 => Value::Math(identity(4, 4)),
+        // `AZ::EntityId()` is the invalid id.
+        T::EntityId => Value::UInt(crate::load::INVALID_ENTITY_ID),
         T::Array(e, n) => Value::Seq((0..*n).map(|_| zero_value(e, reg)).collect()),
         T::Vector(_)
         | T::List(_)

@@ -14,18 +14,26 @@
 //!   "offset", "size"}]}]}`, where containers are classes named by their C++ template
 //!   (`AZStd::vector<Foo, allocator>`).
 //!
-//! Field types are found by type id first (a class of the dump, or one of O3DE's scalar
-//! types), then from the C++ template name ([`map_cpp_type`]). A field whose type cannot
+//! Field types are found by type id first (a class of the dump, or one of O3DE's types
+//! with their own serializers: scalars, math types, `AZ::EntityId`, `AZStd::any`, read
+//! by those serializers even though the dump lists them as classes), then from the C++
+//! template name ([`map_cpp_type`]). The exporter's dump does not mark pointers: a
+//! member of 8 bytes whose type is bigger is taken as a pointer to it. Every class is
+//! written with `"defaults_known": false`, as the dumps hold no defaults (a store then
+//! writes every value, see [`crate::registry::Class::defaults_known`]). A field whose type cannot
 //! be mapped is left out of the registry and listed in the [`ImportReport`]; nothing is
 //! guessed. The result is checked by [`Registry::from_json`] (cycles, sizes) before it
 //! is returned.
 
 use crate::registry::Registry;
-use crate::types::{builtin, o3de_math, o3de_scalar};
+use crate::types::{builtin, o3de_builtin, o3de_scalar};
 use crate::uuid::Uuid;
 use gamewire_core::{Error, Result};
 use serde_json::{json, Map, Value as Json};
 use std::collections::{HashMap, HashSet};
+
+/// `sizeof` a pointer in the engine builds the dumps come from (64-bit).
+const POINTER_SIZE: u64 = 8;
 
 /// The most classes one import accepts (all inputs together).
 pub const MAX_CLASSES: usize = 500_000;
@@ -124,6 +132,10 @@ struct DumpClass {
     bases: Vec<(String, Option<Uuid>)>,
     /// Fields: (name, C++ type name, type id, is pointer).
     fields: Vec<(String, String, Option<Uuid>, bool)>,
+    /// `sizeof` the class (the exporter's `typeSize`), when the dump gives it.
+    type_size: Option<u64>,
+    /// `sizeof` each field, in `fields` order (the exporter's member `size`).
+    field_sizes: Vec<Option<u64>>,
 }
 
 /// Which dump a JSON document is.
@@ -236,6 +248,8 @@ fn read_dumpsc(json: &Json, where_: &str, out: &mut Vec<DumpClass>) -> Result<()
             is_primitive: bool_of(node, "IsPrimitive"),
             bases,
             fields,
+            type_size: None,
+            field_sizes: Vec::new(),
         });
     }
     Ok(())
@@ -268,6 +282,7 @@ fn read_exporter(json: &Json, where_: &str, out: &mut Vec<DumpClass>) -> Result<
         };
         let mut bases = Vec::new();
         let mut fields = Vec::new();
+        let mut field_sizes = Vec::new();
         for m in members {
             let mname = str_of(m, "name")
                 .ok_or_else(|| err(format!("{where_}: class {name}: a member has no \"name\"")))?;
@@ -276,6 +291,7 @@ fn read_exporter(json: &Json, where_: &str, out: &mut Vec<DumpClass>) -> Result<
                 bases.push((String::new(), u));
             } else {
                 fields.push((mname.to_string(), String::new(), u, false));
+                field_sizes.push(m.get("size").and_then(|v| v.as_u64()));
             }
         }
         out.push(DumpClass {
@@ -286,6 +302,8 @@ fn read_exporter(json: &Json, where_: &str, out: &mut Vec<DumpClass>) -> Result<
             is_primitive: false,
             bases,
             fields,
+            type_size: c.get("typeSize").and_then(|v| v.as_u64()),
+            field_sizes,
         });
     }
     Ok(())
@@ -327,9 +345,7 @@ fn build(all: Vec<DumpClass>) -> Result<(Json, ImportReport)> {
     let is_class = |c: &DumpClass| -> bool {
         !c.is_container
             && !c.is_primitive
-            && c.uuid
-                .and_then(|u| o3de_scalar("", Some(&u)).or_else(|| o3de_math(&u)))
-                .is_none()
+            && c.uuid.and_then(|u| o3de_builtin(&u)).is_none()
             && builtin(&c.name).is_none()
             && map_cpp_type(&c.name, &|_| None).is_err()
     };
@@ -375,7 +391,7 @@ fn build(all: Vec<DumpClass>) -> Result<(Json, ImportReport)> {
         |name: &str| -> Option<String> { by_name.get(name).copied().flatten().map(reg_name) };
     // A type id to a registry type text, when it names a class or a scalar.
     let by_id = |u: &Uuid| -> Option<std::result::Result<String, String>> {
-        if let Some(t) = o3de_scalar("", Some(u)).or_else(|| o3de_math(u)) {
+        if let Some(t) = o3de_builtin(u) {
             return Some(Ok(t.to_string()));
         }
         let &i = by_uuid.get(u)?;
@@ -409,7 +425,17 @@ fn build(all: Vec<DumpClass>) -> Result<(Json, ImportReport)> {
             }
         }
         let mut fields = Vec::new();
-        for (fname, fty, fu, ptr) in &c.fields {
+        for (n, (fname, fty, fu, ptr)) in c.fields.iter().enumerate() {
+            // The exporter's dump does not say which members are pointers; a member of
+            // a pointer's size (8 bytes) whose type is bigger is one (the editor's
+            // `GenericComponentWrapper::m_template` is an `AZ::Component*`).
+            let target_size = fu
+                .as_ref()
+                .and_then(|u| by_uuid.get(u))
+                .and_then(|&i| all[i].type_size);
+            let ptr = *ptr
+                || (c.field_sizes.get(n).copied().flatten() == Some(POINTER_SIZE)
+                    && target_size.is_some_and(|t| t != POINTER_SIZE));
             let mapped = match fu.as_ref().and_then(by_id) {
                 // The dump's own name for the type failed: the field's spelling may not.
                 Some(Err(e)) if !fty.is_empty() => map_cpp_type(fty, &class_ref).map_err(|_| e),
@@ -422,7 +448,7 @@ fn build(all: Vec<DumpClass>) -> Result<(Json, ImportReport)> {
             };
             match mapped {
                 Ok(t) => {
-                    let t = if *ptr && !t.ends_with('*') {
+                    let t = if ptr && !t.ends_with('*') {
                         format!("{t}*")
                     } else {
                         t
@@ -450,6 +476,8 @@ fn build(all: Vec<DumpClass>) -> Result<(Json, ImportReport)> {
         if let Some(v) = c.version {
             o.insert("version".into(), json!(v));
         }
+        // The dumps hold no default values: a store writes every value of the class.
+        o.insert("defaults_known".into(), Json::Bool(false));
         if !bases.is_empty() {
             o.insert("bases".into(), Json::Array(bases));
         }
@@ -694,6 +722,8 @@ fn cpp_scalar(name: &str) -> Option<crate::types::TypeExpr> {
         "long long" | "AZ::s64" => T::I64,
         "unsigned long" | "unsigned long long" => T::U64,
         "AZStd::string" | "AZ::OSString" | "OSString" => T::String,
+        // `AZ::Name` is read and written by the string serializer (NameJsonSerializer).
+        "AZ::Name" | "Name" => T::String,
         _ => return o3de_scalar(name, None),
     })
 }

@@ -32,6 +32,7 @@ pub struct Storer<'r> {
     depth: usize,
     pub(crate) rep: Reporter<'static>,
     reporting: Option<&'r SharedReporting<'r>>,
+    entity_id_aliases: bool,
 }
 
 impl<'r> Storer<'r> {
@@ -44,7 +45,15 @@ impl<'r> Storer<'r> {
             depth: 0,
             rep: Reporter::default(),
             reporting: None,
+            entity_id_aliases: false,
         }
+    }
+
+    /// Writes `AZ::EntityId`s as a prefab's entity id mapper does: the alias a load
+    /// read, `""` for no entity, written even when it equals the default.
+    pub fn with_entity_id_aliases(mut self, on: bool) -> Self {
+        self.entity_id_aliases = on;
+        self
     }
 
     /// Passes the result of every value stored through `reporting` (O3DE's
@@ -141,6 +150,7 @@ impl<'r> Storer<'r> {
         let differs = default != Some(v);
         match (ty, v) {
             (X::Bool, Value::Bool(b)) => self.plain(differs, Json::Bool(*b)),
+            (X::EntityId, _) => self.store_entity_id(v, default),
             (_, Value::Int(i)) if !matches!(ty, X::Enum(_)) => self.plain(differs, Json::from(*i)),
             (_, Value::UInt(u)) if !matches!(ty, X::Enum(_)) => self.plain(differs, Json::from(*u)),
             (X::F32, Value::F32(f)) => {
@@ -686,6 +696,44 @@ impl<'r> Storer<'r> {
         (Json::Object(out), result)
     }
 
+    /// `AZ::EntityId` (O3DE's `JsonEntityIdSerializer::Store`): an alias read through a
+    /// prefab's entity id mapper is written back as it was, always (the mapper reports
+    /// success, so the member is never left out); with the mapper an invalid id is
+    /// `""`; otherwise `{"id": u64}`, left out when it equals the default.
+    fn store_entity_id(&mut self, v: &Value, default: Option<&Value>) -> (Json, Code) {
+        let invalid = crate::load::INVALID_ENTITY_ID;
+        match v {
+            Value::String(alias) => (
+                Json::String(alias.clone()),
+                ResultCode::new(T::WriteValue, O::Success),
+            ),
+            Value::UInt(id) if self.entity_id_aliases && *id == invalid => (
+                Json::String(String::new()),
+                ResultCode::new(T::WriteValue, O::Success),
+            ),
+            Value::UInt(id) => {
+                let d = match default {
+                    Some(Value::UInt(d)) => Some(*d),
+                    _ => None,
+                };
+                if !self.keep_defaults && d == Some(*id) {
+                    return (empty(), ResultCode::new(T::WriteValue, O::DefaultsUsed));
+                }
+                let mut m = Map::new();
+                m.insert("id".into(), Json::from(*id));
+                (Json::Object(m), ResultCode::new(T::WriteValue, O::Success))
+            }
+            _ => {
+                let c = self.report(
+                    T::WriteValue,
+                    O::TypeMismatch,
+                    "The value does not match the declared type EntityId.",
+                );
+                (empty(), c)
+            }
+        }
+    }
+
     /// `StoreClass`: every field in layout order, defaults left out.
     fn store_class(
         &mut self,
@@ -696,6 +744,14 @@ impl<'r> Storer<'r> {
     ) -> Code {
         let reg = self.reg;
         let class = &reg.classes[cid];
+        if !class.defaults_known && !self.keep_defaults {
+            // The registry does not know this class's defaults (an imported dump has
+            // none): every value is written, so none O3DE would keep is left out.
+            self.keep_defaults = true;
+            let r = self.store_class(cid, fields, None, out);
+            self.keep_defaults = false;
+            return r;
+        }
         if class.fields.is_empty() {
             let o = if self.keep_defaults {
                 O::Success

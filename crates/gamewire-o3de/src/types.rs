@@ -54,6 +54,9 @@ pub enum TypeExpr {
     Matrix3x4,
     /// `Matrix4x4`
     Matrix4x4,
+    /// `AZ::EntityId`: `{"id": u64}` (O3DE's `JsonEntityIdSerializer`), or in a prefab
+    /// the entity's alias as a string (the prefab's entity id mapper).
+    EntityId,
     /// `vector<T>`
     Vector(Box<TypeExpr>),
     /// `list<T>`
@@ -335,9 +338,14 @@ const O3DE_SCALARS: [(&str, &str, TypeExpr); 15] = [
     ),
 ];
 
-/// O3DE's math types by type id (`AZ_TYPE_INFO` in AzCore/Math: Vector3, Quaternion,
-/// Transform, Color; Vector2 and Vector4 as other readers of O3DE data list them).
-const O3DE_MATH: [(&str, &str, TypeExpr); 6] = [
+/// O3DE's types that have their own JSON serializer, by type id: the math types
+/// (`AZ_TYPE_INFO` in AzCore/Math: Vector3, Quaternion, Transform, Color, the matrices;
+/// Vector2 and Vector4 as other readers of O3DE data list them, all confirmed by the
+/// SerializationContextExporter dump in tests/fixtures/o3de/real-registry), `AZ::EntityId`
+/// (`AZ_TYPE_INFO` in AzCore/Component/EntityId.h), `AZStd::any` and `AZ::Name` (read as a
+/// string). A registry class
+/// with one of these ids is read by the serializer, as O3DE picks serializers by type id.
+const O3DE_MATH: [(&str, &str, TypeExpr); 12] = [
     (
         "Vector2",
         "{3D80F623-C85C-4741-90D0-E4E66164E6BF}",
@@ -368,7 +376,45 @@ const O3DE_MATH: [(&str, &str, TypeExpr); 6] = [
         "{7894072A-9050-4F0F-901B-34B1A0D29417}",
         TypeExpr::Color,
     ),
+    (
+        "Matrix3x3",
+        "{15A4332F-7C3F-4A58-AC35-50E1CE53FB9C}",
+        TypeExpr::Matrix3x3,
+    ),
+    (
+        "Matrix3x4",
+        "{1906D8A5-7DEC-4DE3-A606-9E53BB3459E7}",
+        TypeExpr::Matrix3x4,
+    ),
+    (
+        "Matrix4x4",
+        "{157193C7-B673-4A2B-8B43-5681DCC3DEC3}",
+        TypeExpr::Matrix4x4,
+    ),
+    (
+        "EntityId",
+        "{6383F1D3-BB27-4E6B-A49A-6409B2059EAA}",
+        TypeExpr::EntityId,
+    ),
+    (
+        "AZStd::any",
+        "{03924488-C7F4-4D6D-948B-ABC2D1AE2FD3}",
+        TypeExpr::Any,
+    ),
+    // `AZ::Name` (AzCore/Name/Name.h): `NameJsonSerializer` loads it through the string
+    // serializer and stores it as a string left out when equal to the default.
+    (
+        "AZ::Name",
+        "{3D2B920C-9EFD-40D5-AAE0-DF131C3D4931}",
+        TypeExpr::String,
+    ),
 ];
+
+/// The built-in type (a scalar, or a type with its own serializer) with O3DE type id
+/// `uuid`.
+pub(crate) fn o3de_builtin(uuid: &crate::uuid::Uuid) -> Option<TypeExpr> {
+    o3de_scalar("", Some(uuid)).or_else(|| o3de_math(uuid))
+}
 
 /// The math type with O3DE type id `uuid`.
 pub(crate) fn o3de_math(uuid: &crate::uuid::Uuid) -> Option<TypeExpr> {
@@ -420,6 +466,7 @@ pub(crate) fn builtin(name: &str) -> Option<TypeExpr> {
         "Matrix3x4" | "AZ::Matrix3x4" => TypeExpr::Matrix3x4,
         "Matrix4x4" | "AZ::Matrix4x4" => TypeExpr::Matrix4x4,
         "any" | "AZStd::any" => TypeExpr::Any,
+        "EntityId" | "AZ::EntityId" => TypeExpr::EntityId,
         _ => return None,
     })
 }
@@ -450,6 +497,7 @@ impl fmt::Display for TypeExpr {
             T::Matrix3x3 => f.write_str("Matrix3x3"),
             T::Matrix3x4 => f.write_str("Matrix3x4"),
             T::Matrix4x4 => f.write_str("Matrix4x4"),
+            T::EntityId => f.write_str("EntityId"),
             T::Vector(t) => write!(f, "vector<{t}>"),
             T::List(t) => write!(f, "list<{t}>"),
             T::FixedVector(t, n) => write!(f, "fixed_vector<{t},{n}>"),

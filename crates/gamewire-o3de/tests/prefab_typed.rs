@@ -154,13 +154,13 @@ fn canonical_drops_defaults_coerces_and_keeps_unknown_members() {
         .find(|c| c["$type"] == "AZ::Render::EditorMeshComponent")
         .unwrap();
     assert_eq!(*mesh, mesh_before);
-    // The report says what was dropped and rewritten.
+    // The report says what was left out as default and what was rewritten.
     let tr = rep
         .changed
         .iter()
         .find(|c| c.type_name.ends_with("TransformComponent") && c.path.contains("39836628510367"))
         .unwrap();
-    assert_eq!(tr.dropped, ["IsStatic"]);
+    assert_eq!(tr.left_out, ["IsStatic"]);
     assert_eq!(tr.rewritten, ["Transform Data"]);
     let lr = rep
         .changed
@@ -202,7 +202,7 @@ fn a_user_registry_merges_over_the_bundled_one() {
         .find(|c| c.type_name == "EditorLockComponent")
         .unwrap();
     assert_eq!(lock.outcome, Outcome::PartialDefaults);
-    assert!(lock.dropped.is_empty());
+    assert!(lock.left_out.is_empty());
 }
 
 #[test]

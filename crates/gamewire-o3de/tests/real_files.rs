@@ -2,8 +2,9 @@
 //! SOURCES.md): recognition, the registry-free round trip, the prefab tree, and what
 //! the summary finds.
 
-use gamewire_o3de::doc::{Document, Layout, Node};
+use gamewire_o3de::doc::{Document, Layout, Node, Syntax, MAX_DEPTH};
 use gamewire_o3de::infer::summarize;
+use gamewire_o3de::layout::Style;
 use gamewire_o3de::prefab::PrefabTree;
 use gamewire_o3de::recognize::{kind_from_name, recognize, FileKind};
 use std::path::{Path, PathBuf};
@@ -86,7 +87,9 @@ fn untyped_round_trip_gives_the_same_document_and_the_same_bytes_when_o3de_wrote
         if data.starts_with(b"<ObjectStream") {
             continue;
         }
-        let doc = Document::parse(&data).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let syntax = Syntax::of(&data, Some(&name));
+        let doc = Document::parse_with(&data, MAX_DEPTH, syntax)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let pretty = doc.write(Layout::Pretty);
         if pretty == data {
             identical += 1;
@@ -102,12 +105,95 @@ fn untyped_round_trip_gives_the_same_document_and_the_same_bytes_when_o3de_wrote
             // An independent reader sees the same values too.
             assert_eq!(
                 gamewire_o3de::parse_json(&text).unwrap(),
-                gamewire_o3de::parse_json(&data).unwrap(),
+                gamewire_o3de::parse_json_with(&data, syntax).unwrap(),
                 "{name}"
             );
         }
     }
     assert!(identical >= 15, "{identical} byte-identical files");
+}
+
+#[test]
+fn every_file_keeps_its_layout_byte_for_byte() {
+    let mut kept = 0;
+    for (name, data) in real_files() {
+        if data.starts_with(b"<ObjectStream") {
+            continue;
+        }
+        let syntax = Syntax::of(&data, Some(&name));
+        let doc = Document::parse_with(&data, MAX_DEPTH, syntax).unwrap();
+        let style = Style::detect(&data, &doc).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(style.write(&doc), data, "{name}");
+        // O3DE's own files need nothing beyond the document; hand-written ones keep
+        // their comments, trailing commas, tabs and CRLF.
+        if saved_by_o3de(&name) {
+            assert!(style.gaps.is_empty(), "{name}: {:?}", style.gaps);
+        } else if !style.is_plain() {
+            kept += 1;
+        }
+    }
+    assert!(kept >= 8, "{kept} files with a layout of their own");
+}
+
+#[test]
+fn trailing_commas_are_read_where_o3de_reads_them() {
+    // The settings registry file of O3DE's project template: a trailing comma before a
+    // closing brace, which the settings registry accepts.
+    for name in [
+        "o3de-template-quality.setreg",
+        "o3de-terrain-system_materials.setreg",
+    ] {
+        let data = fixture(name);
+        assert_eq!(Syntax::of(&data, Some(name)), Syntax::SETTINGS);
+        let doc = Document::parse_with(&data, MAX_DEPTH, Syntax::SETTINGS).unwrap();
+        let style = Style::detect(&data, &doc).unwrap();
+        assert!(style.gaps.values().any(|g| g.trailing_comma), "{name}");
+        // An asset reader (comments only) refuses it, naming the comma.
+        let e = Document::parse(&data).unwrap_err();
+        assert!(e.to_string().contains("trailing comma"), "{name}: {e}");
+        assert_eq!(data[e.offset().unwrap()], b',', "{name}");
+        assert!(gamewire_o3de::parse_json(&data).is_err());
+        let v = gamewire_o3de::parse_json_with(&data, Syntax::SETTINGS).unwrap();
+        assert!(v["O3DE"].is_object(), "{name}");
+    }
+    let v =
+        gamewire_o3de::parse_json_with(&fixture("o3de-template-quality.setreg"), Syntax::SETTINGS)
+            .unwrap();
+    assert_eq!(
+        v["O3DE"]["Quality"]["Groups"]["q_graphics"]["Settings"]["q_shadows"],
+        serde_json::json!([0, 1, 2, 3])
+    );
+}
+
+#[test]
+fn crlf_two_spaces_and_tabs_are_detected() {
+    let data = fixture("o3de-viewport-crlf.setreg");
+    let doc = Document::parse_with(&data, MAX_DEPTH, Syntax::SETTINGS).unwrap();
+    let s = Style::detect(&data, &doc).unwrap();
+    assert_eq!((s.indent.as_str(), s.newline.as_str()), ("  ", "\r\n"));
+    assert!(
+        s.gaps.is_empty() && s.texts.is_empty() && s.final_newline,
+        "{s:?}"
+    );
+    let data = fixture("o3de-mobile-Forward-crlf.pass");
+    let doc = Document::parse(&data).unwrap();
+    let s = Style::detect(&data, &doc).unwrap();
+    assert_eq!(s.newline, "\r\n");
+    let data = fixture("o3de-asset_browser_excludes-tabs.setreg");
+    let doc = Document::parse(&data).unwrap();
+    let s = Style::detect(&data, &doc).unwrap();
+    assert_eq!(s.indent, "    ");
+    // The one line indented with tabs is kept as it is.
+    assert_eq!(s.gaps.len(), 1, "{s:?}");
+    assert!(s
+        .gaps
+        .values()
+        .next()
+        .unwrap()
+        .before
+        .as_ref()
+        .unwrap()
+        .contains('\t'));
 }
 
 #[test]

@@ -218,3 +218,47 @@ fn full_public_exporter_dump_when_available() {
     }
     assert!(reg.classes.len() > 1000);
 }
+
+#[test]
+fn real_class_dump_types_entity_ids_pointers_and_unknown_defaults() {
+    // The SerializationContextExporter's dump of a running editor (the classes the real
+    // prefabs need): `EntityId` is read by O3DE's own serializer, not as the class the
+    // dump lists; `GenericComponentWrapper::m_template` is an `AZ::Component*` (8 bytes
+    // against the class's 24), which the dump does not mark.
+    let text = std::fs::read(fixture(
+        "../real-registry/exporter-All_dumped_classes-subset.json",
+    ))
+    .unwrap();
+    let json = gamewire_o3de::parse_json(&text).unwrap();
+    let (reg_json, _) = import(&[("All".into(), json)]).unwrap();
+    let reg = Registry::from_json(&reg_json).unwrap();
+    assert!(reg.classes_named("EntityId").is_empty());
+    let editor_transform = reg
+        .classes
+        .iter()
+        .position(|c| c.uuid.to_string() == "{27F1E1A1-8D9D-4C3B-BD3A-AFB9762449C0}")
+        .unwrap();
+    let f = |name: &str| {
+        reg.classes[editor_transform]
+            .fields
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap()
+            .ty
+            .clone()
+    };
+    assert_eq!(f("Parent Entity"), TypeExpr::EntityId);
+    assert_eq!(f("Cached World Transform"), TypeExpr::Transform);
+    assert_eq!(
+        field_type(&reg, "GenericComponentWrapper", "m_template"),
+        "AZ::Component*"
+    );
+    assert_eq!(field_type(&reg, "AZ::Entity", "Id"), "EntityId");
+    // Every imported class says its defaults are unknown.
+    assert!(reg.classes.iter().all(|c| !c.defaults_known));
+    // Merged over the bundled types, the dump's classes replace the bundled ones.
+    let merged =
+        Registry::from_slice_over_bundled(&serde_json::to_vec(&reg_json).unwrap()).unwrap();
+    let t = &merged.classes[merged.classes_named("AZ::Entity")[0]];
+    assert!(!t.defaults_known);
+}

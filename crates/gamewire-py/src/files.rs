@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// An open error as a Python `DecodeError` (with the offset where there is one).
-fn open_err(py: Python<'_>, shown: &str, e: OpenError) -> PyErr {
+pub(crate) fn open_err(py: Python<'_>, shown: &str, e: OpenError) -> PyErr {
     match e {
         OpenError::Failed { error, .. } => {
             let e = error;
@@ -56,6 +56,13 @@ fn side_files(files: Option<&Bound<'_, PyDict>>) -> PyResult<SideFiles> {
 #[pyclass(module = "gamewire._gamewire", frozen)]
 pub struct File {
     opened: Opened,
+}
+
+impl File {
+    /// A file already opened (a pack's entry).
+    pub(crate) fn from_opened(opened: Opened) -> Self {
+        File { opened }
+    }
 }
 
 #[pymethods]
@@ -186,11 +193,44 @@ impl File {
     }
 }
 
+/// The secret of an encrypted Godot file: `password=`, `key=` (32 bytes, or 64 hex
+/// digits), else the `GAMEWIRE_GODOT_PASSWORD` / `GAMEWIRE_GODOT_KEY` environment.
+fn secret(
+    password: Option<String>,
+    key: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<gamewire::open::Secret>> {
+    use gamewire::open::Secret;
+    if password.is_some() && key.is_some() {
+        return Err(PyValueError::new_err("give password= or key=, not both"));
+    }
+    if let Some(p) = password {
+        return Ok(Some(Secret::Password(p)));
+    }
+    if let Some(k) = key {
+        let s = if let Ok(b) = k.downcast::<PyBytes>() {
+            let b = b.as_bytes();
+            if b.len() != 32 {
+                return Err(PyValueError::new_err(format!(
+                    "key= is 32 bytes (or 64 hex digits), not {}",
+                    b.len()
+                )));
+            }
+            Secret::Key(b.to_vec())
+        } else {
+            let h: String = k.extract()?;
+            Secret::key_hex(&h).map_err(|e| PyValueError::new_err(format!("key=: {e}")))?
+        };
+        return Ok(Some(s));
+    }
+    Secret::from_env().map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// Opens `data` (read from `path`, or named so: side files are found beside it) through
 /// the library: detection (or `as_format`), side files from the file system or from
-/// `files` (a dict of path → bytes), settings.
+/// `files` (a dict of path → bytes), settings; `password`/`key`: the secret of an encrypted Godot file.
 #[pyfunction]
-#[pyo3(signature = (data, path=None, *, as_format=None, files=None, allow_objects=false))]
+#[pyo3(signature = (data, path=None, *, as_format=None, files=None, allow_objects=false, password=None, key=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn open(
     py: Python<'_>,
     data: Vec<u8>,
@@ -198,6 +238,8 @@ pub fn open(
     as_format: Option<&str>,
     files: Option<&Bound<'_, PyDict>>,
     allow_objects: bool,
+    password: Option<String>,
+    key: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<File> {
     let as_format = match as_format {
         None => None,
@@ -210,6 +252,7 @@ pub fn open(
     let opts = OpenOptions {
         as_format,
         allow_objects,
+        secret: secret(password, key)?,
         ..OpenOptions::default()
     };
     let shown = path
@@ -251,17 +294,20 @@ fn json_text<'a>(data: &'a Bound<'_, PyAny>) -> PyResult<(Cow<'a, [u8]>, usize)>
 /// header names are found relative to `path`'s folder (where the document is; default
 /// the current folder), or in `files`.
 #[pyfunction]
-#[pyo3(signature = (document, path=None, *, files=None, numbers_as_written=false))]
+#[pyo3(signature = (document, path=None, *, files=None, numbers_as_written=false, password=None, key=None))]
 pub fn encode_document<'py>(
     py: Python<'py>,
     document: &Bound<'py, PyAny>,
     path: Option<PathBuf>,
     files: Option<&Bound<'_, PyDict>>,
     numbers_as_written: bool,
+    password: Option<String>,
+    key: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let side = side_files(files)?;
     let opts = EncodeOptions {
         numbers_as_written,
+        secret: secret(password, key)?,
         ..EncodeOptions::default()
     };
     let (text, depth) = json_text(document)?;

@@ -7,6 +7,7 @@
 
 mod lazy;
 mod values;
+mod wad;
 
 use crate::json::Format;
 use crate::pyser::PySer;
@@ -211,6 +212,9 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(check_types, m)?)?;
     m.add_class::<PyTypeList>()?;
+    m.add_class::<wad::PyWad>()?;
+    m.add_function(wrap_pyfunction!(wad::pack_folder, m)?)?;
+    m.add_function(wrap_pyfunction!(wad::check_entry_name, m)?)?;
     m.add_class::<LazyObject>()?;
     m.add_class::<LazyList>()?;
     m.add_class::<LazyListIter>()?;

@@ -8,7 +8,8 @@
 //! document, and the same bytes for every file O3DE saved.
 
 use crate::{errors, maybe_allow_threads, py_attr};
-use gamewire::o3de::doc::{Document, Layout, Node, Str};
+use gamewire::o3de::doc::{Document, Node, Str, Syntax};
+use gamewire::o3de::layout::Style;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
@@ -329,8 +330,10 @@ fn classes(py: Python<'_>, plain: bool, limit: usize) -> PyResult<Classes<'_>> {
 #[pyfunction]
 #[pyo3(signature = (data, *, json=false))]
 fn decode(py: Python<'_>, data: &[u8], json: bool) -> PyResult<PyObject> {
-    let doc = maybe_allow_threads(py, data.len(), || Document::parse(data))
-        .map_err(|e| errors::to_py(py, e))?;
+    let doc = maybe_allow_threads(py, data.len(), || {
+        Document::parse_with(data, MAX_DEPTH, Syntax::of(data, None))
+    })
+    .map_err(|e| errors::to_py(py, e))?;
     // Built on the calling thread, or again on a big stack for a deeply nested value.
     crate::build_deep(py, |py, limit| {
         let c = classes(py, json, limit)?;
@@ -342,44 +345,66 @@ fn decode(py: Python<'_>, data: &[u8], json: bool) -> PyResult<PyObject> {
 }
 
 /// How a file is laid out, as the library's settings say (the same as `gamewire decode
-/// FILE`'s header): `{"compact": bool, "final_newline": bool}`, the keyword arguments
-/// `encode` needs to give back a saved file's bytes.
+/// FILE`'s header): `{"compact": bool, "final_newline": bool, "keep": str | None}`, the
+/// keyword arguments `encode` needs to give back the file's bytes. `keep` holds the rest
+/// of the layout (indentation, line endings, comments, trailing commas) as JSON when the
+/// file is not in O3DE's own layout, else `None`.
 #[pyfunction]
 fn layout<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyDict>> {
     let s = crate::files::settings_of(py, data, None, gamewire::Format::O3de)?;
     let gamewire::Settings::O3de(o) = s else {
         unreachable!("opened as O3DE")
     };
+    let keep = maybe_allow_threads(py, data.len(), || {
+        let doc = Document::parse_with(data, MAX_DEPTH, Syntax::of(data, None))?;
+        // O3DE's own layout needs nothing more (the values keep their number text).
+        if Style::detect_with(data, &doc, false)?.is_plain() {
+            return Ok::<_, gamewire_core::Error>(None);
+        }
+        let style = Style::detect(data, &doc)?;
+        Ok(Some(serde_json::to_string(&style).unwrap_or_default()))
+    })
+    .map_err(|e| errors::to_py(py, e))?;
     let d = PyDict::new(py);
     d.set_item("compact", o.layout == gamewire::open::O3deLayout::Compact)?;
     d.set_item("final_newline", o.final_newline)?;
+    d.set_item("keep", keep)?;
     Ok(d)
 }
 
 /// Encodes a value (as `decode` gives it) to JSON text, indented as O3DE writes
-/// (`compact=True`: no white space), with a final newline when asked.
+/// (`compact=True`: no white space), with a final newline when asked; with `keep` (from
+/// `layout`), in that file's own layout: its comments, trailing commas, indentation and
+/// line endings around every member still there.
 #[pyfunction]
-#[pyo3(signature = (value, *, compact=false, final_newline=false))]
+#[pyo3(signature = (value, *, compact=false, final_newline=false, keep=None))]
 fn encode(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
     compact: bool,
     final_newline: bool,
+    keep: Option<&str>,
 ) -> PyResult<Vec<u8>> {
-    let layout = if compact {
-        Layout::Compact
-    } else {
-        Layout::Pretty
+    let style = match keep {
+        Some(k) => serde_json::from_str::<Style>(k).map_err(|e| {
+            PyValueError::new_err(format!("keep: not a layout from o3de.layout(): {e}"))
+        })?,
+        None => Style {
+            compact,
+            final_newline,
+            ..Style::default()
+        },
     };
+    let style = std::sync::Arc::new(style);
     // Values nested past `INLINE_DEPTH` are walked again on a thread with a stack big
     // enough for `MAX_DEPTH` levels of the recursive walk and writer.
     let c = classes(py, false, crate::INLINE_DEPTH)?;
-    match encode_with(py, value, &c, layout, final_newline) {
+    match encode_with(py, value, &c, &style) {
         Err(_) if c.over.get() => {
             let value = value.clone().unbind();
             crate::with_gil_deep(py, move |py| {
                 let c = classes(py, false, MAX_DEPTH)?;
-                encode_with(py, value.bind(py), &c, layout, final_newline)
+                encode_with(py, value.bind(py), &c, &style)
             })
         }
         r => r,
@@ -390,21 +415,71 @@ fn encode_with(
     py: Python<'_>,
     value: &Bound<'_, PyAny>,
     c: &Classes<'_>,
-    layout: Layout,
-    final_newline: bool,
+    style: &Style,
 ) -> PyResult<Vec<u8>> {
     let own = from_py(value, c, "", 0)?;
     Ok(py.allow_threads(move || {
-        Document {
-            root: own.node(),
-            final_newline,
-        }
-        .write(layout)
+        let mut out = Vec::new();
+        // A Vec takes every write.
+        let _ = style.write_to(&own.node(), &mut out);
+        out
     }))
+}
+
+/// Flattens the level at `path` as O3DE builds it (`gamewire o3de flatten`): nested
+/// prefabs read under the project root (`project`, else the nearest folder above with a
+/// `project.json`), their patches applied (a failing one skipped with `keep_going`,
+/// else an error naming the instance chain, the patch's index and path); `schema` is a
+/// registry file merged over the bundled core types for the defaults patches need.
+/// Returns `(document, entities, summary)`: the flattened level as O3DE JSON text, and
+/// the entity table and summary as JSON text (the Python wrapper decodes them).
+#[pyfunction]
+#[pyo3(signature = (path, *, project=None, keep_going=false, root_alias=String::new(), schema=None))]
+fn flatten(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    project: Option<std::path::PathBuf>,
+    keep_going: bool,
+    root_alias: String,
+    schema: Option<std::path::PathBuf>,
+) -> PyResult<(Vec<u8>, String, String)> {
+    use gamewire::o3de::flatten::{flatten_file, FlattenOptions};
+    let reg = match &schema {
+        None => gamewire::o3de::Registry::bundled(),
+        Some(p) => {
+            let bytes = std::fs::read(p)
+                .map_err(|e| PyValueError::new_err(format!("{}: {e}", p.display())))?;
+            gamewire::o3de::Registry::from_slice_over_bundled(&bytes)
+                .map_err(|e| PyValueError::new_err(format!("{}: {e}", p.display())))?
+        }
+    };
+    py.allow_threads(|| {
+        let opts = FlattenOptions {
+            registry: Some(&reg),
+            keep_going,
+            root_alias,
+            ..FlattenOptions::default()
+        };
+        let f = flatten_file(&path, project.as_deref(), &opts)?;
+        let mut doc = gamewire::o3de::envelope::write_json(&f.document);
+        doc.push(b'\n');
+        Ok((
+            doc,
+            f.entities_json().to_string(),
+            f.summary_json().to_string(),
+        ))
+    })
+    .map_err(|e: gamewire_core::Error| {
+        errors::to_py(
+            py,
+            gamewire_core::Error::msg(format!("{}: {e}", path.display())),
+        )
+    })
 }
 
 /// Adds the module's functions.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(flatten, m)?)?;
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(layout, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;

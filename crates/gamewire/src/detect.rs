@@ -91,6 +91,8 @@ pub enum Layout {
     GodotFramed,
     /// Zeze protocol frames.
     ZezeFrames,
+    /// A Godot `project.binary` (magic `ECFG`).
+    GodotProjectBinary,
 }
 
 /// One format that fits, with what is known of its layout.
@@ -124,6 +126,8 @@ impl Found {
             (Layout::GodotBare, _) => "bare value".to_owned(),
             (Layout::GodotFramed, None) => "store_var frames".to_owned(),
             (Layout::ZezeFrames, None) => "protocol frames".to_owned(),
+            (Layout::GodotProjectBinary, Some(n)) => format!("project.binary, {n} settings"),
+            (Layout::GodotProjectBinary, None) => "project.binary".to_owned(),
             (Layout::GodotFramed, Some(n)) => {
                 let s = if n == 1 { "" } else { "s" };
                 format!("store_var frame{s}, {n} value{s}")
@@ -167,6 +171,16 @@ pub enum Detection {
 /// rest is counted), so detecting 500 MB of zeros or of tiny frames takes constant
 /// memory; a bare Godot value is decoded whole, within the decoder's own bound.
 pub fn identify(data: &[u8], file_name: Option<&str>) -> Detection {
+    // Godot's encrypted (`GDEC`) and compressed (`GCPF`) files, by magic: Godot 3's
+    // encrypted layout says Godot 3; the rest say Godot 4 until the content inside is read.
+    #[cfg(feature = "godot")]
+    if let Some(kind) = gamewire_godot::container::sniff(data) {
+        use gamewire_godot::container::{encrypted, Kind};
+        let v3 = kind == Kind::Encrypted
+            && matches!(encrypted::probe_layout(data), Ok(encrypted::Layout::V3));
+        let format = if v3 { Format::Godot3 } else { Format::Godot4 };
+        return Detection::Found(Found::new(format, Evidence::Magic));
+    }
     #[cfg(feature = "resonite")]
     if gamewire_resonite::sniff(data, file_name) {
         let ev = if data.starts_with(b"FrDT") {
@@ -183,6 +197,18 @@ pub fn identify(data: &[u8], file_name: Option<&str>) -> Detection {
     #[cfg(feature = "o3de")]
     if gamewire_o3de::sniff(data, file_name) {
         return Detection::Found(Found::new(Format::O3de, Evidence::Magic));
+    }
+    #[cfg(feature = "godot")]
+    if gamewire_godot::project_binary::sniff(data) {
+        // The magic says project.binary; the values say which engine wrote it.
+        let read = gamewire_godot::project_binary::decode(data, None);
+        let v3 = matches!(&read, Ok(s) if s.version == gamewire_godot::Version::V3);
+        return Detection::Found(Found {
+            format: if v3 { Format::Godot3 } else { Format::Godot4 },
+            evidence: Evidence::Magic,
+            layout: Layout::GodotProjectBinary,
+            records: read.ok().map(|s| s.entries.len()),
+        });
     }
     #[cfg(feature = "godot")]
     if let Some(v) = gamewire_godot::sniff_version(data, file_name) {
@@ -249,4 +275,31 @@ pub(crate) fn looks_like_json(data: &[u8]) -> bool {
         return false;
     };
     matches!(data[start], b'{' | b'[') && !data[..data.len().min(64)].contains(&0)
+}
+
+/// An archive of files that gamewire reads through (its entries listed, decoded, and
+/// extracted): see [`crate::open::archive`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveKind {
+    /// A KingsIsle `KIWAD` archive (Wizard101, Pirate101): magic `KIWAD`.
+    KingsIsleWad,
+}
+
+impl ArchiveKind {
+    /// What it is called in listings.
+    pub fn name(self) -> &'static str {
+        match self {
+            ArchiveKind::KingsIsleWad => "KingsIsle KIWAD archive",
+        }
+    }
+}
+
+/// The kind of archive `data` is, by its magic, or `None`.
+pub fn archive_kind(data: &[u8]) -> Option<ArchiveKind> {
+    #[cfg(feature = "kingsisle")]
+    if gamewire_kingsisle::wad::sniff(data) {
+        return Some(ArchiveKind::KingsIsleWad);
+    }
+    let _ = data;
+    None
 }

@@ -33,7 +33,9 @@ pub use gamewire_zeze as zeze;
 
 pub mod contract;
 mod detect;
-pub use detect::{detect, identify, Detection, Evidence, Format, Found, Layout};
+pub use detect::{
+    archive_kind, detect, identify, ArchiveKind, Detection, Evidence, Format, Found, Layout,
+};
 
 pub mod json_tags;
 pub mod open;

@@ -139,6 +139,52 @@ fn kingsisle_zlib_bomb() -> Case {
     }
 }
 
+/// A KIWAD archive of 100,000 one-byte entries: the journal read, every entry read.
+fn kingsisle_wad_journal() -> Case {
+    use gamewire::kingsisle::wad::{Archive, Builder, Prepared};
+    let mut b = Builder::new(2, None).unwrap();
+    for i in 0..100_000 {
+        b.add(Prepared::stored(&format!("e{i:06}"), vec![1]).unwrap())
+            .unwrap();
+    }
+    Case {
+        input: b.to_bytes().unwrap(),
+        decode: Box::new(|d| {
+            let a = Archive::new(d).unwrap();
+            let mut n = 0;
+            for e in a.entries() {
+                n += a.read(&e).unwrap().bytes().unwrap().len();
+            }
+            assert_eq!(n, 100_000);
+        }),
+    }
+}
+
+/// A KIWAD entry of 64 MiB of zeros: declared as 1,000 bytes it stops there; declared
+/// whole, the limits refuse it before inflating.
+fn kingsisle_wad_bomb() -> Case {
+    use gamewire::kingsisle::wad::{Builder, Prepared};
+    let mut b = Builder::new(2, None).unwrap();
+    b.add(Prepared::compressed("bomb", &vec![0u8; 64 << 20], 9).unwrap())
+        .unwrap();
+    Case {
+        input: b.to_bytes().unwrap(),
+        decode: Box::new(|d| {
+            use gamewire::kingsisle::wad::Archive;
+            let a = Archive::new(d).unwrap();
+            let e = a.entry(0).unwrap();
+            let err = a.read_with(&e, &small_limits()).unwrap_err().to_string();
+            assert!(err.contains("past the limit"), "{err}");
+            let mut lying = d.to_vec();
+            lying[18..22].copy_from_slice(&1000u32.to_le_bytes());
+            let a = Archive::new(lying.as_slice()).unwrap();
+            let e = a.entry(0).unwrap();
+            let err = a.read(&e).unwrap_err().to_string();
+            assert!(err.contains("1000 inflated bytes"), "{err}");
+        }),
+    }
+}
+
 fn zeze_empty_beans() -> Case {
     // One bean with field 1: a list of 4 Mi empty beans (one byte each).
     let n: u32 = 2 << 20;
@@ -785,6 +831,8 @@ fn case(name: &str) -> Option<Case> {
         "kingsisle-bools" => kingsisle_bools(),
         "kingsisle-bool-objects" => kingsisle_bool_objects(),
         "kingsisle-zlib-bomb" => kingsisle_zlib_bomb(),
+        "kingsisle-wad-journal" => kingsisle_wad_journal(),
+        "kingsisle-wad-bomb" => kingsisle_wad_bomb(),
         "zeze-empty-beans" => zeze_empty_beans(),
         "godot-nils" => godot_nils(),
         "resonite-nulls" => resonite_nulls(),
@@ -830,6 +878,8 @@ fn bound(name: &str) -> (u64, u64) {
         | "o3de-empty-arrays"
         | "o3de-empty-objects" => (64, 1 << 20),
         "o3de-deep" => (16, 1 << 20),
+        // Per entry: a 40-byte record read and one byte borrowed (30 bytes of input).
+        "kingsisle-wad-journal" => (4, 1 << 20),
         "o3de-patch-copies" => (64, 1 << 20),
         // Twice the document and the patch (about 2.6 MiB of weight), plus 4 MiB: the
         // patch's own 10,000 operations, built in the decode, are in the constant.
@@ -852,6 +902,8 @@ fn bound(name: &str) -> (u64, u64) {
 
 const CASES: &[&str] = &[
     "kingsisle-bools",
+    "kingsisle-wad-journal",
+    "kingsisle-wad-bomb",
     "kingsisle-bool-objects",
     "kingsisle-zlib-bomb",
     "zeze-empty-beans",

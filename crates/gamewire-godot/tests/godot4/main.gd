@@ -4,7 +4,10 @@ extends Node
 ## of every Godot 4 type; then for each line of res://values.hex (bytes gamewire
 ## encoded) `R <hex>`: var_to_bytes(bytes_to_var(line)); then for each value get_var
 ## reads from res://save4.bin (a Godot 3 store_var file that gamewire carried over to
-## Godot 4) `C <hex>`: var_to_bytes of it.
+## Godot 4) `C <hex>`: var_to_bytes of it. With res://containers.hex (tests/
+## live_godot4_containers.rs) it writes those values with store_var into encrypted and
+## compressed files in user:// and prints them, and reads the ones gamewire wrote (see
+## `containers`).
 
 const Item = preload("res://item.gd")
 const COUNT := 300
@@ -198,6 +201,49 @@ func container(depth: int, c: int) -> Variant:
 				for i in n: d[i64()] = item()
 			return d
 
+const CONTAINER_PASSWORD := "hunter2 ünïcode"
+
+func container_key() -> PackedByteArray:
+	var k := PackedByteArray()
+	for i in 32:
+		k.append((i * 7 + 3) % 256)
+	return k
+
+func open_container(path: String, name: String, mode: FileAccess.ModeFlags) -> FileAccess:
+	match name:
+		"pass": return FileAccess.open_encrypted_with_pass(path, mode, CONTAINER_PASSWORD)
+		"key": return FileAccess.open_encrypted(path, mode, container_key())
+		_: return FileAccess.open_compressed(path, mode, int(name))
+
+# For each line of res://containers.hex: `O <hex>`, var_to_bytes of the value. Then per
+# container (password, key, compression modes 0-3): `F name <hex>`, the bytes of a file
+# the engine wrote with store_var of every value, and `G name <hex>`, var_to_bytes of each
+# value get_var reads from res://ours_NAME.sav (written by gamewire).
+func containers() -> void:
+	if not FileAccess.file_exists("res://containers.hex"):
+		return
+	var values := []
+	for line in FileAccess.get_file_as_string("res://containers.hex").split("\n", false):
+		var v = bytes_to_var(line.hex_decode())
+		values.append(v)
+		print("O ", var_to_bytes(v).hex_encode())
+	for name in ["pass", "key", "0", "1", "2", "3"]:
+		var path := "user://engine_%s.sav" % name
+		var f := open_container(path, name, FileAccess.WRITE)
+		if f == null:
+			print("E write ", name, " ", FileAccess.get_open_error())
+			continue
+		for v in values:
+			f.store_var(v)
+		f.close()
+		print("F ", name, " ", FileAccess.get_file_as_bytes(path).hex_encode())
+		var r := open_container("res://ours_%s.sav" % name, name, FileAccess.READ)
+		if r == null:
+			print("E read ", name, " ", FileAccess.get_open_error())
+			continue
+		for i in values.size():
+			print("G ", name, " ", var_to_bytes(r.get_var()).hex_encode())
+
 func replay(path: String, tag: String) -> void:
 	if not FileAccess.file_exists(path):
 		return
@@ -243,6 +289,12 @@ func _ready() -> void:
 		var f := FileAccess.open("res://save4.bin", FileAccess.READ)
 		while f.get_position() < f.get_length():
 			print("C ", var_to_bytes(f.get_var()).hex_encode())
+	containers()
+	# Settings of the project.binary gamewire wrote into the pack, as the engine read it.
+	for i in 16:
+		var key := "gamewire/live/k%d" % i
+		if ProjectSettings.has_setting(key):
+			print("S ", key, " ", var_to_bytes(ProjectSettings.get_setting(key)).hex_encode())
 	print("GAMEWIRE_DONE")
 	for o in keep:
 		if o is Node:

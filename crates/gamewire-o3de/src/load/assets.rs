@@ -47,8 +47,33 @@ impl<'j> Loader<'_, 'j> {
                 result.combine(ResultCode::new(T::ReadField, O::DefaultsUsed));
             }
         }
-        if let Some(Json::String(s)) = m.get("loadBehavior") {
-            a.load_behavior = Some(s.clone());
+        // `AssetLoadBehavior` (AzCore/Asset/AssetCommon.h), read by the enum serializer:
+        // by name, or by value (PreLoad = 0, QueueLoad = 1, NoLoad = 2), kept by name.
+        match m.get_key_value("loadBehavior") {
+            None => {}
+            Some((_, Json::String(s))) => a.load_behavior = Some(s.clone()),
+            Some((k, v)) => {
+                let name = match v.as_u64() {
+                    Some(0) => Some("PreLoad"),
+                    Some(1) => Some("QueueLoad"),
+                    Some(2) => Some("NoLoad"),
+                    _ => None,
+                };
+                match name {
+                    Some(n) => a.load_behavior = Some(n.to_string()),
+                    None => {
+                        let r = self.with_key(k, |this| {
+                            this.report(
+                                T::ReadField,
+                                O::Unsupported,
+                                "The asset's load behavior is a name (PreLoad, QueueLoad, \
+                                 NoLoad) or its value (0, 1, 2).",
+                            )
+                        });
+                        result.combine(r);
+                    }
+                }
+            }
         }
         match m.get_key_value("assetHint") {
             Some((k, v)) => {

@@ -8,7 +8,7 @@
 //! This module holds the [`Loader`], the dispatch by type and what every kind of type
 //! shares (path segments, explicit defaults, `refill`); each kind loads in its own
 //! module: `scalars`, `math`, `containers`, `classes` (classes and enums), `pointers`
-//! (`$type`, pointers, `any`) and `assets`.
+//! (`$type`, pointers, `any`), `assets` and `entity` (`AZ::EntityId`).
 
 use crate::duplicates::Duplicates;
 use crate::numbers::{strtod, strtoll, strtoull};
@@ -20,11 +20,13 @@ use crate::types::{ClassId, TypeExpr};
 use crate::uuid::{Uuid, NULL_UUID_TEXT};
 use crate::value::{AssetRef, KeyIndex, Value};
 use crate::LoadOptions;
+pub use entity::INVALID_ENTITY_ID;
 use serde_json::Value as Json;
 
 mod assets;
 mod classes;
 mod containers;
+mod entity;
 mod math;
 mod pointers;
 mod scalars;
@@ -238,6 +240,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             X::Matrix3x4 => self.load_matrix(3, 4, json, out),
             X::Matrix4x4 => self.load_matrix(4, 4, json, out),
             X::Transform => self.load_transform(json, out),
+            X::EntityId => self.load_entity_id(json, out),
             X::Vector(e) | X::List(e) | X::UnorderedMultiset(e) => {
                 self.load_seq(e, None, false, json, out)
             }
@@ -330,6 +333,7 @@ impl<'r, 'j> Loader<'r, 'j> {
             X::Matrix3x3 => self.load_matrix(3, 3, json, out),
             X::Matrix3x4 => self.load_matrix(3, 4, json, out),
             X::Matrix4x4 => self.load_matrix(4, 4, json, out),
+            X::EntityId => self.load_entity_id(json, out),
             X::Enum(e) => self.load_enum(*e, json, out),
             _ => self.load_from_temp(ty, json.clone(), out),
         }

@@ -10,21 +10,24 @@ impl<'j> Loader<'_, 'j> {
         // The Uuid serializer's rules: a {uuid} anywhere, but not the null one.
         if s != NULL_UUID_TEXT {
             if let Some(u) = Uuid::search(s).filter(|u| !u.is_null()) {
+                // O3DE picks a serializer by type id: a type with its own serializer is
+                // read by it even when a registry (an imported dump) lists it as a class.
+                if let Some(t) = crate::types::o3de_builtin(&u) {
+                    return TypeFound::Explicit(t);
+                }
                 if let Some(c) = self.reg.class_by_uuid(&u) {
                     return TypeFound::Explicit(TypeExpr::Class(c));
                 }
                 if let Some(e) = self.reg.enum_by_uuid(&u) {
                     return TypeFound::Explicit(TypeExpr::Enum(e));
                 }
-                if let Some(t) =
-                    crate::types::o3de_scalar("", Some(&u)).or_else(|| crate::types::o3de_math(&u))
-                {
-                    return TypeFound::Explicit(t);
-                }
                 return TypeFound::UnknownUuid(u);
             }
         }
         let name = s.trim();
+        if let Some(t @ TypeExpr::EntityId) = crate::types::builtin(name) {
+            return TypeFound::Explicit(t);
+        }
         let classes = self.reg.classes_named(name);
         match classes.len() {
             0 => {

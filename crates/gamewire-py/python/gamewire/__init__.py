@@ -106,6 +106,11 @@ class File:
         s = self.settings
         fmt = s["format"]
         data = self._f.data
+        if fmt in ("godot3", "godot4") and s["framing"] in ("text", "bytes"):
+            # Not Variants, inside an encrypted or compressed file.
+            return data.decode("utf-8") if s["framing"] == "text" else data
+        if fmt in ("godot3", "godot4") and s["framing"] == "project_binary":
+            return godot.decode_project_binary(data, version=3 if fmt == "godot3" else 4)
         if fmt in ("godot3", "godot4"):
             return godot.decode(
                 data,
@@ -143,11 +148,22 @@ class File:
         """Encodes ``value`` (as ``value()`` gives it) with this file's settings."""
         s = self.settings
         if s["format"] == "o3de":
-            return o3de.encode(
-                value,
-                compact=s.get("layout") == "compact",
-                final_newline=s.get("final_newline", False),
-            )
+            # The file's own layout (indentation, line endings, comments, trailing
+            # commas), as the settings keep it.
+            keep = _json.dumps({
+                "compact": s.get("layout") == "compact",
+                "indent": s.get("indent", "    "),
+                "newline": s.get("newline", "\n"),
+                "final_newline": s.get("final_newline", False),
+                "gaps": s.get("gaps", {}),
+                "texts": s.get("texts", {}),
+            })
+            return o3de.encode(value, keep=keep)
+        if s["format"] in ("godot3", "godot4") and s["framing"] in ("text", "bytes"):
+            if s["framing"] == "text":
+                return self._f.encode_json(_json.dumps(value).encode())
+            import base64 as _b64
+            return self._f.encode_json(_json.dumps(_b64.b64encode(bytes(value)).decode()).encode())
         if isinstance(value, (dict, list)) and s["format"] == "zeze" and s.get("solution") and s["layout"] == "frames":
             return self._f.encode_json(value)
         return self._f.encode(value)
@@ -164,48 +180,57 @@ class File:
         return f"<gamewire.File {self.path or '<bytes>'}: {self.describe()}>"
 
 
-def open_bytes(data, name=None, *, as_format=None, files=None, allow_objects=False):
+def open_bytes(data, name=None, *, as_format=None, files=None, allow_objects=False,
+               password=None, key=None):
     """Opens bytes (``name``: the file name to detect by and find side files beside;
-    ``files``: side files as a dict of path -> bytes instead of the file system)."""
-    inner = _gamewire.open(data, name, as_format=as_format, files=files, allow_objects=allow_objects)
+    ``files``: side files as a dict of path -> bytes instead of the file system;
+    ``password=`` or ``key=``: the secret of an encrypted Godot file)."""
+    inner = _gamewire.open(data, name, as_format=as_format, files=files, allow_objects=allow_objects,
+                           password=password, key=key)
     return File(inner, None)
 
 
-def open(path, *, as_format=None, files=None, allow_objects=False):
-    """Opens the file at ``path`` (detected, side files found beside it)."""
+def open(path, *, as_format=None, files=None, allow_objects=False, password=None, key=None):
+    """Opens the file at ``path`` (detected, side files found beside it). An encrypted
+    Godot file (``GDEC``) needs ``password=`` (``open_encrypted_with_pass``) or ``key=``
+    (32 bytes or 64 hex digits, ``open_encrypted``), or the ``GAMEWIRE_GODOT_PASSWORD`` /
+    ``GAMEWIRE_GODOT_KEY`` environment variable; writing it back uses the same secret."""
     with _builtins.open(path, "rb") as f:
         data = f.read()
     inner = _gamewire.open(data, _os.fspath(path), as_format=as_format, files=files,
-                           allow_objects=allow_objects)
+                           allow_objects=allow_objects, password=password, key=key)
     return File(inner, _os.fspath(path))
 
 
 def load(path, *, json=False, **options):
     """Reads any file ``gamewire decode FILE`` reads and returns its value (``json=True``:
     exactly the JSON ``decode FILE`` writes under ``"data"``, parsed). ``options`` go to
-    ``open`` (``as_format=``, ``files=``, ``allow_objects=``)."""
+    ``open`` (``as_format=``, ``files=``, ``allow_objects=``, ``password=``, ``key=``)."""
     return open(path, **options).value(json=json)
 
 
-def encode(document, *, path=None, files=None, numbers_as_written=False):
+def encode(document, *, path=None, files=None, numbers_as_written=False, password=None, key=None):
     """Encodes a JSON document with a ``"$gamewire"`` header (a dict, or its text as
     ``gamewire decode FILE`` writes it) to engine bytes. Side files the header names are
-    found relative to ``path`` (where the document is; default the current folder)."""
+    found relative to ``path`` (where the document is; default the current folder). A
+    header naming an encrypted Godot file needs ``password=`` or ``key=``."""
     return _gamewire.encode_document(document, path, files=files,
-                                     numbers_as_written=numbers_as_written)
+                                     numbers_as_written=numbers_as_written,
+                                     password=password, key=key)
 
 
-def save(path, value, *, like=None, document_path=None):
+def save(path, value, *, like=None, document_path=None, password=None, key=None):
     """Writes ``value`` atomically to ``path``: a JSON document with a ``"$gamewire"``
     header (written with its settings; side files relative to ``document_path``), or a
     value written with the settings of ``like`` (a ``File``, or the path of the file
-    the value came from)."""
+    the value came from). An encrypted Godot file is written with ``password=`` or
+    ``key=`` (a ``File`` opened with one keeps it)."""
     if isinstance(value, dict) and "$gamewire" in value:
-        _save_atomic(path, encode(value, path=document_path))
+        _save_atomic(path, encode(value, path=document_path, password=password, key=key))
         return
     if like is None:
         raise ValueError("save(path, value) needs like=FILE (the file whose settings write "
                          "it) or a document with a \"$gamewire\" header")
     if not isinstance(like, File):
-        like = open(like)
+        like = open(like, password=password, key=key)
     _save_atomic(path, like.encode(value))

@@ -34,17 +34,22 @@ def detect(data: bytes, name: Optional[str] = None) -> Union[str, List[str], Non
     Returns the format name (`godot3`, `godot4`, `kingsisle`, `zeze`, `resonite`, `o3de`),
     `"json"` for JSON text, a list of names when several fit, or `None`."""
 def open(path: str, *, as_format: Optional[str] = None, files: Optional[Dict[str, bytes]] = None,
-         allow_objects: bool = False) -> File:
-    """Opens the file at ``path`` (detected, side files found beside it)."""
+         allow_objects: bool = False, password: Optional[str] = None,
+         key: Union[bytes, str, None] = None) -> File:
+    """Opens the file at ``path`` (detected, side files found beside it; ``password=`` or
+    ``key=`` for an encrypted Godot file)."""
 def open_bytes(data: bytes, name: Optional[str] = None, *, as_format: Optional[str] = None,
-               files: Optional[Dict[str, bytes]] = None, allow_objects: bool = False) -> File:
+               files: Optional[Dict[str, bytes]] = None, allow_objects: bool = False,
+               password: Optional[str] = None, key: Union[bytes, str, None] = None) -> File:
     """Opens bytes (``name``: the file name to detect by and find side files beside)."""
 def load(path: str, *, json: bool = False, **options: Any) -> Any:
     """Reads any file ``gamewire decode FILE`` reads and returns its value (``json=True``:
     exactly the JSON ``decode FILE`` writes under ``"data"``)."""
 def encode(document: Union[Dict[str, Any], str, bytes], *, path: Optional[str] = None,
-           files: Optional[Dict[str, bytes]] = None, numbers_as_written: bool = False) -> bytes:
+           files: Optional[Dict[str, bytes]] = None, numbers_as_written: bool = False,
+           password: Optional[str] = None, key: Union[bytes, str, None] = None) -> bytes:
     """Encodes a JSON document with a ``"$gamewire"`` header to engine bytes."""
 def save(path: str, value: Any, *, like: Union[File, str, None] = None,
-         document_path: Optional[str] = None) -> None:
+         document_path: Optional[str] = None, password: Optional[str] = None,
+         key: Union[bytes, str, None] = None) -> None:
     """Writes a document with a header, or a value with the settings of ``like``."""

@@ -290,6 +290,83 @@ def _from_json(d):
     return _make(cls, d)
 
 
+def decode_project_binary(data, *, version=None, json=False):
+    """Decodes a ``project.binary`` (magic ``ECFG``) to a dict of its settings
+    (``"section/name": value``, in file order). ``version`` 3 or 4, or None to tell by
+    the values; ``json=True`` gives the tagged JSON mapping instead of the classes."""
+    return _g.decode_project_binary(data, version=version, json=json)
+
+
+def encode_project_binary(settings, *, version=4):
+    """Encodes a dict of settings (as ``decode_project_binary`` gives it) to a
+    ``project.binary``, byte-exact with the engine's ``_save_settings_binary``."""
+    return _g.encode_project_binary(settings, version=version)
+
+
+class Pack:
+    """A Godot resource pack (``.pck``, formats 0 to 4, Godot 2.x to 4.7; or an
+    executable with a pack at its end). Entries are named with or without ``res://``;
+    every entry's MD5 is checked where the pack gives one. Encrypted packs and entries
+    are refused with an error saying so."""
+
+    __slots__ = ("_p", "path")
+
+    def __init__(self, data, path=None):
+        self._p = _g.Pack(bytes(data))
+        self.path = path
+
+    @classmethod
+    def open(cls, path):
+        """Reads the pack at ``path``."""
+        import os
+
+        with open(path, "rb") as f:
+            return cls(f.read(), os.fspath(path))
+
+    def names(self):
+        """The entries' paths without ``res://``, in directory order."""
+        return self._p.names()
+
+    @property
+    def info(self):
+        """The header: ``format``, ``version`` (major, minor, patch), ``flags``,
+        ``embedded``, ``start`` and ``entries`` (their count)."""
+        return self._p.info
+
+    def entries(self):
+        """Every entry as a dict: ``path``, ``name``, ``size``, ``md5``, ``flags``,
+        ``format`` (what gamewire reads it as, or None) and ``error``."""
+        return self._p.entries()
+
+    def read(self, name):
+        """The bytes of entry ``name``, MD5 checked."""
+        return self._p.read(name)
+
+    def open_entry(self, name, *, as_format=None, allow_objects=False):
+        """Entry ``name`` opened through the library (a ``gamewire.File``)."""
+        from . import File
+
+        return File(self._p.open(name, as_format=as_format, allow_objects=allow_objects), None)
+
+    def decode(self, name, *, json=False, **options):
+        """The value of entry ``name`` (``project.binary``: a dict of its settings),
+        as ``gamewire.load`` gives a file's."""
+        return self.open_entry(name, **options).value(json=json)
+
+    def __len__(self):
+        return len(self._p)
+
+    def __iter__(self):
+        return iter(self.names())
+
+    def __contains__(self, name):
+        n = name[6:] if name.startswith("res://") else name
+        return n in self.names()
+
+    def __repr__(self):
+        return repr(self._p)
+
+
 def load(path, *, version=4, **options):
     """Reads and decodes a Variant file (options as for ``decode``)."""
     with open(path, "rb") as f:

@@ -90,3 +90,69 @@ def save(path, value, *, types, **options):
     from . import _save_atomic
 
     _save_atomic(path, encode(value, types=types, **options))
+
+
+class Wad(_abc.Mapping):
+    """A KIWAD archive (Wizard101's and Pirate101's ``.wad``), memory-mapped: a read-only
+    mapping from entry name to bytes. The journal is read and checked once; an entry is
+    read (CRC checked, inflated) when asked for. ``wad[name]`` and ``read(name)`` give
+    its bytes (``None`` for a placeholder entry, which holds nothing);
+    ``decode(name, types=...)`` gives what ``decode`` gives for those bytes."""
+
+    __slots__ = ("_w", "path")
+
+    def __init__(self, path):
+        import os
+
+        self.path = os.fspath(path)
+        self._w = _k._Wad(self.path)
+
+    def names(self):
+        """The entry names, in journal order."""
+        return self._w.names()
+
+    def header(self):
+        """``{"version": 1 or 2, "flags": int or None}``."""
+        return self._w.header()
+
+    def info(self, name):
+        """The journal record of ``name``: ``name``, ``offset``, ``size``,
+        ``compressed_size``, ``compressed``, ``crc``. KeyError when there is none."""
+        return self._w.info(name)
+
+    def read(self, name):
+        """The bytes of ``name`` (CRC checked, inflated), or ``None`` for a placeholder."""
+        return self._w.read(name)
+
+    def decode(self, name, *, types, **options):
+        """Decodes the entry ``name`` as ``decode(wad.read(name), types=types, **options)``
+        does (``BINd`` files whatever the options say)."""
+        data = self._w.read(name)
+        if data is None:
+            raise ValueError(f"entry {name!r} is a placeholder: it holds nothing to decode")
+        return decode(data, types=types, **options)
+
+    def __getitem__(self, name):
+        return self._w.read(name)
+
+    def __iter__(self):
+        return iter(self._w.names())
+
+    def __len__(self):
+        return len(self._w)
+
+    def __contains__(self, name):
+        return isinstance(name, str) and name in self._w
+
+    def __repr__(self):
+        return f"Wad({self.path!r}, <{len(self._w)} entries>)"
+
+
+def pack(folder, path, *, version=2, flags=None, level=9):
+    """Packs every file under ``folder`` into a KIWAD archive at ``path`` (written
+    atomically): names relative to the folder with ``/``, sorted; zlib at ``level``
+    except ``.mp3`` and ``.ogg`` files, stored as the game's tools store them. ``version``
+    1 or 2; ``flags`` (version 2 only) defaults to 1. Returns the number of entries."""
+    import os
+
+    return _k.pack_folder(os.fspath(folder), os.fspath(path), version=version, flags=flags, level=level)

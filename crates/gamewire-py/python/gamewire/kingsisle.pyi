@@ -1,3 +1,4 @@
+import os
 from typing import Any, Dict, Iterable, Iterator, List, Literal, Mapping, Optional, Tuple, Union, overload
 
 class TypeList:
@@ -84,3 +85,38 @@ def load(path: str, *, types: Union[str, TypeList, None] = None, shallow: bool =
     """Reads and decodes a file (``lazy=True``: a ``LazyObject``)."""
 def save(path: str, value: Any, *, types: Union[str, TypeList], shallow: bool = True, flags: int = 0, property_mask: int | None = None, zlib: bool = False) -> None:
     """Encodes ``value`` and writes it atomically."""
+
+
+class Wad(Mapping[str, bytes | None]):
+    """A KIWAD archive, memory-mapped: a read-only mapping from entry name to bytes
+    (``None`` for a placeholder entry)."""
+
+    path: str
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        """Opens the archive and checks its journal."""
+    def names(self) -> list[str]:
+        """The entry names, in journal order."""
+    def header(self) -> dict[str, Any]:
+        """``{"version": 1 or 2, "flags": int or None}``."""
+    def info(self, name: str) -> dict[str, Any]:
+        """The journal record: name, offset, size, compressed_size, compressed, crc."""
+    def read(self, name: str) -> bytes | None:
+        """The entry's bytes (CRC checked, inflated), None for a placeholder."""
+    def decode(self, name: str, *, types: Any, **options: Any) -> Any:
+        """What ``decode(wad.read(name), types=types, **options)`` gives."""
+    def __getitem__(self, name: str) -> bytes | None: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def __len__(self) -> int: ...
+
+
+def pack(
+    folder: str | os.PathLike[str],
+    path: str | os.PathLike[str],
+    *,
+    version: int = 2,
+    flags: int | None = None,
+    level: int = 9,
+) -> int:
+    """Packs the files under ``folder`` into a KIWAD archive at ``path``; returns the
+    number of entries."""

@@ -1,8 +1,10 @@
 """O3DE JSON files (prefabs, materials, settings registry, ...) kept exactly as written.
 
 This is gamewire's registry-free O3DE document (docs/FORMATS.md): ``decode`` then ``encode``
-gives back the same document, and the same bytes for every file O3DE saved (pass the
-``compact`` and ``final_newline`` that ``layout(data)`` reports, the library's settings). Values are native Python except where
+gives back the same document, and with ``encode(value, **layout(data))`` the same bytes
+for every file: ``layout`` reports the file's layout (the library's settings: indentation,
+line endings, comments and trailing commas in ``keep``), and an edited value is written in
+that layout, comments beside untouched members kept. Values are native Python except where
 JSON text carries more than a native value can:
 
 - a number whose text is a plain integer (``12``, ``-3``, ``18446744073709551615``) is an
@@ -17,7 +19,7 @@ Plain ``int``, ``float`` and ``str`` values are written as rapidjson writes them
 """
 from ._gamewire import o3de as _o
 
-__all__ = ["decode", "encode", "layout", "load", "save", "Number", "String", "Members"]
+__all__ = ["decode", "encode", "flatten", "layout", "load", "save", "Number", "String", "Members"]
 
 encode = _o.encode
 layout = _o.layout
@@ -114,8 +116,43 @@ def load(path, *, json=False):
         return decode(f.read(), json=json)
 
 
-def save(path, value, *, compact=False, final_newline=False):
-    """Encodes ``value`` and writes it atomically (temporary file, then rename)."""
+def save(path, value, *, compact=False, final_newline=False, keep=None):
+    """Encodes ``value`` (``keep`` and the rest as for ``encode``) and writes it
+    atomically (temporary file, then rename)."""
     from . import _save_atomic
 
-    _save_atomic(path, encode(value, compact=compact, final_newline=final_newline))
+    _save_atomic(
+        path, encode(value, compact=compact, final_newline=final_newline, keep=keep)
+    )
+
+
+def flatten(path, *, project=None, keep_going=False, root_alias="", schema=None, json=False):
+    """Flattens the level (or prefab) at ``path`` as O3DE builds it, the library's
+    ``gamewire o3de flatten``: every nested instance (``Instances`` -> ``Source``,
+    relative to the project root: ``project``, else the nearest folder above ``path``
+    with a ``project.json``) expanded with its ``Patches``, every entity in one
+    ``Entities`` under its alias path (``Instance_[1]/Entity_[2]``), references
+    rewritten to those paths.
+
+    Returns a dict: ``document`` (the flattened level, as ``decode`` gives it; with
+    ``json=True`` plain JSON values), ``entities`` (one dict per entity: ``path``,
+    ``instance``, ``source``, ``name``, ``id``: the 64-bit id O3DE hashes from the path,
+    under ``root_alias``) and ``summary`` (counts, patches left out or skipped, files
+    read). A patch that fails raises ``gamewire.DecodeError`` naming the instance chain,
+    the patch's index and its path, unless ``keep_going`` skips it as O3DE does (it is
+    then listed in ``summary["skipped"]``). ``schema`` is a registry file merged over
+    the bundled core types, for the default values patches need."""
+    import json as _json
+
+    doc, entities, summary = _o.flatten(
+        str(path),
+        project=None if project is None else str(project),
+        keep_going=keep_going,
+        root_alias=root_alias,
+        schema=None if schema is None else str(schema),
+    )
+    return {
+        "document": _o.decode(doc, json=json),
+        "entities": _json.loads(entities),
+        "summary": _json.loads(summary),
+    }

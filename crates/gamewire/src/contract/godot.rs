@@ -44,11 +44,19 @@ fn decode_options(v: Version, o: &GodotOptions) -> godot::DecodeOptions {
         .max_depth(o.limits.max_depth)
 }
 
+/// project.binary is a list of settings, not Variant values: the contract's Godot
+/// codec does not take it.
+fn project_binary_elsewhere() -> Error {
+    Error::msg("a project.binary is read by gamewire::open or gamewire_godot::project_binary, not the Variant contract")
+}
+
 fn decode(v: Version, data: &[u8], o: &GodotOptions) -> Result<Vec<godot::Value>> {
     let opts = decode_options(v, o);
     match o.framing {
         GodotFraming::Bare => Ok(vec![godot::decode(data, &opts)?]),
         GodotFraming::StoreVar => framing::decode_framed_all(data, &opts),
+        GodotFraming::Text | GodotFraming::Bytes => Err(not_variants()),
+        GodotFraming::ProjectBinary => Err(project_binary_elsewhere()),
     }
 }
 
@@ -63,11 +71,13 @@ fn encode(v: Version, values: &[godot::Value], f: GodotFraming) -> Result<Vec<u8
                 values.len()
             )))
         }
+        (GodotFraming::ProjectBinary, _) => return Err(project_binary_elsewhere()),
         (GodotFraming::StoreVar, all) => {
             for value in all {
                 framing::encode_framed_into(value, &opts, &mut out)?;
             }
         }
+        (GodotFraming::Text | GodotFraming::Bytes, _) => return Err(not_variants()),
     }
     Ok(out)
 }
@@ -91,10 +101,17 @@ fn write_json(
     .map_err(write_error)
 }
 
+/// Text and bytes framings hold no Variants (they are for files inside containers).
+fn not_variants() -> Error {
+    Error::msg("text or bytes inside a Godot container hold no Variant values: open the file")
+}
+
 fn from_json(v: Version, text: &[u8], o: &GodotOptions) -> Result<Vec<godot::Value>> {
     let j = parse_json(text)?;
     match o.framing {
+        GodotFraming::Text | GodotFraming::Bytes => Err(not_variants()),
         GodotFraming::Bare => Ok(vec![json::from_json(&j, v)?]),
+        GodotFraming::ProjectBinary => Err(project_binary_elsewhere()),
         GodotFraming::StoreVar => {
             let serde_json::Value::Array(items) = j else {
                 return Err(Error::msg(

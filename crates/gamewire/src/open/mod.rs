@@ -19,12 +19,17 @@
 //! tools wrote as integers restored ([`numbers`]). A front end (the CLI, Python, the web
 //! page) parses its arguments, calls these, and renders: it holds no format rule.
 
+pub mod archive;
 mod formats;
 pub mod numbers;
+#[cfg(feature = "godot")]
+pub mod pack;
 pub mod settings;
 pub mod side;
 mod value;
 
+#[cfg(feature = "o3de")]
+pub use formats::o3de::o3de_registry;
 pub use numbers::FloatRecord;
 pub use settings::*;
 pub use side::{FileSystem, Memory, SideFiles, SideSource};
@@ -49,6 +54,11 @@ pub struct OpenOptions {
     pub allow_objects: bool,
     /// KingsIsle: write enums as numbers even where the type list names them.
     pub enum_numbers: bool,
+    /// Godot: the password or key of an encrypted file (`GDEC`).
+    pub secret: Option<Secret>,
+    /// KingsIsle: read with the type list at this path instead of looking for one
+    /// beside the file (`types.json`, `NAME.types.json`).
+    pub types: Option<PathBuf>,
 }
 
 impl Default for OpenOptions {
@@ -58,7 +68,58 @@ impl Default for OpenOptions {
             limits: Limits::DEFAULT,
             allow_objects: false,
             enum_numbers: false,
+            secret: None,
+            types: None,
         }
+    }
+}
+
+/// The secret of an encrypted Godot file: the password given to
+/// `open_encrypted_with_pass`, or the 32-byte key given to `open_encrypted`.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Secret {
+    /// A password (the engine's key is the ASCII of its MD5 in hex).
+    Password(String),
+    /// A 32-byte key.
+    Key(Vec<u8>),
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never printed.
+        f.write_str(match self {
+            Secret::Password(_) => "Password(..)",
+            Secret::Key(_) => "Key(..)",
+        })
+    }
+}
+
+impl Secret {
+    /// A key written as 64 hex digits.
+    pub fn key_hex(hex: &str) -> Result<Secret> {
+        let bytes = gamewire_core::hex::from_hex(hex.trim())
+            .map_err(|e| Error::msg(format!("the key is not hex: {e}")))?;
+        if bytes.len() != 32 {
+            return Err(Error::msg(format!(
+                "an encryption key is 32 bytes (64 hex digits), not {}",
+                bytes.len()
+            )));
+        }
+        Ok(Secret::Key(bytes))
+    }
+
+    /// The secret scripts give in the environment: `GAMEWIRE_GODOT_PASSWORD` or
+    /// `GAMEWIRE_GODOT_KEY` (64 hex digits); `None` when neither is set.
+    pub fn from_env() -> Result<Option<Secret>> {
+        if let Some(k) = std::env::var_os("GAMEWIRE_GODOT_KEY") {
+            let k = k.to_string_lossy();
+            return Secret::key_hex(&k)
+                .map(Some)
+                .map_err(|e| Error::msg(format!("GAMEWIRE_GODOT_KEY: {e}")));
+        }
+        Ok(std::env::var("GAMEWIRE_GODOT_PASSWORD")
+            .ok()
+            .map(Secret::Password))
     }
 }
 
@@ -159,6 +220,10 @@ pub struct Opened {
     #[allow(dead_code)]
     opts: OpenOptions,
     notes: Vec<String>,
+    /// The compressed file a Godot file was read from (its blocks are written back as
+    /// they were while their plaintext is unchanged).
+    #[allow(dead_code)]
+    original: Option<Vec<u8>>,
 }
 
 impl fmt::Debug for Opened {
@@ -199,6 +264,10 @@ pub fn open(
     let name = path
         .and_then(Path::file_name)
         .map(|n| n.to_string_lossy().into_owned());
+    #[cfg(feature = "godot")]
+    if gamewire_godot::container::sniff(&data).is_some() {
+        return formats::open_godot_container(data, path, name.as_deref(), opts);
+    }
     let found = match opts.as_format {
         Some(f) => Found::new(f, Evidence::Given),
         None => match crate::identify(&data, name.as_deref()) {
@@ -232,6 +301,7 @@ pub fn open(
         resolved,
         opts: opts.clone(),
         notes,
+        original: None,
     })
 }
 
@@ -255,6 +325,7 @@ pub fn open_with(
         resolved,
         opts: opts.clone(),
         notes: Vec::new(),
+        original: None,
     })
 }
 
@@ -319,7 +390,7 @@ impl Opened {
     /// The header a document of this file carries, with side files named relative to
     /// `json_dir` (the folder the JSON document goes to; `None`: the current folder).
     pub fn header(&self, json_dir: Option<&Path>) -> Settings {
-        let mut s = self.settings.clone();
+        let mut s = self.write_settings().into_owned();
         let base = match json_dir {
             Some(d) if !d.as_os_str().is_empty() => std::path::absolute(d).unwrap_or(d.into()),
             _ => std::path::absolute(".").unwrap_or_default(),
@@ -382,7 +453,7 @@ impl Opened {
     /// Writes `value` with this file's settings (framing, container, type list, solution,
     /// layout): the bytes of the file holding it. A value of another format is an error.
     pub fn encode_value(&self, value: &Value<'_>) -> Result<Vec<u8>> {
-        formats::encode_value(self, value)
+        formats::encode_value(self, &self.write_settings(), value)
     }
 
     /// The inspect tree, containers past `max_items` elided.
@@ -395,13 +466,39 @@ impl Opened {
     /// Encodes JSON (the data of a document, as [`Opened::write_json`] writes it) with
     /// this file's settings: the bytes of the file with the JSON's values.
     pub fn encode_json(&self, json: &[u8], opts: &EncodeOptions) -> Result<Vec<u8>> {
+        // An encrypted file is written back with the secret it was opened with.
+        let with_secret;
+        let opts = if opts.secret.is_none() && self.opts.secret.is_some() {
+            with_secret = EncodeOptions {
+                secret: self.opts.secret.clone(),
+                ..opts.clone()
+            };
+            &with_secret
+        } else {
+            opts
+        };
         formats::encode(
-            &self.settings,
+            &self.write_settings(),
             &self.resolved,
             json,
             self.path.as_deref(),
             opts,
         )
+    }
+
+    /// The settings that write the file back byte-exact: [`Opened::settings`], and for a
+    /// compressed Godot file the blocks gamewire's compressor would not give back as they
+    /// were (worked out here, on writing, not when the file is opened).
+    fn write_settings(&self) -> Cow<'_, Settings> {
+        #[cfg(feature = "godot")]
+        if let Some(original) = &self.original {
+            return Cow::Owned(formats::godot_kept_blocks(
+                &self.settings,
+                original,
+                &self.opts.limits,
+            ));
+        }
+        Cow::Borrowed(&self.settings)
     }
 }
 
@@ -503,6 +600,9 @@ pub struct EncodeOptions {
     /// `.brson`/`.7zbson`/`.lz4bson`/`.frdt`): the extension wins over the header, with
     /// a note.
     pub output_name: Option<String>,
+    /// Godot: the password or key to encrypt with, when the settings name an encrypted
+    /// file.
+    pub secret: Option<Secret>,
 }
 
 /// What [`encode_document`] wrote.

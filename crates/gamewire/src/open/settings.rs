@@ -13,6 +13,7 @@
 
 use crate::Format;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// A side file a document was decoded with.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -34,6 +35,81 @@ pub enum GodotFraming {
     /// Variants each behind a u32 length (`store_var`, `StreamPeer.put_var`): the JSON
     /// is an array of the values.
     StoreVar,
+    /// A `project.binary` (magic `ECFG`): the JSON is an object of the settings,
+    /// `"section/name": value`, in file order.
+    ProjectBinary,
+    /// Not Variants: UTF-8 text inside an encrypted or compressed file (a JSON save, a
+    /// story file), whose JSON is the text as one string, written back unchanged.
+    Text,
+    /// Not Variants and not text: bytes inside an encrypted or compressed file, whose
+    /// JSON is their base64, written back unchanged.
+    Bytes,
+}
+
+/// The cipher of an encrypted Godot file (`GDEC`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GodotCipher {
+    /// Godot 3's layout: a mode word, AES-256 ECB.
+    Aes256Ecb,
+    /// Godot 4's layout: an IV, AES-256 CFB-128.
+    Aes256Cfb,
+}
+
+/// A compressed block whose bytes gamewire's compressor does not reproduce, kept so that
+/// the file is written back byte-exact while that block's plaintext is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GodotKeptBlock {
+    /// The block's index.
+    pub block: usize,
+    /// The MD5 of the block's plaintext, lower-case hex.
+    pub md5: String,
+    /// The block's compressed bytes, base64.
+    pub data: String,
+}
+
+/// The file a Godot value stream was wrapped in (`FileAccess.open_encrypted*`,
+/// `open_compressed`). The password or key is never recorded: it is given again to
+/// write the file back.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum GodotContainer {
+    /// `GDEC`: encrypted.
+    Encrypted {
+        /// Godot 3 (ECB) or Godot 4 (CFB) layout.
+        cipher: GodotCipher,
+        /// The IV (CFB), 32 hex digits: written back with it, the bytes are the same.
+        /// Without one, a fresh random IV.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        iv: Option<String>,
+    },
+    /// `GCPF`: compressed.
+    Compressed {
+        /// `fastlz`, `deflate`, `zstd` or `gzip`.
+        mode: String,
+        /// The block size (4096 as the engine writes it).
+        block_size: u32,
+        /// Blocks kept as they were read (see [`GodotKeptBlock`]).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        kept: Vec<GodotKeptBlock>,
+    },
+}
+
+impl GodotContainer {
+    /// A short description: `encrypted, AES-256 CFB` or `compressed, zstd`.
+    pub fn describe(&self) -> String {
+        match self {
+            GodotContainer::Encrypted { cipher, .. } => format!(
+                "encrypted, AES-256 {}",
+                match cipher {
+                    GodotCipher::Aes256Ecb => "ECB",
+                    GodotCipher::Aes256Cfb => "CFB",
+                }
+            ),
+            GodotContainer::Compressed { mode, .. } => format!("compressed, {mode}"),
+        }
+    }
 }
 
 /// Settings of a Godot 3 or 4 file.
@@ -45,6 +121,9 @@ pub struct GodotSettings {
     /// Full objects were accepted (`bytes_to_var_with_objects`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub allow_objects: bool,
+    /// The encrypted or compressed file the values were in, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<GodotContainer>,
 }
 
 /// How a KingsIsle file holds its objects.
@@ -133,17 +212,53 @@ pub struct ResoniteSettings {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum O3deLayout {
-    /// Indented as O3DE writes it (4 spaces).
+    /// Indented, a line per member and element (by [`O3deSettings::indent`]).
     Pretty,
     /// On one line.
     Compact,
 }
 
-/// Settings of an O3DE file.
+/// The text of an O3DE file between the tokens of one value, where it differs from the
+/// file's layout (`None`: as the layout writes it). The same fields as
+/// `gamewire_o3de::layout::Gaps`, which reads and writes them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct O3deGaps {
+    /// Before the value (a member: before its name); for the root, the file's start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    /// A member: between its name and the colon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// A member: between the colon and the value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub colon: Option<String>,
+    /// After the value, before its comma; for the root, the file's end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+    /// A comment on the value's line, after its comma (or after the last value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comma: Option<String>,
+    /// An object or array: before its closing bracket.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close: Option<String>,
+    /// An object or array: a comma follows its last value.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub trailing_comma: bool,
+}
+
+/// Settings of an O3DE file: its layout, so that it is written back byte for byte, and
+/// an edited document in the file's own layout.
+///
+/// Plain JSON holds an O3DE file's document; the rest of the text is here: the
+/// indentation and line ending, and, by JSON Pointer, each gap of text that differs from
+/// them (comments, trailing commas, odd spacing) and the number and string forms other
+/// JSON tools rewrite. A file O3DE saved needs none of them (`{"layout": "pretty",
+/// "final_newline": true}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct O3deSettings {
-    /// The layout written back.
+    /// Indented or on one line.
     pub layout: O3deLayout,
     /// The registry that checked it, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -151,6 +266,36 @@ pub struct O3deSettings {
     /// The file ends with a line break (as the O3DE editor writes it).
     #[serde(default, skip_serializing_if = "is_false")]
     pub final_newline: bool,
+    /// One level of indentation when not O3DE's four spaces (two spaces, a tab).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub indent: Option<String>,
+    /// The line ending when not `"\n"` (`"\r\n"`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub newline: Option<String>,
+    /// The gaps of text that differ from the layout, by JSON Pointer of their value
+    /// (a repeated member name's N-th occurrence, from the 2nd, ends in `~N`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub gaps: BTreeMap<String, O3deGaps>,
+    /// Number and string text (strings with their quotes) jq or `JSON.stringify` write
+    /// in another form (`1.0000000`, `"\/"`), by JSON Pointer: written back where the
+    /// value there is still the same.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub texts: BTreeMap<String, String>,
+}
+
+impl O3deSettings {
+    /// O3DE's own layout: indented by four spaces, `\n`, nothing else kept.
+    pub fn pretty(final_newline: bool) -> Self {
+        O3deSettings {
+            layout: O3deLayout::Pretty,
+            registry: None,
+            final_newline,
+            indent: None,
+            newline: None,
+            gaps: BTreeMap::new(),
+            texts: BTreeMap::new(),
+        }
+    }
 }
 
 /// Everything needed to write a file again as it was read, by format.
@@ -218,6 +363,7 @@ impl Settings {
         let godot = GodotSettings {
             framing: GodotFraming::Bare,
             allow_objects: false,
+            container: None,
         };
         Some(match format {
             Format::Godot3 => Settings::Godot3(godot),
@@ -232,11 +378,7 @@ impl Settings {
                 compression: "brotli".into(),
                 container: ResoniteContainer::Frdt,
             }),
-            Format::O3de => Settings::O3de(O3deSettings {
-                layout: O3deLayout::Pretty,
-                registry: None,
-                final_newline: true,
-            }),
+            Format::O3de => Settings::O3de(O3deSettings::pretty(true)),
         })
     }
 
@@ -244,10 +386,19 @@ impl Settings {
     pub fn describe(&self) -> String {
         let f = self.format();
         let what = match self {
-            Settings::Godot3(g) | Settings::Godot4(g) => match g.framing {
-                GodotFraming::Bare => "bare value".to_owned(),
-                GodotFraming::StoreVar => "store_var frames".to_owned(),
-            },
+            Settings::Godot3(g) | Settings::Godot4(g) => {
+                let what = match g.framing {
+                    GodotFraming::Bare => "bare value",
+                    GodotFraming::StoreVar => "store_var frames",
+                    GodotFraming::Text => "text",
+                    GodotFraming::Bytes => "bytes",
+                    GodotFraming::ProjectBinary => "project.binary settings",
+                };
+                match &g.container {
+                    Some(c) => format!("{what}, {}", c.describe()),
+                    None => what.to_owned(),
+                }
+            }
             Settings::KingsIsle(k) => format!(
                 "{}, type list {}",
                 match k.file {
@@ -311,6 +462,7 @@ mod tests {
         let s = Settings::Godot3(GodotSettings {
             framing: GodotFraming::StoreVar,
             allow_objects: false,
+            container: None,
         });
         let j = serde_json::to_string(&s).unwrap();
         assert_eq!(j, r#"{"format":"godot3","framing":"store_var"}"#);

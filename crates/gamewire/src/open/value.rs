@@ -12,6 +12,9 @@ pub enum Value<'a> {
     /// The values of a Godot `store_var` file, in order.
     #[cfg(feature = "godot")]
     GodotFrames(Vec<gamewire_godot::Value>),
+    /// The settings of a Godot `project.binary`, in order.
+    #[cfg(feature = "godot")]
+    GodotProjectBinary(gamewire_godot::project_binary::Settings),
     /// KingsIsle documents: one for a `BINd` file or blob, one per object of an XML
     /// object file.
     #[cfg(feature = "kingsisle")]

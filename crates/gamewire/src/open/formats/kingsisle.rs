@@ -68,9 +68,13 @@ pub(super) fn settings(
     path: Option<&Path>,
     name: Option<&str>,
     side: &SideFiles,
+    given: Option<&Path>,
 ) -> Result<(Settings, Resolved, Vec<String>)> {
     let names = type_list_names(name);
-    let found = side.find(path, &names).ok_or_else(|| {
+    let found = given
+        .map(Path::to_path_buf)
+        .or_else(|| side.find(path, &names));
+    let found = found.ok_or_else(|| {
         let stem = name.and_then(|n| n.split('.').next()).unwrap_or("FILE");
         Error::msg(format!(
             "a KingsIsle file needs its type list: put {stem}.types.json or types.json \

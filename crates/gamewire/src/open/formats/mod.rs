@@ -26,6 +26,28 @@ fn not_built(f: Format) -> Error {
     Error::msg(format!("{f} support is not built into this gamewire"))
 }
 
+/// Opens an encrypted or compressed Godot file (the plaintext read as Godot values).
+#[cfg(feature = "godot")]
+pub(super) fn open_godot_container(
+    data: Vec<u8>,
+    path: Option<&Path>,
+    name: Option<&str>,
+    opts: &OpenOptions,
+) -> std::result::Result<super::Opened, super::OpenError> {
+    godot::open_container(data, path, name, opts)
+}
+
+/// `settings` with the blocks of the compressed file `original` that gamewire's
+/// compressor does not give back as they were.
+#[cfg(feature = "godot")]
+pub(super) fn godot_kept_blocks(
+    settings: &Settings,
+    original: &[u8],
+    limits: &gamewire_core::Limits,
+) -> Settings {
+    godot::with_kept_blocks(settings, original, limits)
+}
+
 /// The settings of a file recognised as `found`.
 pub(super) fn settings(
     data: &[u8],
@@ -39,7 +61,7 @@ pub(super) fn settings(
         #[cfg(feature = "godot")]
         Format::Godot3 | Format::Godot4 => godot::settings(data, found, opts),
         #[cfg(feature = "kingsisle")]
-        Format::KingsIsle => kingsisle::settings(data, path, name, side),
+        Format::KingsIsle => kingsisle::settings(data, path, name, side, opts.types.as_deref()),
         #[cfg(feature = "zeze")]
         Format::Zeze => zeze::settings(found, path, name, side),
         #[cfg(feature = "resonite")]
@@ -121,14 +143,19 @@ pub(super) fn value(o: &Opened) -> Result<super::Value<'_>> {
 }
 
 /// Writes a value with the opened file's settings.
-pub(super) fn encode_value(o: &Opened, v: &super::Value<'_>) -> Result<Vec<u8>> {
+pub(super) fn encode_value(
+    o: &Opened,
+    settings: &Settings,
+    v: &super::Value<'_>,
+) -> Result<Vec<u8>> {
     #[allow(unused_imports)]
     use super::Value as V;
-    match (&o.settings, v) {
+    match (settings, v) {
         #[cfg(feature = "godot")]
-        (Settings::Godot3(g) | Settings::Godot4(g), V::Godot(_) | V::GodotFrames(_)) => {
-            godot::encode_value(o, g, v)
-        }
+        (
+            Settings::Godot3(g) | Settings::Godot4(g),
+            V::Godot(_) | V::GodotFrames(_) | V::GodotProjectBinary(_),
+        ) => godot::encode_value(o, g, v),
         #[cfg(feature = "kingsisle")]
         (Settings::KingsIsle(k), V::KingsIsle(docs)) => kingsisle::encode_value(o, k, docs),
         #[cfg(feature = "zeze")]
@@ -287,6 +314,7 @@ fn legacy_header(h: &serde_json::Value) -> Result<Settings> {
             GodotFraming::Bare
         },
         allow_objects: false,
+        container: None,
     };
     Ok(match format {
         Format::Godot3 => Settings::Godot3(godot),
@@ -317,11 +345,7 @@ fn legacy_header(h: &serde_json::Value) -> Result<Settings> {
                 ResoniteContainer::Frdt
             },
         }),
-        Format::O3de => Settings::O3de(O3deSettings {
-            layout: O3deLayout::Pretty,
-            registry: None,
-            final_newline: false,
-        }),
+        Format::O3de => Settings::O3de(O3deSettings::pretty(false)),
     })
 }
 

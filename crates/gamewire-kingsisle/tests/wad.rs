@@ -1,0 +1,194 @@
+//! KIWAD archives: katsuba's real test archive read and written back byte for byte, and
+//! damaged archives refused with errors naming the entry, in memory proportional to the
+//! input.
+
+use gamewire_kingsisle::wad::{self, Archive, Builder, Contents, Prepared};
+use std::path::PathBuf;
+
+fn fixture(name: &str) -> Vec<u8> {
+    let p = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/kingsisle/wad/"
+    ))
+    .join(name);
+    std::fs::read(p).unwrap()
+}
+
+#[test]
+fn katsubas_test_archive_reads_and_writes_back_unchanged() {
+    let bytes = fixture("Test.wad");
+    let a = Archive::new(bytes.as_slice()).unwrap();
+    assert_eq!(a.header().version, 1);
+    assert_eq!(a.header().flags, None);
+    let names: Vec<&str> = a.entries().map(|e| e.name).collect();
+    assert_eq!(
+        names,
+        [
+            "subdir/subdir_text1.txt",
+            "text1.txt",
+            "text2.txt",
+            "uncompressed.mp3"
+        ]
+    );
+    assert_eq!(
+        &*a.read_named("subdir/subdir_text1.txt").unwrap(),
+        b"this is subdir text1\n"
+    );
+    assert_eq!(&*a.read_named("text1.txt").unwrap(), b"this is text1\n");
+    let mp3 = a.find("uncompressed.mp3").unwrap();
+    assert!(!mp3.compressed);
+    assert_eq!(mp3.compressed_size, wad::STORED_MARK);
+    assert_eq!(
+        &*a.read_named("uncompressed.mp3").unwrap(),
+        b"uncompressed data\n"
+    );
+    let back = Builder::from_archive(&a).unwrap().to_bytes().unwrap();
+    assert_eq!(back, bytes);
+    // Our builder, given the same files, writes the same journal order and sizes.
+    let mut b = Builder::new(1, None).unwrap();
+    for e in a.entries() {
+        let data = a.read(&e).unwrap().into_bytes().unwrap().into_owned();
+        b.add(Prepared::packed(e.name, data, 9).unwrap()).unwrap();
+    }
+    let ours = b.to_bytes().unwrap();
+    let o = Archive::new(ours.as_slice()).unwrap();
+    for (x, y) in a.entries().zip(o.entries()) {
+        assert_eq!(
+            (x.name, x.size, x.compressed),
+            (y.name, y.size, y.compressed)
+        );
+        assert_eq!(a.read(&x).unwrap(), o.read(&y).unwrap());
+    }
+}
+
+#[test]
+fn katsubas_out_of_bounds_archive_is_refused_naming_the_entry() {
+    let e = Archive::new(fixture("oob.wad")).unwrap_err().to_string();
+    assert!(
+        e.contains("entry \"a\"") && e.contains("past the end"),
+        "{e}"
+    );
+}
+
+fn one_entry(data: &[u8], compressed: bool) -> Vec<u8> {
+    let mut b = Builder::new(2, None).unwrap();
+    let p = if compressed {
+        Prepared::compressed("x/item.xml", data, 9).unwrap()
+    } else {
+        Prepared::stored("x/item.xml", data.to_vec()).unwrap()
+    };
+    b.add(p).unwrap();
+    b.to_bytes().unwrap()
+}
+
+/// The offset of the only record's fields.
+const REC: usize = 14;
+
+#[test]
+fn damaged_journals_are_errors_naming_the_entry() {
+    let good = one_entry(b"some data", false);
+    // Data overlapping the journal.
+    let mut bad = good.clone();
+    bad[REC..REC + 4].copy_from_slice(&3u32.to_le_bytes());
+    let e = Archive::new(bad.as_slice()).unwrap_err().to_string();
+    assert!(
+        e.contains("\"x/item.xml\"") && e.contains("overlaps the journal"),
+        "{e}"
+    );
+    // Data past the end.
+    let mut bad = good.clone();
+    bad[REC + 4..REC + 8].copy_from_slice(&1000u32.to_le_bytes());
+    let e = Archive::new(bad.as_slice()).unwrap_err().to_string();
+    assert!(
+        e.contains("\"x/item.xml\"") && e.contains("past the end"),
+        "{e}"
+    );
+    // A count the file cannot hold.
+    let mut bad = good.clone();
+    bad[9..13].copy_from_slice(&u32::MAX.to_le_bytes());
+    let e = Archive::new(bad.as_slice()).unwrap_err().to_string();
+    assert!(e.contains("4294967295 entries"), "{e}");
+    // A name running past the end.
+    let mut bad = good.clone();
+    bad[REC + 17..REC + 21].copy_from_slice(&u32::MAX.to_le_bytes());
+    let e = Archive::new(bad.as_slice()).unwrap_err().to_string();
+    assert!(e.contains("entry 0") && e.contains("name"), "{e}");
+    // Every truncation is an error, never a panic.
+    for n in 0..good.len() {
+        assert!(Archive::new(&good[..n]).is_err(), "{n} bytes");
+    }
+}
+
+#[test]
+fn crc_mismatch_placeholder_and_zlib_bomb() {
+    // A flipped stored byte: a CRC mismatch naming the entry.
+    let mut bad = one_entry(b"some data", false);
+    let last = bad.len() - 1;
+    bad[last] ^= 1;
+    let a = Archive::new(bad.as_slice()).unwrap();
+    let e = a.read(&a.entry(0).unwrap()).unwrap_err().to_string();
+    assert!(
+        e.contains("\"x/item.xml\"") && e.contains("CRC mismatch"),
+        "{e}"
+    );
+    // Zeroed stored bytes that do not match the CRC: a placeholder.
+    let mut ph = one_entry(b"some data", true);
+    let n = ph.len();
+    let stored = Archive::new(ph.as_slice())
+        .unwrap()
+        .entry(0)
+        .unwrap()
+        .stored_size() as usize;
+    ph[n - stored..].fill(0);
+    let a = Archive::new(ph.as_slice()).unwrap();
+    assert_eq!(a.read(&a.entry(0).unwrap()).unwrap(), Contents::Placeholder);
+    assert!(a
+        .read_named("x/item.xml")
+        .unwrap_err()
+        .to_string()
+        .contains("placeholder"));
+    // An entry that inflates past its declared size: an error at the declared size, not
+    // 64 MiB of output.
+    let bomb = vec![0u8; 64 << 20];
+    let mut bytes = one_entry(&bomb, true);
+    bytes[REC + 4..REC + 8].copy_from_slice(&1000u32.to_le_bytes());
+    let a = Archive::new(bytes.as_slice()).unwrap();
+    let e = a.read(&a.entry(0).unwrap()).unwrap_err().to_string();
+    assert!(
+        e.contains("\"x/item.xml\"") && e.contains("1000 inflated bytes"),
+        "{e}"
+    );
+    // Limits bound what an entry may declare (the default: 256 times its stored size past
+    // 64 MiB): a highly compressed entry past them is refused before inflating.
+    let zeros = one_entry(&vec![0u8; 1 << 16], true);
+    let a = Archive::new(zeros.as_slice()).unwrap();
+    let e0 = a.entry(0).unwrap();
+    assert_eq!(a.read(&e0).unwrap().bytes().unwrap().len(), 1 << 16);
+    let tight = gamewire_core::Limits {
+        decompress_allowance: 1000,
+        max_decompress_ratio: 2,
+        ..gamewire_core::Limits::DEFAULT
+    };
+    let e = a.read_with(&e0, &tight).unwrap_err().to_string();
+    assert!(
+        e.contains("\"x/item.xml\"") && e.contains("past the limit"),
+        "{e}"
+    );
+    // A declared size the compressed bytes could never give: refused before allocating.
+    bytes[REC + 4..REC + 8].copy_from_slice(&u32::MAX.to_le_bytes());
+    let a = Archive::new(bytes.as_slice()).unwrap();
+    let e = a.read(&a.entry(0).unwrap()).unwrap_err().to_string();
+    assert!(e.contains("\"x/item.xml\""), "{e}");
+}
+
+#[test]
+fn memory_mapped_archives_read_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("Test.wad");
+    std::fs::write(&p, fixture("Test.wad")).unwrap();
+    let a = Archive::new(wad::Mapped::open(&p).unwrap()).unwrap();
+    assert_eq!(&*a.read_named("text2.txt").unwrap(), b"this is text2\n");
+    let empty = dir.path().join("empty.wad");
+    std::fs::write(&empty, b"").unwrap();
+    assert!(Archive::new(wad::Mapped::open(&empty).unwrap()).is_err());
+}
