@@ -845,3 +845,83 @@ fn another_host_is_warned_about_and_still_checked() {
         403
     );
 }
+
+#[test]
+fn entries_of_packs_and_archives_open_read_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let pck = dir.path().join("packer.pck");
+    std::fs::copy(fixtures.join("godot/engine-3.2.3/packer.pck"), &pck).unwrap();
+    std::fs::copy(
+        fixtures.join("kingsisle/wad/Test.wad"),
+        dir.path().join("Test.wad"),
+    )
+    .unwrap();
+    let s = start(&[dir.path()]);
+    let (_, files) = s.api("GET", "/api/files", "");
+    let containers: Vec<&str> = files["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["container"] == true)
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(containers, ["0/Test.wad", "0/packer.pck"], "{files}");
+    let (status, l) = s.api("GET", "/api/entries?file=0/packer.pck", "");
+    assert_eq!(status, 200, "{l}");
+    let save = l["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "saves/save.dat")
+        .unwrap_or_else(|| panic!("{l}"));
+    assert!(
+        save["format"].as_str().unwrap().starts_with("godot3"),
+        "{save}"
+    );
+    let (status, l) = s.api("GET", "/api/entries?file=0/Test.wad", "");
+    assert_eq!(status, 200, "{l}");
+    assert_eq!(l["entries"].as_array().unwrap().len(), 4, "{l}");
+    // The pack itself is not a document; its entry is, as `decode --entry` gives it.
+    assert_eq!(s.open("0/packer.pck").0, 422);
+    let (status, opened) = s.open("0/packer.pck//saves/save.dat");
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(opened["readOnly"], true);
+    let out = common::gamewire(&["decode", pck.to_str().unwrap(), "--entry", "saves/save.dat"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let decoded: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (_, root) = s.api(
+        "GET",
+        "/api/node?file=0/packer.pck//saves/save.dat&limit=100",
+        "",
+    );
+    assert_eq!(
+        root["count"],
+        json!(decoded["data"].as_array().unwrap().len())
+    );
+    let (_, first) = s.api(
+        "GET",
+        "/api/value?file=0/packer.pck//saves/save.dat&pointer=/0",
+        "",
+    );
+    assert_eq!(first, decoded["data"][0]);
+    // Read-only: a save is refused and the pack is unchanged.
+    let before = std::fs::read(&pck).unwrap();
+    let (status, body) = s.api(
+        "POST",
+        "/api/save",
+        &json!({"file": "0/packer.pck//saves/save.dat"}).to_string(),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("read-only"),
+        "{body}"
+    );
+    assert_eq!(std::fs::read(&pck).unwrap(), before);
+    // An entry id does not step outside the roots either.
+    assert_eq!(s.open("0/../packer.pck//saves/save.dat").0, 403);
+}

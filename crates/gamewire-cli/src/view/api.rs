@@ -26,11 +26,28 @@ struct App {
     cookie: String,
     bound_loopback: bool,
     given_host: Option<String>,
-    /// The files the page opened, by canonical path: the only ones written.
-    files: Mutex<HashMap<PathBuf, OpenFile>>,
+    /// The files the page opened, by canonical path (and entry of a pack or an
+    /// archive): the only ones written.
+    files: Mutex<HashMap<Key, OpenFile>>,
 }
 
 type Shared = Arc<App>;
+
+/// An open file: its canonical path, and the entry opened if it is a pack or an archive.
+type Key = (PathBuf, Option<String>);
+
+/// Resolves a file id (`ROOT/path`, or `ROOT/path//ENTRY` for an entry of a pack or an
+/// archive) inside the roots.
+fn locate(app: &App, id: &str) -> Result<Key, Response> {
+    let (file, entry) = match id.split_once("//") {
+        Some((f, e)) => (f, Some(e.to_owned())),
+        None => (id, None),
+    };
+    match app.roots.resolve(file) {
+        Ok(p) => Ok((p, entry)),
+        Err(e) => Err(fail(StatusCode::FORBIDDEN, e.0)),
+    }
+}
 
 /// The page's files, built into the binary.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -101,6 +118,7 @@ pub async fn serve(args: ViewArgs, roots: Roots, token: String) -> CliResult {
         .route("/api/changes", get(changes))
         .route("/api/save", post(save))
         .route("/api/compare", get(compare))
+        .route("/api/entries", get(entries))
         // An edit may carry a long string or a copy of a big item.
         .layer(axum::extract::DefaultBodyLimit::max(MAX_BODY))
         .layer(axum::middleware::from_fn_with_state(app.clone(), check))
@@ -200,8 +218,8 @@ async fn files(State(app): State<Shared>) -> Response {
             .list()
             .into_iter()
             .map(|(id, path, size)| {
-                let format = detect(&path);
-                json!({"id": id, "size": size, "format": format})
+                let (format, container) = detect(&path);
+                json!({"id": id, "size": size, "format": format, "container": container})
             })
             .collect();
         json!({"roots": app.roots.shown(), "files": files})
@@ -210,19 +228,27 @@ async fn files(State(app): State<Shared>) -> Response {
     Json(list).into_response()
 }
 
-/// What the library makes of a file, for the listing.
-fn detect(path: &std::path::Path) -> Value {
-    use std::io::Read;
+/// What the library makes of a file, for the listing, and whether it is a pack or an
+/// archive (whose entries are listed on request).
+fn detect(path: &std::path::Path) -> (Value, bool) {
+    let mut data = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| {
+        use std::io::Read;
+        f.take(DETECT_BYTES).read_to_end(&mut data)
+    });
+    if read.is_ok() && super::doc::is_container(&data) {
+        return (json!("pack or archive"), true);
+    }
+    (detect_format(path, &data), false)
+}
+
+/// The format the library detects in `data` (the start of the file at `path`).
+fn detect_format(path: &std::path::Path, data: &[u8]) -> Value {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
     if let Some(kind) = name.as_deref().and_then(gamewire::open::side_file_kind) {
         return json!(format!("side file: {kind}"));
     }
-    let mut data = Vec::new();
-    let read = std::fs::File::open(path).and_then(|f| f.take(DETECT_BYTES).read_to_end(&mut data));
-    if read.is_err() {
-        return Value::Null;
-    }
-    match gamewire::identify(&data, name.as_deref()) {
+    match gamewire::identify(data, name.as_deref()) {
         gamewire::Detection::Found(f) => json!(f.describe()),
         gamewire::Detection::Ambiguous(fits) => json!(format!(
             "ambiguous: {}",
@@ -247,9 +273,9 @@ struct FileReq {
 /// `POST /api/open {"file"}`: opens a file (or returns the one already open, with its
 /// edits, unless `reload`): its settings and the first level of its data.
 async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
-    let path = match app.roots.resolve(&req.file) {
+    let path = match locate(&app, &req.file) {
         Ok(p) => p,
-        Err(e) => return fail(StatusCode::FORBIDDEN, e.0),
+        Err(r) => return r,
     };
     blocking(move || {
         let lock = || app.files.lock().unwrap_or_else(|e| e.into_inner());
@@ -259,7 +285,7 @@ async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
         }
         if !lock().contains_key(&path) {
             // Decoded without the lock: other requests go on meanwhile.
-            match open_file(&path) {
+            match open_file(&path.0, path.1.as_deref()) {
                 Ok(f) => {
                     lock().insert(path.clone(), f);
                 }
@@ -281,6 +307,7 @@ async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
             "notes": f.notes,
             "node": node,
             "edited": f.is_edited(),
+            "readOnly": f.entry.is_some(),
         }))
         .into_response()
     })
@@ -293,9 +320,9 @@ async fn with_file(
     id: String,
     f: impl FnOnce(&mut OpenFile) -> Response + Send + 'static,
 ) -> Response {
-    let path = match app.roots.resolve(&id) {
+    let path = match locate(&app, &id) {
         Ok(p) => p,
-        Err(e) => return fail(StatusCode::FORBIDDEN, e.0),
+        Err(r) => return r,
     };
     blocking(move || {
         let mut files = app.files.lock().unwrap_or_else(|e| e.into_inner());
@@ -379,6 +406,20 @@ async fn patch(State(app): State<Shared>, Json(req): Json<PatchReq>) -> Response
     .await
 }
 
+/// `GET /api/entries?file`: the entries of a pack or an archive, with their formats;
+/// each opens as `FILE//NAME`.
+async fn entries(State(app): State<Shared>, Query(q): Query<ChangesReq>) -> Response {
+    let path = match app.roots.resolve(&q.file) {
+        Ok(p) => p,
+        Err(e) => return fail(StatusCode::FORBIDDEN, e.0),
+    };
+    blocking(move || match super::doc::list_entries(&path) {
+        Ok(v) => Json(v).into_response(),
+        Err(e) => fail(StatusCode::UNPROCESSABLE_ENTITY, format!("{}: {e}", q.file)),
+    })
+    .await
+}
+
 /// `GET /api/compare` parameters.
 #[derive(Deserialize)]
 struct CompareReq {
@@ -389,15 +430,15 @@ struct CompareReq {
 /// `GET /api/compare?file&other`: the differences between two files of one format (the
 /// other is opened if the page has not).
 async fn compare(State(app): State<Shared>, Query(q): Query<CompareReq>) -> Response {
-    let (a, b) = match (app.roots.resolve(&q.file), app.roots.resolve(&q.other)) {
+    let (a, b) = match (locate(&app, &q.file), locate(&app, &q.other)) {
         (Ok(a), Ok(b)) => (a, b),
-        (Err(e), _) | (_, Err(e)) => return fail(StatusCode::FORBIDDEN, e.0),
+        (Err(r), _) | (_, Err(r)) => return r,
     };
     blocking(move || {
         let lock = || app.files.lock().unwrap_or_else(|e| e.into_inner());
         for (path, id) in [(&a, &q.file), (&b, &q.other)] {
             if !lock().contains_key(path) {
-                match open_file(path) {
+                match open_file(&path.0, path.1.as_deref()) {
                     Ok(f) => {
                         lock().entry(path.clone()).or_insert(f);
                     }

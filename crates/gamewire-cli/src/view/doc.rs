@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 pub struct OpenFile {
     /// The canonical path.
     pub path: PathBuf,
+    /// The entry of a pack or an archive opened (read-only), if one.
+    pub entry: Option<String>,
     /// What the library recognised (`godot3 (bare)`).
     pub describe: String,
     /// Notes from the library.
@@ -33,13 +35,68 @@ fn stamp(path: &Path) -> Option<(u64, std::time::SystemTime)> {
     Some((m.len(), m.modified().ok()?))
 }
 
-/// Decodes `path` through the library into a document.
-pub fn open_file(path: &Path) -> Result<OpenFile, String> {
+/// True when `data` is a Godot pack or an archive: its entries are opened, not it.
+pub fn is_container(data: &[u8]) -> bool {
+    #[cfg(feature = "godot")]
+    if gamewire::open::pack::is_pack(data) {
+        return true;
+    }
+    gamewire::open::archive::is_archive(data)
+}
+
+/// The entries of the pack or archive at `path`: name, size and format, as the CLI's
+/// `inspect` lists them.
+pub fn list_entries(path: &Path) -> Result<Value, String> {
+    let data = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+    #[cfg(feature = "godot")]
+    if gamewire::open::pack::is_pack(&data) {
+        let l = gamewire::open::pack::list(&data).map_err(|e| e.to_string())?;
+        let entries: Vec<Value> = l
+            .entries
+            .iter()
+            .map(|e| {
+                let name = e
+                    .entry
+                    .name()
+                    .strip_prefix("res://")
+                    .unwrap_or(e.entry.name());
+                json!({"name": name, "format": e.format, "error": e.error})
+            })
+            .collect();
+        return Ok(json!({"entries": entries}));
+    }
+    let a = gamewire::open::archive::archive(&data)
+        .ok_or("not a pack or an archive gamewire reads")?
+        .map_err(|e| e.to_string())?;
+    let entries: Vec<Value> = gamewire::open::archive::list(a.as_ref())
+        .into_iter()
+        .map(|e| json!({"name": e.name, "format": e.format, "error": e.error}))
+        .collect();
+    Ok(json!({"entries": entries}))
+}
+
+/// Decodes `path` (or its entry `entry`, for a pack or an archive) through the library
+/// into a document.
+pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
     let stamp = stamp(path);
     let data = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
     let side = gamewire::SideFiles::filesystem();
-    let opened = gamewire::open(data, Some(path), &side, &gamewire::OpenOptions::default())
-        .map_err(|e| e.to_string())?;
+    let opts = gamewire::OpenOptions::default();
+    let opened = match entry {
+        #[cfg(feature = "godot")]
+        Some(name) if gamewire::open::pack::is_pack(&data) => {
+            gamewire::open::pack::open_entry(&data, name, &gamewire::SideFiles::none(), &opts)
+        }
+        Some(name) if gamewire::open::archive::is_archive(&data) => {
+            gamewire::open::archive::open_entry(&data, Some(path), name, &side, &opts)
+        }
+        Some(_) => return Err("not a pack or an archive: it has no entries".into()),
+        None if is_container(&data) => {
+            return Err("a pack or an archive: open one of its entries".into())
+        }
+        None => gamewire::open(data, Some(path), &side, &opts),
+    }
+    .map_err(|e| e.to_string())?;
     let mut text = Vec::new();
     opened
         .write_document(&mut text, false, path.parent())
@@ -47,6 +104,7 @@ pub fn open_file(path: &Path) -> Result<OpenFile, String> {
     let working = parse(&text)?;
     Ok(OpenFile {
         path: path.to_path_buf(),
+        entry: entry.map(str::to_owned),
         describe: opened.describe(),
         notes: opened.notes().to_vec(),
         working,
@@ -280,6 +338,13 @@ impl OpenFile {
     /// FILE.json` does) and writes it atomically over the file; on success, the file
     /// is read again so what the page shows is what the disk holds.
     pub fn save(&mut self) -> Result<usize, String> {
+        if self.entry.is_some() {
+            return Err(
+                "an entry of a pack or an archive is shown read-only: writing it back \
+                        into its container is not done yet"
+                    .into(),
+            );
+        }
         if self.stamp.is_none() || stamp(&self.path) != self.stamp {
             return Err(
                 "the file changed on disk since the page opened it: open it again (its \
@@ -303,7 +368,7 @@ impl OpenFile {
         let encoded = gamewire::encode_document(&doc, Some(&json_path), None, &side, &opts)
             .map_err(|e| e.to_string())?;
         crate::io::write_file(&self.path, &encoded.bytes, true).map_err(|e| e.to_string())?;
-        let again = open_file(&self.path)?;
+        let again = open_file(&self.path, None)?;
         *self = again;
         Ok(encoded.bytes.len())
     }
@@ -544,6 +609,7 @@ mod tests {
         let doc = json!({"$gamewire": {}, "data": data});
         OpenFile {
             path: PathBuf::new(),
+            entry: None,
             describe: String::new(),
             notes: Vec::new(),
             working: doc,

@@ -63,11 +63,44 @@ async function loadFiles() {
     fmt.textContent = f.format || 'not recognised';
     b.append(name, fmt);
     b.setAttribute('aria-label', `${f.id.replace(/^\d+\//, '')} (${f.format || 'not recognised'})`);
-    b.addEventListener('click', () => openFile(f.id));
+    if (f.container) {
+      // A pack or an archive: its entries are listed under it, each opened read-only.
+      b.setAttribute('aria-expanded', 'false');
+      b.addEventListener('click', () => toggleEntries(f, li, b).catch((e) => showError(e.message)));
+    } else {
+      b.addEventListener('click', () => openFile(f.id));
+    }
     li.append(b);
     ul.append(li);
   }
   status(`${files.length} files`);
+}
+
+async function toggleEntries(f, li, b) {
+  const old = li.querySelector('ul');
+  if (old) { old.remove(); b.setAttribute('aria-expanded', 'false'); return; }
+  const { entries } = await api('/api/entries?' + q({ file: f.id }));
+  const ul = document.createElement('ul');
+  ul.className = 'entries';
+  for (const e of entries) {
+    const eli = document.createElement('li');
+    const eb = document.createElement('button');
+    eb.type = 'button';
+    eb.dataset.id = `${f.id}//${e.name}`;
+    const name = document.createElement('span');
+    name.textContent = e.name;
+    const fmt = document.createElement('span');
+    fmt.className = 'fmt';
+    fmt.textContent = e.format || (e.error ? 'unreadable' : 'bytes');
+    eb.append(name, fmt);
+    eb.setAttribute('aria-label', `${e.name} (${fmt.textContent})`);
+    eb.disabled = !e.format;
+    eb.addEventListener('click', () => openFile(eb.dataset.id));
+    eli.append(eb);
+    ul.append(eli);
+  }
+  li.append(ul);
+  b.setAttribute('aria-expanded', 'true');
 }
 
 async function openFile(id, reload = false) {
@@ -88,7 +121,7 @@ async function openFile(id, reload = false) {
   undoStack = [];
   redoStack = [];
   $('doc').hidden = false;
-  $('filename').textContent = id.replace(/^\d+\//, '');
+  $('filename').textContent = id.replace(/^\d+\//, '').replace('//', ' → ');
   $('format').textContent = r.format;
   $('settings-text').textContent = JSON.stringify(r.settings);
   $('results').hidden = true;
@@ -103,8 +136,10 @@ async function openFile(id, reload = false) {
   current.root = root;
   await expand(root, r.node);
   select(root, false);
+  current.readOnly = r.readOnly;
   updateButtons(r.edited);
-  status(`${id}: ${r.format}${r.notes.length ? ' — ' + r.notes.join('; ') : ''}`);
+  const ro = r.readOnly ? ' — an entry of a pack or an archive: read-only' : '';
+  status(`${id}: ${r.format}${ro}${r.notes.length ? ' — ' + r.notes.join('; ') : ''}`);
 }
 
 // ---- tree ----
@@ -501,7 +536,7 @@ async function redo() {
 function updateButtons(edited) {
   $('undo').disabled = undoStack.length === 0;
   $('redo').disabled = redoStack.length === 0;
-  $('save').disabled = !edited && undoStack.length === 0;
+  $('save').disabled = (!edited && undoStack.length === 0) || Boolean(current && current.readOnly);
 }
 
 async function save() {
