@@ -636,6 +636,12 @@ fn the_page_in_a_real_browser() {
         String::from_utf8_lossy(&out.stderr)
     );
     std::fs::remove_file(&note_json).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/godot/engine-3.2.3/packer.pck"),
+        dir.path().join("packer.pck"),
+    )
+    .unwrap();
     let before: Vec<Value> = cases
         .iter()
         .map(|c| decode(&dir.path().join(c.0)))
@@ -663,6 +669,10 @@ fn the_page_in_a_real_browser() {
         .env(
             "GAMEWIRE_VIEW_SIDE_FILE",
             json!(["types.json", "KingsIsle type list"]).to_string(),
+        )
+        .env(
+            "GAMEWIRE_VIEW_ENTRY",
+            json!(["packer.pck", "saves/save.dat", "Ann", "/0/name"]).to_string(),
         )
         // And a key added to the player's dictionary.
         .env(

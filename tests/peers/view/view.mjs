@@ -64,6 +64,26 @@ try {
     console.log(`REFUSED ${name}`);
   }
 
+  // An entry of a pack: listed under it, opened read-only (GAMEWIRE_VIEW_ENTRY: the
+  // pack's name, the entry's, and a value to find in it).
+  if (process.env.GAMEWIRE_VIEW_ENTRY) {
+    const [packName, entryName, search, pointer] = JSON.parse(process.env.GAMEWIRE_VIEW_ENTRY);
+    const re = (t) => new RegExp(`^${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`);
+    const packButton = page.getByRole('button', { name: re(packName) });
+    await packButton.click();
+    await page.waitForFunction((n) => [...document.querySelectorAll('nav button[aria-expanded="true"]')].some((b) => b.textContent.startsWith(n)), packName);
+    await page.getByRole('button', { name: re(entryName) }).click();
+    await tree.getByRole('treeitem').first().waitFor();
+    await page.waitForFunction(() => document.getElementById('status').textContent.includes('read-only'));
+    const box = page.getByRole('searchbox');
+    await box.fill(search);
+    await box.press('Enter');
+    await page.locator('#results button').filter({ has: page.locator(`xpath=self::*[@data-pointer=${JSON.stringify(pointer)}]`) }).first().click();
+    await page.waitForFunction((p) => document.getElementById('pointer').textContent === p, pointer);
+    if (!(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled())) throw new Error('Save is enabled on a read-only entry');
+    console.log(`ENTRY ${packName} ${entryName} ${pointer}`);
+  }
+
   for (const c of cases) {
     await page.getByRole('button', { name: new RegExp(`^${c.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }).click();
     await tree.getByRole('treeitem').first().waitFor();

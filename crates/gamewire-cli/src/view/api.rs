@@ -38,15 +38,12 @@ type Key = (PathBuf, Option<String>);
 
 /// Resolves a file id (`ROOT/path`, or `ROOT/path//ENTRY` for an entry of a pack or an
 /// archive) inside the roots.
-fn locate(app: &App, id: &str) -> Result<Key, Response> {
+fn locate(app: &App, id: &str) -> Result<Key, guard::Refused> {
     let (file, entry) = match id.split_once("//") {
         Some((f, e)) => (f, Some(e.to_owned())),
         None => (id, None),
     };
-    match app.roots.resolve(file) {
-        Ok(p) => Ok((p, entry)),
-        Err(e) => Err(fail(StatusCode::FORBIDDEN, e.0)),
-    }
+    Ok((app.roots.resolve(file)?, entry))
 }
 
 /// The page's files, built into the binary.
@@ -275,7 +272,7 @@ struct FileReq {
 async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
     let path = match locate(&app, &req.file) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err(e) => return fail(StatusCode::FORBIDDEN, e.0),
     };
     blocking(move || {
         let lock = || app.files.lock().unwrap_or_else(|e| e.into_inner());
@@ -322,7 +319,7 @@ async fn with_file(
 ) -> Response {
     let path = match locate(&app, &id) {
         Ok(p) => p,
-        Err(r) => return r,
+        Err(e) => return fail(StatusCode::FORBIDDEN, e.0),
     };
     blocking(move || {
         let mut files = app.files.lock().unwrap_or_else(|e| e.into_inner());
@@ -432,7 +429,7 @@ struct CompareReq {
 async fn compare(State(app): State<Shared>, Query(q): Query<CompareReq>) -> Response {
     let (a, b) = match (locate(&app, &q.file), locate(&app, &q.other)) {
         (Ok(a), Ok(b)) => (a, b),
-        (Err(r), _) | (_, Err(r)) => return r,
+        (Err(e), _) | (_, Err(e)) => return fail(StatusCode::FORBIDDEN, e.0),
     };
     blocking(move || {
         let lock = || app.files.lock().unwrap_or_else(|e| e.into_inner());
