@@ -14,6 +14,7 @@ mod io;
 mod limits;
 mod secret;
 mod stdout_at_start;
+mod view;
 
 #[cfg(feature = "godot")]
 mod godot;
@@ -76,6 +77,8 @@ enum Command {
     Convert(convert::ConvertArgs),
     /// Detect each file's format and print a readable tree with types.
     Inspect(inspect::InspectArgs),
+    /// A local web page to look inside files and edit them (prints its address first).
+    View(view::ViewArgs),
     /// Decode and re-encode a file many times; print the median MB/s of each.
     #[command(subcommand)]
     Bench(Codec),
@@ -415,6 +418,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Bench(c) => run_codec(Action::Bench, c),
         Command::Inspect(a) => inspect::run(a),
         Command::Convert(a) => convert::run(a),
+        Command::View(a) => view::run(a),
         #[cfg(feature = "kingsisle")]
         Command::Hash(a) => kingsisle::hash(a),
         #[cfg(feature = "resonite")]

@@ -1,0 +1,937 @@
+//! `gamewire view`: the server's rules, against the real server on 127.0.0.1 — the
+//! token, the `Host` header, paths kept inside the roots, writes only to files the page
+//! opened — and the open → edit → save loop through the library.
+
+mod common;
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+
+/// A running `gamewire view`, killed when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+    token: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts `gamewire view --no-browser --port 0 PATHS` and reads its address.
+fn start(paths: &[&Path]) -> Server {
+    let mut child = common::bin()
+        .arg("view")
+        .arg("--no-browser")
+        .args(["--port", "0"])
+        .args(paths)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let url = line.trim();
+    let rest = url
+        .strip_prefix("http://127.0.0.1:")
+        .unwrap_or_else(|| panic!("first line is not the address: {url:?}"));
+    let (port, token) = rest.split_once("/?token=").unwrap();
+    assert!(token.len() >= 32, "a short token: {token:?}");
+    Server {
+        child,
+        port: port.parse().unwrap(),
+        token: token.to_owned(),
+    }
+}
+
+/// One HTTP/1.1 request; the status and the body.
+fn request(
+    port: u16,
+    method: &str,
+    target: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let mut req = format!("{method} {target} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers.iter().any(|(k, _)| k.eq_ignore_ascii_case("host")) {
+        req.push_str(&format!("Host: 127.0.0.1:{port}\r\n"));
+    }
+    for (k, v) in headers {
+        req.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() {
+        req.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    req.push_str("\r\n");
+    req.push_str(body);
+    s.write_all(req.as_bytes()).unwrap();
+    let mut resp = Vec::new();
+    s.read_to_end(&mut resp).unwrap();
+    let text = String::from_utf8_lossy(&resp).into_owned();
+    let status = text[9..12].parse().unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        unchunk(body)
+    } else {
+        body.to_owned()
+    };
+    (status, body)
+}
+
+/// The body of a chunked response.
+fn unchunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+    out
+}
+
+impl Server {
+    /// A request with the token in a header.
+    fn api(&self, method: &str, target: &str, body: &str) -> (u16, Value) {
+        let (status, text) = request(
+            self.port,
+            method,
+            target,
+            &[("X-Gamewire-Token", &self.token)],
+            body,
+        );
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    fn open(&self, id: &str) -> (u16, Value) {
+        self.api("POST", "/api/open", &json!({ "file": id }).to_string())
+    }
+}
+
+/// A folder holding copies of `files` from the repository's samples.
+fn folder(files: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    for f in files {
+        let from = samples.join(f);
+        std::fs::copy(&from, dir.path().join(from.file_name().unwrap())).unwrap();
+    }
+    dir
+}
+
+/// The JSON document `gamewire decode FILE` writes.
+fn decode(path: &Path) -> Value {
+    let out = common::gamewire(&["decode", path.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn every_request_needs_the_token() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    let port = s.port;
+    assert_eq!(request(port, "GET", "/", &[], "").0, 403);
+    assert_eq!(request(port, "GET", "/app.js", &[], "").0, 403);
+    assert_eq!(request(port, "GET", "/api/files", &[], "").0, 403);
+    let wrong = "0".repeat(s.token.len());
+    assert_eq!(
+        request(port, "GET", &format!("/api/files?token={wrong}"), &[], "").0,
+        403
+    );
+    assert_eq!(
+        request(
+            port,
+            "GET",
+            "/api/files",
+            &[("X-Gamewire-Token", &wrong)],
+            ""
+        )
+        .0,
+        403
+    );
+    // The token in the query, a header, or the cookie the page sets.
+    let (status, page) = request(port, "GET", &format!("/?token={}", s.token), &[], "");
+    assert_eq!(status, 200);
+    assert!(page.contains("role=\"tree\""));
+    let auth = format!("token {}", s.token);
+    assert_eq!(
+        request(port, "GET", "/api/files", &[("Authorization", &auth)], "").0,
+        200
+    );
+    let cookie = format!("gamewire_view_{port}={}", s.token);
+    assert_eq!(
+        request(port, "GET", "/app.js", &[("Cookie", &cookie)], "").0,
+        200
+    );
+    // Changing anything needs the token beyond the cookie, which the browser sends for
+    // any page on 127.0.0.1, whatever its port.
+    let open = json!({"file": "0/save.godot3.bin"}).to_string();
+    let (status, body) = request(port, "POST", "/api/open", &[("Cookie", &cookie)], &open);
+    assert_eq!(status, 403, "{body}");
+    let (status, body) = request(
+        port,
+        "POST",
+        "/api/open",
+        &[("Cookie", &cookie), ("X-Gamewire-Token", &s.token)],
+        &open,
+    );
+    assert_eq!(status, 200, "{body}");
+    // A cookie of another port's server is not this one's.
+    let other = format!("gamewire_view_{}={}", port.wrapping_add(1), s.token);
+    assert_eq!(
+        request(port, "GET", "/app.js", &[("Cookie", &other)], "").0,
+        403
+    );
+}
+
+#[test]
+fn the_host_header_must_be_loopback() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    let tok = ("X-Gamewire-Token", s.token.as_str());
+    for host in [
+        "evil.example",
+        "evil.example:80",
+        "127.0.0.1.nip.io",
+        "10.1.2.3:8888",
+        "",
+    ] {
+        let (status, _) = request(s.port, "GET", "/api/files", &[("Host", host), tok], "");
+        assert_eq!(status, 403, "Host {host:?}");
+    }
+    for host in [format!("localhost:{}", s.port), format!("[::1]:{}", s.port)] {
+        let (status, _) = request(s.port, "GET", "/api/files", &[("Host", &host), tok], "");
+        assert_eq!(status, 200, "Host {host:?}");
+    }
+}
+
+#[test]
+fn paths_stay_inside_the_roots() {
+    let outside = folder(&["godot/save.godot3.bin"]);
+    let dir = folder(&["godot/stream.godot3.bin"]);
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    std::fs::copy(
+        outside.path().join("save.godot3.bin"),
+        dir.path().join("sub/inner.godot3.bin"),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(
+            outside.path().join("save.godot3.bin"),
+            dir.path().join("escape.bin"),
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("escape_dir")).unwrap();
+        std::os::unix::fs::symlink(
+            dir.path().join("sub/inner.godot3.bin"),
+            dir.path().join("inside.bin"),
+        )
+        .unwrap();
+    }
+    let s = start(&[dir.path()]);
+    let (status, files) = s.api("GET", "/api/files", "");
+    assert_eq!(status, 200);
+    let ids: Vec<&str> = files["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"0/stream.godot3.bin"), "{ids:?}");
+    assert!(ids.contains(&"0/sub/inner.godot3.bin"), "{ids:?}");
+    assert!(!ids.iter().any(|i| i.contains("escape")), "{ids:?}");
+    let name = outside.path().file_name().unwrap().to_str().unwrap();
+    for id in [
+        "0/../".to_owned() + name + "/save.godot3.bin",
+        "0/sub/../../".to_owned() + name + "/save.godot3.bin",
+        outside.path().join("save.godot3.bin").display().to_string(),
+        "0//etc/passwd".to_owned(),
+        "0/./stream.godot3.bin".to_owned(),
+        "1/stream.godot3.bin".to_owned(),
+        "0/escape.bin".to_owned(),
+        "0/escape_dir/save.godot3.bin".to_owned(),
+    ] {
+        let (status, body) = s.open(&id);
+        assert_eq!(status, 403, "{id}: {body}");
+    }
+    let (status, body) = s.open("0/sub/inner.godot3.bin");
+    assert_eq!(status, 200, "{body}");
+    #[cfg(unix)]
+    {
+        let (status, body) = s.open("0/inside.bin");
+        assert_eq!(status, 200, "a link inside the root: {body}");
+    }
+}
+
+#[test]
+fn a_file_given_serves_that_file_only() {
+    let dir = folder(&["godot/save.godot3.bin", "godot/stream.godot3.bin"]);
+    let s = start(&[&dir.path().join("save.godot3.bin")]);
+    let (_, files) = s.api("GET", "/api/files", "");
+    assert_eq!(files["files"].as_array().unwrap().len(), 1, "{files}");
+    assert_eq!(s.open("0/save.godot3.bin").0, 200);
+    assert_eq!(s.open("0/stream.godot3.bin").0, 403);
+}
+
+#[test]
+fn writes_go_only_to_files_the_page_opened() {
+    let dir = folder(&["godot/save.godot3.bin", "godot/stream.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    let before = std::fs::read(dir.path().join("stream.godot3.bin")).unwrap();
+    let patch = json!({"file": "0/stream.godot3.bin", "ops": [{"op": "replace", "path": "/0", "value": 1}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 403);
+    let (status, body) = s.api(
+        "POST",
+        "/api/save",
+        &json!({"file": "0/stream.godot3.bin"}).to_string(),
+    );
+    assert_eq!(status, 403, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("not opened"));
+    assert_eq!(
+        std::fs::read(dir.path().join("stream.godot3.bin")).unwrap(),
+        before
+    );
+}
+
+/// Opens `id`, replaces the value at `pointer` with `value`, saves, and checks with
+/// `gamewire decode` that the file holds the new value and nothing else changed.
+fn edit_and_save(s: &Server, dir: &Path, id: &str, pointer: &str, value: Value) {
+    let path = dir.join(&id[2..]);
+    let before = decode(&path);
+    let (status, opened) = s.open(id);
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(
+        opened["settings"],
+        before["$gamewire"].clone().with_relative_side_files(),
+        "{id}"
+    );
+    let patch = json!({"file": id, "ops": [{"op": "replace", "path": pointer, "value": value}]});
+    let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
+    assert_eq!(status, 200, "{body}");
+    let (_, changes) = s.api("GET", &format!("/api/changes?file={id}"), "");
+    assert_eq!(changes["changes"].as_array().unwrap().len(), 1, "{changes}");
+    assert_eq!(changes["changes"][0]["pointer"], pointer);
+    let (status, body) = s.api("POST", "/api/save", &json!({"file": id}).to_string());
+    assert_eq!(status, 200, "{id}: {body}");
+    let after = decode(&path);
+    assert_eq!(after["data"].pointer(pointer), Some(&value), "{id}");
+    let mut expected = before["data"].clone();
+    *expected.pointer_mut(pointer).unwrap() = value;
+    assert_eq!(after["data"], expected, "{id}: only {pointer} changes");
+    let (_, changes) = s.api("GET", &format!("/api/changes?file={id}"), "");
+    assert_eq!(
+        changes["changes"],
+        json!([]),
+        "saved: the page holds the disk's values"
+    );
+}
+
+/// Side file paths as the header names them from the file's own folder.
+trait Relative {
+    fn with_relative_side_files(self) -> Value;
+}
+
+impl Relative for Value {
+    fn with_relative_side_files(mut self) -> Value {
+        if let Value::Object(m) = &mut self {
+            for v in m.values_mut() {
+                if let Some(Value::String(p)) = v.get_mut("path") {
+                    *p = PathBuf::from(&*p)
+                        .file_name()
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned();
+                }
+            }
+        }
+        self
+    }
+}
+
+#[test]
+fn open_edit_save_each_format() {
+    let dir = folder(&[
+        "godot/save.godot3.bin",
+        "kingsisle/item.bin",
+        "kingsisle/types.json",
+        "zeze/BSimple.zeze",
+        "zeze/zeze-solution.xml",
+        "resonite/item.brson",
+        "o3de/Sound_Effect.prefab",
+    ]);
+    let s = start(&[dir.path()]);
+    let d = dir.path();
+    edit_and_save(&s, d, "0/save.godot3.bin", "/entries/0/1/level", json!(13));
+    edit_and_save(&s, d, "0/save.godot3.bin", "/entries/0/1/hp", json!(90.25));
+    edit_and_save(&s, d, "0/item.bin", "/m_name", json!("Rain Hat"));
+    edit_and_save(&s, d, "0/BSimple.zeze", "/f", json!(2.75));
+    edit_and_save(
+        &s,
+        d,
+        "0/item.brson",
+        "/VersionNumber",
+        json!("2024.8.5.1347"),
+    );
+    edit_and_save(
+        &s,
+        d,
+        "0/Sound_Effect.prefab",
+        "/ContainerEntity/Name",
+        json!("Sound_Effect2"),
+    );
+}
+
+#[test]
+fn a_save_that_fails_writes_nothing() {
+    let dir = folder(&["zeze/BSimple.zeze", "zeze/zeze-solution.xml"]);
+    let s = start(&[dir.path()]);
+    let path = dir.path().join("BSimple.zeze");
+    let before = std::fs::read(&path).unwrap();
+    assert_eq!(s.open("0/BSimple.zeze").0, 200);
+    let patch = json!({"file": "0/BSimple.zeze", "ops": [{"op": "replace", "path": "/i", "value": "not a number"}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
+    let (status, body) = s.api(
+        "POST",
+        "/api/save",
+        &json!({"file": "0/BSimple.zeze"}).to_string(),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("not saved"),
+        "{body}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
+}
+
+#[test]
+fn two_files_compared() {
+    let dir = folder(&[
+        "godot/save.godot3.bin",
+        "zeze/BSimple.zeze",
+        "zeze/zeze-solution.xml",
+    ]);
+    std::fs::copy(
+        dir.path().join("save.godot3.bin"),
+        dir.path().join("b.godot3.bin"),
+    )
+    .unwrap();
+    let s = start(&[dir.path()]);
+    assert_eq!(s.open("0/b.godot3.bin").0, 200);
+    let patch = json!({"file": "0/b.godot3.bin", "ops": [{"op": "replace", "path": "/entries/0/1/name", "value": "Bob"}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
+    let (status, r) = s.api(
+        "GET",
+        "/api/compare?file=0/save.godot3.bin&other=0/b.godot3.bin",
+        "",
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        r["changes"],
+        json!([{"pointer": "/entries/0/1/name", "old": "\"Ann\"", "new": "\"Bob\"", "what": "changed"}])
+    );
+    let (status, r) = s.api(
+        "GET",
+        "/api/compare?file=0/save.godot3.bin&other=0/BSimple.zeze",
+        "",
+    );
+    assert_eq!(status, 422, "{r}");
+    let (status, _) = s.api(
+        "GET",
+        "/api/compare?file=0/save.godot3.bin&other=0/../x",
+        "",
+    );
+    assert_eq!(status, 403);
+}
+
+#[test]
+fn lists_are_served_a_page_at_a_time() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    assert_eq!(s.open("0/save.godot3.bin").0, 200);
+    let (status, n) = s.api(
+        "GET",
+        "/api/node?file=0/save.godot3.bin&pointer=/entries&offset=2&limit=3",
+        "",
+    );
+    assert_eq!(status, 200, "{n}");
+    assert_eq!(n["count"], 6);
+    let keys: Vec<&Value> = n["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["key"])
+        .collect();
+    assert_eq!(keys, [&json!(2), &json!(3), &json!(4)]);
+    let (_, n) = s.api(
+        "GET",
+        "/api/node?file=0/save.godot3.bin&pointer=/entries/1/1/seed",
+        "",
+    );
+    assert_eq!(n["kind"], "integer");
+    assert_eq!(n["text"], "9000000000");
+    let (_, n) = s.api(
+        "GET",
+        "/api/node?file=0/save.godot3.bin&pointer=/entries/0/1/position/value/1",
+        "",
+    );
+    assert_eq!(
+        (n["kind"].as_str(), n["text"].as_str()),
+        (Some("float"), Some("0.0"))
+    );
+    let (_, hits) = s.api("GET", "/api/search?file=0/save.godot3.bin&q=sHIeld", "");
+    assert_eq!(hits["hits"][0]["pointer"], "/entries/0/1/inventory/1");
+}
+
+/// The browser test's folder: `tests/peers/view`.
+fn browser_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/view")
+}
+
+/// Why the page cannot be driven in a browser here, if it cannot.
+fn browser_absent() -> Option<String> {
+    let chromium = std::env::var_os("GAMEWIRE_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    if !gamewire_core::peers::program_exists("node") {
+        Some("node is not installed (apt-get install nodejs)".into())
+    } else if !chromium.is_file() {
+        Some(format!(
+            "{} is absent (apt-get install chromium)",
+            chromium.display()
+        ))
+    } else if !browser_dir()
+        .join("node_modules/playwright-core/package.json")
+        .is_file()
+    {
+        Some("playwright-core absent (npm ci in tests/peers/view)".into())
+    } else {
+        None
+    }
+}
+
+/// The page in headless Chromium: a user opens a file of each format from the list,
+/// finds a value by search, edits it in its editor (an integer, a float typed as `3`,
+/// a boolean, strings), looks at the changes, undoes and redoes, and saves; the library
+/// then reads each file on disk with the new value and every other value as it was.
+#[test]
+fn the_page_in_a_real_browser() {
+    let absent = browser_absent();
+    if !gamewire_core::peers::available(
+        "chromium + playwright-core (tests/peers/view)",
+        absent.is_none(),
+        absent.as_deref().unwrap_or(""),
+    ) {
+        eprintln!("skipped: {}", absent.unwrap_or_default());
+        return;
+    }
+    let dir = folder(&[
+        "godot/save.godot3.bin",
+        "kingsisle/item.bin",
+        "kingsisle/types.json",
+        "zeze/BSimple.zeze",
+        "zeze/zeze-solution.xml",
+        "resonite/item.brson",
+        "o3de/Sound_Effect.prefab",
+    ]);
+    // (file, search, pointer, typed, the value the library must then read)
+    let cases = [
+        ("BSimple.zeze", "1.5", "/f", "3", json!(3.0)),
+        ("BSimple.zeze", "b", "/b", "false", json!(false)),
+        (
+            "item.bin",
+            "Storm Hat",
+            "/m_name",
+            "Rain Hat",
+            json!("Rain Hat"),
+        ),
+        (
+            "item.brson",
+            "VersionNumber",
+            "/VersionNumber",
+            "2024.8.5.1347",
+            json!("2024.8.5.1347"),
+        ),
+        (
+            "Sound_Effect.prefab",
+            "Sound_Effect",
+            "/ContainerEntity/Name",
+            "Sound_Effect2",
+            json!("Sound_Effect2"),
+        ),
+        (
+            "save.godot3.bin",
+            "level",
+            "/entries/0/1/level",
+            "13",
+            json!(13),
+        ),
+    ];
+    std::fs::copy(
+        dir.path().join("save.godot3.bin"),
+        dir.path().join("unedited.godot3.bin"),
+    )
+    .unwrap();
+    // A list longer than the page's 200: the hit at 450 is in the third page.
+    let long: Vec<u64> = (0..500).map(|i| 700_000 + i).collect();
+    let long_json = dir.path().join("long.json.src");
+    std::fs::write(&long_json, serde_json::to_vec(&long).unwrap()).unwrap();
+    let out = common::gamewire(&[
+        "encode",
+        "godot3",
+        long_json.to_str().unwrap(),
+        "-o",
+        dir.path().join("long.godot3.bin").to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(&long_json).unwrap();
+    // A string longer than a listing shows.
+    let note = format!("{}END", "x".repeat(5000));
+    let note_json = dir.path().join("note.json.src");
+    std::fs::write(&note_json, json!({ "note": note }).to_string()).unwrap();
+    let out = common::gamewire(&[
+        "encode",
+        "godot3",
+        note_json.to_str().unwrap(),
+        "-o",
+        dir.path().join("note.godot3.bin").to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(&note_json).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/godot/engine-3.2.3/packer.pck"),
+        dir.path().join("packer.pck"),
+    )
+    .unwrap();
+    let before: Vec<Value> = cases
+        .iter()
+        .map(|c| decode(&dir.path().join(c.0)))
+        .collect();
+    let arg: Vec<Value> = cases
+        .iter()
+        .map(|c| {
+            let mut a = json!({"file": c.0, "search": c.1, "pointer": c.2, "input": c.3});
+            if c.0 == "note.godot3.bin" {
+                a["fullLength"] = json!(5003);
+            }
+            a
+        })
+        .collect();
+    let mut cmd = std::process::Command::new("node");
+    cmd.arg(browser_dir().join("view.mjs"))
+        .arg(env!("CARGO_BIN_EXE_gamewire"))
+        .arg(dir.path())
+        .arg(Value::Array(arg).to_string())
+        // Then the saved Godot file against its copy as it was: only the edited value.
+        .env(
+            "GAMEWIRE_VIEW_COMPARE",
+            json!(["unedited.godot3.bin", "/entries/0/1/level", "13", "12"]).to_string(),
+        )
+        .env(
+            "GAMEWIRE_VIEW_SIDE_FILE",
+            json!(["types.json", "KingsIsle type list"]).to_string(),
+        )
+        .env(
+            "GAMEWIRE_VIEW_ENTRY",
+            json!(["packer.pck", "saves/save.dat", "Ann", "/0/name"]).to_string(),
+        )
+        // And a key added to the player's dictionary.
+        .env(
+            "GAMEWIRE_VIEW_MAP",
+            json!(["/entries/0/1", "Ann", "/entries/0/1/name", "mana", "5"]).to_string(),
+        );
+    if let Some(shot) = std::env::var_os("GAMEWIRE_VIEW_SCREENSHOT") {
+        cmd.arg(shot);
+    }
+    let out = cmd.output().expect("run node");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "the browser run failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (i, c) in cases.iter().enumerate() {
+        assert!(
+            stdout.contains(&format!("EDITED {} {}", c.0, c.2)),
+            "{stdout}"
+        );
+        // Every case on this file, up to the last one, is on disk.
+        let mut expected = before[cases.iter().position(|d| d.0 == c.0).unwrap()]["data"].clone();
+        for d in cases.iter().filter(|d| d.0 == c.0) {
+            *expected.pointer_mut(d.2).unwrap() = d.4.clone();
+        }
+        if c.0 == "save.godot3.bin" {
+            expected["entries"][0][1]["mana"] = json!(5);
+        }
+        let after = decode(&dir.path().join(c.0));
+        assert_eq!(after["data"].pointer(c.2), Some(&c.4), "{}: {}", c.0, c.2);
+        assert_eq!(
+            after["data"], expected,
+            "{}: only the edited values change",
+            c.0
+        );
+        assert_eq!(
+            after["$gamewire"], before[i]["$gamewire"],
+            "{}: the same settings",
+            c.0
+        );
+    }
+}
+
+#[test]
+fn a_file_changed_on_disk_is_not_overwritten() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    let path = dir.path().join("save.godot3.bin");
+    assert_eq!(s.open("0/save.godot3.bin").0, 200);
+    let patch = json!({"file": "0/save.godot3.bin", "ops": [{"op": "replace", "path": "/entries/0/1/level", "value": 1}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
+    // Another program writes the file meanwhile.
+    let mut other = std::fs::read(&path).unwrap();
+    other.extend_from_slice(b"\0\0\0\0");
+    std::fs::write(&path, &other).unwrap();
+    let (status, body) = s.api(
+        "POST",
+        "/api/save",
+        &json!({"file": "0/save.godot3.bin"}).to_string(),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("changed on disk"),
+        "{body}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), other);
+    // Read again from the disk, the edits are gone and saving works.
+    let (status, body) = s.api(
+        "POST",
+        "/api/open",
+        &json!({"file": "0/save.godot3.bin", "reload": true}).to_string(),
+    );
+    assert_eq!(status, 422, "the file now has 4 bytes too many: {body}");
+    std::fs::write(&path, &other[..other.len() - 4]).unwrap();
+    let (status, body) = s.api(
+        "POST",
+        "/api/open",
+        &json!({"file": "0/save.godot3.bin", "reload": true}).to_string(),
+    );
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["edited"], false);
+    let (_, changes) = s.api("GET", "/api/changes?file=0/save.godot3.bin", "");
+    assert_eq!(changes["changes"], json!([]));
+    let (status, body) = s.api(
+        "POST",
+        "/api/save",
+        &json!({"file": "0/save.godot3.bin"}).to_string(),
+    );
+    assert_eq!(status, 200, "{body}");
+}
+
+#[test]
+fn list_items_are_added_and_removed() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let s = start(&[dir.path()]);
+    let path = dir.path().join("save.godot3.bin");
+    let before = decode(&path);
+    assert_eq!(s.open("0/save.godot3.bin").0, 200);
+    let id = "0/save.godot3.bin";
+    let ops = json!({"file": id, "ops": [
+        {"op": "add", "path": "/entries/0/1/inventory/-", "value": "bow"},
+        {"op": "remove", "path": "/entries/0/1/inventory/0"},
+    ]});
+    assert_eq!(s.api("POST", "/api/patch", &ops.to_string()).0, 200);
+    let (_, changes) = s.api("GET", &format!("/api/changes?file={id}"), "");
+    assert_eq!(changes["changes"].as_array().unwrap().len(), 3, "{changes}");
+    let (status, body) = s.api("POST", "/api/save", &json!({"file": id}).to_string());
+    assert_eq!(status, 200, "{body}");
+    let after = decode(&path);
+    let mut expected = before["data"].clone();
+    *expected.pointer_mut("/entries/0/1/inventory").unwrap() = json!(["shield", "potion", "bow"]);
+    assert_eq!(after["data"], expected);
+    // A bad operation changes nothing.
+    // An edit bigger than axum's default 2 MB body limit goes through.
+    let big = "y".repeat(3 << 20);
+    let ops =
+        json!({"file": id, "ops": [{"op": "replace", "path": "/entries/0/1/name", "value": big}]});
+    let (status, body) = s.api("POST", "/api/patch", &ops.to_string());
+    assert_eq!(status, 200, "{body}");
+    let bad = json!({"file": id, "ops": [{"op": "remove", "path": "/entries/0/1/inventory/9"}]});
+    let (status, body) = s.api("POST", "/api/patch", &bad.to_string());
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("past the end"),
+        "{body}"
+    );
+}
+
+#[test]
+fn another_host_is_warned_about_and_still_checked() {
+    let dir = folder(&["godot/save.godot3.bin"]);
+    let mut child = common::bin()
+        .args(["view", "--no-browser", "--port", "0", "--host", "0.0.0.0"])
+        .arg(dir.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let mut warning = String::new();
+    // Kept open to the end: the server's later notes must not meet a closed pipe.
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    stderr.read_line(&mut warning).unwrap();
+    let s = Server {
+        port: line
+            .trim()
+            .split(':')
+            .nth(2)
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap(),
+        token: line.trim().split("token=").nth(1).unwrap().to_owned(),
+        child,
+    };
+    assert!(
+        warning.contains("warning") && warning.contains("not on loopback"),
+        "{warning}"
+    );
+    let tok = ("X-Gamewire-Token", s.token.as_str());
+    // Any address may name the machine now, a DNS name still may not.
+    let ip = format!("10.1.2.3:{}", s.port);
+    assert_eq!(
+        request(s.port, "GET", "/api/files", &[("Host", &ip), tok], "").0,
+        200
+    );
+    let name = format!("evil.example:{}", s.port);
+    assert_eq!(
+        request(s.port, "GET", "/api/files", &[("Host", &name), tok], "").0,
+        403
+    );
+    assert_eq!(
+        request(s.port, "GET", "/api/files", &[("Host", &ip)], "").0,
+        403
+    );
+}
+
+#[test]
+fn entries_of_packs_and_archives_open_read_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let pck = dir.path().join("packer.pck");
+    std::fs::copy(fixtures.join("godot/engine-3.2.3/packer.pck"), &pck).unwrap();
+    std::fs::copy(
+        fixtures.join("kingsisle/wad/Test.wad"),
+        dir.path().join("Test.wad"),
+    )
+    .unwrap();
+    let s = start(&[dir.path()]);
+    let (_, files) = s.api("GET", "/api/files", "");
+    let containers: Vec<&str> = files["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["container"] == true)
+        .map(|f| f["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(containers, ["0/Test.wad", "0/packer.pck"], "{files}");
+    let (status, l) = s.api("GET", "/api/entries?file=0/packer.pck", "");
+    assert_eq!(status, 200, "{l}");
+    let save = l["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "saves/save.dat")
+        .unwrap_or_else(|| panic!("{l}"));
+    assert!(
+        save["format"].as_str().unwrap().starts_with("godot3"),
+        "{save}"
+    );
+    let (status, l) = s.api("GET", "/api/entries?file=0/Test.wad", "");
+    assert_eq!(status, 200, "{l}");
+    assert_eq!(l["entries"].as_array().unwrap().len(), 4, "{l}");
+    // The pack itself is not a document; its entry is, as `decode --entry` gives it.
+    assert_eq!(s.open("0/packer.pck").0, 422);
+    let (status, opened) = s.open("0/packer.pck//saves/save.dat");
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(opened["readOnly"], true);
+    let out = common::gamewire(&["decode", pck.to_str().unwrap(), "--entry", "saves/save.dat"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let decoded: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (_, root) = s.api(
+        "GET",
+        "/api/node?file=0/packer.pck//saves/save.dat&limit=100",
+        "",
+    );
+    assert_eq!(
+        root["count"],
+        json!(decoded["data"].as_array().unwrap().len())
+    );
+    let (_, first) = s.api(
+        "GET",
+        "/api/value?file=0/packer.pck//saves/save.dat&pointer=/0",
+        "",
+    );
+    assert_eq!(first, decoded["data"][0]);
+    // Read-only: a save is refused and the pack is unchanged.
+    let before = std::fs::read(&pck).unwrap();
+    let (status, body) = s.api(
+        "POST",
+        "/api/save",
+        &json!({"file": "0/packer.pck//saves/save.dat"}).to_string(),
+    );
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("read-only"),
+        "{body}"
+    );
+    assert_eq!(std::fs::read(&pck).unwrap(), before);
+    // An entry id does not step outside the roots either.
+    assert_eq!(s.open("0/../packer.pck//saves/save.dat").0, 403);
+}
