@@ -18,6 +18,10 @@ mod limits;
 mod secret;
 mod stdout_at_start;
 
+// `convert`'s input selection (--files-from, --shard) and its --summary-json.
+mod convert_select;
+mod convert_summary;
+
 #[cfg(feature = "godot")]
 mod godot;
 #[cfg(feature = "godot")]
@@ -415,7 +419,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Encode(EncodeCmd { codec: None, auto }) => auto::encode(auto),
         Command::Bench(c) => run_codec(Action::Bench, c),
         Command::Inspect(a) => inspect::run(a),
-        Command::Convert(a) => convert::run(a),
+        Command::Convert(a) => convert_select::refuse_archives(&a).and_then(|()| convert::run(a)),
         #[cfg(feature = "kingsisle")]
         Command::Hash(a) => kingsisle::hash(a),
         #[cfg(feature = "resonite")]
