@@ -39,12 +39,36 @@ with --overwrite, and nothing is written through a linked folder under --out-dir
 Folders (with -r or not) and glob patterns follow symbolic links only to files inside \
 the folder walked (or the pattern's folder); others are skipped with a note. Names \
 found in folders and by patterns are only ever files; name a file starting with `-` \
-after `--` (convert -- -save.dat).")]
+after `--` (convert -- -save.dat).
+
+Past one machine: --files-from LIST reads the files to convert from LIST (one path a \
+line, relative to the current folder; `-` for standard input), with or without inputs \
+on the command line. The inputs are expanded (folders walked, patterns matched), each \
+path kept once and sorted by its bytes (not by locale); --shard K/N then converts the \
+files whose place in that list, counted from 0, is K-1 modulo N, so N runs (a Slurm \
+array, Kubernetes jobs, xargs over ssh) given the same inputs convert disjoint parts \
+whose union is the whole. Every output is still planned and checked for the whole \
+list, so every part refuses a run that one machine would refuse. --summary-json FILE \
+writes what the run did (counts, each failure with its reason, bytes in and out, \
+wall time, the part), replaced atomically, for merging the parts' results.")]
 pub struct ConvertArgs {
     /// Files, folders and glob patterns (`saves/*.dat`, `levels/**/*.prefab`); after
     /// `--`, names starting with `-` too.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "files_from")]
     pub inputs: Vec<PathBuf>,
+    /// Read files to convert from LIST, one path a line (`-`: standard input), relative
+    /// to the current folder; blank lines are passed over. Under `--out-dir`, a listed
+    /// file's output keeps its folder (`a/b.dat` to `OUT/a/b.dat.json`).
+    #[arg(long, value_name = "LIST")]
+    pub files_from: Vec<PathBuf>,
+    /// Convert only the K-th of N parts of the sorted input list (1 <= K <= N), the
+    /// same part on every machine given the same inputs.
+    #[arg(long, value_name = "K/N", value_parser = crate::convert_select::parse_shard)]
+    pub shard: Option<crate::convert_select::Shard>,
+    /// Write a JSON summary of the run to FILE (counts, failures with their reasons,
+    /// bytes, wall time, the part), even when files fail.
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
     /// Walk folders recursively (without it, only the files directly in a folder).
     #[arg(short, long)]
     pub recursive: bool,
@@ -752,11 +776,22 @@ pub fn run(args: ConvertArgs) -> CliResult {
         }
         return crate::convert_archive::run(&archives, &args);
     }
-    let found = expand(&args)?;
+    let started = Instant::now();
+    if let Some(path) = &args.summary_json {
+        crate::convert_summary::check_target(path)?;
+    }
+    let listed = crate::convert_select::read_lists(&args.files_from)?;
+    let mut found = expand(&args)?;
     for note in &found.notes {
         eprintln!("gamewire: note: {note}");
     }
-    if found.jobs.is_empty() {
+    found.jobs.extend(listed.into_iter().map(|l| Job {
+        input: l.path,
+        base: l.base,
+    }));
+    // One order on every machine, each path once: what --shard splits.
+    let all = crate::convert_select::sort_unique(found.jobs, |j| &j.input);
+    if all.is_empty() {
         return Err("no input file to convert".into());
     }
     // Each worker gets the CLI's deep stack: values nest thousands of levels.
@@ -767,7 +802,26 @@ pub fn run(args: ConvertArgs) -> CliResult {
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
     // Every output is planned, and checked against the inputs and the other outputs,
     // before anything is written.
-    let jobs = plan(found.jobs, &args, &pool)?;
+    let jobs = plan(all, &args, &pool)?;
+    let files_in_list = jobs.len();
+    let jobs: Vec<Planned> = match args.shard {
+        None => jobs,
+        Some(shard) => {
+            let part: Vec<Planned> = jobs
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| shard.takes(*i))
+                .map(|(_, j)| j)
+                .collect();
+            if !args.quiet {
+                eprintln!(
+                    "gamewire: part {shard}: {} of the {files_in_list} files",
+                    part.len()
+                );
+            }
+            part
+        }
+    };
     if let Some(dir) = &args.out_dir {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot make folder {}: {e}", dir.display()))?;
@@ -784,6 +838,7 @@ pub fn run(args: ConvertArgs) -> CliResult {
     });
     let start = Instant::now();
     let bytes = AtomicU64::new(0);
+    let bytes_out = AtomicU64::new(0);
     let skipped = AtomicU64::new(0);
     let kept = AtomicU64::new(0);
     let failures = Mutex::new(Vec::new());
@@ -799,6 +854,8 @@ pub fn run(args: ConvertArgs) -> CliResult {
             match convert_one(job, &args, &side) {
                 Ok(Done::Converted(size)) => {
                     bytes.fetch_add(size, Ordering::Relaxed);
+                    let out = job.out.as_deref().and_then(|o| std::fs::metadata(o).ok());
+                    bytes_out.fetch_add(out.map_or(0, |m| m.len()), Ordering::Relaxed);
                 }
                 Ok(Done::Skipped) => {
                     skipped.fetch_add(1, Ordering::Relaxed);
@@ -819,7 +876,7 @@ pub fn run(args: ConvertArgs) -> CliResult {
                     let msg = e.to_string().replace('\n', " ");
                     let path = job.job.input.display().to_string();
                     let line = if msg.starts_with(&path) {
-                        msg
+                        msg.clone()
                     } else {
                         format!("{path}: {msg}")
                     };
@@ -827,10 +884,14 @@ pub fn run(args: ConvertArgs) -> CliResult {
                         Some(b) => b.println(format!("gamewire: error: {line}")),
                         None => eprintln!("gamewire: error: {line}"),
                     }
+                    let reason = match msg.strip_prefix(&path) {
+                        Some(rest) => rest.trim_start_matches([':', ' ']).to_owned(),
+                        None => msg,
+                    };
                     failures
                         .lock()
                         .unwrap_or_else(|p| p.into_inner())
-                        .push(line);
+                        .push(crate::convert_summary::Failure { path, reason });
                 }
             }
             if let Some(b) = &bar {
@@ -843,10 +904,9 @@ pub fn run(args: ConvertArgs) -> CliResult {
     }
     crate::io::sync_each(true);
     crate::io::sync_file_systems(&output_dirs(&args, &jobs))?;
-    let failed = failures
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .len();
+    let mut failures = failures.into_inner().unwrap_or_else(|p| p.into_inner());
+    failures.sort_by(|a, b| a.path.cmp(&b.path));
+    let failed = failures.len();
     let secs = start.elapsed().as_secs_f64();
     let mb = bytes.load(Ordering::Relaxed) as f64 / 1e6;
     let skipped = skipped.load(Ordering::Relaxed) as usize;
@@ -856,16 +916,35 @@ pub fn run(args: ConvertArgs) -> CliResult {
     } else {
         String::new()
     };
+    let to = match args.to {
+        Target::Json => "json",
+        Target::Native => "native",
+        Target::Godot4 => "godot4",
+    };
+    let converted = jobs.len() - failed - skipped - kept;
     eprintln!(
-        "converted {} files ({mb:.1} MB) in {secs:.2} s; {failed} failed, {skipped} skipped \
-         (side files, or not inputs for --to {}){kept_note}",
-        jobs.len() - failed - skipped - kept,
-        match args.to {
-            Target::Json => "json",
-            Target::Native => "native",
-            Target::Godot4 => "godot4",
-        }
+        "converted {converted} files ({mb:.1} MB) in {secs:.2} s; {failed} failed, {skipped} \
+         skipped (side files, or not inputs for --to {to}){kept_note}",
     );
+    if let Some(path) = &args.summary_json {
+        crate::convert_summary::Summary {
+            summary_version: crate::convert_summary::SUMMARY_VERSION,
+            gamewire: env!("CARGO_PKG_VERSION"),
+            shard: crate::convert_summary::Summary::part(args.shard),
+            to,
+            files_in_list,
+            files: jobs.len(),
+            converted,
+            skipped,
+            kept,
+            failed,
+            failures,
+            bytes_in: bytes.load(Ordering::Relaxed),
+            bytes_out: bytes_out.load(Ordering::Relaxed),
+            seconds: started.elapsed().as_secs_f64(),
+        }
+        .write(path)?;
+    }
     if failed > 0 {
         return Err(format!("{failed} file(s) failed").into());
     }

@@ -16,6 +16,10 @@ mod secret;
 mod stdout_at_start;
 mod view;
 
+// `convert`'s input selection (--files-from, --shard) and its --summary-json.
+mod convert_select;
+mod convert_summary;
+
 #[cfg(feature = "godot")]
 mod godot;
 #[cfg(feature = "godot")]
@@ -417,7 +421,7 @@ fn run(cli: Cli) -> CliResult {
         Command::Encode(EncodeCmd { codec: None, auto }) => auto::encode(auto),
         Command::Bench(c) => run_codec(Action::Bench, c),
         Command::Inspect(a) => inspect::run(a),
-        Command::Convert(a) => convert::run(a),
+        Command::Convert(a) => convert_select::refuse_archives(&a).and_then(|()| convert::run(a)),
         Command::View(a) => view::run(a),
         #[cfg(feature = "kingsisle")]
         Command::Hash(a) => kingsisle::hash(a),
