@@ -370,9 +370,7 @@ pub fn compress_block(mode: Mode, plain: &[u8]) -> Result<Vec<u8>> {
             } else {
                 plain
             };
-            fastlz_rs::CompressState::new()
-                .compress_to_vec(src, fastlz_rs::CompressionLevel::Default)
-                .map_err(|e| Error::msg(format!("FastLZ: {e}")))?
+            super::fastlz::compress(src)
         }
         Mode::Deflate | Mode::Gzip => deflate_like_zlib(mode, plain)?,
         Mode::Zstd => {
