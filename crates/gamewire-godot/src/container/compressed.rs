@@ -18,10 +18,14 @@
 //! (`length % block size`, possibly none). FastLZ compresses a block shorter than 16
 //! bytes as 16 bytes, zero-padded.
 //!
-//! Compressors differ in the bytes they write for the same plaintext, so a file read and
-//! written back gives the same bytes only where gamewire's compressor writes what the
-//! engine's did: [`Compressed::blocks`] keeps each block's original bytes, and
-//! [`write`] takes a block's original bytes back when its plaintext is unchanged.
+//! [`compress_block`] compresses as the engine does, with the engine's algorithms and
+//! settings: FastLZ by [`super::fastlz`] (level by size, as `fastlz_compress` picks),
+//! Deflate and gzip by zlib itself at level 6 (window bits 15, memory level 8, default
+//! strategy), Zstd by libzstd at level 3, one frame per block. So a block the engine
+//! wrote compresses again to the same bytes. A compressor of another build may still
+//! write other bytes for the same plaintext, so [`Compressed::blocks`] keeps each block's
+//! original bytes, and [`write`] can take a block's original bytes back when its
+//! plaintext is unchanged.
 //!
 //! ```
 //! use gamewire_godot::container::compressed::{self, Mode};
@@ -359,7 +363,6 @@ fn decompress_block(
 
 /// Compresses one block as the engine does (FastLZ pads blocks under 16 bytes to 16).
 pub fn compress_block(mode: Mode, plain: &[u8]) -> Result<Vec<u8>> {
-    let io = |e: std::io::Error| Error::msg(format!("{}: {e}", mode.name()));
     Ok(match mode {
         Mode::FastLz => {
             let mut padded;
@@ -494,7 +497,7 @@ mod tests {
             let f = fixture(name);
             let r = read(&f, &Limits::DEFAULT).unwrap();
             assert_eq!(r.mode, mode);
-            assert!(r.blocks.len() >= 1);
+            assert!(!r.blocks.is_empty());
             for (i, (plain, range)) in block_plaintexts(&r).zip(&r.blocks).enumerate() {
                 let ours = compress_block(mode, plain).unwrap();
                 assert_eq!(ours, &f[range.clone()], "{name} block {i}");
