@@ -22,16 +22,22 @@
 //!   distance (8191 or more) as low byte 255 then 16 bits big endian of `distance − 8191`.
 //! - Level 2 marks itself in the first byte's top bits (`| 0x20`).
 //!
-//! Decompression is the `fastlz-rs` crate's.
+//! Decompression ([`decompress`]) is the `fastlz-rs` crate's.
 //!
 //! ```
 //! use gamewire_godot::container::fastlz;
 //! let plain = b"abcabcabcabcabcabcabcabcabc, and again abcabcabc".to_vec();
 //! let packed = fastlz::compress(&plain);
 //! let mut back = vec![0u8; plain.len()];
-//! assert_eq!(fastlz_rs::decompress_to_buf(&packed, &mut back).unwrap(), plain.len());
+//! assert_eq!(fastlz::decompress(&packed, &mut back).unwrap(), plain.len());
 //! assert_eq!(back, plain);
 //! ```
+
+/// Decompresses `src` (either level) into `dst`, giving the bytes written; an error when
+/// `src` is damaged or inflates past `dst`.
+pub fn decompress(src: &[u8], dst: &mut [u8]) -> Result<usize, fastlz_rs::DecompressError> {
+    fastlz_rs::decompress_to_buf(src, dst)
+}
 
 /// Inputs shorter than this are compressed at level 1, the rest at level 2.
 pub const LEVEL_2_FROM: usize = 65536;
@@ -262,7 +268,7 @@ mod tests {
     fn round_trip(plain: &[u8], level: Level) {
         let packed = compress_level(plain, level);
         let mut back = vec![0u8; plain.len()];
-        let n = fastlz_rs::decompress_to_buf(&packed, &mut back)
+        let n = decompress(&packed, &mut back)
             .unwrap_or_else(|e| panic!("{level:?} {} bytes: {e}", plain.len()));
         assert_eq!(n, plain.len(), "{level:?}");
         assert_eq!(back, plain, "{level:?}");
