@@ -202,7 +202,7 @@ fn godot3_engine_and_gamewire_read_each_others_containers() {
                 .unwrap();
                 assert_eq!(again, theirs, "seed {seed}: {name} written back");
                 // Compressed again with no block kept: the engine's bytes, every block. Not
-                // for Zstd: Godot 3 bundles an older libzstd (1.4), whose level-3 output
+                // for Zstd: Godot 3.2.3 bundles libzstd 1.4.4, whose level-3 output
                 // differs from the 1.5 that gamewire (and Godot 4) compress with on some
                 // blocks; those are kept on write instead.
                 if c.mode == compressed::Mode::Zstd {
