@@ -39,7 +39,7 @@ fn input(rng: &mut Rng, len: usize) -> Vec<u8> {
         match rng.below(4) {
             0 => {
                 let b = rng.below(256) as u8;
-                v.extend(std::iter::repeat_n(b, piece));
+                v.resize(v.len() + piece, b);
             }
             1 if !v.is_empty() => {
                 let from = rng.below(v.len() as u64) as usize;
