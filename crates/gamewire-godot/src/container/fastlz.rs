@@ -13,7 +13,7 @@
 //!   (the byte before the position and the three from it) as a match at distance 1,
 //!   without touching the table.
 //! - The first two bytes are always literals; matches are sought while the position is
-//!   more than 13 bytes from the end, and a match stops two bytes before the end. After a
+//!   more than 13 bytes from the end, and no match covers the last three bytes. After a
 //!   match the two positions before its end go into the table.
 //! - Literal runs hold at most 32 bytes (a control byte `run - 1`); a match is a control
 //!   byte `len << 5 | distance >> 8` (`len` = match length − 2, 7 meaning "more follows",
