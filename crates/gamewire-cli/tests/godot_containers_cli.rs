@@ -129,6 +129,13 @@ fn compressed_saves_decode_inspect_and_encode_back_with_no_flag() {
             ],
             &[],
         ));
+        // Every block compresses again to the engine's bytes: the header keeps none.
+        let text = std::fs::read_to_string(&json).unwrap();
+        assert!(
+            !text.contains("\"kept\""),
+            "{mode}: {}",
+            &text[..text.len().min(400)]
+        );
         ok(&run(
             &[
                 "encode",

@@ -220,6 +220,14 @@ fn godot4_engine_and_gamewire_read_each_others_containers() {
                 })
                 .unwrap();
                 assert_eq!(&again, file, "seed {seed}: {name} written back");
+                // Compressed again with no block kept: the engine's bytes, every block.
+                for (i, (p, r)) in compressed::block_plaintexts(&c).zip(&c.blocks).enumerate() {
+                    assert_eq!(
+                        compressed::compress_block(c.mode, p).unwrap(),
+                        &file[r.clone()],
+                        "seed {seed}: {name} block {i} compressed again"
+                    );
+                }
                 c.plaintext
             }
         };

@@ -18,10 +18,14 @@
 //! (`length % block size`, possibly none). FastLZ compresses a block shorter than 16
 //! bytes as 16 bytes, zero-padded.
 //!
-//! Compressors differ in the bytes they write for the same plaintext, so a file read and
-//! written back gives the same bytes only where gamewire's compressor writes what the
-//! engine's did: [`Compressed::blocks`] keeps each block's original bytes, and
-//! [`write`] takes a block's original bytes back when its plaintext is unchanged.
+//! [`compress_block`] compresses as the engine does, with the engine's algorithms and
+//! settings: FastLZ by [`super::fastlz`] (level by size, as `fastlz_compress` picks),
+//! Deflate and gzip by zlib itself at level 6 (window bits 15, memory level 8, default
+//! strategy), Zstd by libzstd at level 3, one frame per block. So a block the engine
+//! wrote compresses again to the same bytes. A compressor of another build may still
+//! write other bytes for the same plaintext, so [`Compressed::blocks`] keeps each block's
+//! original bytes, and [`write`] can take a block's original bytes back when its
+//! plaintext is unchanged.
 //!
 //! ```
 //! use gamewire_godot::container::compressed::{self, Mode};
@@ -35,7 +39,6 @@
 //! ```
 
 use gamewire_core::{Error, ErrorKind, Limits, Result};
-use std::io::Write;
 use std::ops::Range;
 
 /// The magic at the start (and the end) of a compressed file.
@@ -360,7 +363,6 @@ fn decompress_block(
 
 /// Compresses one block as the engine does (FastLZ pads blocks under 16 bytes to 16).
 pub fn compress_block(mode: Mode, plain: &[u8]) -> Result<Vec<u8>> {
-    let io = |e: std::io::Error| Error::msg(format!("{}: {e}", mode.name()));
     Ok(match mode {
         Mode::FastLz => {
             let mut padded;
@@ -371,34 +373,45 @@ pub fn compress_block(mode: Mode, plain: &[u8]) -> Result<Vec<u8>> {
             } else {
                 plain
             };
-            fastlz_rs::CompressState::new()
-                .compress_to_vec(src, fastlz_rs::CompressionLevel::Default)
-                .map_err(|e| Error::msg(format!("FastLZ: {e}")))?
+            super::fastlz::compress(src)
         }
-        Mode::Deflate => {
-            let mut e = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(6));
-            e.write_all(plain).map_err(io)?;
-            e.finish().map_err(io)?
-        }
-        Mode::Gzip => {
-            let mut c = flate2::Compress::new_gzip(flate2::Compression::new(6), 15);
-            let mut out = Vec::with_capacity(plain.len() / 2 + 64);
-            loop {
-                let before = c.total_in() as usize;
-                let st = c
-                    .compress_vec(&plain[before..], &mut out, flate2::FlushCompress::Finish)
-                    .map_err(|e| Error::msg(format!("gzip: {e}")))?;
-                if st == flate2::Status::StreamEnd {
-                    break;
-                }
-                out.reserve(out.capacity().max(64));
-            }
-            out
-        }
+        Mode::Deflate | Mode::Gzip => deflate_like_zlib(mode, plain)?,
         Mode::Zstd => {
-            ruzstd::encoding::compress_to_vec(plain, ruzstd::encoding::CompressionLevel::Fastest)
+            zstd::bulk::compress(plain, ZSTD_LEVEL).map_err(|e| Error::msg(format!("zstd: {e}")))?
         }
     })
+}
+
+/// The zlib level the engine compresses Deflate and gzip blocks at
+/// (`Z_DEFAULT_COMPRESSION`, which zlib takes as 6).
+pub const ZLIB_LEVEL: u32 = 6;
+
+/// The Zstandard level the engine compresses at (`Compression::zstd_level`'s default,
+/// long-distance matching off).
+pub const ZSTD_LEVEL: i32 = 3;
+
+/// Deflate (zlib-wrapped) or gzip as the engine's `deflateInit2(level 6, window bits 15
+/// or 15 + 16, memory level 8, default strategy)` then one `deflate(Z_FINISH)` writes it:
+/// zlib's own algorithm, so the bytes match.
+fn deflate_like_zlib(mode: Mode, plain: &[u8]) -> Result<Vec<u8>> {
+    let level = flate2::Compression::new(ZLIB_LEVEL);
+    let mut c = if mode == Mode::Gzip {
+        flate2::Compress::new_gzip(level, 15)
+    } else {
+        flate2::Compress::new(level, true)
+    };
+    let mut out = Vec::with_capacity(plain.len() / 2 + 64);
+    loop {
+        let before = c.total_in() as usize;
+        let st = c
+            .compress_vec(&plain[before..], &mut out, flate2::FlushCompress::Finish)
+            .map_err(|e| Error::msg(format!("{}: {e}", mode.name())))?;
+        if st == flate2::Status::StreamEnd {
+            break;
+        }
+        out.reserve(out.capacity().max(64));
+    }
+    Ok(out)
 }
 
 /// Gives the bytes to keep for block `i` (its index and plaintext), or `None` to
@@ -463,6 +476,38 @@ mod tests {
 
     fn modes() -> [Mode; 4] {
         [Mode::FastLz, Mode::Deflate, Mode::Zstd, Mode::Gzip]
+    }
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/godot/containers")
+            .join(name);
+        std::fs::read(p).unwrap()
+    }
+
+    #[test]
+    fn engine_written_blocks_compress_again_to_the_same_bytes() {
+        for (name, mode) in [
+            ("godot3-deflate.sav", Mode::Deflate),
+            ("godot3-zstd.sav", Mode::Zstd),
+            ("godot3-gzip.sav", Mode::Gzip),
+            ("godot3-text-zstd.sav", Mode::Zstd),
+            ("godot3-fastlz.sav", Mode::FastLz),
+        ] {
+            let f = fixture(name);
+            let r = read(&f, &Limits::DEFAULT).unwrap();
+            assert_eq!(r.mode, mode);
+            assert!(!r.blocks.is_empty());
+            for (i, (plain, range)) in block_plaintexts(&r).zip(&r.blocks).enumerate() {
+                let ours = compress_block(mode, plain).unwrap();
+                assert_eq!(ours, &f[range.clone()], "{name} block {i}");
+            }
+            assert_eq!(
+                write(&r.plaintext, mode, r.block_size, &|_, _| None).unwrap(),
+                f,
+                "{name}"
+            );
+        }
     }
 
     #[test]

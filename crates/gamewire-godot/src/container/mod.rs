@@ -1,10 +1,12 @@
 //! The files Godot wraps a `store_var` stream (or any bytes) in: encrypted (`GDEC`,
 //! [`encrypted`]) and compressed (`GCPF`, [`compressed`]).
 //!
-//! [`sniff`] tells them apart by their magic.
+//! [`sniff`] tells them apart by their magic; [`fastlz`] is the FastLZ compressor that
+//! writes the engine's bytes.
 
 pub mod compressed;
 pub mod encrypted;
+pub mod fastlz;
 
 /// What a file was wrapped in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
