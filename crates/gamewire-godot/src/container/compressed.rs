@@ -332,15 +332,22 @@ fn decompress_block(
             n
         }
         Mode::Zstd => {
-            let mut dec = ruzstd::decoding::FrameDecoder::new();
+            // libzstd (the crate that also writes the engine's bytes), one decompression
+            // context per thread; one byte of room past the block shows a block that
+            // inflates past its size.
             scratch.clear();
             scratch.resize(want + 1, 0);
-            let n = dec.decode_all(src, scratch).map_err(|e| match e {
-                ruzstd::decoding::errors::FrameDecoderError::TargetTooSmall => block_error(
-                    0,
-                    format!("zstd inflates past the {want} bytes the block holds"),
-                ),
-                e => block_error(0, format!("zstd: {e}")),
+            let n = ZSTD_DECODER.with(|d| -> std::result::Result<usize, BlockError> {
+                let mut d = d.borrow_mut();
+                let d = match &mut *d {
+                    Some(d) => d,
+                    none => none.insert(
+                        zstd::bulk::Decompressor::new()
+                            .map_err(|e| block_error(0, format!("zstd: {e}")))?,
+                    ),
+                };
+                d.decompress_to_buffer(src, &mut scratch[..])
+                    .map_err(|e| block_error(0, format!("zstd: {e}")))
             })?;
             if n > want {
                 return Err(block_error(
@@ -359,6 +366,12 @@ fn decompress_block(
         ));
     }
     Ok(())
+}
+
+thread_local! {
+    /// The Zstandard decompression context of this thread, made on first use.
+    static ZSTD_DECODER: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// Compresses one block as the engine does (FastLZ pads blocks under 16 bytes to 16).
