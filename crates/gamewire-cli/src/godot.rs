@@ -40,9 +40,10 @@ pub struct Args {
     pub secret: crate::secret::SecretArgs,
 }
 
-/// The plaintext of an encrypted or compressed file (the library opens it).
-fn plaintext(major: u8, input: Vec<u8>, args: &Args) -> CliResult<Vec<u8>> {
-    let opts = gamewire::OpenOptions {
+/// How the library opens an encrypted or compressed file of Godot `major` for these
+/// arguments: as that version, with the secret given.
+fn container_options(major: u8, args: &Args) -> CliResult<gamewire::OpenOptions> {
+    Ok(gamewire::OpenOptions {
         as_format: Some(if major == 3 {
             gamewire::Format::Godot3
         } else {
@@ -51,7 +52,12 @@ fn plaintext(major: u8, input: Vec<u8>, args: &Args) -> CliResult<Vec<u8>> {
         allow_objects: args.allow_objects,
         secret: args.secret.secret()?,
         ..gamewire::OpenOptions::default()
-    };
+    })
+}
+
+/// The plaintext of an encrypted or compressed file (the library opens it).
+fn plaintext(major: u8, input: Vec<u8>, args: &Args) -> CliResult<Vec<u8>> {
+    let opts = container_options(major, args)?;
     let o = gamewire::open(input, None, &gamewire::SideFiles::none(), &opts)
         .map_err(|e| e.to_string())?;
     Ok(o.data().to_vec())
@@ -61,16 +67,7 @@ fn plaintext(major: u8, input: Vec<u8>, args: &Args) -> CliResult<Vec<u8>> {
 /// or decompressed, then decoded) and written back (encoded, then encrypted or
 /// compressed), as `decode FILE` and `encode FILE.json` do.
 fn bench_container(major: u8, input: &[u8], args: &Args) -> CliResult {
-    let opts = gamewire::OpenOptions {
-        as_format: Some(if major == 3 {
-            gamewire::Format::Godot3
-        } else {
-            gamewire::Format::Godot4
-        }),
-        allow_objects: args.allow_objects,
-        secret: args.secret.secret()?,
-        ..gamewire::OpenOptions::default()
-    };
+    let opts = container_options(major, args)?;
     let side = gamewire::SideFiles::none();
     let open = |b: &[u8]| {
         gamewire::open(b.to_vec(), None, &side, &opts)
