@@ -15,7 +15,16 @@ fuzz_target!(|data: &[u8]| {
             let _ = pack.read_checked(e);
         }
     }
-    let _ = gamewire::open::pack::list(data);
+    // Through the one archive path every front end lists and reads entries with: an
+    // entry that reads gives exactly its listed size.
+    if let Some(Ok(a)) = gamewire::open::archive::archive(data) {
+        for i in 0..a.len() {
+            if let Ok(Some(bytes)) = a.read(i) {
+                assert_eq!(bytes.len() as u64, a.size(i), "entry {}", a.name(i));
+            }
+        }
+        let _ = gamewire::open::archive::list(a.as_ref());
+    }
     // As a project.binary too (the magic put in front, so the fuzzer reaches the body).
     let mut with_magic = b"ECFG".to_vec();
     with_magic.extend_from_slice(data);
