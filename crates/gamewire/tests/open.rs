@@ -242,3 +242,45 @@ fn a_null_value_is_data_in_a_document() {
         read_document(br#"{"$gamewire": {"format": "godot4", "framing": "bare"}}"#).unwrap_err();
     assert!(e.to_string().contains("missing field `data`"), "{e}");
 }
+
+/// An O3DE file with an integer wider than 64 bits is refused when opened, naming the
+/// integer, instead of decoding to a document its reader refuses (found by the
+/// open_document fuzz target); one within the range opens and comes back.
+#[test]
+fn an_o3de_integer_past_64_bits_is_refused_when_opened() {
+    let side = SideFiles::none();
+    let wide = b"[\n\n\n333333333333333333333333333\n]\n".to_vec();
+    let e = match gamewire::open(
+        wide,
+        Some(Path::new("x.prefab")),
+        &side,
+        &OpenOptions::default(),
+    ) {
+        Ok(_) => panic!("a 27-digit integer opened"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        e.contains("333333333333333333333333333") && e.contains("64-bit"),
+        "{e}"
+    );
+    let fits = b"[\n\n\n18446744073709551615\n]\n".to_vec();
+    let o = gamewire::open(
+        fits.clone(),
+        Some(Path::new("x.prefab")),
+        &side,
+        &OpenOptions::default(),
+    )
+    .unwrap();
+    let mut doc = Vec::new();
+    o.write_document(&mut doc, false, None).unwrap();
+    let d = read_document(&doc).unwrap();
+    let back = gamewire::open::encode_document(
+        &d,
+        None,
+        None,
+        &side,
+        &gamewire::open::EncodeOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(back.bytes, fits);
+}

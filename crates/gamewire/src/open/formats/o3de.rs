@@ -184,8 +184,36 @@ pub(in crate::open) fn settings(
     // Everything plain JSON does not hold (indentation, line endings, comments,
     // trailing commas, number forms) is kept in the settings, to write it back.
     let doc = parse(data, name)?;
+    refuse_wide_integers(&doc)?;
     keep_style(&mut s, Style::detect(data, &doc)?);
     Ok((Settings::O3de(s), resolved, notes))
+}
+
+/// A gamewire JSON document holds integers of at most 64 bits (its reader refuses wider
+/// ones), so a file with a wider integer literal is refused when it is opened, with its
+/// text, rather than decoded to a document that cannot be encoded back.
+fn refuse_wide_integers(doc: &Document<'_>) -> Result<()> {
+    use gamewire_o3de::doc::Node;
+    let mut stack = vec![&doc.root];
+    while let Some(n) = stack.pop() {
+        match n {
+            Node::Number(t) => {
+                let integer = !t.contains(['.', 'e', 'E']);
+                if integer && t.parse::<i64>().is_err() && t.parse::<u64>().is_err() {
+                    let shown: String = t.chars().take(40).collect();
+                    return Err(Error::msg(format!(
+                        "the integer {shown}{} is outside the 64-bit range a gamewire JSON \
+                         document holds (-9223372036854775808 to 18446744073709551615)",
+                        if t.len() > 40 { "…" } else { "" }
+                    )));
+                }
+            }
+            Node::Array(items) => stack.extend(items.iter()),
+            Node::Object(members) => stack.extend(members.iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn layout(s: &O3deSettings, pretty: bool) -> Layout {
