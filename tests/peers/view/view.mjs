@@ -73,6 +73,7 @@ try {
     await packButton.click();
     await page.waitForFunction((n) => [...document.querySelectorAll('nav button[aria-expanded="true"]')].some((b) => b.textContent.startsWith(n)), packName);
     await page.getByRole('button', { name: re(entryName) }).click();
+    await page.waitForFunction(() => document.getElementById('tree').getAttribute('aria-busy') === 'false');
     await tree.getByRole('treeitem').first().waitFor();
     await page.waitForFunction(() => document.getElementById('status').textContent.includes('read-only'));
     const box = page.getByRole('searchbox');
@@ -86,15 +87,17 @@ try {
 
   for (const c of cases) {
     await page.getByRole('button', { name: new RegExp(`^${c.file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }).click();
+    // The same file may be open already: wait for this opening to finish.
+    await page.waitForFunction((f) => document.getElementById('filename').textContent === f
+      && document.getElementById('tree').getAttribute('aria-busy') === 'false', c.file);
     await tree.getByRole('treeitem').first().waitFor();
-    await page.waitForFunction((f) => document.getElementById('filename').textContent === f, c.file);
 
     // The keyboard: the root expands and collapses with the arrows.
     const root = tree.getByRole('treeitem').first();
     await root.focus();
     const rootExpanded = (v) => page.waitForFunction(
       (want) => document.querySelector('#tree > [role="treeitem"]').getAttribute('aria-expanded') === want,
-      v, { timeout: 5000 });
+      v);
     await page.keyboard.press('ArrowLeft');
     await rootExpanded('false');
     await page.keyboard.press('ArrowRight');

@@ -106,6 +106,17 @@ async function toggleEntries(f, li, b) {
 async function openFile(id, reload = false) {
   showError('');
   status(`Opening ${id}…`);
+  // Busy until the new tree is in place: assistive technology (and the browser test)
+  // wait for it instead of acting on the tree being replaced.
+  $('tree').setAttribute('aria-busy', 'true');
+  try {
+    await openInto(id, reload);
+  } finally {
+    $('tree').setAttribute('aria-busy', 'false');
+  }
+}
+
+async function openInto(id, reload) {
   let r;
   try {
     r = await api('/api/open', { file: id, reload });
