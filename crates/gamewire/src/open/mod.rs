@@ -25,6 +25,7 @@ pub mod numbers;
 #[cfg(feature = "godot")]
 pub mod settings;
 pub mod side;
+pub mod types;
 mod value;
 
 #[cfg(feature = "o3de")]
