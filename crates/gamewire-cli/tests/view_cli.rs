@@ -414,7 +414,11 @@ fn a_save_that_fails_writes_nothing() {
     let path = dir.path().join("BSimple.zeze");
     let before = std::fs::read(&path).unwrap();
     assert_eq!(s.open("0/BSimple.zeze").0, 200);
+    // A value its place's type refuses is refused at once.
     let patch = json!({"file": "0/BSimple.zeze", "ops": [{"op": "replace", "path": "/i", "value": "not a number"}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 422);
+    // One the page has no type for (a string's place) is taken, and refused on save.
+    let patch = json!({"file": "0/BSimple.zeze", "ops": [{"op": "replace", "path": "/s", "value": 5}]});
     assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
     let (status, body) = s.api(
         "POST",
@@ -663,20 +667,20 @@ fn the_page_in_a_real_browser() {
             "Sound_Effect2",
             json!("Sound_Effect2"),
         ),
-        // An enum, by name from the type list's options.
-        (
-            "item.bin",
-            "RARITY",
-            "/m_rarity",
-            "RARITY_COMMON",
-            json!("RARITY_COMMON"),
-        ),
         (
             "save.godot3.bin",
             "level",
             "/entries/0/1/level",
             "13",
             json!(13),
+        ),
+        // An enum, by name from the type list's options (the screenshot's case).
+        (
+            "item.bin",
+            "RARITY",
+            "/m_rarity",
+            "RARITY_COMMON",
+            json!("RARITY_COMMON"),
         ),
     ];
     // Vectors and colours edited by component: (file, search, pointer, a value refused:

@@ -127,7 +127,7 @@ impl ValueType {
                     _ => None,
                 };
                 match n {
-                    Some(n) if n < *min || n > *max => {
+                    Some(n) if !(*min..=*max).contains(&n) => {
                         Err(format!("{n} is outside {name}'s range ({min} to {max})"))
                     }
                     Some(_) => Ok(()),
@@ -259,7 +259,15 @@ impl Types {
         let v = get(data, pointer)?;
         match &self.source {
             #[cfg(feature = "godot")]
-            Source::Godot => godot_self(v, pointer.last().map(String::as_str) != Some("$type")),
+            Source::Godot => {
+                // Numbers that are parts of a tagged object (an Object's id) are not
+                // Variants of their own; a plain map never holds a `$type` key.
+                let plain = match pointer.split_last() {
+                    Some((_, up)) => get(data, up).and_then(|p| p.get("$type")).is_none(),
+                    None => true,
+                };
+                godot_self(v, plain)
+            }
             #[cfg(feature = "zeze")]
             Source::Zeze(None) => zeze_tagged(v),
             _ => None,
@@ -597,7 +605,9 @@ mod zeze {
                 Type::List(e) | Type::Set(e) => &**e,
                 // Maps with string or integer keys are objects; others lists of pairs
                 // (not typed here).
-                Type::Map(k, v) if matches!(**k, Type::String) || k.integer_range().is_some() => &**v,
+                Type::Map(k, v) if matches!(**k, Type::String) || k.integer_range().is_some() => {
+                    &**v
+                }
                 v => {
                     let (labels, int) = v.components()?;
                     t.parse::<usize>().ok().filter(|i| *i < labels.len())?;
