@@ -418,7 +418,8 @@ fn a_save_that_fails_writes_nothing() {
     let patch = json!({"file": "0/BSimple.zeze", "ops": [{"op": "replace", "path": "/i", "value": "not a number"}]});
     assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 422);
     // One the page has no type for (a string's place) is taken, and refused on save.
-    let patch = json!({"file": "0/BSimple.zeze", "ops": [{"op": "replace", "path": "/s", "value": 5}]});
+    let patch =
+        json!({"file": "0/BSimple.zeze", "ops": [{"op": "replace", "path": "/s", "value": 5}]});
     assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
     let (status, body) = s.api(
         "POST",
