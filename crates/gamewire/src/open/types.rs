@@ -820,6 +820,27 @@ mod tests {
         assert_eq!(t.at(&data, &toks("/$class")), None);
     }
 
+    #[test]
+    fn bit_flag_enums_take_several_names() {
+        let flags = ValueType::Enum {
+            name: "enum Flags".into(),
+            options: vec!["A".into(), "B".into(), "C".into()],
+            flags: true,
+        };
+        assert!(flags.check(&json!("A|C")).is_ok());
+        assert!(flags.check(&json!(5)).is_ok());
+        let e = flags.check(&json!("A|D")).unwrap_err();
+        assert_eq!(e, "\"D\" is not an option of enum Flags (A, B, C)");
+        let one = ValueType::Enum {
+            name: "enum Flags".into(),
+            options: vec!["A".into(), "B".into(), "C".into()],
+            flags: false,
+        };
+        assert!(one.check(&json!("A|C")).is_err());
+        assert!(one.check(&json!(-1)).is_err());
+        assert_eq!(flags.to_json()["flags"], true);
+    }
+
     #[cfg(feature = "zeze")]
     #[test]
     fn zeze_types_from_the_solution_and_tags() {
