@@ -490,8 +490,27 @@ fn values_carry_their_types_and_edits_must_fit_them() {
         "kingsisle/types.json",
         "zeze/BSimple.zeze",
         "zeze/zeze-solution.xml",
+        "o3de/sample-entity.json",
+        "o3de/o3de-registry.json",
     ]);
     let s = start(&[dir.path()]);
+    // An O3DE registry's Quaternion, as a hint for the editor.
+    assert_eq!(s.open("0/sample-entity.json").0, 200);
+    let (status, node) = s.api(
+        "GET",
+        "/api/node?file=0/sample-entity.json&pointer=/ClassData/Components/Component_%5B1001%5D/Transform%20Data",
+        "",
+    );
+    assert_eq!(status, 200, "{node}");
+    let rotation = node["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["key"] == "Rotation")
+        .unwrap()
+        .clone();
+    assert_eq!(rotation["type"]["kind"], "components", "{rotation}");
+    assert_eq!(rotation["type"]["name"], "Quaternion", "{rotation}");
     let (status, opened) = s.open("0/item.bin");
     assert_eq!(status, 200, "{opened}");
     let kids = opened["node"]["children"].as_array().unwrap();

@@ -369,6 +369,12 @@ impl Opened {
         self.resolved.solution.clone()
     }
 
+    /// The O3DE registry the file was read with (beside it, over the bundled types).
+    #[cfg(feature = "o3de")]
+    pub fn registry(&self) -> Option<std::sync::Arc<gamewire_o3de::Registry>> {
+        self.resolved.registry.clone()
+    }
+
     /// A description for listings: `godot3 (store_var frames)`.
     pub fn describe(&self) -> String {
         self.settings.describe()

@@ -204,6 +204,14 @@ enum Source {
     /// The solution and the bean the file holds (`None`: schema-less, tags only).
     #[cfg(feature = "zeze")]
     Zeze(Option<(std::sync::Arc<gamewire_zeze::schema::Schema>, String)>),
+    /// The registry an O3DE file was read with, and what it types in the file. Its
+    /// types are hints for the editor only: O3DE reads more forms than the stored one
+    /// (a number as text, a colour as `{"HEX"}`), so edits are checked when saved.
+    #[cfg(feature = "o3de")]
+    O3de(
+        std::sync::Arc<gamewire_o3de::Registry>,
+        gamewire_o3de::typing::Typing,
+    ),
     /// Nothing beyond JSON.
     None,
 }
@@ -236,6 +244,14 @@ impl Types {
                 (super::ZezeLayout::Bean, Some(s), Some(b)) => Source::Zeze(Some((s, b.clone()))),
                 (super::ZezeLayout::Bean, None, _) => Source::Zeze(None),
                 _ => Source::None,
+            },
+            #[cfg(feature = "o3de")]
+            Settings::O3de(_) => match opened.registry() {
+                Some(r) => {
+                    let typing = gamewire_o3de::typing::typing(&r, opened.data());
+                    Source::O3de(r, typing)
+                }
+                None => Source::None,
             },
             _ => Source::None,
         };
@@ -270,6 +286,8 @@ impl Types {
             }
             #[cfg(feature = "zeze")]
             Source::Zeze(None) => zeze_tagged(v),
+            #[cfg(feature = "o3de")]
+            Source::O3de(reg, typing) => o3de::at(reg, typing, data, pointer, v),
             _ => None,
         }
     }
@@ -661,6 +679,119 @@ mod zeze {
     }
 }
 
+#[cfg(feature = "o3de")]
+mod o3de {
+    use super::{components, float, get, integer, Colour, Json, ValueType};
+    use gamewire_o3de::typing::Typing;
+    use gamewire_o3de::{Registry, TypeExpr, Uuid};
+
+    /// The class a `$type` names (`"{UUID} Name"` or `"Name"`).
+    fn class_named(reg: &Registry, text: &str) -> Option<usize> {
+        let text = text.trim();
+        if let Some(rest) = text.strip_prefix('{') {
+            let (uuid, name) = rest.split_once('}')?;
+            if let Some(c) = Uuid::parse(&format!("{{{uuid}}}")).and_then(|u| reg.class_by_uuid(&u))
+            {
+                return Some(c);
+            }
+            return reg.classes_named(name).first().copied();
+        }
+        reg.classes_named(text).first().copied()
+    }
+
+    /// The type of member `name` of `value`, of type `ty`.
+    fn member(reg: &Registry, ty: &TypeExpr, value: &Json, name: &str) -> Option<TypeExpr> {
+        // An instance names its own class when it differs from the declared one.
+        let own = value
+            .get("$type")
+            .and_then(Json::as_str)
+            .and_then(|t| class_named(reg, t));
+        match ty {
+            TypeExpr::Class(c) => {
+                let class = &reg.classes[own.unwrap_or(*c)];
+                let f = class.fields.iter().find(|f| f.name == name).or_else(|| {
+                    class
+                        .fields
+                        .iter()
+                        .find(|f| f.name.eq_ignore_ascii_case(name))
+                })?;
+                Some(f.ty.clone())
+            }
+            TypeExpr::Pointer(t) | TypeExpr::UniquePtr(t) | TypeExpr::SharedPtr(t) => match own {
+                Some(c) => member(reg, &TypeExpr::Class(c), value, name),
+                None => member(reg, t, value, name),
+            },
+            TypeExpr::Transform => TypeExpr::transform_member(name),
+            TypeExpr::Map(_, v) | TypeExpr::UnorderedMap(_, v) if value.is_object() => {
+                Some((**v).clone())
+            }
+            t => {
+                let e = t.element()?;
+                name.parse::<usize>().ok()?;
+                value.is_array().then(|| e.clone())
+            }
+        }
+    }
+
+    /// The type the registry gives the value at `toks`, as a hint for its editor, when
+    /// the value is in the stored form (numbers, an array of numbers, an enum's name).
+    pub(super) fn at(
+        reg: &Registry,
+        typing: &Typing,
+        data: &Json,
+        toks: &[String],
+        v: &Json,
+    ) -> Option<ValueType> {
+        // Where typing starts: an envelope's ClassData, or a prefab entity's component.
+        let (mut ty, start) = match typing {
+            Typing::Envelope { ty, .. } if toks.first()? == "ClassData" => (ty.clone(), 1),
+            Typing::Prefab => {
+                let at = match toks.first()?.as_str() {
+                    "ContainerEntity" => 1,
+                    "Entities" => 2,
+                    _ => return None,
+                };
+                if toks.get(at)? != "Components" || toks.len() < at + 3 {
+                    return None;
+                }
+                let component = get(data, &toks[..at + 2])?;
+                let c = class_named(reg, component.get("$type")?.as_str()?)?;
+                (TypeExpr::Class(c), at + 2)
+            }
+            _ => return None,
+        };
+        for i in start..toks.len() {
+            let here = get(data, &toks[..i])?;
+            ty = member(reg, &ty, here, &toks[i])?;
+        }
+        hint(reg, &ty, v)
+    }
+
+    fn hint(reg: &Registry, ty: &TypeExpr, v: &Json) -> Option<ValueType> {
+        let name = reg.type_to_string(ty);
+        if let Some(r) = ty.integer_range() {
+            return (v.is_i64() || v.is_u64()).then(|| integer(&name, r));
+        }
+        if let Some(b) = ty.float_bits() {
+            return v.is_number().then(|| float(&name, b));
+        }
+        if let TypeExpr::Enum(e) = ty {
+            let e = &reg.enums[*e];
+            return v.is_string().then(|| ValueType::Enum {
+                name: e.name.clone(),
+                options: e.values.iter().map(|(n, _)| n.clone()).collect(),
+                flags: false,
+            });
+        }
+        let labels = ty.components()?;
+        let all_numbers = v
+            .as_array()
+            .is_some_and(|a| a.len() == labels.len() && a.iter().all(Json::is_number));
+        let colour = (*ty == TypeExpr::Color).then_some(Colour::Unit);
+        all_numbers.then(|| components(&name, labels, "/", &float("f32", 32), colour))
+    }
+}
+
 /// A schema-less Zeze value's type by its tag: `{"vector3": [..]}`.
 #[cfg(feature = "zeze")]
 fn zeze_tagged(v: &Json) -> Option<ValueType> {
@@ -839,6 +970,42 @@ mod tests {
         assert!(one.check(&json!("A|C")).is_err());
         assert!(one.check(&json!(-1)).is_err());
         assert_eq!(flags.to_json()["flags"], true);
+    }
+
+    #[cfg(feature = "o3de")]
+    #[test]
+    fn o3de_hints_from_the_registry() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/o3de");
+        let path = dir.join("sample-entity.json");
+        let opened = crate::open(
+            std::fs::read(&path).unwrap(),
+            Some(&path),
+            &crate::SideFiles::filesystem(),
+            &crate::OpenOptions::default(),
+        )
+        .unwrap();
+        let t = Types::of(&opened);
+        let mut text = Vec::new();
+        opened.write_document(&mut text, false, None).unwrap();
+        let doc: Json = serde_json::from_slice(&text).unwrap();
+        let data = &doc["data"];
+        let rot = "/ClassData/Components/Component_[1001]/Transform Data/Rotation";
+        let j = t.at(data, &toks(rot)).unwrap().to_json();
+        assert_eq!(j["kind"], "components", "{j}");
+        assert_eq!(j["components"][3]["label"], "w");
+        // The stored form only: a translation with a number as text is not offered.
+        let tr = "/ClassData/Components/Component_[1001]/Transform Data/Translation";
+        assert_eq!(t.at(data, &toks(tr)), None);
+        let id = t
+            .at(data, &toks("/ClassData/Components/Component_[1002]/Id"))
+            .unwrap()
+            .to_json();
+        assert_eq!(id["max"], u64::MAX.to_string(), "{id}");
+        let shadows = "/ClassData/Components/Component_[1002]/Shadows";
+        let j = t.at(data, &toks(shadows)).unwrap().to_json();
+        assert_eq!(j["options"], json!(["None", "Cast", "Receive", "Both"]));
+        // Hints only: a save checks what O3DE reads.
+        assert!(t.check(data, &toks(rot), &json!("text")).is_ok());
     }
 
     #[cfg(feature = "zeze")]
