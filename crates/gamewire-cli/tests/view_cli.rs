@@ -525,6 +525,8 @@ fn values_carry_their_types_and_edits_must_fit_them() {
     assert_eq!(colour["type"]["kind"], "components", "{colour}");
     assert_eq!(colour["type"]["colour"], "byte");
     assert_eq!(colour["type"]["components"][0]["type"]["max"], "255");
+    // Its numbers, for the tree's row.
+    assert_eq!(colour["parts"], json!(["30", "60", "200", "255"]));
     let id = "0/item.bin";
     for (pointer, value, message) in [
         (

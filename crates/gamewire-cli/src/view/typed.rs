@@ -3,7 +3,7 @@
 //! width, an enum's options, a vector's components), and an edit whose value does not
 //! fit its place's type is refused with the library's message.
 
-use gamewire::open::types::Types;
+use gamewire::open::types::{Types, ValueType};
 use serde_json::Value;
 
 /// Adds `"type"` to a listing (`node`: the value at `pointer` with its `children`)
@@ -14,6 +14,7 @@ pub fn annotate(types: &Types, data: &Value, pointer: &str, node: &mut Value) {
     };
     if let Some(t) = types.at(data, &toks) {
         node["type"] = t.to_json();
+        add_parts(&t, value_at(data, &toks), node);
     }
     if let Some(children) = node.get_mut("children").and_then(Value::as_array_mut) {
         for c in children {
@@ -25,8 +26,37 @@ pub fn annotate(types: &Types, data: &Value, pointer: &str, node: &mut Value) {
             t.push(key);
             if let Some(ty) = types.at(data, &t) {
                 c["type"] = ty.to_json();
+                add_parts(&ty, value_at(data, &t), c);
             }
         }
+    }
+}
+
+/// The value at `toks`.
+fn value_at<'a>(data: &'a Value, toks: &[String]) -> Option<&'a Value> {
+    let mut v = data;
+    for t in toks {
+        v = match v {
+            Value::Object(m) => m.get(t)?,
+            Value::Array(a) => a.get(t.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(v)
+}
+
+/// A value with components lists their numbers as text (`"parts": ["1.0", "0.5"]`), for
+/// the tree's row.
+fn add_parts(t: &ValueType, v: Option<&Value>, node: &mut Value) {
+    let (ValueType::Components { components, .. }, Some(v)) = (t, v) else {
+        return;
+    };
+    let parts: Option<Vec<Value>> = components
+        .iter()
+        .map(|c| v.pointer(&c.pointer).map(|x| Value::String(x.to_string())))
+        .collect();
+    if let Some(parts) = parts {
+        node["parts"] = Value::Array(parts);
     }
 }
 

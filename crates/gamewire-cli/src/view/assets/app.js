@@ -2,7 +2,7 @@
 // a cookie the server set and in a header) for files, one level of a document at a time,
 // applies edits as JSON Patch operations, and saves. No format rule lives here.
 
-import { scalarTypedEditor, componentEditor, typeText } from './editors.js';
+import { scalarTypedEditor, componentEditor, typeText, cssColour } from './editors.js';
 import { showComparison, stepDifference, keydown as compareKeydown } from './compare.js';
 
 const PAGE = 200;
@@ -159,6 +159,8 @@ async function openInto(id, reload) {
 // ---- tree ----
 
 function summary(n) {
+  // A vector or colour: its components.
+  if (n.parts) return `${n.type.name} (${n.parts.join(', ')})`;
   if (n.count !== undefined) {
     const what = n.tag || (n.kind === 'array' ? 'list' : 'map');
     return `${what} (${n.count} ${n.count === 1 ? 'child' : 'children'})`;
@@ -211,6 +213,13 @@ function fillRow(item) {
   type.className = 'type';
   type.textContent = n.type && n.type.name ? `${n.kind} · ${n.type.name}` : n.kind;
   row.append(tw, key, val, type);
+  if (n.parts && n.type.colour) {
+    const sw = document.createElement('span');
+    sw.className = 'chip';
+    sw.setAttribute('aria-hidden', 'true');
+    sw.style.background = cssColour(n.type.colour, n.parts);
+    val.before(sw);
+  }
   item.setAttribute('aria-label', `${key.textContent}: ${val.textContent}, ${n.kind}`);
 }
 
@@ -540,7 +549,10 @@ async function refresh(op) {
       while (p && !find(p)) p = parentOf(p);
       const holder = find(p);
       if (holder && p !== '') {
+        const n = await api('/api/node?' + q({ file: current.id, pointer: p, limit: 0 }));
+        holder.node = { ...n, key: holder.node.key };
         holder.classList.add('edited');
+        fillRow(holder);
         if (holder === selected) showDetail(holder);
       }
     }
