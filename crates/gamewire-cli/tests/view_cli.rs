@@ -839,15 +839,17 @@ fn the_page_in_a_real_browser() {
         .arg(env!("CARGO_BIN_EXE_gamewire"))
         .arg(dir.path())
         .arg(Value::Array(arg).to_string())
-        // Then the saved Godot file against its copy as it was: only the edited value.
+        // Then the saved Godot file against its copy as it was: the value edited and the
+        // key added.
         .env(
             "GAMEWIRE_VIEW_COMPARE",
             json!([
                 "save.godot3.bin",
                 "unedited.godot3.bin",
-                "/entries/0/1/level",
-                "13",
-                "12"
+                [
+                    ["/entries/0/1/level", "13", "12", "changed", "changed"],
+                    ["/entries/0/1/mana", "5", "—", "only-left", "only in save.godot3.bin"]
+                ]
             ])
             .to_string(),
         )
@@ -872,7 +874,15 @@ fn the_page_in_a_real_browser() {
         // And a key added to the player's dictionary.
         .env(
             "GAMEWIRE_VIEW_MAP",
-            json!(["/entries/0/1", "Ann", "/entries/0/1/name", "mana", "5"]).to_string(),
+            json!([
+                "save.godot3.bin",
+                "/entries/0/1",
+                "Ann",
+                "/entries/0/1/name",
+                "mana",
+                "5"
+            ])
+            .to_string(),
         );
     if let Some(shot) = std::env::var_os("GAMEWIRE_VIEW_SCREENSHOT") {
         cmd.arg(shot);
@@ -898,7 +908,7 @@ fn the_page_in_a_real_browser() {
         );
     }
     assert!(
-        stdout.contains("COMPARED unedited.godot3.bin /entries/0/1/level"),
+        stdout.contains("COMPARED unedited.godot3.bin /entries/0/1/level /entries/0/1/mana"),
         "{stdout}"
     );
     // Each file on disk holds every edit made to it, and nothing else changed.

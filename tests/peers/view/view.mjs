@@ -204,49 +204,14 @@ try {
     if (!said.startsWith('Saved ')) throw new Error(`${c.file}: ${said}: ${await page.locator('#error').textContent()}`);
     console.log(`COMPONENTS ${c.file} ${c.pointer}`);
   }
-  // Compare: the open file against the copy named by GAMEWIRE_VIEW_COMPARE (the file as
-  // it was), side by side: from the keyboard, `n` goes to the one difference, the value
-  // edited, marked changed, with each file's value in its column.
-  if (process.env.GAMEWIRE_VIEW_COMPARE) {
-    const [file, other, pointer, left, right] = JSON.parse(process.env.GAMEWIRE_VIEW_COMPARE);
+  // A map entry added (and an undo and redo of it), then saved: GAMEWIRE_VIEW_MAP holds
+  // the file, its map pointer, a search finding a value in it and that value's
+  // pointer, the new key and its JSON value.
+  if (process.env.GAMEWIRE_VIEW_MAP) {
+    const [file, mapPointer, search, hitPointer, key, value] = JSON.parse(process.env.GAMEWIRE_VIEW_MAP);
     await page.getByRole('button', { name: new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }).click();
     await page.waitForFunction((f) => document.getElementById('filename').textContent === f
       && document.getElementById('tree').getAttribute('aria-busy') === 'false', file);
-    await page.getByLabel('Compare with').selectOption({ label: other });
-    await page.getByRole('button', { name: 'Compare', exact: true }).click();
-    const region = page.getByRole('region', { name: 'Comparison' });
-    await region.waitFor();
-    await page.waitForFunction(() => document.getElementById('compare-tree').getAttribute('aria-busy') === 'false'
-      && document.querySelector('#compare-tree [role="treeitem"]'));
-    const side = region.getByRole('tree');
-    const title = await page.locator('#comparison-title').textContent();
-    if (!title.endsWith(': 1 difference')) throw new Error(`comparison: ${title}`);
-    await side.getByRole('treeitem').first().focus();
-    await page.keyboard.press('n');
-    await page.waitForFunction((p) => document.querySelector('#compare-tree [aria-selected="true"]')?.dataset.pointer === p, pointer);
-    const row = side.locator('[role="treeitem"][aria-selected="true"]');
-    if (!(await row.evaluate((e) => e === document.activeElement))) throw new Error('the difference is not focused');
-    const cells = [await row.locator(':scope > .row .left').textContent(), await row.locator(':scope > .row .right').textContent()];
-    if (JSON.stringify(cells) !== JSON.stringify([left, right])) throw new Error(`comparison: ${JSON.stringify(cells)}`);
-    if (!(await row.getAttribute('class')).split(' ').includes('changed') || !(await row.getAttribute('aria-label')).endsWith(', changed')) {
-      throw new Error(`comparison: the row is not marked changed: ${await row.getAttribute('aria-label')}`);
-    }
-    // Its containers are marked as holding it; ArrowUp and ArrowDown move by row.
-    const parentPointer = pointer.slice(0, pointer.lastIndexOf('/'));
-    const holder = side.locator(`[role="treeitem"][data-pointer=${JSON.stringify(parentPointer)}]`);
-    if (!(await holder.getAttribute('class')).split(' ').includes('inside')) throw new Error('the difference\'s container is not marked');
-    await page.keyboard.press('ArrowUp');
-    await page.waitForFunction((p) => document.querySelector('#compare-tree [aria-selected="true"]')?.dataset.pointer !== p, pointer);
-    await page.keyboard.press('ArrowDown');
-    await page.waitForFunction((p) => document.querySelector('#compare-tree [aria-selected="true"]')?.dataset.pointer === p, pointer);
-    if (shot('view-compare.png')) await page.screenshot({ path: shot('view-compare.png') });
-    console.log(`COMPARED ${other} ${pointer}`);
-  }
-  // A map entry added (and an undo and redo of it), then saved: GAMEWIRE_VIEW_MAP holds
-  // the open file's map pointer, a search finding a value in it and that value's
-  // pointer, the new key and its JSON value.
-  if (process.env.GAMEWIRE_VIEW_MAP) {
-    const [mapPointer, search, hitPointer, key, value] = JSON.parse(process.env.GAMEWIRE_VIEW_MAP);
     const box = page.getByRole('searchbox');
     await box.fill(search);
     await box.press('Enter');
@@ -273,6 +238,54 @@ try {
     const said = await status.textContent();
     if (!said.startsWith('Saved ')) throw new Error(`map entry: ${said}: ${await page.locator('#error').textContent()}`);
     console.log(`ADDED ${added}`);
+  }
+  // Compare: a file against the copy named by GAMEWIRE_VIEW_COMPARE (the file as it
+  // was), side by side: from the keyboard, `n` goes from difference to difference (the
+  // value edited, marked changed; the key added, marked as only in the left file), each
+  // file's value in its column, and its container marked as holding it.
+  if (process.env.GAMEWIRE_VIEW_COMPARE) {
+    const [file, other, diffs] = JSON.parse(process.env.GAMEWIRE_VIEW_COMPARE);
+    await page.getByRole('button', { name: new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) }).click();
+    await page.waitForFunction((f) => document.getElementById('filename').textContent === f
+      && document.getElementById('tree').getAttribute('aria-busy') === 'false', file);
+    await page.getByLabel('Compare with').selectOption({ label: other });
+    await page.getByRole('button', { name: 'Compare', exact: true }).click();
+    const region = page.getByRole('region', { name: 'Comparison' });
+    await region.waitFor();
+    await page.waitForFunction(() => document.getElementById('compare-tree').getAttribute('aria-busy') === 'false'
+      && document.querySelector('#compare-tree [role="treeitem"]'));
+    const side = region.getByRole('tree');
+    const title = await page.locator('#comparison-title').textContent();
+    if (!title.endsWith(`: ${diffs.length} difference${diffs.length === 1 ? '' : 's'}`)) throw new Error(`comparison: ${title}`);
+    await side.getByRole('treeitem').first().focus();
+    for (const [pointer, left, right, mark, said] of diffs) {
+      await page.keyboard.press('n');
+      await page.waitForFunction((p) => document.querySelector('#compare-tree [aria-selected="true"]')?.dataset.pointer === p, pointer);
+      const row = side.locator('[role="treeitem"][aria-selected="true"]');
+      if (!(await row.evaluate((e) => e === document.activeElement))) throw new Error('the difference is not focused');
+      const cells = [await row.locator(':scope > .row .left').textContent(), await row.locator(':scope > .row .right').textContent()];
+      if (JSON.stringify(cells) !== JSON.stringify([left, right])) throw new Error(`comparison ${pointer}: ${JSON.stringify(cells)}`);
+      const label = await row.getAttribute('aria-label');
+      if (!(await row.getAttribute('class')).split(' ').includes(mark) || !label.endsWith(`, ${said}`)) {
+        throw new Error(`comparison: ${pointer} is not marked ${mark}: ${label}`);
+      }
+      // Its container is marked as holding it.
+      const parentPointer = pointer.slice(0, pointer.lastIndexOf('/'));
+      const holder = side.locator(`[role="treeitem"][data-pointer=${JSON.stringify(parentPointer)}]`);
+      if (!(await holder.getAttribute('class')).split(' ').includes('inside')) throw new Error(`${pointer}'s container is not marked`);
+    }
+    // ArrowUp and ArrowDown move by row; `p` goes back a difference.
+    const last = diffs[diffs.length - 1][0];
+    await page.keyboard.press('ArrowUp');
+    await page.waitForFunction((p) => document.querySelector('#compare-tree [aria-selected="true"]')?.dataset.pointer !== p, last);
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((p) => document.querySelector('#compare-tree [aria-selected="true"]')?.dataset.pointer === p, last);
+    if (diffs.length > 1) {
+      await page.keyboard.press('p');
+      await page.waitForFunction((p) => document.querySelector('#compare-tree [aria-selected="true"]')?.dataset.pointer === p, diffs[diffs.length - 2][0]);
+    }
+    if (shot('view-compare.png')) await page.screenshot({ path: shot('view-compare.png') });
+    console.log(`COMPARED ${other} ${diffs.map((d) => d[0]).join(' ')}`);
   }
   if (errors.length) throw new Error(`errors on the page: ${errors.join('; ')}`);
   if (outside.length) throw new Error(`the page loaded from outside: ${outside.join(', ')}`);

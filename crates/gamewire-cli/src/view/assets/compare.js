@@ -19,6 +19,7 @@ function el(tag, props = {}, ...kids) {
 
 function summary(n) {
   if (!n) return '—';
+  if (n.parts) return `${n.type.name} (${n.parts.join(', ')})`;
   if (n.count !== undefined) {
     const what = n.tag || (n.kind === 'array' ? 'list' : 'map');
     return `${what} (${n.count})`;
@@ -30,8 +31,19 @@ function summary(n) {
 
 let state = null; // the comparison shown
 
-// Shows `leftId` against `rightId` in the section `root` (its parts found by id).
-export async function showComparison({ api, q, leftId, rightId, showError, status, reveal }) {
+// Shows `leftId` against `rightId` side by side (in #compare-tree and the parts around it).
+export async function showComparison(ctx) {
+  const tree = document.getElementById('compare-tree');
+  // Busy until the rows are in place (the browser test waits for it).
+  tree.setAttribute('aria-busy', 'true');
+  try {
+    await fill(ctx, tree);
+  } finally {
+    tree.setAttribute('aria-busy', 'false');
+  }
+}
+
+async function fill({ api, q, leftId, rightId, showError, status, reveal }, tree) {
   const r = await api('/api/compare?' + q({ file: leftId, other: rightId }));
   const marks = new Map(); // pointer -> 'changed' | 'only-left' | 'only-right'
   const inside = new Set(); // pointers holding a difference
@@ -40,14 +52,12 @@ export async function showComparison({ api, q, leftId, rightId, showError, statu
     let p = c.pointer;
     while (p !== '') { p = p.slice(0, p.lastIndexOf('/')); inside.add(p); }
   }
-  const tree = document.getElementById('compare-tree');
   state = { api, q, leftId, rightId, showError, status, reveal, marks, inside, diffs: r.changes.map((c) => c.pointer), at: -1, tree };
   document.getElementById('comparison-title').textContent =
     `${name(leftId)} and ${name(rightId)}: ${r.changes.length}${r.more ? '+' : ''} ${r.changes.length === 1 ? 'difference' : 'differences'}`;
   document.getElementById('compare-left-name').textContent = name(leftId);
   document.getElementById('compare-right-name').textContent = name(rightId);
   tree.setAttribute('aria-label', `Side by side: ${name(leftId)} (left) and ${name(rightId)} (right)`);
-  tree.setAttribute('aria-busy', 'true');
   tree.textContent = '';
   const [left, right] = await Promise.all([nodeOf(leftId, ''), nodeOf(rightId, '')]);
   const rootRow = row(null, '', left, right, 1);
@@ -56,7 +66,6 @@ export async function showComparison({ api, q, leftId, rightId, showError, statu
   select(rootRow, false);
   document.getElementById('prev-diff').disabled = state.diffs.length === 0;
   document.getElementById('next-diff').disabled = state.diffs.length === 0;
-  tree.setAttribute('aria-busy', 'false');
 }
 
 async function nodeOf(file, pointer) {
