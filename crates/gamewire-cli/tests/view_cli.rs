@@ -414,7 +414,12 @@ fn a_save_that_fails_writes_nothing() {
     let path = dir.path().join("BSimple.zeze");
     let before = std::fs::read(&path).unwrap();
     assert_eq!(s.open("0/BSimple.zeze").0, 200);
+    // A value its place's type refuses is refused at once.
     let patch = json!({"file": "0/BSimple.zeze", "ops": [{"op": "replace", "path": "/i", "value": "not a number"}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 422);
+    // One the page has no type for (a string's place) is taken, and refused on save.
+    let patch =
+        json!({"file": "0/BSimple.zeze", "ops": [{"op": "replace", "path": "/s", "value": 5}]});
     assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
     let (status, body) = s.api(
         "POST",
@@ -472,6 +477,101 @@ fn two_files_compared() {
         "",
     );
     assert_eq!(status, 403);
+}
+
+/// Each listed value carries the type the library gives it (a KingsIsle enum's options
+/// and colour's components from the type list, a Zeze integer's range from the
+/// solution), and an edit that does not fit it is refused with the message and changes
+/// nothing.
+#[test]
+fn values_carry_their_types_and_edits_must_fit_them() {
+    let dir = folder(&[
+        "kingsisle/item.bin",
+        "kingsisle/types.json",
+        "zeze/BSimple.zeze",
+        "zeze/zeze-solution.xml",
+        "o3de/sample-entity.json",
+        "o3de/o3de-registry.json",
+    ]);
+    let s = start(&[dir.path()]);
+    // An O3DE registry's Quaternion, as a hint for the editor.
+    assert_eq!(s.open("0/sample-entity.json").0, 200);
+    let (status, node) = s.api(
+        "GET",
+        "/api/node?file=0/sample-entity.json&pointer=/ClassData/Components/Component_%5B1001%5D/Transform%20Data",
+        "",
+    );
+    assert_eq!(status, 200, "{node}");
+    let rotation = node["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["key"] == "Rotation")
+        .unwrap()
+        .clone();
+    assert_eq!(rotation["type"]["kind"], "components", "{rotation}");
+    assert_eq!(rotation["type"]["name"], "Quaternion", "{rotation}");
+    let (status, opened) = s.open("0/item.bin");
+    assert_eq!(status, 200, "{opened}");
+    let kids = opened["node"]["children"].as_array().unwrap();
+    let by_key = |k: &str| kids.iter().find(|c| c["key"] == k).unwrap().clone();
+    let rarity = by_key("m_rarity");
+    assert_eq!(rarity["type"]["kind"], "enum", "{rarity}");
+    assert_eq!(
+        rarity["type"]["options"],
+        json!(["RARITY_COMMON", "RARITY_RARE", "RARITY_EPIC"])
+    );
+    let colour = by_key("m_color");
+    assert_eq!(colour["type"]["kind"], "components", "{colour}");
+    assert_eq!(colour["type"]["colour"], "byte");
+    assert_eq!(colour["type"]["components"][0]["type"]["max"], "255");
+    // Its numbers, for the tree's row.
+    assert_eq!(colour["parts"], json!(["30", "60", "200", "255"]));
+    let id = "0/item.bin";
+    for (pointer, value, message) in [
+        (
+            "/m_color/r",
+            json!(300),
+            "/m_color/r: 300 is outside unsigned char's range (0 to 255)",
+        ),
+        (
+            "/m_rarity",
+            json!("RARITY_MYTHIC"),
+            "\"RARITY_MYTHIC\" is not an option of enum Rarity",
+        ),
+        ("/m_position/x", json!(2), "is an integer; float is a float"),
+    ] {
+        let ops = json!({"file": id, "ops": [{"op": "replace", "path": pointer, "value": value}]});
+        let (status, body) = s.api("POST", "/api/patch", &ops.to_string());
+        assert_eq!(status, 422, "{pointer}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(message),
+            "{pointer}: {body}"
+        );
+    }
+    let (_, changes) = s.api("GET", &format!("/api/changes?file={id}"), "");
+    assert_eq!(changes["changes"], json!([]), "nothing was changed");
+    // The Zeze solution's int.
+    let (status, opened) = s.open("0/BSimple.zeze");
+    assert_eq!(status, 200, "{opened}");
+    let i = opened["node"]["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["key"] == "i")
+        .unwrap()
+        .clone();
+    assert_eq!(i["type"]["min"], "-2147483648", "{i}");
+    let ops = json!({"file": "0/BSimple.zeze", "ops": [{"op": "replace", "path": "/i", "value": 2147483648u64}]});
+    let (status, body) = s.api("POST", "/api/patch", &ops.to_string());
+    assert_eq!(status, 422, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("outside int's range"),
+        "{body}"
+    );
 }
 
 #[test]
@@ -596,7 +696,76 @@ fn the_page_in_a_real_browser() {
             "13",
             json!(13),
         ),
+        // An enum, by name from the type list's options (the screenshot's case).
+        (
+            "item.bin",
+            "RARITY",
+            "/m_rarity",
+            "RARITY_COMMON",
+            json!("RARITY_COMMON"),
+        ),
     ];
+    // Vectors and colours edited by component: (file, search, pointer, a value refused:
+    // [component, text, message], components set, the components as the library then
+    // reads them).
+    let components = [
+        (
+            "shape.godot3.bin",
+            "pos",
+            "/pos",
+            json!(["z", "1e39", "1e39 is outside real's range"]),
+            json!({"y": "-4.5"}),
+            vec![("/pos/value/1", json!(-4.5))],
+        ),
+        (
+            "item.bin",
+            "m_color",
+            "/m_color",
+            json!([
+                "r",
+                "300",
+                "300 is outside unsigned char's range (0 to 255)"
+            ]),
+            json!({"r": "200"}),
+            vec![("/m_color/r", json!(200))],
+        ),
+        (
+            "shape.godot3.bin",
+            "tint",
+            "/tint",
+            json!(["g", "x", "is not a finite number"]),
+            json!({"r": "0.25", "a": "0.5"}),
+            vec![
+                ("/tint/value/0", json!(0.25)),
+                ("/tint/value/3", json!(0.5)),
+            ],
+        ),
+    ];
+    // A Godot file with a vector and a colour, written by the library.
+    let shape_json = dir.path().join("shape.json.src");
+    std::fs::write(
+        &shape_json,
+        json!({
+            "name": "marker",
+            "pos": {"$type": "Vector3", "value": [1.0, 2.0, 3.0]},
+            "tint": {"$type": "Color", "value": [1.0, 0.5, 0.25, 1.0]}
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let out = common::gamewire(&[
+        "encode",
+        "godot3",
+        shape_json.to_str().unwrap(),
+        "-o",
+        dir.path().join("shape.godot3.bin").to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_file(&shape_json).unwrap();
     std::fs::copy(
         dir.path().join("save.godot3.bin"),
         dir.path().join("unedited.godot3.bin"),
@@ -642,10 +811,19 @@ fn the_page_in_a_real_browser() {
         dir.path().join("packer.pck"),
     )
     .unwrap();
-    let before: Vec<Value> = cases
-        .iter()
-        .map(|c| decode(&dir.path().join(c.0)))
-        .collect();
+    // Every edit the page makes, as the library must then read it.
+    let mut edits: Vec<(&str, &str, Value)> =
+        cases.iter().map(|c| (c.0, c.2, c.4.clone())).collect();
+    for c in &components {
+        for (p, v) in &c.5 {
+            edits.push((c.0, p, v.clone()));
+        }
+    }
+    edits.push(("save.godot3.bin", "/entries/0/1/mana", json!(5)));
+    let mut files: Vec<&str> = edits.iter().map(|e| e.0).collect();
+    files.sort();
+    files.dedup();
+    let before: Vec<Value> = files.iter().map(|f| decode(&dir.path().join(f))).collect();
     let arg: Vec<Value> = cases
         .iter()
         .map(|c| {
@@ -661,10 +839,29 @@ fn the_page_in_a_real_browser() {
         .arg(env!("CARGO_BIN_EXE_gamewire"))
         .arg(dir.path())
         .arg(Value::Array(arg).to_string())
-        // Then the saved Godot file against its copy as it was: only the edited value.
+        // Then the saved Godot file against its copy as it was: the value edited and the
+        // key added.
         .env(
             "GAMEWIRE_VIEW_COMPARE",
-            json!(["unedited.godot3.bin", "/entries/0/1/level", "13", "12"]).to_string(),
+            json!([
+                "save.godot3.bin",
+                "unedited.godot3.bin",
+                [
+                    ["/entries/0/1/level", "13", "12", "changed", "changed"],
+                    ["/entries/0/1/mana", "5", "—", "only-left", "only in save.godot3.bin"]
+                ]
+            ])
+            .to_string(),
+        )
+        .env(
+            "GAMEWIRE_VIEW_COMPONENTS",
+            Value::Array(
+                components
+                    .iter()
+                    .map(|c| json!({"file": c.0, "search": c.1, "pointer": c.2, "refuse": c.3, "set": c.4}))
+                    .collect(),
+            )
+            .to_string(),
         )
         .env(
             "GAMEWIRE_VIEW_SIDE_FILE",
@@ -677,7 +874,15 @@ fn the_page_in_a_real_browser() {
         // And a key added to the player's dictionary.
         .env(
             "GAMEWIRE_VIEW_MAP",
-            json!(["/entries/0/1", "Ann", "/entries/0/1/name", "mana", "5"]).to_string(),
+            json!([
+                "save.godot3.bin",
+                "/entries/0/1",
+                "Ann",
+                "/entries/0/1/name",
+                "mana",
+                "5"
+            ])
+            .to_string(),
         );
     if let Some(shot) = std::env::var_os("GAMEWIRE_VIEW_SCREENSHOT") {
         cmd.arg(shot);
@@ -689,30 +894,47 @@ fn the_page_in_a_real_browser() {
         "the browser run failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for (i, c) in cases.iter().enumerate() {
+    for c in &cases {
         assert!(
             stdout.contains(&format!("EDITED {} {}", c.0, c.2)),
             "{stdout}"
         );
-        // Every case on this file, up to the last one, is on disk.
-        let mut expected = before[cases.iter().position(|d| d.0 == c.0).unwrap()]["data"].clone();
-        for d in cases.iter().filter(|d| d.0 == c.0) {
-            *expected.pointer_mut(d.2).unwrap() = d.4.clone();
+    }
+    for c in &components {
+        assert!(
+            stdout.contains(&format!("REFUSED {} {}", c.0, c.2))
+                && stdout.contains(&format!("COMPONENTS {} {}", c.0, c.2)),
+            "{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains("COMPARED unedited.godot3.bin /entries/0/1/level /entries/0/1/mana"),
+        "{stdout}"
+    );
+    // Each file on disk holds every edit made to it, and nothing else changed.
+    for (i, f) in files.iter().enumerate() {
+        let mut expected = before[i]["data"].clone();
+        for (_, p, v) in edits.iter().filter(|e| e.0 == *f) {
+            match expected.pointer_mut(p) {
+                Some(slot) => *slot = v.clone(),
+                // A key added.
+                None => {
+                    let (parent, key) = p.rsplit_once('/').unwrap();
+                    expected.pointer_mut(parent).unwrap()[key] = v.clone();
+                }
+            }
         }
-        if c.0 == "save.godot3.bin" {
-            expected["entries"][0][1]["mana"] = json!(5);
+        let after = decode(&dir.path().join(f));
+        for (_, p, v) in edits.iter().filter(|e| e.0 == *f) {
+            assert_eq!(after["data"].pointer(p), Some(v), "{f}: {p}");
         }
-        let after = decode(&dir.path().join(c.0));
-        assert_eq!(after["data"].pointer(c.2), Some(&c.4), "{}: {}", c.0, c.2);
         assert_eq!(
             after["data"], expected,
-            "{}: only the edited values change",
-            c.0
+            "{f}: only the edited values change"
         );
         assert_eq!(
             after["$gamewire"], before[i]["$gamewire"],
-            "{}: the same settings",
-            c.0
+            "{f}: the same settings"
         );
     }
 }

@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod components;
 pub mod container;
 pub mod convert;
 mod de;

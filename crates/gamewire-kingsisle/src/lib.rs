@@ -23,6 +23,7 @@ pub mod codec;
 mod decode;
 mod deep;
 mod encode;
+mod fields;
 pub mod hash;
 pub mod inspect;
 pub mod json;

@@ -37,6 +37,7 @@ pub mod de;
 pub mod doc;
 pub mod duplicates;
 pub mod envelope;
+mod fields;
 pub mod flatten;
 pub mod import;
 pub mod infer;

@@ -27,6 +27,7 @@ pub mod cursor;
 pub mod de;
 mod decode;
 mod encode;
+pub mod fields;
 pub mod frame;
 pub mod frame_typed;
 pub mod gen;

@@ -50,6 +50,8 @@ fn locate(app: &App, id: &str) -> Result<Key, guard::Refused> {
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
+const EDITORS_JS: &str = include_str!("assets/editors.js");
+const COMPARE_JS: &str = include_str!("assets/compare.js");
 
 /// The largest request body (an edit's JSON).
 const MAX_BODY: usize = 256 << 20;
@@ -101,6 +103,14 @@ pub async fn serve(args: ViewArgs, roots: Roots, token: String) -> CliResult {
         .route(
             "/app.js",
             get(|| asset(APP_JS, "text/javascript; charset=utf-8")),
+        )
+        .route(
+            "/editors.js",
+            get(|| asset(EDITORS_JS, "text/javascript; charset=utf-8")),
+        )
+        .route(
+            "/compare.js",
+            get(|| asset(COMPARE_JS, "text/javascript; charset=utf-8")),
         )
         .route(
             "/style.css",

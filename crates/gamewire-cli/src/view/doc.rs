@@ -27,6 +27,8 @@ pub struct OpenFile {
     /// The file's size and modification time when it was read: a file changed on disk
     /// since is not overwritten.
     stamp: Option<(u64, std::time::SystemTime)>,
+    /// The types of the values, from the library.
+    types: gamewire::open::types::Types,
 }
 
 /// The size and modification time of `path`.
@@ -86,6 +88,7 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
         working,
         originals: Vec::new(),
         stamp,
+        types: gamewire::open::types::Types::of(&opened),
     })
 }
 
@@ -131,6 +134,7 @@ impl OpenFile {
         out["pointer"] = json!(pointer);
         out["offset"] = json!(offset);
         out["children"] = Value::Array(children);
+        super::typed::annotate(&self.types, self.data(), pointer, &mut out);
         Ok(out)
     }
 
@@ -215,8 +219,13 @@ impl OpenFile {
                     } else {
                         toks[..toks.len() - 1].to_vec()
                     };
-                    self.keep_original(keep);
-                    apply(&mut self.working["data"], op)
+                    match super::typed::check_op(&self.types, self.data(), op) {
+                        Ok(()) => {
+                            self.keep_original(keep);
+                            apply(&mut self.working["data"], op)
+                        }
+                        Err(e) => Err(e),
+                    }
                 }
                 Err(e) => Err(e),
             };
@@ -411,7 +420,7 @@ fn escape(key: &str) -> String {
 }
 
 /// A JSON Pointer's tokens.
-fn tokens(pointer: &str) -> Result<Vec<String>, String> {
+pub fn tokens(pointer: &str) -> Result<Vec<String>, String> {
     if pointer.is_empty() {
         return Ok(Vec::new());
     }
@@ -591,6 +600,7 @@ mod tests {
             working: doc,
             originals: Vec::new(),
             stamp: None,
+            types: gamewire::open::types::Types::none(),
         }
     }
 

@@ -15,6 +15,7 @@
 mod api;
 mod doc;
 mod guard;
+mod typed;
 
 use crate::CliResult;
 use std::path::PathBuf;

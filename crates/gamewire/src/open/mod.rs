@@ -25,6 +25,7 @@ pub mod numbers;
 #[cfg(feature = "godot")]
 pub mod settings;
 pub mod side;
+pub mod types;
 mod value;
 
 #[cfg(feature = "o3de")]
@@ -366,6 +367,12 @@ impl Opened {
     #[cfg(feature = "zeze")]
     pub fn solution(&self) -> Option<std::sync::Arc<gamewire_zeze::schema::Schema>> {
         self.resolved.solution.clone()
+    }
+
+    /// The O3DE registry the file was read with (beside it, over the bundled types).
+    #[cfg(feature = "o3de")]
+    pub fn registry(&self) -> Option<std::sync::Arc<gamewire_o3de::Registry>> {
+        self.resolved.registry.clone()
     }
 
     /// A description for listings: `godot3 (store_var frames)`.

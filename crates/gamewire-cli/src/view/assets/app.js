@@ -2,6 +2,9 @@
 // a cookie the server set and in a header) for files, one level of a document at a time,
 // applies edits as JSON Patch operations, and saves. No format rule lives here.
 
+import { scalarTypedEditor, componentEditor, typeText, cssColour } from './editors.js';
+import { showComparison, stepDifference, keydown as compareKeydown } from './compare.js';
+
 const PAGE = 200;
 // The server writes the token into the page (served only to requests carrying it), so a
 // page reloaded without `?token=` still sends it with every change.
@@ -156,6 +159,8 @@ async function openInto(id, reload) {
 // ---- tree ----
 
 function summary(n) {
+  // A vector or colour: its components.
+  if (n.parts) return `${n.type.name} (${n.parts.join(', ')})`;
   if (n.count !== undefined) {
     const what = n.tag || (n.kind === 'array' ? 'list' : 'map');
     return `${what} (${n.count} ${n.count === 1 ? 'child' : 'children'})`;
@@ -206,8 +211,15 @@ function fillRow(item) {
   val.textContent = summary(n);
   const type = document.createElement('span');
   type.className = 'type';
-  type.textContent = n.kind;
+  type.textContent = n.type && n.type.name ? `${n.kind} · ${n.type.name}` : n.kind;
   row.append(tw, key, val, type);
+  if (n.parts && n.type.colour) {
+    const sw = document.createElement('span');
+    sw.className = 'chip';
+    sw.setAttribute('aria-hidden', 'true');
+    sw.style.background = cssColour(n.type.colour, n.parts);
+    val.before(sw);
+  }
   item.setAttribute('aria-label', `${key.textContent}: ${val.textContent}, ${n.kind}`);
 }
 
@@ -333,15 +345,30 @@ $('tree').addEventListener('keydown', async (ev) => {
 
 // ---- detail and editors ----
 
+let detailTicket = 0; // the detail shown last (an editor loading late is dropped)
+
 function showDetail(item) {
+  const ticket = ++detailTicket;
   const n = item.node;
   const pointer = item.dataset.pointer;
   $('pointer').textContent = pointer === '' ? '(root: "")' : pointer;
-  $('kind').textContent = n.tag ? `${n.kind} (${n.tag})` : n.kind;
+  $('kind').textContent = (n.tag ? `${n.kind} (${n.tag})` : n.kind) + (n.type ? ` — ${typeText(n.type)}` : '');
   const ed = $('editor');
   ed.textContent = '';
   const parent = item.parentElement?.closest('[role="treeitem"]');
-  if (n.count === undefined && n.kind !== 'null') {
+  const typed = { showError, onEscape: () => item.focus() };
+  const scalarTyped = n.count === undefined && !n.truncated
+    && scalarTypedEditor(n, { ...typed, apply: (json) => perform({ op: 'replace', path: pointer, json }) });
+  if (scalarTyped) {
+    ed.append(...scalarTyped);
+  } else if (n.type && n.type.kind === 'components') {
+    // A vector or colour: its components, each in its own input.
+    api('/api/value?' + q({ file: current.id, pointer }), undefined, true).then((text) => {
+      if (ticket !== detailTicket) return;
+      const apply = (ops) => perform(ops.map((o) => ({ op: 'replace', path: pointer + o.pointer, json: o.json })));
+      ed.prepend(...componentEditor(n, JSON.parse(text), { ...typed, apply }));
+    }).catch((e) => showError(e.message));
+  } else if (n.count === undefined && n.kind !== 'null') {
     if (n.truncated) {
       // Only the start was listed: the editor gets the whole string first.
       ed.append(button(`Edit the whole string (${n.length} bytes)`, async () => {
@@ -477,9 +504,13 @@ async function removeAt(item) {
 
 // The JSON text of a patch holding `op` ({op, path, json: the value as JSON text}):
 // values travel as text so big integers stay exact.
+// `op` may be a list of such operations, made (and undone) as one edit.
 function opsText(op) {
-  const value = op.json === undefined ? '' : `,"value":${op.json}`;
-  return `[{"op":${JSON.stringify(op.op)},"path":${JSON.stringify(op.path)}${value}}]`;
+  const one = (o) => {
+    const value = o.json === undefined ? '' : `,"value":${o.json}`;
+    return `{"op":${JSON.stringify(o.op)},"path":${JSON.stringify(o.path)}${value}}`;
+  };
+  return `[${(Array.isArray(op) ? op : [op]).map(one).join(',')}]`;
 }
 
 // Sends a patch (JSON text of its operations); returns the JSON text that undoes it.
@@ -511,6 +542,20 @@ async function refresh(op) {
   const find = (p) => [...tree.querySelectorAll('[role="treeitem"]')].find((el) => el.dataset.pointer === p);
   if (op.op === 'replace') {
     const item = find(op.path);
+    if (!item) {
+      // A component of a value shown whole (a vector, a colour): that value is marked,
+      // and its editor shows what the server now holds.
+      let p = op.path;
+      while (p && !find(p)) p = parentOf(p);
+      const holder = find(p);
+      if (holder && p !== '') {
+        const n = await api('/api/node?' + q({ file: current.id, pointer: p, limit: 0 }));
+        holder.node = { ...n, key: holder.node.key };
+        holder.classList.add('edited');
+        fillRow(holder);
+        if (holder === selected) showDetail(holder);
+      }
+    }
     if (item) {
       const n = await api('/api/node?' + q({ file: current.id, pointer: op.path, limit: 0 }));
       item.node = { ...n, key: item.node.key };
@@ -612,24 +657,10 @@ async function compare() {
   const other = $('compare-with').value;
   if (!other) return;
   showError('');
-  let r;
-  try {
-    r = await api('/api/compare?' + q({ file: current.id, other }));
-  } catch (e) { showError(e.message); return; }
-  const body = $('comparison-body');
-  body.textContent = '';
-  $('comparison-title').textContent = `${current.id.replace(/^\d+\//, '')} against ${other.replace(/^\d+\//, '')}: ${r.changes.length}${r.more ? '+' : ''} differences`;
-  for (const c of r.changes) {
-    const tr = document.createElement('tr');
-    for (const t of [c.pointer, c.old ?? '(absent)', c.new ?? '(absent)']) {
-      const td = document.createElement('td');
-      td.textContent = t;
-      tr.append(td);
-    }
-    tr.addEventListener('click', () => reveal(c.pointer).catch((e) => showError(e.message)));
-    body.append(tr);
-  }
   $('comparison').hidden = false;
+  try {
+    await showComparison({ api, q, leftId: current.id, rightId: other, showError, status, reveal });
+  } catch (e) { showError(e.message); }
 }
 
 // ---- search ----
@@ -678,6 +709,10 @@ $('undo').addEventListener('click', undo);
 $('redo').addEventListener('click', redo);
 $('save').addEventListener('click', save);
 $('compare').addEventListener('click', compare);
+$('compare-tree').addEventListener('keydown', (ev) => compareKeydown(ev).catch((e) => showError(e.message)));
+$('next-diff').addEventListener('click', () => stepDifference(1).catch((e) => showError(e.message)));
+$('prev-diff').addEventListener('click', () => stepDifference(-1).catch((e) => showError(e.message)));
+$('close-compare').addEventListener('click', () => { $('comparison').hidden = true; });
 $('reload').addEventListener('click', () => {
   // The server's copy of the file, edits and all, is dropped and the file read again.
   if (!current) return;
