@@ -666,8 +666,6 @@ impl<'a> ValueRef<'a> {
     /// The owned model of this value (strings still borrowed from the bytes).
     pub fn to_value(&self) -> Result<Value<'a>> {
         Ok(match *self {
-            ValueRef::Double(d) => Value::Double(d),
-            ValueRef::String(s) => Value::String(Cow::Borrowed(s)),
             ValueRef::Document(d) => Value::Document(d.to_document()?),
             ValueRef::Array(a) => Value::Array(
                 a.doc
@@ -677,6 +675,23 @@ impl<'a> ValueRef<'a> {
                     .map(|(_, v)| v)
                     .collect(),
             ),
+            ValueRef::JavaScriptWithScope { code, scope } => {
+                Value::JavaScriptWithScope(Box::new(CodeWithScope {
+                    code: Cow::Borrowed(code),
+                    scope: scope.to_document()?,
+                }))
+            }
+            leaf => leaf.leaf_value(),
+        })
+    }
+
+    /// The owned model of a value that is not a container (a container gives null: it
+    /// needs [`Self::to_value`]).
+    #[inline]
+    pub(crate) fn leaf_value(self) -> Value<'a> {
+        match self {
+            ValueRef::Double(d) => Value::Double(d),
+            ValueRef::String(s) => Value::String(Cow::Borrowed(s)),
             ValueRef::Binary { subtype, bytes } => Value::Binary {
                 subtype,
                 bytes: Cow::Borrowed(bytes),
@@ -696,19 +711,16 @@ impl<'a> ValueRef<'a> {
             })),
             ValueRef::JavaScript(s) => Value::JavaScript(Cow::Borrowed(s)),
             ValueRef::Symbol(s) => Value::Symbol(Cow::Borrowed(s)),
-            ValueRef::JavaScriptWithScope { code, scope } => {
-                Value::JavaScriptWithScope(Box::new(CodeWithScope {
-                    code: Cow::Borrowed(code),
-                    scope: scope.to_document()?,
-                }))
-            }
             ValueRef::Int32(i) => Value::Int32(i),
             ValueRef::Timestamp { time, increment } => Value::Timestamp { time, increment },
             ValueRef::Int64(i) => Value::Int64(i),
             ValueRef::Decimal128(b) => Value::Decimal128(b),
             ValueRef::MinKey => Value::MinKey,
             ValueRef::MaxKey => Value::MaxKey,
-        })
+            ValueRef::Document(_) | ValueRef::Array(_) | ValueRef::JavaScriptWithScope { .. } => {
+                Value::Null
+            }
+        }
     }
 }
 

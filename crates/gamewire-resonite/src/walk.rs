@@ -18,7 +18,8 @@
 //! depth up to the limit is safe on any thread. An error names the byte offset (from
 //! `base`) and the path of keys and array indexes to the fault.
 
-use crate::value::{CodeWithScope, DbPointer, Document, Regex, Value};
+use crate::bson_view::ValueRef;
+use crate::value::{CodeWithScope, Document, Value};
 use gamewire_core::{Error, ErrorKind, Result};
 use std::borrow::Cow;
 
@@ -47,9 +48,9 @@ pub trait Sink<'a> {
     fn open(&mut self, key: &'a str, kind: Open<'a>);
     /// The innermost open container ends.
     fn close(&mut self);
-    /// A value that is not a container (never [`Value::Document`], [`Value::Array`] or
-    /// [`Value::JavaScriptWithScope`]), under `key`.
-    fn leaf(&mut self, key: &'a str, value: Value<'a>);
+    /// A value that is not a container (never [`ValueRef::Document`],
+    /// [`ValueRef::Array`] or [`ValueRef::JavaScriptWithScope`]), under `key`.
+    fn leaf(&mut self, key: &'a str, value: ValueRef<'a>);
 }
 
 /// The sink that keeps nothing: a walk into it is the check that the bytes are one
@@ -63,7 +64,7 @@ impl<'a> Sink<'a> for Check {
     #[inline(always)]
     fn close(&mut self) {}
     #[inline(always)]
-    fn leaf(&mut self, _: &'a str, _: Value<'a>) {}
+    fn leaf(&mut self, _: &'a str, _: ValueRef<'a>) {}
 }
 
 /// The sink that builds the owned tree, borrowing keys and text from the bytes.
@@ -139,8 +140,8 @@ impl<'a> Sink<'a> for Build<'a> {
     }
 
     #[inline]
-    fn leaf(&mut self, key: &'a str, value: Value<'a>) {
-        self.scratch.push((Cow::Borrowed(key), value));
+    fn leaf(&mut self, key: &'a str, value: ValueRef<'a>) {
+        self.scratch.push((Cow::Borrowed(key), value.leaf_value()));
     }
 }
 
@@ -293,7 +294,7 @@ impl<'a> Walker<'a> {
         )
     }
 
-    #[inline]
+    #[inline(always)]
     fn i32_at(&self, pos: &mut usize, limit: usize) -> Result<i32> {
         match self.data.get(*pos..*pos + 4) {
             Some(b) if *pos + 4 <= limit => {
@@ -304,7 +305,7 @@ impl<'a> Walker<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn bytes<const N: usize>(&self, pos: &mut usize, limit: usize) -> Result<[u8; N]> {
         match self.data.get(*pos..*pos + N) {
             Some(b) if *pos + N <= limit => {
@@ -317,7 +318,7 @@ impl<'a> Walker<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn utf8(&self, bytes: &'a [u8], at: usize) -> Result<&'a str> {
         match std::str::from_utf8(bytes) {
             Ok(s) => Ok(s),
@@ -331,7 +332,7 @@ impl<'a> Walker<'a> {
     }
 
     /// A NUL-terminated key or regex part ending before `limit`.
-    #[inline]
+    #[inline(always)]
     fn cstring(&self, pos: &mut usize, limit: usize) -> Result<&'a str> {
         let start = *pos;
         let rest = self.data.get(start..limit).unwrap_or_default();
@@ -381,7 +382,7 @@ impl<'a> Walker<'a> {
     }
 
     /// An int32-length-prefixed, NUL-terminated string ending by `limit`.
-    #[inline]
+    #[inline(always)]
     fn string(&self, pos: &mut usize, limit: usize) -> Result<&'a str> {
         let at = *pos;
         let len = self.i32_at(pos, limit)?;
@@ -410,7 +411,7 @@ impl<'a> Walker<'a> {
 
     /// The length prefix of a document at `*pos`, at nesting level `depth`, ending by
     /// `limit`; returns its end.
-    #[inline]
+    #[inline(always)]
     fn open(&self, pos: &mut usize, limit: usize, depth: usize) -> Result<usize> {
         if depth > self.max_depth {
             return Err(Error::at(
@@ -451,11 +452,11 @@ impl<'a> Walker<'a> {
     }
 
     /// A value that is not a container, of type `t`, ending by `limit`.
-    #[inline]
-    fn leaf(&self, t: u8, pos: &mut usize, limit: usize) -> Result<Value<'a>> {
+    #[inline(always)]
+    fn leaf(&self, t: u8, pos: &mut usize, limit: usize) -> Result<ValueRef<'a>> {
         Ok(match t {
-            0x01 => Value::Double(f64::from_le_bytes(self.bytes(pos, limit)?)),
-            0x02 => Value::String(Cow::Borrowed(self.string(pos, limit)?)),
+            0x01 => ValueRef::Double(f64::from_le_bytes(self.bytes(pos, limit)?)),
+            0x02 => ValueRef::String(self.string(pos, limit)?),
             0x05 => {
                 let at = *pos;
                 let len = self.i32_at(pos, limit)?;
@@ -466,59 +467,45 @@ impl<'a> Walker<'a> {
                 let subtype = self.data[*pos];
                 let bytes = &self.data[*pos + 1..*pos + 1 + len as usize];
                 *pos += 1 + len as usize;
-                Value::Binary {
-                    subtype,
-                    bytes: Cow::Borrowed(bytes),
-                }
+                ValueRef::Binary { subtype, bytes }
             }
-            0x06 => Value::Undefined,
-            0x07 => Value::ObjectId(self.bytes(pos, limit)?),
+            0x06 => ValueRef::Undefined,
+            0x07 => ValueRef::ObjectId(self.bytes(pos, limit)?),
             0x08 => {
                 let at = *pos;
                 match self.bytes::<1>(pos, limit)?[0] {
-                    0 => Value::Bool(false),
-                    1 => Value::Bool(true),
+                    0 => ValueRef::Bool(false),
+                    1 => ValueRef::Bool(true),
                     b => return Err(self.bad_bool(at, b)),
                 }
             }
-            0x09 => Value::DateTime(i64::from_le_bytes(self.bytes(pos, limit)?)),
-            0x0a => Value::Null,
-            0x0b => self.regex(pos, limit)?,
-            0x0c => self.db_pointer(pos, limit)?,
-            0x0d => Value::JavaScript(Cow::Borrowed(self.string(pos, limit)?)),
-            0x0e => Value::Symbol(Cow::Borrowed(self.string(pos, limit)?)),
-            0x10 => Value::Int32(self.i32_at(pos, limit)?),
+            0x09 => ValueRef::DateTime(i64::from_le_bytes(self.bytes(pos, limit)?)),
+            0x0a => ValueRef::Null,
+            0x0b => {
+                let pattern = self.cstring(pos, limit)?;
+                let options = self.cstring(pos, limit)?;
+                ValueRef::Regex { pattern, options }
+            }
+            0x0c => {
+                let namespace = self.string(pos, limit)?;
+                let id = self.bytes(pos, limit)?;
+                ValueRef::DbPointer { namespace, id }
+            }
+            0x0d => ValueRef::JavaScript(self.string(pos, limit)?),
+            0x0e => ValueRef::Symbol(self.string(pos, limit)?),
+            0x10 => ValueRef::Int32(self.i32_at(pos, limit)?),
             0x11 => {
                 let raw = u64::from_le_bytes(self.bytes(pos, limit)?);
-                Value::Timestamp {
+                ValueRef::Timestamp {
                     time: (raw >> 32) as u32,
                     increment: raw as u32,
                 }
             }
-            0x12 => Value::Int64(i64::from_le_bytes(self.bytes(pos, limit)?)),
-            0x13 => Value::Decimal128(self.bytes(pos, limit)?),
-            0xff => Value::MinKey,
-            _ => Value::MaxKey,
+            0x12 => ValueRef::Int64(i64::from_le_bytes(self.bytes(pos, limit)?)),
+            0x13 => ValueRef::Decimal128(self.bytes(pos, limit)?),
+            0xff => ValueRef::MinKey,
+            _ => ValueRef::MaxKey,
         })
-    }
-
-    #[inline(never)]
-    fn regex(&self, pos: &mut usize, limit: usize) -> Result<Value<'a>> {
-        let pattern = self.cstring(pos, limit)?;
-        let options = self.cstring(pos, limit)?;
-        Ok(Value::Regex(Box::new(Regex {
-            pattern: Cow::Borrowed(pattern),
-            options: Cow::Borrowed(options),
-        })))
-    }
-
-    #[inline(never)]
-    fn db_pointer(&self, pos: &mut usize, limit: usize) -> Result<Value<'a>> {
-        let ns = self.string(pos, limit)?;
-        Ok(Value::DbPointer(Box::new(DbPointer {
-            namespace: Cow::Borrowed(ns),
-            id: self.bytes(pos, limit)?,
-        })))
     }
 
     #[cold]
