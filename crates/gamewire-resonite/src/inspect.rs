@@ -3,7 +3,7 @@
 
 use crate::bson_view::{DocumentRef, FileView, ValueRef};
 use crate::container::{Container, Framing};
-use crate::tree::{DataTree, TreeValue};
+use crate::tree::TreeValue;
 use crate::{json, Document, Options, Result, Value};
 use gamewire_core::inspect::{short_str, Node, TreeBuilder};
 
@@ -45,7 +45,7 @@ pub fn fill(data: &[u8], name: Option<&str>, tree: &mut TreeBuilder) -> Result<(
 }
 
 /// The number of slots from `Object` down through `Children`, as
-/// [`DataTree::slots`] counts them.
+/// [`DataTree::slots`](crate::tree::DataTree::slots) counts them.
 fn slot_count(root: DocumentRef<'_>) -> usize {
     let mut stack: Vec<DocumentRef<'_>> = root
         .get("Object")
@@ -235,6 +235,7 @@ pub fn add_document_ref(tree: &mut TreeBuilder, label: &str, d: DocumentRef<'_>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::DataTree;
     use gamewire_core::inspect::render_text;
 
     #[test]
