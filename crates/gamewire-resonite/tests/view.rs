@@ -87,10 +87,17 @@ fn same_accessors(v: ValueRef<'_>, o: &Value<'_>) {
     }
 }
 
-/// Depth limits (the crate has none) and the one rule where the walk is stricter than
-/// the `bson` crate on purpose: none so far; see [`stricter`].
+/// Where the walk refuses what the `bson` crate reads: the depth limit (the crate has
+/// none).
 fn stricter(e: &str) -> bool {
     e.contains("nesting")
+}
+
+/// Where the walk reads what the `bson` crate refuses: binary data of the old subtype
+/// 0x02 whose inner length disagrees with its outer one (the walk keeps the bytes as
+/// they are, so that they are written back unchanged).
+fn laxer(e: &str) -> bool {
+    e.contains("old binary subtype")
 }
 
 /// The one walk of `bson` against the `bson` crate, an independent reader: what the
@@ -103,7 +110,8 @@ fn agree(bson: &[u8], base: usize, max_depth: usize) {
     let view = BsonView::with_base(bson, base, max_depth);
     match (&owned, bson_crate(bson)) {
         (Ok(d), Ok(e)) => assert!(bytes_of(d) == bytes_of(&e), "walk != bson crate"),
-        (Ok(_), Err(e)) => panic!(
+        (Ok(_), Err(e)) => assert!(
+            laxer(&e),
             "the walk accepts {} bytes the bson crate refuses: {e}",
             bson.len()
         ),
