@@ -189,49 +189,55 @@ impl<'a> Walker<'a> {
         let data = self.data;
         let mut pos = 0;
         let end = self.open(&mut pos, data.len(), 1)?;
-        let mut stack: Vec<Frame> = Vec::with_capacity(16);
-        stack.push(Frame {
+        // The innermost open container is kept apart from the ones around it, so that
+        // the hot loop reads it from registers.
+        let mut cur = Frame {
             end,
             cws_end: NONE,
             at: NONE,
             count: 0,
             array: false,
-        });
+        };
+        let mut parents: Vec<Frame> = Vec::with_capacity(16);
         sink.open("", Open::Document);
-        while let Some(top) = stack.last_mut() {
-            let end = top.end;
+        loop {
+            let end = cur.end;
             if pos >= end {
-                return Err(self.path(self.missing_terminator(end), &stack, None));
+                return Err(self.fault(self.missing_terminator(end), &parents, &cur, None));
             }
             let t = data[pos];
             pos += 1;
             if t == 0 {
                 if pos != end {
-                    return Err(self.path(self.early_terminator(pos, end), &stack, None));
+                    let e = self.early_terminator(pos, end);
+                    return Err(self.fault(e, &parents, &cur, None));
                 }
-                let done = *top;
-                stack.pop();
-                if done.cws_end != NONE && pos != done.cws_end {
-                    let e = self.scope_short(pos, done.cws_end);
-                    return Err(self.path(e, &stack, Some(self.label_of(&done, &stack))));
+                if cur.cws_end != NONE && pos != cur.cws_end {
+                    let e = self.scope_short(pos, cur.cws_end);
+                    return Err(self.path(e, &parents, Some(self.label_of(&cur, &parents))));
                 }
                 sink.close();
-                continue;
+                match parents.pop() {
+                    Some(p) => {
+                        cur = p;
+                        continue;
+                    }
+                    None => break,
+                }
             }
             let limit = end - 1;
             if pos > limit {
-                return Err(self.path(self.missing_terminator(end), &stack, None));
+                return Err(self.fault(self.missing_terminator(end), &parents, &cur, None));
             }
-            if !known_type(t) {
-                return Err(self.path(self.unknown_type(pos - 1, t), &stack, None));
-            }
+            // an unknown type byte is found by `leaf`'s last arm (off the hot path), and
+            // reported before anything after it
             let at = pos - 1;
             let key = match self.cstring(&mut pos, limit) {
                 Ok(k) => k,
-                Err(e) => return Err(self.path(e, &stack, None)),
+                Err(e) => return Err(self.fault(self.type_first(t, at, e), &parents, &cur, None)),
             };
-            top.count += 1;
-            let level = stack.len() + 1;
+            cur.count += 1;
+            let level = parents.len() + 2;
             let r = match t {
                 0x03 | 0x04 => self.open(&mut pos, limit, level).map(|end| {
                     let array = t == 0x04;
@@ -265,10 +271,20 @@ impl<'a> Walker<'a> {
                 },
             };
             match r {
-                Ok(frame) => stack.push(frame),
+                Ok(frame) => {
+                    parents.push(cur);
+                    cur = frame;
+                }
+                Err(e) if !known_type(t) => {
+                    return Err(self.fault(self.type_first(t, at, e), &parents, &cur, None));
+                }
                 Err(e) => {
-                    let label = self.current_label(&stack, key);
-                    return Err(self.path(e, &stack, Some(label)));
+                    let label = if cur.array {
+                        Label::Index(cur.count - 1)
+                    } else {
+                        Label::Key(key)
+                    };
+                    return Err(self.fault(e, &parents, &cur, Some(label)));
                 }
             }
         }
@@ -504,13 +520,25 @@ impl<'a> Walker<'a> {
             0x12 => ValueRef::Int64(i64::from_le_bytes(self.bytes(pos, limit)?)),
             0x13 => ValueRef::Decimal128(self.bytes(pos, limit)?),
             0xff => ValueRef::MinKey,
-            _ => ValueRef::MaxKey,
+            0x7f => ValueRef::MaxKey,
+            _ => return Err(self.unknown_type(*pos - 1, t)),
         })
     }
 
     #[cold]
     fn bad_bool(&self, at: usize, b: u8) -> Error {
         Error::unexpected_at(self.base + at, "a boolean byte 0 or 1", format!("{b}"))
+    }
+
+    /// The error at an element of type `t` at `at`: an unknown type byte first, else
+    /// `e`.
+    #[cold]
+    fn type_first(&self, t: u8, at: usize, e: Error) -> Error {
+        if known_type(t) {
+            e
+        } else {
+            self.unknown_type(at, t)
+        }
     }
 
     #[cold]
@@ -549,13 +577,12 @@ impl<'a> Walker<'a> {
         )
     }
 
-    /// The label of the element being read in the innermost open container.
+    /// [`Self::path`] of the open containers `parents` and, innermost, `cur`.
     #[cold]
-    fn current_label(&self, stack: &[Frame], key: &'a str) -> Label<'a> {
-        match stack.last() {
-            Some(top) if top.array => Label::Index(top.count - 1),
-            _ => Label::Key(key),
-        }
+    fn fault(&self, e: Error, parents: &[Frame], cur: &Frame, current: Option<Label<'a>>) -> Error {
+        let mut stack = parents.to_vec();
+        stack.push(*cur);
+        self.path(e, &stack, current)
     }
 
     /// The label of `frame`, open inside `parents` (the root has none).
