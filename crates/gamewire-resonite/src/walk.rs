@@ -632,3 +632,66 @@ enum Label<'a> {
     Key(&'a str),
     Index(usize),
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn both(bytes: &[u8]) -> Error {
+        let a = walk(bytes, 0, 64, &mut Check).unwrap_err();
+        let b = walk(bytes, 0, 64, &mut Build::new()).unwrap_err();
+        assert_eq!(a.to_string(), b.to_string(), "one walk, one error");
+        a
+    }
+
+    #[test]
+    fn an_unknown_type_is_named_before_its_key_is_read() {
+        // type 0x20 at byte 4, and its key runs into the terminator
+        let e = both(&[7, 0, 0, 0, 0x20, b'a', 0]);
+        assert_eq!(
+            e.to_string(),
+            "at byte 4 (0x4): expected a BSON element type, found type 0x20"
+        );
+    }
+
+    #[test]
+    fn a_fault_in_an_array_item_names_its_index() {
+        // {"a": [true, <bool byte 2>]}
+        let bytes = [
+            21, 0, 0, 0, 4, b'a', 0, 13, 0, 0, 0, 8, b'0', 0, 1, 8, b'1', 0, 2, 0, 0,
+        ];
+        let e = both(&bytes);
+        assert_eq!((e.offset(), e.path_string().as_str()), (Some(18), "$.a[1]"));
+        // the same item fine: the build sink gives the tree
+        let mut ok = bytes;
+        ok[18] = 0;
+        let mut b = Build::new();
+        walk(&ok, 0, 64, &mut b).unwrap();
+        let doc = b.finish().unwrap();
+        assert_eq!(
+            doc.get("a").and_then(|a| a.as_array()).map(|a| a.to_vec()),
+            Some(vec![Value::Bool(true), Value::Bool(false)])
+        );
+    }
+
+    #[test]
+    fn a_scope_that_ends_before_its_element_is_refused() {
+        // {"c": code-with-scope of total 16 whose scope document ends one byte short}
+        let bytes = [
+            24, 0, 0, 0, 0x0f, b'c', 0, // element
+            16, 0, 0, 0, // total
+            2, 0, 0, 0, b'x', 0, // code "x"
+            5, 0, 0, 0, 0, // empty scope
+            9, // one byte more than the scope
+            0, // terminator
+        ];
+        let e = both(&bytes);
+        assert_eq!(e.offset(), Some(22), "{e}");
+        assert!(
+            e.to_string()
+                .contains("the end of code-with-scope at byte 23"),
+            "{e}"
+        );
+        assert_eq!(e.path_string(), "$.c");
+    }
+}
