@@ -6,8 +6,8 @@
 //! One writer serves both readings of a document: [`DocumentView`] over the owned tree
 //! and [`DocumentRefView`] over the borrowed [`crate::bson_view`] (so that a file goes
 //! to JSON without the owned tree being built at all). Both are the same generic code,
-//! compiled per source through the small [`Source`] trait; the rarer leaves go through
-//! [`crate::json::scalar_json`], the one mapping of every BSON scalar.
+//! compiled per source through a small private `Source` trait; the rarer leaves go through
+//! `json::scalar_json`, the one mapping of every BSON scalar.
 
 use crate::bson_view::{DocumentRef, Entries as RefEntries, Items as RefItems, ValueRef};
 use crate::json::{is_plain, scalar_json};
