@@ -5,7 +5,8 @@
 //! - to JSON text, as `gamewire resonite decode` does it: `read_unpacked` +
 //!   `json_view::DocumentView` against `bson_view::FileView` +
 //!   `json_view::DocumentRefView` (the text goes to a counting sink);
-//! - `inspect` (20 items a level): `inspect::fill_owned` against `inspect::fill`.
+//! - `inspect` (20 items a level): `inspect::fill` (through the view; the owned-tree
+//!   path `fill_owned` was removed with the fold into one walk, issue 29).
 //!
 //! Run: `cargo bench -p gamewire-resonite --bench views`.
 
@@ -65,13 +66,6 @@ fn json(c: &mut Criterion) {
         let mut g = c.benchmark_group(format!("resonite inspect, {compression}"));
         g.throughput(Throughput::Bytes(file.len() as u64));
         g.sample_size(20);
-        g.bench_function("owned tree (fill_owned)", |b| {
-            b.iter(|| {
-                let mut t = TreeBuilder::new(20);
-                inspect::fill_owned(black_box(&file), None, &mut t).unwrap();
-                t.finish().len()
-            })
-        });
         g.bench_function("bson_view (fill)", |b| {
             b.iter(|| {
                 let mut t = TreeBuilder::new(20);

@@ -44,7 +44,10 @@ fn main() {
             let file = std::fs::read(path).unwrap();
             let mut t = gamewire_core::inspect::TreeBuilder::new(20);
             if mode == "inspect-owned" {
-                gamewire_resonite::inspect::fill_owned(&file, None, &mut t).unwrap();
+                // the whole tree read, then shown from the document
+                let (c, bson) = container::unpack(&file, None, &opts).unwrap();
+                let doc = read_unpacked(file.len(), &c, &bson, &opts).unwrap();
+                gamewire_resonite::inspect::add_document(&mut t, "root", &doc, 0);
             } else {
                 gamewire_resonite::inspect::fill(&file, None, &mut t).unwrap();
             }

@@ -25,15 +25,18 @@
 //! assert_eq!(root.iter().count(), 2);
 //! ```
 //!
-//! Bad input gives the very error the owned reader gives (offset, path and message): the
-//! check keeps no error bookkeeping on its fast path, and when it finds a fault the owned
-//! reader is run to describe it.
+//! The check is the one [`walk`](crate::walk) of the BSON grammar into its
+//! [`Check`] sink (nothing kept), so bad input gives the very error the owned reader
+//! gives (offset, path and message). The reads in place below trust the checked bytes
+//! for their layout and check nothing again; every read still goes through
+//! bounds-checked slices, so a view can never panic.
 
 use crate::bson_read;
 use crate::container::{self, Container};
 use crate::value::{CodeWithScope, DbPointer, Document, Regex, Value};
+use crate::walk::{walk, Check};
 use crate::Options;
-use gamewire_core::{Error, Result};
+use gamewire_core::Result;
 use std::borrow::Cow;
 
 /// Checked BSON bytes (one document filling them), borrowed. See the module docs.
@@ -52,28 +55,15 @@ impl<'a> BsonView<'a> {
     /// As [`BsonView::new`], with `base` the offset of `bson` in its file (for errors) and
     /// an explicit depth limit; errors are those of [`bson_read::read_document`].
     pub fn with_base(bson: &'a [u8], base: usize, max_depth: usize) -> Result<Self> {
-        if check(bson, max_depth).is_some() {
-            return Ok(BsonView {
-                root: DocumentRef { data: bson },
-            });
-        }
-        Err(describe(bson_read::read_document(bson, base, max_depth)))
+        walk(bson, base, max_depth, &mut Check)?;
+        Ok(BsonView {
+            root: DocumentRef { data: bson },
+        })
     }
 
     /// The root document.
     pub fn root(&self) -> DocumentRef<'a> {
         self.root
-    }
-}
-
-/// The owned reader's error for bytes the check refused.
-#[cold]
-fn describe<T>(r: Result<T>) -> Error {
-    match r {
-        Err(e) => e,
-        // The check and the reader agree on every input (tested); should they ever
-        // not, say so rather than hand out a view of unchecked bytes.
-        Ok(_) => Error::msg("the BSON view refused bytes that the BSON reader accepts"),
     }
 }
 
@@ -92,14 +82,7 @@ impl<'a> FileView<'a> {
     /// [`crate::decode`].
     pub fn open(data: &'a [u8], file_name: Option<&str>, opts: &Options) -> Result<Self> {
         let (container, bson) = container::unpack(data, file_name, opts)?;
-        if check(&bson, opts.limits.max_depth).is_none() {
-            return Err(describe(crate::read_unpacked(
-                data.len(),
-                &container,
-                &bson,
-                opts,
-            )));
-        }
+        crate::walk_unpacked(data.len(), &container, &bson, opts, &mut Check)?;
         Ok(FileView { container, bson })
     }
 
@@ -117,160 +100,6 @@ impl<'a> FileView<'a> {
     pub fn root(&self) -> DocumentRef<'_> {
         DocumentRef { data: &self.bson }
     }
-}
-
-// ---------------------------------------------------------------------------------------
-// The check: the owned reader's rules, with no error bookkeeping.
-
-/// An open document while checking: where it ends, its nesting level, and, for the
-/// scope of a code-with-scope, where that element ends (else `NONE`).
-#[derive(Clone, Copy)]
-struct Frame {
-    end: usize,
-    depth: usize,
-    cws_end: usize,
-}
-
-const NONE: usize = usize::MAX;
-
-#[inline]
-fn i32_at(data: &[u8], pos: usize, limit: usize) -> Option<i32> {
-    if pos + 4 > limit {
-        return None;
-    }
-    let b = data.get(pos..pos + 4)?;
-    Some(i32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-}
-
-/// The end of a document whose length prefix is at `pos`, ending by `limit`.
-#[inline]
-fn open_doc(
-    data: &[u8],
-    pos: usize,
-    limit: usize,
-    depth: usize,
-    max_depth: usize,
-) -> Option<usize> {
-    if depth > max_depth {
-        return None;
-    }
-    let len = i32_at(data, pos, limit)?;
-    if len < 5 || len as usize > limit - pos {
-        return None;
-    }
-    Some(pos + len as usize)
-}
-
-/// A NUL-terminated UTF-8 name from `pos` ending before `limit`; returns the position
-/// after its NUL.
-#[inline]
-fn cstring(data: &[u8], pos: usize, limit: usize) -> Option<usize> {
-    let n = memchr::memchr(0, data.get(pos..limit)?)?;
-    std::str::from_utf8(&data[pos..pos + n]).ok()?;
-    Some(pos + n + 1)
-}
-
-/// A length-prefixed, NUL-terminated UTF-8 string from `pos` ending by `limit`; returns
-/// the position after it.
-#[inline]
-fn string(data: &[u8], pos: usize, limit: usize) -> Option<usize> {
-    let len = i32_at(data, pos, limit)?;
-    let body = pos + 4;
-    if len < 1 || len as usize > limit - body {
-        return None;
-    }
-    let end = body + len as usize;
-    if data[end - 1] != 0 {
-        return None;
-    }
-    std::str::from_utf8(&data[body..end - 1]).ok()?;
-    Some(end)
-}
-
-/// `n` fixed bytes from `pos` ending by `limit`; returns the position after them.
-#[inline]
-fn fixed(pos: usize, n: usize, limit: usize) -> Option<usize> {
-    (pos + n <= limit).then_some(pos + n)
-}
-
-/// Checks that `data` is one BSON document the owned reader accepts; `None` on a fault.
-fn check(data: &[u8], max_depth: usize) -> Option<()> {
-    let end = open_doc(data, 0, data.len(), 1, max_depth)?;
-    let mut stack = Vec::with_capacity(16);
-    stack.push(Frame {
-        end,
-        depth: 1,
-        cws_end: NONE,
-    });
-    let mut pos = 4;
-    while let Some(&f) = stack.last() {
-        if pos >= f.end {
-            return None;
-        }
-        let t = data[pos];
-        pos += 1;
-        if t == 0 {
-            if pos != f.end || (f.cws_end != NONE && pos != f.cws_end) {
-                return None;
-            }
-            stack.pop();
-            continue;
-        }
-        let limit = f.end - 1;
-        if pos > limit {
-            return None;
-        }
-        pos = cstring(data, pos, limit)?;
-        pos = match t {
-            0x01 | 0x09 | 0x11 | 0x12 => fixed(pos, 8, limit)?,
-            0x02 | 0x0d | 0x0e => string(data, pos, limit)?,
-            0x03 | 0x04 => {
-                let end = open_doc(data, pos, limit, f.depth + 1, max_depth)?;
-                stack.push(Frame {
-                    end,
-                    depth: f.depth + 1,
-                    cws_end: NONE,
-                });
-                pos + 4
-            }
-            0x05 => {
-                let len = i32_at(data, pos, limit)?;
-                if len < 0 || len as usize + 1 > limit - pos - 4 {
-                    return None;
-                }
-                pos + 5 + len as usize
-            }
-            0x06 | 0x0a | 0x7f | 0xff => pos,
-            0x07 => fixed(pos, 12, limit)?,
-            0x08 => {
-                if pos + 1 > limit || data[pos] > 1 {
-                    return None;
-                }
-                pos + 1
-            }
-            0x0b => cstring(data, cstring(data, pos, limit)?, limit)?,
-            0x0c => fixed(string(data, pos, limit)?, 12, limit)?,
-            0x0f => {
-                let total = i32_at(data, pos, limit)?;
-                if total < 14 || total as usize > limit - pos {
-                    return None;
-                }
-                let cws_end = pos + total as usize;
-                let scope = string(data, pos + 4, cws_end)?;
-                let end = open_doc(data, scope, cws_end, f.depth + 1, max_depth)?;
-                stack.push(Frame {
-                    end,
-                    depth: f.depth + 1,
-                    cws_end,
-                });
-                scope + 4
-            }
-            0x10 => fixed(pos, 4, limit)?,
-            0x13 => fixed(pos, 16, limit)?,
-            _ => return None,
-        };
-    }
-    (pos == data.len()).then_some(())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -837,8 +666,6 @@ impl<'a> ValueRef<'a> {
     /// The owned model of this value (strings still borrowed from the bytes).
     pub fn to_value(&self) -> Result<Value<'a>> {
         Ok(match *self {
-            ValueRef::Double(d) => Value::Double(d),
-            ValueRef::String(s) => Value::String(Cow::Borrowed(s)),
             ValueRef::Document(d) => Value::Document(d.to_document()?),
             ValueRef::Array(a) => Value::Array(
                 a.doc
@@ -848,6 +675,23 @@ impl<'a> ValueRef<'a> {
                     .map(|(_, v)| v)
                     .collect(),
             ),
+            ValueRef::JavaScriptWithScope { code, scope } => {
+                Value::JavaScriptWithScope(Box::new(CodeWithScope {
+                    code: Cow::Borrowed(code),
+                    scope: scope.to_document()?,
+                }))
+            }
+            leaf => leaf.leaf_value(),
+        })
+    }
+
+    /// The owned model of a value that is not a container (a container gives null: it
+    /// needs [`Self::to_value`]).
+    #[inline]
+    pub(crate) fn leaf_value(self) -> Value<'a> {
+        match self {
+            ValueRef::Double(d) => Value::Double(d),
+            ValueRef::String(s) => Value::String(Cow::Borrowed(s)),
             ValueRef::Binary { subtype, bytes } => Value::Binary {
                 subtype,
                 bytes: Cow::Borrowed(bytes),
@@ -867,19 +711,16 @@ impl<'a> ValueRef<'a> {
             })),
             ValueRef::JavaScript(s) => Value::JavaScript(Cow::Borrowed(s)),
             ValueRef::Symbol(s) => Value::Symbol(Cow::Borrowed(s)),
-            ValueRef::JavaScriptWithScope { code, scope } => {
-                Value::JavaScriptWithScope(Box::new(CodeWithScope {
-                    code: Cow::Borrowed(code),
-                    scope: scope.to_document()?,
-                }))
-            }
             ValueRef::Int32(i) => Value::Int32(i),
             ValueRef::Timestamp { time, increment } => Value::Timestamp { time, increment },
             ValueRef::Int64(i) => Value::Int64(i),
             ValueRef::Decimal128(b) => Value::Decimal128(b),
             ValueRef::MinKey => Value::MinKey,
             ValueRef::MaxKey => Value::MaxKey,
-        })
+            ValueRef::Document(_) | ValueRef::Array(_) | ValueRef::JavaScriptWithScope { .. } => {
+                Value::Null
+            }
+        }
     }
 }
 

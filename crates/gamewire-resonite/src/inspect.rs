@@ -2,8 +2,8 @@
 //! then the BSON document, as [`gamewire_core::inspect`] nodes for every front end.
 
 use crate::bson_view::{DocumentRef, FileView, ValueRef};
-use crate::container::{self, Container, Framing};
-use crate::tree::{DataTree, TreeValue};
+use crate::container::{Container, Framing};
+use crate::tree::TreeValue;
 use crate::{json, Document, Options, Result, Value};
 use gamewire_core::inspect::{short_str, Node, TreeBuilder};
 
@@ -45,7 +45,7 @@ pub fn fill(data: &[u8], name: Option<&str>, tree: &mut TreeBuilder) -> Result<(
 }
 
 /// The number of slots from `Object` down through `Children`, as
-/// [`DataTree::slots`] counts them.
+/// [`DataTree::slots`](crate::tree::DataTree::slots) counts them.
 fn slot_count(root: DocumentRef<'_>) -> usize {
     let mut stack: Vec<DocumentRef<'_>> = root
         .get("Object")
@@ -60,30 +60,6 @@ fn slot_count(root: DocumentRef<'_>) -> usize {
         }
     }
     n
-}
-
-/// [`fill`] through the owned tree (what `fill` did before the view; kept to check
-/// that both show the same).
-#[doc(hidden)]
-pub fn fill_owned(data: &[u8], name: Option<&str>, tree: &mut TreeBuilder) -> Result<()> {
-    let o = Options::default();
-    let (c, bson) = container::unpack(data, name, &o)?;
-    let doc = crate::read_unpacked(data.len(), &c, &bson, &o)?;
-    tree.note(&format!(
-        "{}; {} bytes of BSON",
-        container_line(&c),
-        bson.len()
-    ));
-    let t = DataTree::new(&doc);
-    if let Some(v) = t.version_number() {
-        tree.note(&format!(
-            "data tree saved by {v}: {} types, {} slots",
-            t.types().len(),
-            t.slots().len()
-        ));
-    }
-    add_document(tree, "root", &doc, 0);
-    Ok(())
 }
 
 /// The container's line of the tree: framing, version and compression.
@@ -259,6 +235,7 @@ pub fn add_document_ref(tree: &mut TreeBuilder, label: &str, d: DocumentRef<'_>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tree::DataTree;
     use gamewire_core::inspect::render_text;
 
     #[test]
@@ -282,39 +259,44 @@ mod tests {
     }
 
     #[test]
-    fn the_view_shows_what_the_owned_tree_showed() {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/resonite");
-        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(root)
-            .unwrap()
-            .map(|e| {
-                let p = e.unwrap().path();
-                let n = p.file_name().unwrap().to_string_lossy().into_owned();
-                (n, std::fs::read(p).unwrap())
-            })
-            .collect();
-        let doc = crate::synth::data_tree(40, 6, 3);
-        for c in [crate::Compression::None, crate::Compression::Lz4] {
-            let bytes = crate::encode(&doc, &crate::EncodeOptions::new(c)).unwrap();
-            files.push((format!("synth.{c}"), bytes));
-        }
-        for (name, data) in &files {
-            for max in [2, 5, 1000] {
-                let (mut a, mut b) = (TreeBuilder::new(max), TreeBuilder::new(max));
-                fill(data, Some(name), &mut a).unwrap();
-                fill_owned(data, Some(name), &mut b).unwrap();
-                assert_eq!(a.finish(), b.finish(), "{name}, {max} items");
+    fn a_file_shows_as_the_document_it_was_made_from() {
+        // The documents are built in memory, never read from bytes: the expected nodes
+        // come from the document itself, the shown ones from the file through the view.
+        for (slots, seed) in [(40, 3), (3, 9)] {
+            let doc = crate::synth::data_tree(slots, 6, seed);
+            for c in [crate::Compression::None, crate::Compression::Lz4] {
+                let data = crate::encode(&doc, &crate::EncodeOptions::new(c)).unwrap();
+                for max in [2, 5, 1000] {
+                    let mut shown = TreeBuilder::new(max);
+                    fill(&data, None, &mut shown).unwrap();
+                    let shown = shown.finish();
+                    let mut expected = TreeBuilder::new(max);
+                    add_document(&mut expected, "root", &doc, 0);
+                    assert_eq!(
+                        shown.last(),
+                        expected.finish().last(),
+                        "{slots} slots, {c}, {max} items"
+                    );
+                    let t = DataTree::new(&doc);
+                    let note = format!(
+                        "data tree saved by {}: {} types, {} slots",
+                        t.version_number().unwrap(),
+                        t.types().len(),
+                        t.slots().len()
+                    );
+                    assert_eq!(shown[1].note.as_deref(), Some(note.as_str()));
+                }
+                // Errors are decode's.
+                for cut in [0, 5, 9, data.len() / 2] {
+                    let mut t = TreeBuilder::new(9);
+                    assert_eq!(
+                        fill(&data[..cut], None, &mut t).unwrap_err().to_string(),
+                        crate::decode(&data[..cut], None, &Options::default())
+                            .unwrap_err()
+                            .to_string()
+                    );
+                }
             }
-        }
-        // Errors too.
-        let data = &files[0].1;
-        for cut in [0, 5, 9, data.len() / 2] {
-            let (mut a, mut b) = (TreeBuilder::new(9), TreeBuilder::new(9));
-            assert_eq!(
-                fill(&data[..cut], None, &mut a).unwrap_err().to_string(),
-                fill_owned(&data[..cut], None, &mut b)
-                    .unwrap_err()
-                    .to_string()
-            );
         }
     }
 

@@ -9,9 +9,11 @@
 //!   sniffing;
 //! - [`lz4`] (lz4net's chunk stream, not the LZ4 frame format), [`lzma`] (the SDK's
 //!   21-byte header and raw LZMA1) and [`brotli_stream`] (a raw Brotli stream);
+//! - [`walk`]: the one reader of the BSON grammar, generic over a [`walk::Sink`]: every
+//!   check, limit and error message is there once;
 //! - [`value`]: a lossless BSON model (int32, int64 and double kept apart),
-//!   [`bson_read`] (zero-copy), [`bson_view`] (a checked view read in place, no tree)
-//!   and [`bson_write`];
+//!   [`bson_read`] (the walk into the owned tree, zero-copy), [`bson_view`] (checked by
+//!   the walk, then read in place, no tree) and [`bson_write`];
 //! - [`codec`]: the uniform `decode(&[u8], &DecodeOptions)` and
 //!   `encode(&Document, &EncodeOptions)` every gamewire format crate offers;
 //! - [`json`]: the lossless JSON mapping ([`json::to_json`], [`json::from_json`],
@@ -46,6 +48,7 @@ pub mod synth;
 pub mod tree;
 pub mod value;
 pub mod varint;
+pub mod walk;
 
 pub use codec::DecodeOptions;
 pub use container::{Compression, Container, Framing};
@@ -150,12 +153,29 @@ pub fn read_unpacked<'a>(
     bson: &'a [u8],
     opts: &Options,
 ) -> Result<Document<'a>> {
+    let mut build = walk::Build::new();
+    walk_unpacked(file_len, container, bson, opts, &mut build)?;
+    build
+        .finish()
+        .ok_or_else(|| Error::msg("the BSON walk ended without its root document"))
+}
+
+/// [`walk::walk`]s the BSON that [`container::unpack`] returned from a file of
+/// `file_len` bytes into `sink`, with the error offsets of [`read_unpacked`].
+pub fn walk_unpacked<'a, S: walk::Sink<'a>>(
+    file_len: usize,
+    container: &Container,
+    bson: &'a [u8],
+    opts: &Options,
+    sink: &mut S,
+) -> Result<()> {
+    let max_depth = opts.limits.max_depth;
     if container.compression == Compression::None {
         let base = file_len.saturating_sub(bson.len());
-        bson_read::read_document(bson, base, opts.limits.max_depth)
+        walk::walk(bson, base, max_depth, sink)
     } else {
-        bson_read::read_document(bson, 0, opts.limits.max_depth).map_err(|e| {
-            gamewire_core::Error::msg(format!(
+        walk::walk(bson, 0, max_depth, sink).map_err(|e| {
+            Error::msg(format!(
                 "in the BSON decompressed from the {} payload (offsets count from its start): {e}",
                 container.compression
             ))

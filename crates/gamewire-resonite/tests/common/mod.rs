@@ -101,3 +101,90 @@ pub fn samples() -> Vec<(String, Vec<u8>)> {
     assert!(out.len() >= 7, "the samples are there");
     out
 }
+
+/// The document the `bson` crate (an independent reader) reads from `bytes`, walked in
+/// full with its raw reader (which keeps repeated keys and every element type apart),
+/// in our model; its error text when it refuses them.
+pub fn bson_crate(bytes: &[u8]) -> Result<Document<'static>, String> {
+    let raw = bson::RawDocument::from_bytes(bytes).map_err(|e| e.to_string())?;
+    from_raw_doc(raw)
+}
+
+fn from_raw_doc(d: &bson::RawDocument) -> Result<Document<'static>, String> {
+    let mut out = Document::new();
+    for el in d {
+        let (k, v) = el.map_err(|e| e.to_string())?;
+        out.push(k.to_owned(), from_raw(v)?);
+    }
+    Ok(out)
+}
+
+fn from_raw(v: bson::RawBsonRef<'_>) -> Result<Value<'static>, String> {
+    use bson::RawBsonRef as R;
+    Ok(match v {
+        R::Double(d) => Value::Double(d),
+        R::String(s) => Value::String(Cow::Owned(s.to_owned())),
+        R::Document(d) => Value::Document(from_raw_doc(d)?),
+        R::Array(a) => Value::Array(
+            a.into_iter()
+                .map(|x| from_raw(x.map_err(|e| e.to_string())?))
+                .collect::<Result<_, _>>()?,
+        ),
+        R::Boolean(b) => Value::Bool(b),
+        R::Null => Value::Null,
+        R::RegularExpression(r) => Value::Regex(Box::new(Regex {
+            pattern: r.pattern.to_owned().into(),
+            options: r.options.to_owned().into(),
+        })),
+        R::JavaScriptCode(c) => Value::JavaScript(c.to_owned().into()),
+        R::JavaScriptCodeWithScope(c) => Value::JavaScriptWithScope(Box::new(CodeWithScope {
+            code: c.code.to_owned().into(),
+            scope: from_raw_doc(c.scope)?,
+        })),
+        R::Int32(i) => Value::Int32(i),
+        R::Int64(i) => Value::Int64(i),
+        R::Timestamp(t) => Value::Timestamp {
+            time: t.time,
+            increment: t.increment,
+        },
+        R::Binary(b) => {
+            let subtype = u8::from(b.subtype);
+            // the crate strips the old binary subtype's inner length; the bytes keep it
+            let bytes = if b.subtype == bson::spec::BinarySubtype::BinaryOld {
+                let mut x = (b.bytes.len() as i32).to_le_bytes().to_vec();
+                x.extend_from_slice(b.bytes);
+                x
+            } else {
+                b.bytes.to_vec()
+            };
+            Value::Binary {
+                subtype,
+                bytes: Cow::Owned(bytes),
+            }
+        }
+        R::ObjectId(o) => Value::ObjectId(o.bytes()),
+        R::DateTime(t) => Value::DateTime(t.timestamp_millis()),
+        R::Symbol(s) => Value::Symbol(s.to_owned().into()),
+        R::Decimal128(d) => Value::Decimal128(d.bytes()),
+        R::Undefined => Value::Undefined,
+        R::MaxKey => Value::MaxKey,
+        R::MinKey => Value::MinKey,
+        R::DbPointer(_) => {
+            // its fields are private: read them from the canonical Extended JSON
+            let j = bson::Bson::try_from(v)
+                .map_err(|e| e.to_string())?
+                .into_canonical_extjson();
+            let p = &j["$dbPointer"];
+            let ns = p["$ref"].as_str().ok_or("no $ref")?.to_owned();
+            let hex = p["$id"]["$oid"].as_str().ok_or("no $oid")?;
+            let mut id = [0u8; 12];
+            for (i, b) in id.iter_mut().enumerate() {
+                *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|e| e.to_string())?;
+            }
+            Value::DbPointer(Box::new(gamewire_resonite::value::DbPointer {
+                namespace: ns.into(),
+                id,
+            }))
+        }
+    })
+}

@@ -1,0 +1,121 @@
+//! Each BSON reader once over the same file, for instruction counts under callgrind
+//! (`valgrind --tool=callgrind`); subtract the `read` mode (the file read alone).
+//!
+//! `cargo run --release -p gamewire-resonite --example reader_counts -- make FILE [SLOTS]`
+//! writes a stored FrDT data tree (`synth::data_tree(SLOTS, 8, 7)`, 1,000 slots by
+//! default, about 1.9 MB of BSON); then `-- MODE FILE` with MODE one of `read`, `owned`
+//! (tree built and dropped), `check` (the view's check), `view-walk` (check, then every
+//! element touched), `json-owned`, `json-view`, `inspect`, `bson` (the `bson` crate's
+//! `RawDocument` walk).
+
+use bson::{RawBsonRef, RawDocument};
+use gamewire_core::inspect::TreeBuilder;
+use gamewire_resonite::bson_view::{BsonView, DocumentRef, ValueRef};
+use gamewire_resonite::json_view::{DocumentRefView, DocumentView};
+use gamewire_resonite::{
+    container, inspect, read_bson, synth, Compression, EncodeOptions, Options,
+};
+use std::hint::black_box;
+use std::io::Write;
+
+struct Count(usize);
+
+impl Write for Count {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0 += b.len();
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn raw_walk(doc: &RawDocument) -> usize {
+    let mut n = 0;
+    for el in doc {
+        let (k, v) = el.expect("valid BSON");
+        n += 1 + k.len() + raw_value(v);
+    }
+    n
+}
+
+fn raw_value(v: RawBsonRef<'_>) -> usize {
+    match v {
+        RawBsonRef::Document(d) => raw_walk(d),
+        RawBsonRef::Array(a) => a
+            .into_iter()
+            .map(|x| 1 + raw_value(x.expect("valid BSON")))
+            .sum(),
+        RawBsonRef::String(s) => s.len(),
+        RawBsonRef::Double(d) => d.to_bits() as usize & 1,
+        RawBsonRef::Int32(i) => i as usize & 1,
+        RawBsonRef::Int64(i) => i as usize & 1,
+        RawBsonRef::Boolean(b) => b as usize,
+        RawBsonRef::Binary(b) => b.bytes.len(),
+        _ => 0,
+    }
+}
+
+fn view_walk(doc: DocumentRef<'_>) -> usize {
+    doc.iter().map(|(k, v)| 1 + k.len() + view_value(v)).sum()
+}
+
+fn view_value(v: ValueRef<'_>) -> usize {
+    match v {
+        ValueRef::Document(d) => view_walk(d),
+        ValueRef::Array(a) => a.iter().map(|x| 1 + view_value(x)).sum(),
+        ValueRef::String(s) => s.len(),
+        ValueRef::Double(d) => d.to_bits() as usize & 1,
+        ValueRef::Int32(i) => i as usize & 1,
+        ValueRef::Int64(i) => i as usize & 1,
+        ValueRef::Bool(b) => b as usize,
+        ValueRef::Binary { bytes, .. } => bytes.len(),
+        _ => 0,
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (mode, path) = (args[0].as_str(), &args[1]);
+    if mode == "make" {
+        let slots = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1_000);
+        let doc = synth::data_tree(slots, 8, 7);
+        let file = gamewire_resonite::encode(&doc, &EncodeOptions::new(Compression::None)).unwrap();
+        std::fs::write(path, file).unwrap();
+        return;
+    }
+    let file = std::fs::read(path).unwrap();
+    let opts = Options::default();
+    let (_, bson) = container::unpack(&file, None, &opts).unwrap();
+    let n = match mode {
+        "read" => bson.len(),
+        "owned" => read_bson(black_box(&bson), &opts).unwrap().len(),
+        "check" => usize::from(
+            BsonView::new(black_box(&bson), &opts)
+                .unwrap()
+                .root()
+                .is_empty(),
+        ),
+        "view-walk" => view_walk(BsonView::new(black_box(&bson), &opts).unwrap().root()),
+        "json-owned" => {
+            let doc = read_bson(black_box(&bson), &opts).unwrap();
+            let mut w = std::io::BufWriter::new(Count(0));
+            serde_json::to_writer(&mut w, &DocumentView::new(&doc)).unwrap();
+            w.into_inner().ok().unwrap().0
+        }
+        "json-view" => {
+            let v = BsonView::new(black_box(&bson), &opts).unwrap();
+            let mut w = std::io::BufWriter::new(Count(0));
+            serde_json::to_writer(&mut w, &DocumentRefView::new(v.root())).unwrap();
+            w.into_inner().ok().unwrap().0
+        }
+        "inspect" => {
+            let mut t = TreeBuilder::new(20);
+            inspect::fill(black_box(&file), None, &mut t).unwrap();
+            t.finish().len()
+        }
+        "bson" => raw_walk(RawDocument::from_bytes(black_box(&bson)).unwrap()),
+        other => panic!("unknown mode {other}"),
+    };
+    println!("{mode}: {n}");
+}
