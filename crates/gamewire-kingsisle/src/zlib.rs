@@ -66,10 +66,20 @@ pub fn inflate_exact(stream: &[u8], size: usize, base: usize) -> Result<Vec<u8>>
         )
     })?;
     out.resize(size, 0);
-    let got = INFLATER.with(|d| d.borrow_mut().zlib_decompress(stream, &mut out));
+    inflate_into(stream, &mut out, base)?;
+    Ok(out)
+}
+
+/// Inflates the zlib `stream` into `out`, which it must fill exactly (one libdeflate
+/// call: more output than `out` holds, less, a damaged stream or a mismatched Adler-32
+/// is an error); `base` is the offset of `stream` for errors. The caller bounds
+/// `out.len()` (see [`inflate_exact`]).
+pub fn inflate_into(stream: &[u8], out: &mut [u8], base: usize) -> Result<()> {
+    let size = out.len();
+    let got = INFLATER.with(|d| d.borrow_mut().zlib_decompress(stream, out));
     let declared = || format!("{size} inflated bytes as declared");
     match got {
-        Ok(n) if n == size => Ok(out),
+        Ok(n) if n == size => Ok(()),
         Ok(n) => Err(Error::at(
             base,
             ErrorKind::Unexpected {
