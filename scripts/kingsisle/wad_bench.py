@@ -173,6 +173,7 @@ def main():
         ],
         "unpack": [
             ("gamewire CLI (wad unpack, whole process)", lambda: timed_process([GW, "kingsisle", "wad", "unpack", wad, "-o", out])),
+            ("gamewire CLI (wad unpack -j 1, one worker)", lambda: timed_process([GW, "kingsisle", "wad", "unpack", wad, "-o", out, "-j", "1"])),
             ("gamewire Python (read each, write)", lambda: timed_python("gamewire", "unpack", wad, types, out)),
             ("katsuba Python (read each, write)", lambda: timed_python("katsuba", "unpack", wad, types, out)),
             ("wizwad (extract_all)", lambda: timed_python("wizwad", "unpack", wad, types, out)),
@@ -190,7 +191,7 @@ def main():
         for name, f in tools:
             w, c = median(f, RUNS, out if what != "list" else None)
             rows[(what, name)] = (w, c)
-            print(f"{name:75} wall {w:8.3f} s  cpu {c:8.3f} s")
+            print(f"{name:75} wall {w:8.3f} s  cpu {c:8.3f} s  (load {os.getloadavg()[0]:.1f})")
     def ratio(what, theirs, ours):
         (tw, tc), (ow, oc) = rows[(what, theirs)], rows[(what, ours)]
         print(f"{what}: {theirs} / {ours}: wall {tw / ow:.2f}x, cpu {tc / oc:.2f}x")

@@ -160,17 +160,25 @@ fn unpack(a: UnpackArgs) -> CliResult {
             .into());
         }
     }
+    let fresh = !dir.exists();
     std::fs::create_dir_all(&dir)
         .map_err(|e| format!("cannot make folder {}: {e}", dir.display()))?;
+    // Every folder the entries need, made once before any file (a parent sorts before
+    // its children), so writing a file is one open, one write of its exact size, and a
+    // close.
+    if let Err(e) = make_entry_folders(&dir, &names) {
+        return Err(undo_unpack(&dir, fresh, e).into());
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.jobs.unwrap_or(0))
         .build()
         .map_err(|e| format!("cannot start worker threads: {e}"))?;
     let placeholders = std::sync::atomic::AtomicUsize::new(0);
+    // Entries are inflated and written on every worker at once: one worker's inflating
+    // overlaps another's writing.
     let result: Result<(), String> = pool.install(|| {
-        chosen.par_iter().try_for_each(|&i| {
+        chosen.par_iter().with_min_len(16).try_for_each(|&i| {
             let e = archive.entry(i).expect("in range");
-            let target = dir.join(e.name);
             let data = match archive.read(&e).map_err(|err| format!("{shown}: {err}"))? {
                 Contents::Data(d) => d,
                 Contents::Placeholder => {
@@ -178,13 +186,12 @@ fn unpack(a: UnpackArgs) -> CliResult {
                     return Ok(());
                 }
             };
-            if let Some(rel) = Path::new(e.name).parent() {
-                crate::convert::make_folders(&dir, rel).map_err(|err| err.to_string())?;
-            }
-            write_new(&target, &data)
+            write_new(&dir.join(e.name), &data)
         })
     });
-    result?;
+    if let Err(e) = result {
+        return Err(undo_unpack(&dir, fresh, e).into());
+    }
     let ph = placeholders.into_inner();
     eprintln!(
         "gamewire: {shown}: {} entries extracted into {}{}",
@@ -199,7 +206,60 @@ fn unpack(a: UnpackArgs) -> CliResult {
     Ok(())
 }
 
-/// Writes a new file (never an existing one or through a link).
+/// Removes what a failed unpack made in `dir` (new when `fresh`, else empty before it
+/// began: everything in it was made by the unpack), so that no half-extracted archive is
+/// left; gives the error to report.
+fn undo_unpack(dir: &Path, fresh: bool, error: String) -> String {
+    let removed = if fresh {
+        std::fs::remove_dir_all(dir)
+    } else {
+        std::fs::read_dir(dir).and_then(|items| {
+            items.into_iter().try_for_each(|item| {
+                let p = item?.path();
+                match std::fs::symlink_metadata(&p)?.is_dir() {
+                    true => std::fs::remove_dir_all(&p),
+                    false => std::fs::remove_file(&p),
+                }
+            })
+        })
+    };
+    match removed {
+        Ok(()) => format!("{error}; nothing was extracted"),
+        Err(e) => format!(
+            "{error}; the entries extracted before it could not all be removed from {}: {e}",
+            dir.display()
+        ),
+    }
+}
+
+/// Makes every folder that the entry `names` (checked, sorted) lie in under `dir`, each
+/// once, parents first. A folder that is already there (another entry's, or made by
+/// someone else meanwhile) must be a folder and not a link.
+fn make_entry_folders(dir: &Path, names: &[&str]) -> Result<(), String> {
+    let mut folders: std::collections::BTreeSet<&str> = std::collections::BTreeSet::new();
+    for name in names {
+        let mut end = 0;
+        while let Some(k) = name[end..].find('/') {
+            end += k;
+            folders.insert(&name[..end]);
+            end += 1;
+        }
+    }
+    for f in folders {
+        let path = dir.join(f);
+        match std::fs::create_dir(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                crate::convert::make_folders(dir, Path::new(f)).map_err(|e| e.to_string())?;
+            }
+            Err(e) => return Err(format!("cannot make folder {}: {e}", path.display())),
+        }
+    }
+    Ok(())
+}
+
+/// Writes a new file (never an existing one or through a link): one open with
+/// `O_CREAT|O_EXCL`, one write of the whole data, no flush or sync.
 fn write_new(path: &Path, data: &[u8]) -> Result<(), String> {
     use std::io::Write;
     let mut f = std::fs::OpenOptions::new()

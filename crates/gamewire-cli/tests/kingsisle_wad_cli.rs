@@ -339,3 +339,61 @@ fn names_that_leave_the_folder_write_nothing() {
         assert!(!t.path().join("evil").exists() && !Path::new("/x/evil").exists());
     }
 }
+
+/// Unpacks `wad` into `out`, expecting a failure; gives its message.
+fn unpack_fails(wad: &Path, out: &Path) -> String {
+    fails(
+        &bin()
+            .args(["kingsisle", "wad", "unpack"])
+            .arg(wad)
+            .arg("-o")
+            .arg(out)
+            .args(["-j", "1"])
+            .output()
+            .unwrap(),
+    )
+}
+
+#[test]
+fn a_damaged_entry_stops_unpacking_and_leaves_nothing_extracted() {
+    let t = tempfile::tempdir().unwrap();
+    let wad = packed(t.path(), "2");
+    let good = std::fs::read(&wad).unwrap();
+    // readme.txt is the last entry in journal order: the two before it are extracted
+    // first (one worker), then removed when it fails.
+    let name = b"readme.txt\0";
+    let at = good.windows(name.len()).position(|w| w == name).unwrap();
+    let record = at - 21;
+    let field = |k: usize| u32::from_le_bytes(good[record + k..record + k + 4].try_into().unwrap());
+    let (offset, stored) = (field(0) as usize, field(8) as usize);
+    assert_eq!(good[record + 12], 1, "readme.txt is compressed");
+
+    // A flipped stored byte: a CRC mismatch naming the entry.
+    let mut crc = good.clone();
+    crc[offset + stored / 2] ^= 0x40;
+    let bad = t.path().join("crc.wad");
+    std::fs::write(&bad, &crc).unwrap();
+    let out = t.path().join("out");
+    let e = unpack_fails(&bad, &out);
+    assert!(
+        e.contains("\"readme.txt\"")
+            && e.contains("CRC mismatch")
+            && e.contains("nothing was extracted"),
+        "{e}"
+    );
+    assert!(!out.exists(), "the new folder is removed");
+
+    // A declared size smaller than what the entry inflates to (a zlib bomb's shape): an
+    // error at the declared size; an empty folder given is left empty.
+    let mut bomb = good.clone();
+    bomb[record + 4..record + 8].copy_from_slice(&10u32.to_le_bytes());
+    let bad = t.path().join("bomb.wad");
+    std::fs::write(&bad, &bomb).unwrap();
+    std::fs::create_dir(&out).unwrap();
+    let e = unpack_fails(&bad, &out);
+    assert!(
+        e.contains("\"readme.txt\"") && e.contains("10 inflated bytes as declared"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "left empty");
+}

@@ -1,7 +1,9 @@
 //! zlib framing: `u32 size` (little-endian, the inflated size) followed by a zlib stream.
 
-use flate2::{write::ZlibEncoder, Compression, Decompress, FlushDecompress, Status};
+use flate2::{write::ZlibEncoder, Compression};
 use gamewire_core::{Error, ErrorKind, Result};
+use libdeflater::{DecompressionError, Decompressor};
+use std::cell::RefCell;
 use std::io::Write;
 
 /// The largest inflate ratio zlib's deflate can reach (about 1032:1).
@@ -40,9 +42,10 @@ pub fn unframe(data: &[u8], base: usize, cap: u64) -> Result<Vec<u8>> {
 /// of `stream` for errors.
 ///
 /// `size` is checked against what the stream could possibly hold (zlib's largest ratio)
-/// before anything is allocated, memory grows only as output arrives, and inflating stops
-/// at `size` bytes: a stream that would give more (a zlib bomb) is an error, not a large
-/// allocation.
+/// before anything is allocated; the output buffer is then made once at exactly `size`
+/// bytes and the stream inflated into it in one call (libdeflate), which stops at its
+/// end: a stream that would give more (a zlib bomb) is an error, not a large allocation,
+/// and so is one that gives less or whose Adler-32 does not match.
 pub fn inflate_exact(stream: &[u8], size: usize, base: usize) -> Result<Vec<u8>> {
     if size > stream.len().saturating_mul(MAX_RATIO) + 64 {
         return Err(Error::at(
@@ -54,77 +57,58 @@ pub fn inflate_exact(stream: &[u8], size: usize, base: usize) -> Result<Vec<u8>>
             },
         ));
     }
-    // The declared size is only a claim: start from a modest multiple of the stream and
-    // grow (exactly, never past the declared size) as output actually arrives.
-    let first = stream
-        .len()
-        .saturating_mul(4)
-        .saturating_add(1 << 12)
-        .min(size);
-    // An allocation that fails (a memory cap) is an error naming the size, not an abort.
-    let grow = |out: &mut Vec<u8>, extra: usize| {
-        out.try_reserve_exact(extra).map_err(|_| {
-            Error::msg_at(
-                base,
-                format!(
-                    "out of memory: cannot hold {} bytes of the inflated zlib stream",
-                    out.len() + extra
-                ),
-            )
-        })
-    };
     let mut out = Vec::new();
-    grow(&mut out, first)?;
-    let mut z = Decompress::new(true);
-    loop {
-        if out.len() == out.capacity() && out.len() < size {
-            let extra = out.len().max(1 << 12).min(size - out.len());
-            grow(&mut out, extra)?;
-        }
-        let before = out.len();
-        let status = z
-            .decompress_vec(
-                &stream[z.total_in() as usize..],
-                &mut out,
-                FlushDecompress::Finish,
-            )
-            .map_err(|e| {
-                Error::at(
-                    base + z.total_in() as usize,
-                    ErrorKind::Message(format!("bad zlib stream: {e}")),
-                )
-            })?;
-        match status {
-            Status::StreamEnd => break,
-            _ if out.len() == size => {
-                // More output than declared.
-                return Err(Error::at(
-                    base + z.total_in() as usize,
-                    ErrorKind::Unexpected {
-                        expected: format!("{size} inflated bytes as declared"),
-                        found: "more".into(),
-                    },
-                ));
-            }
-            _ if out.len() == before && out.len() < out.capacity() => {
-                return Err(Error::at(
-                    base + z.total_in() as usize,
-                    ErrorKind::Message("truncated zlib stream".into()),
-                ));
-            }
-            _ => {}
-        }
-    }
-    if out.len() != size {
-        return Err(Error::at(
+    // An allocation that fails (a memory cap) is an error naming the size, not an abort.
+    out.try_reserve_exact(size).map_err(|_| {
+        Error::msg_at(
+            base,
+            format!("out of memory: cannot hold the {size} bytes of the inflated zlib stream"),
+        )
+    })?;
+    out.resize(size, 0);
+    inflate_into(stream, &mut out, base)?;
+    Ok(out)
+}
+
+/// Inflates the zlib `stream` into `out`, which it must fill exactly (one libdeflate
+/// call: more output than `out` holds, less, a damaged stream or a mismatched Adler-32
+/// is an error); `base` is the offset of `stream` for errors. The caller bounds
+/// `out.len()` (see [`inflate_exact`]).
+pub fn inflate_into(stream: &[u8], out: &mut [u8], base: usize) -> Result<()> {
+    let size = out.len();
+    let got = INFLATER.with(|d| d.borrow_mut().zlib_decompress(stream, out));
+    let declared = || format!("{size} inflated bytes as declared");
+    match got {
+        Ok(n) if n == size => Ok(()),
+        Ok(n) => Err(Error::at(
             base,
             ErrorKind::Unexpected {
-                expected: format!("{size} inflated bytes as declared"),
-                found: format!("{}", out.len()),
+                expected: declared(),
+                found: n.to_string(),
             },
-        ));
+        )),
+        Err(DecompressionError::InsufficientSpace) => Err(Error::at(
+            base,
+            ErrorKind::Unexpected {
+                expected: declared(),
+                found: "more".into(),
+            },
+        )),
+        Err(DecompressionError::BadData) => Err(Error::at(
+            base,
+            ErrorKind::Message(
+                "bad zlib stream (a wrong header, bad deflate data, truncated, or a \
+                 mismatched Adler-32)"
+                    .into(),
+            ),
+        )),
     }
-    Ok(out)
+}
+
+thread_local! {
+    /// One libdeflate decompressor per thread (it holds its tables; making one per call
+    /// would allocate them each time).
+    static INFLATER: RefCell<Decompressor> = RefCell::new(Decompressor::new());
 }
 
 /// The Adler-32 checksum that ends a zlib stream.

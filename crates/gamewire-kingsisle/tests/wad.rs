@@ -182,6 +182,38 @@ fn crc_mismatch_placeholder_and_zlib_bomb() {
 }
 
 #[test]
+fn checked_entries_inflate_into_a_buffer_of_their_size() {
+    let data = b"some data, some data, some data".repeat(40);
+    let bytes = one_entry(&data, true);
+    let a = Archive::new(bytes.as_slice()).unwrap();
+    let e = a.entry(0).unwrap();
+    let limits = gamewire_core::Limits::DEFAULT;
+    let wad::Checked::Zlib(stream) = a.check(&e, &limits).unwrap() else {
+        panic!("a compressed entry")
+    };
+    let mut out = vec![0u8; e.size as usize];
+    a.inflate_into(&e, stream, &mut out).unwrap();
+    assert_eq!(out, data);
+    // A buffer of another size is refused naming the entry; a stored entry is its bytes.
+    let mut short = vec![0u8; 10];
+    let err = a
+        .inflate_into(&e, stream, &mut short)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("\"x/item.xml\"") && err.contains("10 bytes"),
+        "{err}"
+    );
+    let stored = one_entry(b"plain", false);
+    let a = Archive::new(stored.as_slice()).unwrap();
+    let e = a.entry(0).unwrap();
+    assert_eq!(
+        a.check(&e, &limits).unwrap(),
+        wad::Checked::Stored(b"plain")
+    );
+}
+
+#[test]
 fn memory_mapped_archives_read_alike() {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("Test.wad");

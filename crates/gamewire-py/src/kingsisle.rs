@@ -93,7 +93,8 @@ fn options(shallow: bool, flags: u32, property_mask: Option<u32>, zlib: bool) ->
 
 /// Decodes a blob (or a `BINd` file) with the type list `types` (path, JSON or XML text)
 /// and the serializer's options. `lazy=True` gives a `LazyObject` whose values are made
-/// when read; `json=True` the JSON mapping as plain dicts.
+/// when read; `json=True` the JSON mapping as plain dicts. An XML object file
+/// (`<Objects><Class ...>`) gives a list of such values, one per object.
 #[pyfunction]
 #[pyo3(signature = (data, *, types, shallow=true, flags=0, property_mask=None, zlib=false, json=false, lazy=false))]
 #[allow(clippy::too_many_arguments)]
@@ -115,6 +116,48 @@ fn decode(
             "json=True and lazy=True exclude each other (a lazy value's to_python() is the eager one)",
         ));
     }
+    if ki::xml::looks_like_object_file(&data) {
+        return decode_xml(py, &data, &t, json, lazy);
+    }
+    decode_binary(py, data, t, o, json, lazy)
+}
+
+/// An XML object file: a list with one value per `<Class>` element. Each object read
+/// is written as a deep-mode blob and read back through the path binary data takes, so
+/// that its eager, lazy and JSON values are exactly those of the same object in binary.
+fn decode_xml(
+    py: Python<'_>,
+    data: &[u8],
+    t: &Arc<Types>,
+    json: bool,
+    lazy: bool,
+) -> PyResult<PyObject> {
+    let objects = maybe_allow_threads(py, data.len(), || ki::xml::read(data, &t.list))
+        .map_err(|e| errors::to_py(py, e))?;
+    let deep = options(false, 0, None, false);
+    let mut out = Vec::with_capacity(objects.len());
+    for (i, root) in objects.into_iter().enumerate() {
+        let doc = ki::Document {
+            root,
+            ..ki::Document::default()
+        };
+        let blob =
+            ki::encode(&doc, &t.list, &deep).map_err(|e| errors::to_py(py, e.in_index(i)))?;
+        let bytes = PyBackedBytes::from(pyo3::types::PyBytes::new(py, &blob));
+        out.push(decode_binary(py, bytes, t.clone(), deep, json, lazy)?);
+    }
+    Ok(pyo3::types::PyList::new(py, out)?.into_any().unbind())
+}
+
+/// A blob or `BINd` file decoded as `decode` gives it.
+fn decode_binary(
+    py: Python<'_>,
+    data: PyBackedBytes,
+    t: Arc<Types>,
+    o: Options,
+    json: bool,
+    lazy: bool,
+) -> PyResult<PyObject> {
     if json {
         let doc = maybe_allow_threads(py, data.len(), || {
             ki::inspect::decode_any(&data, &t.list, &o)

@@ -29,7 +29,7 @@ mod read;
 mod write;
 
 pub use map::Mapped;
-pub use read::{Archive, Contents, Entry, Header};
+pub use read::{Archive, Checked, Contents, Entry, Header};
 pub use write::{Builder, Prepared};
 
 use gamewire_core::Result;

@@ -105,6 +105,18 @@ impl<'a> Contents<'a> {
     }
 }
 
+/// What an entry's stored bytes are once checked ([`Archive::check`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Checked<'a> {
+    /// Stored as they are: the entry's bytes.
+    Stored(&'a [u8]),
+    /// A zlib stream, its declared size within the limits: inflate it with
+    /// [`Archive::inflate_into`].
+    Zlib(&'a [u8]),
+    /// A placeholder ([`Contents::Placeholder`]).
+    Placeholder,
+}
+
 /// A `KIWAD` archive over bytes `D` (a `Vec<u8>`, a `&[u8]`, a [`super::Mapped`] file).
 ///
 /// [`Archive::new`] checks the header and every journal record (names UTF-8, stored
@@ -343,11 +355,28 @@ impl<D: AsRef<[u8]>> Archive<D> {
 
     /// [`Archive::read`] with `limits` bounding what a compressed entry may inflate to.
     pub fn read_with(&self, entry: &Entry<'_>, limits: &Limits) -> Result<Contents<'_>> {
+        match self.check(entry, limits)? {
+            Checked::Placeholder => Ok(Contents::Placeholder),
+            Checked::Stored(d) => Ok(Contents::Data(Cow::Borrowed(d))),
+            Checked::Zlib(stream) => {
+                zlib::inflate_exact(stream, entry.size as usize, entry.offset as usize)
+                    .map(|d| Contents::Data(Cow::Owned(d)))
+                    .map_err(|e| entry_err(entry, &format!("its zlib data: {e}")))
+            }
+        }
+    }
+
+    /// Everything [`Archive::read_with`] checks before inflating: the CRC of the stored
+    /// bytes (a placeholder found), and a compressed entry's declared size against
+    /// `limits`. A [`Checked::Zlib`] entry is then inflated with
+    /// [`Archive::inflate_into`] into a buffer the caller makes of exactly `entry.size`
+    /// bytes (a Python `bytes`, say, so that the bytes are not copied again).
+    pub fn check(&self, entry: &Entry<'_>, limits: &Limits) -> Result<Checked<'_>> {
         let stored = self.stored(entry);
         let actual = crc(stored);
         if actual != entry.crc {
             if stored.len() >= 4 && stored[..4] == [0; 4] {
-                return Ok(Contents::Placeholder);
+                return Ok(Checked::Placeholder);
             }
             return Err(entry_err(
                 entry,
@@ -358,7 +387,7 @@ impl<D: AsRef<[u8]>> Archive<D> {
             ));
         }
         if !entry.compressed {
-            return Ok(Contents::Data(Cow::Borrowed(stored)));
+            return Ok(Checked::Stored(stored));
         }
         let cap = limits.decompress_cap(stored.len());
         if u64::from(entry.size) > cap {
@@ -371,8 +400,24 @@ impl<D: AsRef<[u8]>> Archive<D> {
                 ),
             ));
         }
-        zlib::inflate_exact(stored, entry.size as usize, entry.offset as usize)
-            .map(|d| Contents::Data(Cow::Owned(d)))
+        Ok(Checked::Zlib(stored))
+    }
+
+    /// Inflates the zlib `stream` of `entry` (from [`Archive::check`]) into `out`, which
+    /// must be exactly `entry.size` bytes long and is filled exactly: more or less
+    /// output, or a damaged stream, is an error naming the entry.
+    pub fn inflate_into(&self, entry: &Entry<'_>, stream: &[u8], out: &mut [u8]) -> Result<()> {
+        if out.len() != entry.size as usize {
+            return Err(entry_err(
+                entry,
+                &format!(
+                    "a buffer of {} bytes was given for its {} inflated bytes",
+                    out.len(),
+                    entry.size
+                ),
+            ));
+        }
+        zlib::inflate_into(stream, out, entry.offset as usize)
             .map_err(|e| entry_err(entry, &format!("its zlib data: {e}")))
     }
 

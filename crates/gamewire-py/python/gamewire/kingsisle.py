@@ -6,7 +6,8 @@ class in ``.type_name`` and ``.type_hash``. A ``std::string`` that is not UTF-8 
 strings, lists, enum names, dicts for Color/Vector3D/..., and ``"$"`` keys on the root
 object for what a byte-exact re-encode needs (``$bind``, ``$flags``, ``$padding`` ...).
 ``decode(..., json=True)`` gives that JSON mapping as it is (objects as dicts with
-``"$class"``/``"$hash"``); ``encode`` takes either.
+``"$class"``/``"$hash"``); ``encode`` takes either. An XML object file
+(``<Objects><Class Name=...>``) decodes to a list of such values, one per object.
 
 ``decode(..., lazy=True)`` reads and checks the whole input at once but makes Python
 values only when they are read: it returns a ``LazyObject`` (a read-only mapping with
@@ -126,7 +127,8 @@ class Wad(_abc.Mapping):
 
     def decode(self, name, *, types, **options):
         """Decodes the entry ``name`` as ``decode(wad.read(name), types=types, **options)``
-        does (``BINd`` files whatever the options say)."""
+        does: a ``BINd`` file (whatever the options say) or blob gives its root object, an
+        XML object file a list of its objects."""
         data = self._w.read(name)
         if data is None:
             raise ValueError(f"entry {name!r} is a placeholder: it holds nothing to decode")

@@ -70,7 +70,9 @@ class LazyList:
 @overload
 def decode(data: bytes | bytearray, *, types: Union[str, TypeList], shallow: bool = True, flags: int = 0, property_mask: int | None = None, zlib: bool = False, json: bool = False, lazy: Literal[False] = False) -> Any:
     """Decodes a blob or ``BINd`` file: the root ``Object`` with every value built
-    (``json=True``: the JSON mapping as plain dicts). Bad input raises
+    (``json=True``: the JSON mapping as plain dicts). An XML object file
+    (``<Objects><Class Name=...>``) gives a list of such values, one per object (the
+    options are those of deep mode, which XML holds). Bad input raises
     ``gamewire.DecodeError`` with ``.offset`` and ``.path``."""
 @overload
 def decode(data: bytes | bytearray, *, types: Union[str, TypeList], shallow: bool = True, flags: int = 0, property_mask: int | None = None, zlib: bool = False, json: Literal[False] = False, lazy: Literal[True]) -> LazyObject:
@@ -104,7 +106,8 @@ class Wad(Mapping[str, bytes | None]):
     def read(self, name: str) -> bytes | None:
         """The entry's bytes (CRC checked, inflated), None for a placeholder."""
     def decode(self, name: str, *, types: Any, **options: Any) -> Any:
-        """What ``decode(wad.read(name), types=types, **options)`` gives."""
+        """What ``decode(wad.read(name), types=types, **options)`` gives: the root object
+        of a ``BINd`` file or blob, a list of objects for an XML object file."""
     def __getitem__(self, name: str) -> bytes | None: ...
     def __iter__(self) -> Iterator[str]: ...
     def __len__(self) -> int: ...

@@ -2,7 +2,8 @@
 //! name to bytes; `pack_folder` builds one from a folder.
 
 use crate::errors;
-use gamewire::kingsisle::wad::{self, Archive, Builder, Contents, Mapped, Prepared};
+use gamewire::kingsisle::wad::{self, Archive, Builder, Checked, Mapped, Prepared};
+use gamewire_core::Limits;
 use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -82,17 +83,21 @@ impl PyWad {
     }
 
     /// The bytes of `name` (CRC checked, inflated); None for a placeholder entry (data
-    /// starting with four zero bytes that does not match its CRC).
+    /// starting with four zero bytes that does not match its CRC). A compressed entry
+    /// is inflated straight into the `bytes` returned (no second copy), without the GIL.
     fn read<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Option<Bound<'py, PyBytes>>> {
         let e = self.archive.entry(self.index_of(name)?).expect("indexed");
-        let got = py.allow_threads(|| match self.archive.read(&e)? {
-            Contents::Data(d) => Ok(Some(d.into_owned())),
-            Contents::Placeholder => Ok(None),
-        });
-        match got {
-            Ok(Some(d)) => Ok(Some(PyBytes::new(py, &d))),
-            Ok(None) => Ok(None),
-            Err(e) => Err(errors::to_py(py, e)),
+        let checked = py
+            .allow_threads(|| self.archive.check(&e, &Limits::DEFAULT))
+            .map_err(|err| errors::to_py(py, err))?;
+        match checked {
+            Checked::Placeholder => Ok(None),
+            Checked::Stored(d) => Ok(Some(PyBytes::new(py, d))),
+            Checked::Zlib(stream) => PyBytes::new_with(py, e.size as usize, |buf| {
+                py.allow_threads(|| self.archive.inflate_into(&e, stream, buf))
+                    .map_err(|err| errors::to_py(py, err))
+            })
+            .map(Some),
         }
     }
 }

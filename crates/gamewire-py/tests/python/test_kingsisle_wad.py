@@ -134,3 +134,56 @@ def test_katsuba_decodes_the_objects_in_our_archive_as_we_do(folder, tmp_path):
         name = "ObjectData/Blobs/" + b.name
         got = theirs.deserialize(name, op.Serializer(so, tl))
         assert ours_plain(ours.decode(name, types=TYPES, **o), enums) == theirs_plain(got), name
+
+
+SAMPLE_TYPES = str(SAMPLES / "kingsisle" / "types.json")
+EFFECTS_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<Objects>
+  <Class Name="class SampleEffect">
+    <m_effectType>3</m_effectType><m_amount>-25</m_amount><m_area>1,2,3,4</m_area>
+  </Class>
+  <Class Name="class SampleEffect">
+    <m_effectType>7</m_effectType><m_amount>100</m_amount><m_area>0,0,10,-10</m_area>
+  </Class>
+</Objects>
+"""
+
+
+def test_xml_object_entries_decode_to_a_list_of_objects(tmp_path):
+    src = tmp_path / "src"
+    (src / "ObjectData").mkdir(parents=True)
+    (src / "ObjectData" / "Effects.xml").write_text(EFFECTS_XML)
+    shutil.copy(SAMPLES / "kingsisle" / "item.bin", src / "ObjectData" / "item.bin")
+    (src / "notes.xml").write_text("<notes><note>not an object file</note></notes>")
+    out = tmp_path / "ours.wad"
+    kingsisle.pack(src, out)
+    w = kingsisle.Wad(out)
+    name = "ObjectData/Effects.xml"
+    objs = w.decode(name, types=SAMPLE_TYPES)
+    assert isinstance(objs, list) and len(objs) == 2
+    assert all(isinstance(o, kingsisle.Object) and o.type_name == "class SampleEffect" for o in objs)
+    assert objs[0].type_hash == 1134298167
+    assert dict(objs[0]) == {"m_effectType": 3, "m_amount": -25,
+                             "m_area": {"left": 1, "top": 2, "right": 3, "bottom": 4}}
+    assert objs[1]["m_area"] == {"left": 0, "top": 0, "right": 10, "bottom": -10}
+    # The same as kingsisle.decode of the entry's bytes, and lazily and as JSON alike.
+    assert objs == kingsisle.decode(w[name], types=SAMPLE_TYPES)
+    lazy = w.decode(name, types=SAMPLE_TYPES, lazy=True)
+    assert [o.to_python() for o in lazy] == objs
+    assert lazy[1]["m_amount"] == 100
+    j = w.decode(name, types=SAMPLE_TYPES, json=True)
+    assert [o["$class"] for o in j] == ["class SampleEffect"] * 2
+    assert j[0]["m_area"] == objs[0]["m_area"] and j[1]["m_amount"] == 100
+    # What the one library reads from the same file, extracted.
+    extracted = tmp_path / "Effects.xml"
+    extracted.write_bytes(w[name])
+    (tmp_path / "types.json").write_bytes((SAMPLES / "kingsisle" / "types.json").read_bytes())
+    assert gamewire.load(extracted, json=True) == j
+    # A BINd entry beside it still gives its root object; other XML is refused.
+    assert w.decode("ObjectData/item.bin", types=SAMPLE_TYPES).type_name == "class SampleItem"
+    with pytest.raises(gamewire.DecodeError):
+        w.decode("notes.xml", types=SAMPLE_TYPES)
+    # A damaged XML object file is an error naming where.
+    bad = EFFECTS_XML.replace("<m_amount>-25</m_amount>", "<m_amount>x</m_amount>")
+    with pytest.raises(gamewire.DecodeError):
+        kingsisle.decode(bad.encode(), types=SAMPLE_TYPES)
