@@ -152,6 +152,7 @@ impl<'a> Sink<'a> for TapeSink {
     type Obj = usize;
     type Strings = usize;
     type Path = ();
+    const NEEDS_TEXT: bool = false;
 
     #[inline(always)]
     fn bool(&mut self, start: usize, _: bool) {

@@ -91,6 +91,10 @@ pub(crate) trait Sink<'a> {
     fn float(&mut self, start: usize, f: f64) -> Self::Out;
     /// A single-precision Vector3 (the commonest math type, read on the fast path).
     fn vector3(&mut self, start: usize, v: [f32; 3]) -> Self::Out;
+    /// False for a sink that never reads the text of a String or StringName: the
+    /// walker then checks the text (every rule still holds) and hands [`Sink::string`]
+    /// an empty `text`, which saves making a `&str` of each.
+    const NEEDS_TEXT: bool = true;
     /// A String (`name` false) or StringName (`name` true).
     fn string(&mut self, start: usize, name: bool, text: &'a str) -> Self::Out;
     /// Whether the sink keeps short strings by their wire form ([`Sink::cached`] and
@@ -260,11 +264,25 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// A little-endian u32, read inline (the reader's own read, out of line, reports
+    /// the end of the input).
+    #[inline(always)]
+    fn u32(&mut self) -> Result<u32> {
+        match self.r.rest().first_chunk::<4>() {
+            Some(b) => {
+                let x = u32::from_le_bytes(*b);
+                self.r.advance(4);
+                Ok(x)
+            }
+            None => self.r.read_u32(),
+        }
+    }
+
     /// A u32 element count as the engine reads it: an `int32_t` that must not be negative.
     #[inline]
     pub fn count(&mut self) -> Result<u32> {
         let at = self.r.pos();
-        let c = self.r.read_u32()?;
+        let c = self.u32()?;
         if c > i32::MAX as u32 {
             return Err(self.r.error_at(
                 at,
@@ -317,7 +335,8 @@ impl<'a> Walker<'a> {
                 ErrorKind::InvalidText { encoding: "UTF-8" },
             )
         })?;
-        self.r.skip(4 + padded)?;
+        // `body` is the `4 + padded` bytes after the length: all there.
+        self.r.advance(4 + padded);
         Ok(text)
     }
 
@@ -328,14 +347,48 @@ impl<'a> Walker<'a> {
         if sink.caches_strings() {
             if let Some((key, total)) = short_key(self.r.rest()) {
                 if let Some(out) = sink.cached(start, name, key) {
-                    self.r.skip(total)?;
+                    // `short_key` saw 16 bytes; the wire form takes `total` of them.
+                    self.r.advance(total);
                     return Ok(out);
                 }
                 return self.text_keyed(sink, start, name, key);
             }
         }
+        if !S::NEEDS_TEXT {
+            self.check_str()?;
+            return Ok(sink.string(start, name, ""));
+        }
         let text = self.str_slice()?;
         Ok(sink.string(start, name, text))
+    }
+
+    /// Checks a string as [`Walker::str_slice`] does and skips it, without making a
+    /// `&str`: short ASCII text (most keys and names) is checked inline; anything else
+    /// goes through [`Walker::str_slice`], which also reports every fault.
+    #[inline(always)]
+    fn check_str(&mut self) -> Result<()> {
+        let rest = self.r.rest();
+        if let Some(head) = rest.first_chunk::<20>() {
+            let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
+            if len <= 16 {
+                // The text's bytes (and what follows, masked off) as one number: ASCII
+                // when no byte has its top bit set.
+                let mut text = [0u8; 16];
+                text.copy_from_slice(&head[4..]);
+                let text = u128::from_le_bytes(text);
+                let mask = if len == 16 {
+                    u128::MAX
+                } else {
+                    (1u128 << (len * 8)) - 1
+                };
+                if text & mask & 0x8080_8080_8080_8080_8080_8080_8080_8080 == 0 {
+                    // `len + 3 & !3` is at most 16, and 20 bytes are there.
+                    self.r.advance(4 + ((len + 3) & !3));
+                    return Ok(());
+                }
+            }
+        }
+        self.str_slice().map(|_| ())
     }
 
     /// [`Walker::text`] for a short string the sink does not have.
@@ -414,6 +467,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The element type of an Array with `header` (none in Godot 3).
+    #[inline]
     pub fn array_type(&mut self, header: u32) -> Result<Elem<'a>> {
         if self.opts.version == Version::V3 || header & ARRAY_TYPE_MASK == 0 {
             return Ok(Elem::Any);
@@ -423,6 +477,7 @@ impl<'a> Walker<'a> {
 
     /// The key and value types of a Dictionary with `header` (none in Godot 3, or
     /// when both are untyped).
+    #[inline]
     pub fn dict_types(&mut self, header: u32) -> Result<Option<(Elem<'a>, Elem<'a>)>> {
         if self.opts.version == Version::V3 || header & (DICT_KEY_MASK | DICT_VALUE_MASK) == 0 {
             return Ok(None);
@@ -436,18 +491,20 @@ impl<'a> Walker<'a> {
     /// An Array's or Dictionary's count (the engine masks the shared flag bit) and the
     /// check that each element's least size (`per`: 4 for an item, 8 for an entry)
     /// fits in what remains.
+    #[inline]
     pub fn container_count(&mut self, per: usize, what: &'static str) -> Result<usize> {
         let at = self.r.pos();
-        let count = self.r.read_u32()? & 0x7FFF_FFFF;
+        let count = self.u32()? & 0x7FFF_FFFF;
         self.r.check_len_from(at, count as u64, per, what)?;
         Ok(count as usize)
     }
 
     /// A value's header: its kind, the whole header word and its offset. An unknown
     /// type id is an error naming the version's range.
+    #[inline]
     pub fn header(&mut self) -> Result<(Kind, u32, usize)> {
         let start = self.r.pos();
-        let header = self.r.read_u32()?;
+        let header = self.u32()?;
         let id = header & TYPE_MASK;
         let Some(kind) = Kind::from_id(id, self.opts.version) else {
             return Err(self.r.error_at(
@@ -625,46 +682,46 @@ impl<'a> Walker<'a> {
             1 => {
                 if let Some(b) = body.first_chunk::<4>() {
                     let x = u32::from_le_bytes(*b);
-                    self.r.skip(8)?;
+                    self.r.advance(8);
                     return Ok(sink.bool(start, x != 0));
                 }
             }
             2 => {
                 if let Some(b) = body.first_chunk::<4>() {
                     let x = i32::from_le_bytes(*b);
-                    self.r.skip(8)?;
+                    self.r.advance(8);
                     return Ok(sink.int(start, x as i64));
                 }
             }
             3 => {
                 if let Some(b) = body.first_chunk::<4>() {
                     let x = f32::from_le_bytes(*b);
-                    self.r.skip(8)?;
+                    self.r.advance(8);
                     return Ok(sink.float(start, x as f64));
                 }
             }
             4 => {
-                self.r.skip(4)?;
+                self.r.advance(4);
                 return self.text(sink, start, false);
             }
             0x1_0002 => {
                 if let Some(b) = body.first_chunk::<8>() {
                     let x = i64::from_le_bytes(*b);
-                    self.r.skip(12)?;
+                    self.r.advance(12);
                     return Ok(sink.int(start, x));
                 }
             }
             0x1_0003 => {
                 if let Some(b) = body.first_chunk::<8>() {
                     let x = f64::from_le_bytes(*b);
-                    self.r.skip(12)?;
+                    self.r.advance(12);
                     return Ok(sink.float(start, x));
                 }
             }
             h if h == self.vector3_header => {
                 if let Some(b) = body.first_chunk::<12>() {
                     let a = array_f32(b);
-                    self.r.skip(16)?;
+                    self.r.advance(16);
                     return Ok(sink.vector3(start, a));
                 }
             }
