@@ -63,6 +63,14 @@ pub fn decode_prefix(data: &[u8], opts: &DecodeOptions) -> Result<(Value, usize)
     Ok((v, w.r.pos()))
 }
 
+/// One value at the start of `data` (bytes already checked, as a tape's), with no
+/// string cache: for reading one part of a larger input, where the cache, sized by
+/// the input, would cost more than the part.
+pub(crate) fn decode_part_at(data: &[u8], base: usize, opts: &DecodeOptions) -> Result<Value> {
+    let mut w = Walker::new(Reader::with_base(data, base), opts);
+    w.value(&mut Tree::for_input(0), 0)
+}
+
 /// Like [`decode_prefix`], with error offsets counted from `base`.
 pub(crate) fn decode_prefix_at(
     data: &[u8],

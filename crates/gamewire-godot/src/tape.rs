@@ -23,7 +23,7 @@
 //! tree is, so bad input gives the very error [`decode`](crate::decode) gives (offset,
 //! path and message).
 
-use crate::decode::decode_prefix_at;
+use crate::decode::decode_part_at;
 use crate::header::*;
 use crate::walk::{Elem, Leaf, Sink, Walker};
 use crate::{DecodeOptions, Kind, Value, Version};
@@ -415,8 +415,7 @@ impl<'t, 'a> ValueRef<'t, 'a> {
             return Value::String(self.as_str().unwrap_or_default().into());
         }
         let data = &self.tape.data[self.start()..];
-        decode_prefix_at(data, self.start(), &self.tape.opts)
-            .map(|(v, _)| v)
+        decode_part_at(data, self.start(), &self.tape.opts)
             .expect("checked when the tape was built")
     }
 
