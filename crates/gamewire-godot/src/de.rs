@@ -59,6 +59,14 @@ impl<'de> De<'de> {
     fn any<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
         let (kind, header, at) = self.w.header()?;
         match kind {
+            Kind::Nil | Kind::Bool | Kind::Int | Kind::Float => {
+                match self.w.scalar(kind, header).expect("a scalar kind")? {
+                    Leaf::Bool(b) => visitor.visit_bool(b),
+                    Leaf::Int(i) => visitor.visit_i64(i),
+                    Leaf::Float(f) => visitor.visit_f64(f),
+                    _ => visitor.visit_unit(),
+                }
+            }
             Kind::String | Kind::StringName => visitor.visit_borrowed_str(self.w.str_slice()?),
             Kind::NodePath => {
                 let (names, subs, absolute) = self.w.node_path_head()?;

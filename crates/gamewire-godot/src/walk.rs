@@ -591,6 +591,23 @@ impl<'a> Walker<'a> {
         self.r.read_bytes(n)
     }
 
+    /// Nil, Bool, Int and Float after their header (`None` for other kinds): the part
+    /// of [`Walker::leaf`] small enough to inline where a reader dispatches on the kind
+    /// itself (serde).
+    #[inline(always)]
+    pub fn scalar(&mut self, kind: Kind, header: u32) -> Option<Result<Leaf<'a>>> {
+        let r = &mut self.r;
+        Some(match kind {
+            Kind::Nil => Ok(Leaf::Nil),
+            Kind::Bool => r.read_u32().map(|b| Leaf::Bool(b != 0)),
+            Kind::Int if header & FLAG_64 != 0 => r.read_i64().map(Leaf::Int),
+            Kind::Int => r.read_i32().map(|i| Leaf::Int(i as i64)),
+            Kind::Float if header & FLAG_64 != 0 => r.read_f64().map(Leaf::Float),
+            Kind::Float => r.read_f32().map(|f| Leaf::Float(f as f64)),
+            _ => return None,
+        })
+    }
+
     /// Every kind with no children and no text of its own, after its header: read,
     /// checked and borrowed. Godot 3.x reads math types as 32-bit whatever the header
     /// says. Strings, NodePath, PackedStringArray and the containers are not leaves.
@@ -598,14 +615,12 @@ impl<'a> Walker<'a> {
         let v3 = self.opts.version == Version::V3;
         let wide = !v3 && header & FLAG_64 != 0;
         let real = if wide { 8 } else { 4 };
+        if let Some(scalar) = self.scalar(kind, header) {
+            return scalar;
+        }
         let r = &mut self.r;
         Ok(match kind {
-            Kind::Nil => Leaf::Nil,
-            Kind::Bool => Leaf::Bool(r.read_u32()? != 0),
-            Kind::Int if header & FLAG_64 != 0 => Leaf::Int(r.read_i64()?),
-            Kind::Int => Leaf::Int(r.read_i32()? as i64),
-            Kind::Float if header & FLAG_64 != 0 => Leaf::Float(r.read_f64()?),
-            Kind::Float => Leaf::Float(r.read_f32()? as f64),
+            Kind::Nil | Kind::Bool | Kind::Int | Kind::Float => unreachable!("read above"),
             Kind::Vector2
             | Kind::Vector3
             | Kind::Rect2
