@@ -10,7 +10,7 @@ use gamewire_godot::*;
 /// One record of the mixed payload as a Rust struct, strings borrowed from the input.
 #[derive(serde::Deserialize, serde::Serialize)]
 #[allow(dead_code)]
-struct Record<'a> {
+pub struct Record<'a> {
     id: i64,
     name: &'a str,
     hp: f64,
@@ -68,6 +68,17 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut out = Vec::with_capacity(bytes.len());
             encode_into(black_box(&mixed), &EncodeOptions::new(v4), &mut out).unwrap();
+            out
+        })
+    });
+    g.bench_function("mixed/tape", |b| {
+        b.iter(|| tape::Tape::new(black_box(&bytes), v4).unwrap().len())
+    });
+    let tree = decode(&bytes, &DecodeOptions::new(v4)).unwrap();
+    g.bench_function("mixed/json", |b| {
+        b.iter(|| {
+            let mut out = Vec::with_capacity(bytes.len() * 3);
+            json::write_json(&mut out, black_box(&tree), v4, false).unwrap();
             out
         })
     });

@@ -5,7 +5,8 @@
 //! type allows. Math types read as sequences of their components, NodePath as its text.
 
 use crate::header::*;
-use crate::{Kind, Version};
+use crate::walk::{Leaf, Walker};
+use crate::{DecodeOptions, Kind, Version};
 use gamewire_core::{Error, ErrorKind, Reader, Result};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
@@ -22,214 +23,77 @@ use serde::Deserialize;
 /// ```
 pub fn from_bytes<'de, T: Deserialize<'de>>(data: &'de [u8], version: Version) -> Result<T> {
     let mut de = De {
-        r: Reader::new(data),
-        version,
+        w: Walker::new(Reader::new(data), &DecodeOptions::new(version)),
         depth: 0,
     };
     let v = T::deserialize(&mut de)?;
-    if !de.r.is_empty() {
-        return Err(de.r.error(ErrorKind::TrailingBytes {
-            count: de.r.remaining(),
+    if !de.w.r.is_empty() {
+        return Err(de.w.r.error(ErrorKind::TrailingBytes {
+            count: de.w.r.remaining(),
         }));
     }
     Ok(v)
 }
 
+/// serde's reader: the target type pulls, and every part of the grammar is read by the
+/// one [`Walker`]'s primitives (headers, counts, strings, container types, leaves).
 struct De<'de> {
-    r: Reader<'de>,
-    version: Version,
+    w: Walker<'de>,
     depth: usize,
 }
 
-const MAX_DEPTH: usize = 1024;
-
 impl<'de> De<'de> {
-    fn header(&mut self) -> Result<(Kind, u32, usize)> {
-        let at = self.r.pos();
-        let header = self.r.read_u32()?;
-        let kind = Kind::from_id(header & TYPE_MASK, self.version).ok_or_else(|| {
-            self.r.error_at(
-                at,
-                ErrorKind::Unexpected {
-                    expected: format!("a Godot {} type id", self.version.major()),
-                    found: format!("type id {}", header & TYPE_MASK),
-                },
-            )
-        })?;
-        Ok((kind, header, at))
-    }
-
     fn peek_kind(&self) -> Option<Kind> {
-        let b = self.r.rest();
-        if b.len() < 4 {
-            return None;
-        }
-        Kind::from_id(
-            u32::from_le_bytes([b[0], b[1], b[2], b[3]]) & TYPE_MASK,
-            self.version,
-        )
-    }
-
-    fn count(&mut self) -> Result<usize> {
-        let at = self.r.pos();
-        let c = self.r.read_u32()?;
-        if c > i32::MAX as u32 {
-            return Err(self
-                .r
-                .error_at(at, ErrorKind::Message(format!("count {c} is 2^31 or more"))));
-        }
-        Ok(c as usize)
-    }
-
-    fn str(&mut self) -> Result<&'de str> {
-        let len = self.count()?;
-        let padded = (len + 3) & !3;
-        self.r.check_len(padded as u64, 1, "string length")?;
-        let s = self.r.read_str(len)?;
-        self.r.skip(padded - len)?;
-        Ok(s)
-    }
-
-    fn skip_container_types(&mut self, header: u32, kind: Kind) -> Result<()> {
-        if self.version == Version::V3 {
-            return Ok(());
-        }
-        let kinds: &[u32] = match kind {
-            Kind::Array => &[(header & ARRAY_TYPE_MASK) >> ARRAY_TYPE_SHIFT],
-            _ => &[
-                (header & DICT_KEY_MASK) >> DICT_KEY_SHIFT,
-                (header & DICT_VALUE_MASK) >> DICT_VALUE_SHIFT,
-            ],
-        };
-        for &k in kinds {
-            match k {
-                CONTAINER_NONE => {}
-                CONTAINER_BUILTIN => {
-                    self.r.read_u32()?;
-                }
-                _ => {
-                    self.str()?;
-                }
-            }
-        }
-        Ok(())
+        let b = self.w.r.rest().first_chunk::<4>()?;
+        Kind::from_id(u32::from_le_bytes(*b) & TYPE_MASK, self.w.opts.version)
     }
 
     fn enter(&mut self) -> Result<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return Err(self.r.error(ErrorKind::DepthLimit { limit: MAX_DEPTH }));
+        if self.depth > self.w.opts.max_depth {
+            return Err(self.w.depth_error());
         }
         Ok(())
     }
 
-    fn reals<V: Visitor<'de>>(&mut self, header: u32, n: usize, visitor: V) -> Result<V::Value> {
-        if header & FLAG_64 != 0 && self.version == Version::V4 {
-            let b = self.r.read_bytes(n * 8)?;
-            visitor.visit_seq(de::value::SeqDeserializer::new(
-                b.chunks_exact(8)
-                    .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))),
-            ))
-        } else {
-            let b = self.r.read_bytes(n * 4)?;
-            visitor.visit_seq(de::value::SeqDeserializer::new(
-                b.chunks_exact(4)
-                    .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-            ))
-        }
-    }
-
-    fn ints<V: Visitor<'de>>(&mut self, n: usize, visitor: V) -> Result<V::Value> {
-        let b = self.r.read_bytes(n * 4)?;
-        visitor.visit_seq(de::value::SeqDeserializer::new(
-            b.chunks_exact(4)
-                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-        ))
-    }
-
-    fn packed_reals<V: Visitor<'de>>(
-        &mut self,
-        header: u32,
-        n: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        let count = self.count()?;
-        let wide = header & FLAG_64 != 0 && self.version == Version::V4;
-        let size = if wide { 8 } else { 4 } * n;
-        let len = self.r.check_len(count as u64, size, "packed array count")?;
-        let b = self.r.read_bytes(len)?;
-        visitor.visit_seq(PackedVectors { b, n, wide })
-    }
-
     fn any<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let (kind, header, at) = self.header()?;
-        let wide = header & FLAG_64 != 0;
+        let (kind, header, at) = self.w.header()?;
         match kind {
-            Kind::Nil => visitor.visit_unit(),
-            Kind::Bool => visitor.visit_bool(self.r.read_u32()? != 0),
-            Kind::Int if wide => visitor.visit_i64(self.r.read_i64()?),
-            Kind::Int => visitor.visit_i64(self.r.read_i32()? as i64),
-            Kind::Float if wide => visitor.visit_f64(self.r.read_f64()?),
-            Kind::Float => visitor.visit_f64(self.r.read_f32()? as f64),
-            Kind::String | Kind::StringName => visitor.visit_borrowed_str(self.str()?),
-            Kind::Vector2 => self.reals(header, 2, visitor),
-            Kind::Vector3 => self.reals(header, 3, visitor),
-            Kind::Rect2 | Kind::Vector4 | Kind::Plane | Kind::Quaternion => {
-                self.reals(header, 4, visitor)
+            Kind::Nil | Kind::Bool | Kind::Int | Kind::Float => {
+                match self.w.scalar(kind, header).expect("a scalar kind")? {
+                    Leaf::Bool(b) => visitor.visit_bool(b),
+                    Leaf::Int(i) => visitor.visit_i64(i),
+                    Leaf::Float(f) => visitor.visit_f64(f),
+                    _ => visitor.visit_unit(),
+                }
             }
-            Kind::Transform2D | Kind::Aabb => self.reals(header, 6, visitor),
-            Kind::Basis => self.reals(header, 9, visitor),
-            Kind::Transform3D => self.reals(header, 12, visitor),
-            Kind::Projection => self.reals(header, 16, visitor),
-            Kind::Color => self.reals(0, 4, visitor),
-            Kind::Vector2i => self.ints(2, visitor),
-            Kind::Vector3i => self.ints(3, visitor),
-            Kind::Rect2i | Kind::Vector4i => self.ints(4, visitor),
-            Kind::Rid if self.version == Version::V3 => visitor.visit_u64(0),
-            Kind::Rid => visitor.visit_u64(self.r.read_u64()?),
-            Kind::Callable => visitor.visit_unit(),
+            Kind::String | Kind::StringName => visitor.visit_borrowed_str(self.w.str_slice()?),
             Kind::NodePath => {
-                let first = self.r.read_u32()?;
-                if first & 0x8000_0000 == 0 {
-                    return Err(self.r.error_at(
-                        at,
-                        ErrorKind::Message("NodePath in the obsolete format".into()),
-                    ));
-                }
-                let names = (first & 0x7FFF_FFFF) as usize;
-                let mut subs = self.r.read_u32()? as usize;
-                let flags = self.r.read_u32()?;
-                if flags & 2 != 0 {
-                    subs += 1;
-                }
-                self.r
-                    .check_len((names + subs) as u64, 4, "NodePath name count")?;
+                let (names, subs, absolute) = self.w.node_path_head()?;
                 let mut text = String::new();
-                if flags & 1 != 0 {
+                if absolute {
                     text.push('/');
                 }
-                for i in 0..names {
-                    if i > 0 {
+                for i in 0..names + subs {
+                    let (name, _) = self.w.node_path_name(i, names)?;
+                    if i >= names {
+                        text.push(':');
+                    } else if i > 0 {
                         text.push('/');
                     }
-                    text.push_str(self.str()?);
-                }
-                for _ in 0..subs {
-                    text.push(':');
-                    text.push_str(self.str()?);
+                    text.push_str(name);
                 }
                 visitor.visit_string(text)
             }
-            Kind::Object | Kind::Signal => Err(self.r.error_at(
+            Kind::Object | Kind::Signal => Err(self.w.r.error_at(
                 at,
                 ErrorKind::Message(format!(
                     "a {kind}, which has no serde mapping (decode it as a Value instead)"
                 )),
             )),
             Kind::Array => {
-                self.skip_container_types(header, kind)?;
-                let count = self.r.read_u32()? as usize & 0x7FFF_FFFF;
-                self.r.check_len(count as u64, 4, "array count")?;
+                self.w.array_type(header)?;
+                let count = self.w.container_count(4, "array count")?;
                 self.enter()?;
                 let v = visitor.visit_seq(Elements {
                     de: self,
@@ -240,10 +104,8 @@ impl<'de> De<'de> {
                 Ok(v)
             }
             Kind::Dictionary => {
-                self.skip_container_types(header, kind)?;
-                let count = self.r.read_u32()? as usize & 0x7FFF_FFFF;
-                self.r
-                    .check_len(count as u64, 8, "dictionary entry count")?;
+                self.w.dict_types(header)?;
+                let count = self.w.container_count(8, "dictionary entry count")?;
                 self.enter()?;
                 let v = visitor.visit_map(Entries {
                     de: self,
@@ -253,72 +115,63 @@ impl<'de> De<'de> {
                 self.depth -= 1;
                 Ok(v)
             }
-            Kind::PackedByteArray => {
-                let count = self.count()?;
-                let b = self.r.read_bytes(count)?;
-                let pad = (4 - count % 4) % 4;
-                self.r.skip(pad.min(self.r.remaining()))?;
-                visitor.visit_borrowed_bytes(b)
-            }
-            Kind::PackedInt32Array => {
-                let count = self.count()?;
-                let len = self.r.check_len(count as u64, 4, "packed array count")?;
-                let b = self.r.read_bytes(len)?;
-                visitor.visit_seq(de::value::SeqDeserializer::new(
-                    b.chunks_exact(4)
-                        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-                ))
-            }
-            Kind::PackedInt64Array => {
-                let count = self.count()?;
-                let len = self.r.check_len(count as u64, 8, "packed array count")?;
-                let b = self.r.read_bytes(len)?;
-                visitor.visit_seq(de::value::SeqDeserializer::new(
-                    b.chunks_exact(8)
-                        .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes"))),
-                ))
-            }
-            Kind::PackedFloat32Array => {
-                let count = self.count()?;
-                let len = self.r.check_len(count as u64, 4, "packed array count")?;
-                let b = self.r.read_bytes(len)?;
-                visitor.visit_seq(de::value::SeqDeserializer::new(
-                    b.chunks_exact(4)
-                        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-                ))
-            }
-            Kind::PackedFloat64Array => {
-                let count = self.count()?;
-                let len = self.r.check_len(count as u64, 8, "packed array count")?;
-                let b = self.r.read_bytes(len)?;
-                visitor.visit_seq(de::value::SeqDeserializer::new(
-                    b.chunks_exact(8)
-                        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))),
-                ))
-            }
             Kind::PackedStringArray => {
-                let count = self.count()?;
-                self.r
-                    .check_len(count as u64, 4, "packed string array count")?;
+                let (count, _) = self.w.counted(4, "packed string array count")?;
                 let mut strings = Vec::with_capacity(count);
-                for _ in 0..count {
-                    let len = self.count()?;
-                    let padded = (len + 3) & !3;
-                    self.r.check_len(padded as u64, 1, "string length")?;
-                    let text = if len > 0 && self.r.rest()[len - 1] == 0 {
-                        len - 1
-                    } else {
-                        len
-                    };
-                    strings.push(self.r.read_str(text)?);
-                    self.r.skip(padded - text)?;
+                for i in 0..count {
+                    strings.push(self.w.packed_string().map_err(|e| e.in_index(i))?);
                 }
                 visitor.visit_seq(de::value::SeqDeserializer::new(strings.into_iter()))
             }
-            Kind::PackedVector2Array => self.packed_reals(header, 2, visitor),
-            Kind::PackedVector3Array => self.packed_reals(header, 3, visitor),
-            Kind::PackedVector4Array => self.packed_reals(header, 4, visitor),
-            Kind::PackedColorArray => self.packed_reals(0, 4, visitor),
+            _ => match self.w.leaf(kind, header)? {
+                Leaf::Nil | Leaf::Callable => visitor.visit_unit(),
+                Leaf::Bool(b) => visitor.visit_bool(b),
+                Leaf::Int(i) => visitor.visit_i64(i),
+                Leaf::Float(f) => visitor.visit_f64(f),
+                Leaf::Rid(id) | Leaf::ObjectId(id) => visitor.visit_u64(id),
+                Leaf::Signal(..) => unreachable!("refused above"),
+                Leaf::Reals(_, true, b) => visitor.visit_seq(de::value::SeqDeserializer::new(
+                    b.chunks_exact(8)
+                        .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))),
+                )),
+                Leaf::Reals(_, false, b) | Leaf::Color(b) => {
+                    visitor.visit_seq(de::value::SeqDeserializer::new(
+                        b.chunks_exact(4)
+                            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                    ))
+                }
+                Leaf::Ints(_, b) => visitor.visit_seq(de::value::SeqDeserializer::new(
+                    b.chunks_exact(4)
+                        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                )),
+                Leaf::Bytes(b) => visitor.visit_borrowed_bytes(b),
+                Leaf::Packed(kind, wide, b) => match kind {
+                    Kind::PackedInt32Array => visitor.visit_seq(de::value::SeqDeserializer::new(
+                        b.chunks_exact(4)
+                            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                    )),
+                    Kind::PackedInt64Array => visitor.visit_seq(de::value::SeqDeserializer::new(
+                        b.chunks_exact(8)
+                            .map(|c| i64::from_le_bytes(c.try_into().expect("8 bytes"))),
+                    )),
+                    Kind::PackedFloat32Array => visitor.visit_seq(de::value::SeqDeserializer::new(
+                        b.chunks_exact(4)
+                            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                    )),
+                    Kind::PackedFloat64Array => visitor.visit_seq(de::value::SeqDeserializer::new(
+                        b.chunks_exact(8)
+                            .map(|c| f64::from_le_bytes(c.try_into().expect("8 bytes"))),
+                    )),
+                    Kind::PackedVector2Array => visitor.visit_seq(PackedVectors { b, n: 2, wide }),
+                    Kind::PackedVector3Array => visitor.visit_seq(PackedVectors { b, n: 3, wide }),
+                    Kind::PackedVector4Array => visitor.visit_seq(PackedVectors { b, n: 4, wide }),
+                    _ => visitor.visit_seq(PackedVectors {
+                        b,
+                        n: 4,
+                        wide: false,
+                    }),
+                },
+            },
         }
         .map_err(|e: Error| e.or_offset(at))
     }
@@ -333,7 +186,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         if self.peek_kind() == Some(Kind::Nil) {
-            self.r.read_u32()?;
+            self.w.r.read_u32()?;
             visitor.visit_none()
         } else {
             visitor.visit_some(self)
@@ -354,14 +207,16 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        let (kind, header, at) = self.header()?;
+        let (kind, header, at) = self.w.header()?;
         match kind {
-            Kind::String | Kind::StringName => visitor.visit_enum(self.str()?.into_deserializer()),
+            Kind::String | Kind::StringName => {
+                visitor.visit_enum(self.w.str_slice()?.into_deserializer())
+            }
             Kind::Dictionary => {
-                self.skip_container_types(header, kind)?;
-                let count = self.r.read_u32()? & 0x7FFF_FFFF;
+                self.w.dict_types(header)?;
+                let count = self.w.r.read_u32()? & 0x7FFF_FFFF;
                 if count != 1 {
-                    return Err(self.r.error_at(
+                    return Err(self.w.r.error_at(
                         at,
                         ErrorKind::Unexpected {
                             expected: "an enum as a String or a one-entry Dictionary".into(),
@@ -374,7 +229,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
                 self.depth -= 1;
                 Ok(v)
             }
-            other => Err(self.r.error_at(
+            other => Err(self.w.r.error_at(
                 at,
                 ErrorKind::Unexpected {
                     expected: "an enum as a String or a one-entry Dictionary".into(),
@@ -435,13 +290,9 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
         // Remember a String key for error paths.
         self.key = match self.de.peek_kind() {
             Some(Kind::String) => {
-                let mut probe = De {
-                    r: self.de.r.clone(),
-                    version: self.de.version,
-                    depth: 0,
-                };
+                let mut probe = Walker::new(self.de.w.r.clone(), &self.de.w.opts);
                 probe.r.read_u32().ok();
-                probe.str().ok()
+                probe.str_slice().ok()
             }
             _ => None,
         };

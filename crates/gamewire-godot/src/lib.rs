@@ -30,6 +30,7 @@ pub mod project_binary;
 mod ser;
 pub mod tape;
 mod value;
+mod walk;
 
 pub use de::from_bytes;
 pub use decode::{decode, decode_prefix, DecodeOptions};

@@ -19,14 +19,15 @@
 //! assert_eq!(items[1].as_int(), Some(87));
 //! ```
 //!
-//! Bad input gives the very error [`decode`](crate::decode) gives (offset, path and
-//! message): the tape is built without error bookkeeping on its fast path, and when it
-//! finds a fault the owned decoder is run to describe it.
+//! The tape is a sink of the one reader of the grammar ([`crate::walk`]), as the owned
+//! tree is, so bad input gives the very error [`decode`](crate::decode) gives (offset,
+//! path and message).
 
-use crate::decode::decode_prefix_at;
+use crate::decode::decode_part_at;
 use crate::header::*;
-use crate::{decode, DecodeOptions, Kind, Value, Version};
-use gamewire_core::{Error, Result};
+use crate::walk::{Elem, Leaf, Sink, Walker};
+use crate::{DecodeOptions, Kind, Value, Version};
+use gamewire_core::{Error, ErrorKind, Reader, Result};
 
 /// One value on the tape: the offset of its header in the input, and the index of the
 /// entry after its last descendant (for a value with no children, its own index + 1).
@@ -78,27 +79,26 @@ impl<'a> Tape<'a> {
                 data.len()
             )));
         }
-        let mut b = Builder {
-            data,
-            pos: 0,
+        let mut sink = TapeSink {
             // Every value takes at least 4 bytes; most in game data take 8 to 16.
             entries: Vec::with_capacity(data.len() / 12 + 4),
-            v3: opts.version == Version::V3,
-            opts: *opts,
-            vector3_header: Kind::Vector3.id(opts.version).expect("in every version"),
         };
-        match b.value(0) {
-            Ok(()) if b.pos == data.len() => Ok(Tape {
-                data,
-                opts: *opts,
-                entries: b.entries,
-            }),
-            // The owned decoder describes the fault: the same offset, path and message.
-            _ => Err(match decode(data, opts) {
-                Err(e) => e,
-                Ok(_) => Error::msg("the tape and the decoder disagree on this input (a bug)"),
-            }),
+        let mut w = Walker::new(Reader::new(data), opts);
+        w.value(&mut sink, 0)?;
+        let used = w.r.pos();
+        if used != data.len() {
+            return Err(Error::at(
+                used,
+                ErrorKind::TrailingBytes {
+                    count: data.len() - used,
+                },
+            ));
         }
+        Ok(Tape {
+            data,
+            opts: *opts,
+            entries: sink.entries,
+        })
     }
 
     /// The top value.
@@ -122,355 +122,107 @@ impl<'a> Tape<'a> {
     }
 }
 
-/// Checks the input and fills the tape, with no error bookkeeping.
-struct Builder<'a> {
-    data: &'a [u8],
-    pos: usize,
+/// The tape sink: one [`Entry`] per value, pushed before its children; containers
+/// get their `end` when they close.
+struct TapeSink {
     entries: Vec<Entry>,
-    v3: bool,
-    opts: DecodeOptions,
-    vector3_header: u32,
 }
 
-/// A fault found while building; [`Tape::with_options`] asks the owned decoder for
-/// its description.
-struct Fault;
-
-type Step = std::result::Result<(), Fault>;
-
-impl Builder<'_> {
+impl TapeSink {
     #[inline(always)]
-    fn u32_at(&self, at: usize) -> std::result::Result<u32, Fault> {
-        match self.data.get(at..at + 4) {
-            Some(b) => Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]])),
-            None => Err(Fault),
-        }
-    }
-
-    #[inline(always)]
-    fn skip(&mut self, n: usize) -> Step {
-        if n <= self.data.len() - self.pos {
-            self.pos += n;
-            Ok(())
-        } else {
-            Err(Fault)
-        }
-    }
-
-    /// A count as [`crate::decode`] reads it for packed arrays: below 2^31, and
-    /// `count * size` bytes must remain after it.
-    #[inline(always)]
-    fn counted(&mut self, size: usize) -> std::result::Result<usize, Fault> {
-        let c = self.u32_at(self.pos)?;
-        if c > i32::MAX as u32 {
-            return Err(Fault);
-        }
-        self.pos += 4;
-        let n = c as usize * size;
-        if n > self.data.len() - self.pos {
-            return Err(Fault);
-        }
-        Ok(n)
-    }
-
-    /// A string: u32 length (below 2^31), UTF-8 text, zero padding to 4 bytes, all of
-    /// it present.
-    #[inline(always)]
-    fn string(&mut self) -> Step {
-        let len = self.u32_at(self.pos)? as usize;
-        let padded = (len + 3) & !3;
-        let start = self.pos + 4;
-        let Some(text) = self.data.get(start..start + padded) else {
-            return Err(Fault);
-        };
-        if len > i32::MAX as usize || !utf8(&text[..len]) {
-            return Err(Fault);
-        }
-        self.pos = start + padded;
-        Ok(())
-    }
-
-    /// A string read as the engine reads NodePath names and packed strings: u32
-    /// length (below 2^31), `padded` bytes present, the first `text` bytes UTF-8.
-    #[inline]
-    fn counted_string(&mut self, packed: bool) -> Step {
-        let len = self.u32_at(self.pos)?;
-        if len > i32::MAX as u32 {
-            return Err(Fault);
-        }
-        let len = len as usize;
-        self.pos += 4;
-        let padded = (len + 3) & !3;
-        if padded > self.data.len() - self.pos {
-            return Err(Fault);
-        }
-        let body = &self.data[self.pos..self.pos + len];
-        let text = if packed && len > 0 && body[len - 1] == 0 {
-            &body[..len - 1]
-        } else {
-            body
-        };
-        if !utf8(text) {
-            return Err(Fault);
-        }
-        self.pos += padded;
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn push_bare(&mut self, start: usize, packed: bool) {
-        let i = self.entries.len() as u32;
+    fn push(&mut self, start: usize, bare: bool, packed: bool) -> usize {
+        let i = self.entries.len();
         self.entries.push(Entry {
-            start: start as u32 | BARE,
-            end: (i + 1) | if packed { PACKED } else { 0 },
+            start: start as u32 | if bare { BARE } else { 0 },
+            end: (i as u32 + 1) | if packed { PACKED } else { 0 },
         });
+        i
     }
 
     #[inline(always)]
-    fn push_leaf(&mut self, start: usize) {
-        let i = self.entries.len() as u32;
-        self.entries.push(Entry {
-            start: start as u32,
-            end: i + 1,
-        });
-    }
-
-    /// One value and its descendants.
-    #[inline(always)]
-    fn value(&mut self, depth: usize) -> Step {
-        if depth > self.opts.max_depth {
-            return Err(Fault);
-        }
-        let start = self.pos;
-        let header = self.u32_at(start)?;
-        // The commonest plain types first, as the owned decoder reads them.
-        match header {
-            1..=3 => {
-                self.skip(8)?;
-                self.push_leaf(start);
-                return Ok(());
-            }
-            4 => {
-                self.pos += 4;
-                self.string()?;
-                self.push_leaf(start);
-                return Ok(());
-            }
-            0x1_0002 | 0x1_0003 => {
-                self.skip(12)?;
-                self.push_leaf(start);
-                return Ok(());
-            }
-            h if h == self.vector3_header => {
-                self.skip(16)?;
-                self.push_leaf(start);
-                return Ok(());
-            }
-            _ => {}
-        }
-        self.general(start, header, depth)
-    }
-
-    #[inline(never)]
-    fn general(&mut self, start: usize, header: u32, depth: usize) -> Step {
-        let Some(kind) = Kind::from_id(header & TYPE_MASK, self.opts.version) else {
-            return Err(Fault);
-        };
-        self.pos += 4;
-        match kind {
-            Kind::Dictionary | Kind::Array => {
-                let header = if self.v3 { 0 } else { header };
-                let i = self.entries.len();
-                self.entries.push(Entry {
-                    start: start as u32,
-                    end: 0,
-                });
-                if kind == Kind::Dictionary {
-                    if header & DICT_KEY_MASK != 0 {
-                        self.container_type((header & DICT_KEY_MASK) >> DICT_KEY_SHIFT)?;
-                    }
-                    if header & DICT_VALUE_MASK != 0 {
-                        self.container_type((header & DICT_VALUE_MASK) >> DICT_VALUE_SHIFT)?;
-                    }
-                } else if header & ARRAY_TYPE_MASK != 0 {
-                    self.container_type((header & ARRAY_TYPE_MASK) >> ARRAY_TYPE_SHIFT)?;
-                }
-                let count = (self.u32_at(self.pos)? & 0x7FFF_FFFF) as usize;
-                self.pos += 4;
-                let per = if kind == Kind::Dictionary { 8 } else { 4 };
-                if count * per > self.data.len() - self.pos {
-                    return Err(Fault);
-                }
-                let values = if kind == Kind::Dictionary {
-                    count * 2
-                } else {
-                    count
-                };
-                for _ in 0..values {
-                    self.value(depth + 1)?;
-                }
-                self.entries[i].end = self.entries.len() as u32;
-                Ok(())
-            }
-            Kind::Object => {
-                if header & FLAG_OBJECT_AS_ID != 0 {
-                    self.skip(8)?;
-                    self.push_leaf(start);
-                    return Ok(());
-                }
-                if !self.opts.allow_objects {
-                    return Err(Fault);
-                }
-                let i = self.entries.len();
-                self.entries.push(Entry {
-                    start: start as u32,
-                    end: 0,
-                });
-                let class_len = self.u32_at(self.pos)?;
-                self.string()?;
-                if class_len != 0 {
-                    let count = self.counted(8)? / 8;
-                    for _ in 0..count {
-                        // The property name, as a String entry of its own.
-                        let at = self.pos;
-                        self.string()?;
-                        self.push_bare(at, false);
-                        self.value(depth + 1)?;
-                    }
-                }
-                self.entries[i].end = self.entries.len() as u32;
-                Ok(())
-            }
-            Kind::PackedStringArray => {
-                let i = self.entries.len();
-                self.entries.push(Entry {
-                    start: start as u32,
-                    end: 0,
-                });
-                let count = self.counted(4)? / 4;
-                for _ in 0..count {
-                    let at = self.pos;
-                    self.counted_string(true)?;
-                    self.push_bare(at, true);
-                }
-                self.entries[i].end = self.entries.len() as u32;
-                Ok(())
-            }
-            _ => {
-                self.leaf(kind, header)?;
-                self.push_leaf(start);
-                Ok(())
-            }
-        }
-    }
-
-    /// A container element type (Godot 4.3+): a type id, a class name or a script path.
-    fn container_type(&mut self, kind: u32) -> Step {
-        match kind {
-            CONTAINER_NONE => Ok(()),
-            CONTAINER_BUILTIN => {
-                let id = self.u32_at(self.pos)?;
-                if Kind::from_id(id, Version::V4).is_none() {
-                    return Err(Fault);
-                }
-                self.pos += 4;
-                Ok(())
-            }
-            _ => self.string(),
-        }
-    }
-
-    /// Every type with no children: its payload is checked and skipped.
-    fn leaf(&mut self, kind: Kind, header: u32) -> Step {
-        let wide = !self.v3 && header & FLAG_64 != 0;
-        let real = if wide { 8 } else { 4 };
-        let fixed = |n: usize| Some(n);
-        let size = match kind {
-            Kind::Nil | Kind::Callable => fixed(0),
-            Kind::Bool => fixed(4),
-            Kind::Int | Kind::Float => fixed(if header & FLAG_64 != 0 { 8 } else { 4 }),
-            Kind::Vector2 => fixed(2 * real),
-            Kind::Rect2 | Kind::Plane | Kind::Quaternion | Kind::Vector4 => fixed(4 * real),
-            Kind::Vector3 => fixed(3 * real),
-            Kind::Transform2D | Kind::Aabb => fixed(6 * real),
-            Kind::Basis => fixed(9 * real),
-            Kind::Transform3D => fixed(12 * real),
-            Kind::Projection => fixed(16 * real),
-            Kind::Vector2i => fixed(8),
-            Kind::Vector3i => fixed(12),
-            Kind::Rect2i | Kind::Vector4i | Kind::Color => fixed(16),
-            Kind::Rid => fixed(if self.v3 { 0 } else { 8 }),
-            _ => None,
-        };
-        if let Some(n) = size {
-            return self.skip(n);
-        }
-        match kind {
-            Kind::String | Kind::StringName => self.string(),
-            Kind::NodePath => self.node_path(),
-            Kind::Signal => {
-                self.string()?;
-                self.skip(8)
-            }
-            Kind::PackedByteArray => {
-                let n = self.counted(1)?;
-                self.pos += n;
-                let pad = (4 - n % 4) % 4;
-                self.pos += pad.min(self.data.len() - self.pos);
-                Ok(())
-            }
-            Kind::PackedInt32Array | Kind::PackedFloat32Array => self.packed(4),
-            Kind::PackedInt64Array | Kind::PackedFloat64Array => self.packed(8),
-            Kind::PackedVector2Array => self.packed(2 * real),
-            Kind::PackedVector3Array => self.packed(3 * real),
-            Kind::PackedColorArray => self.packed(16),
-            Kind::PackedVector4Array => self.packed(4 * real),
-            _ => unreachable!("{kind:?} has children or a fixed size"),
-        }
-    }
-
-    fn packed(&mut self, size: usize) -> Step {
-        let n = self.counted(size)?;
-        self.pos += n;
-        Ok(())
-    }
-
-    fn node_path(&mut self) -> Step {
-        let first = self.u32_at(self.pos)?;
-        if first & 0x8000_0000 == 0 {
-            return Err(Fault);
-        }
-        let names = (first & 0x7FFF_FFFF) as u64;
-        let mut subs = self.u32_at(self.pos + 4)?;
-        let flags = self.u32_at(self.pos + 8)?;
-        self.pos += 12;
-        if flags & 2 != 0 {
-            subs = subs.wrapping_add(1);
-        }
-        let total = names + subs as u64;
-        if total * 4 > (self.data.len() - self.pos) as u64 {
-            return Err(Fault);
-        }
-        for _ in 0..total {
-            self.counted_string(false)?;
-        }
-        Ok(())
+    fn close(&mut self, i: usize) {
+        self.entries[i].end = self.entries.len() as u32;
     }
 }
 
-/// UTF-8 check with a fast path for short ASCII text (most keys and names).
-#[inline(always)]
-fn utf8(b: &[u8]) -> bool {
-    if b.len() <= 16 {
-        let mut acc = 0u8;
-        for &x in b {
-            acc |= x;
-        }
-        if acc < 0x80 {
-            return true;
-        }
+impl<'a> Sink<'a> for TapeSink {
+    type Out = ();
+    type Seq = usize;
+    type Map = usize;
+    type Obj = usize;
+    type Strings = usize;
+    type Path = ();
+    const NEEDS_TEXT: bool = false;
+
+    #[inline(always)]
+    fn bool(&mut self, start: usize, _: bool) {
+        self.push(start, false, false);
     }
-    std::str::from_utf8(b).is_ok()
+    #[inline(always)]
+    fn int(&mut self, start: usize, _: i64) {
+        self.push(start, false, false);
+    }
+    #[inline(always)]
+    fn float(&mut self, start: usize, _: f64) {
+        self.push(start, false, false);
+    }
+    #[inline(always)]
+    fn vector3(&mut self, start: usize, _: [f32; 3]) {
+        self.push(start, false, false);
+    }
+    #[inline(always)]
+    fn string(&mut self, start: usize, _: bool, _: &'a str) {
+        self.push(start, false, false);
+    }
+    #[inline(always)]
+    fn leaf(&mut self, start: usize, _: Leaf<'a>) {
+        self.push(start, false, false);
+    }
+    #[inline(always)]
+    fn array_begin(&mut self, start: usize, _: usize, _: Elem<'a>) -> usize {
+        self.push(start, false, false)
+    }
+    #[inline(always)]
+    fn array_item(&mut self, _: &mut usize, _: ()) {}
+    #[inline(always)]
+    fn array_end(&mut self, i: usize) {
+        self.close(i);
+    }
+    #[inline(always)]
+    fn dict_begin(&mut self, start: usize, _: usize, _: Option<(Elem<'a>, Elem<'a>)>) -> usize {
+        self.push(start, false, false)
+    }
+    #[inline(always)]
+    fn dict_entry(&mut self, _: &mut usize, _: (), _: ()) {}
+    #[inline(always)]
+    fn dict_end(&mut self, i: usize) {
+        self.close(i);
+    }
+    fn object_begin(&mut self, start: usize, _: &'a str, _: usize) -> usize {
+        self.push(start, false, false)
+    }
+    fn object_name(&mut self, _: &mut usize, at: usize, _: &'a str) {
+        // The property name, as a String entry of its own.
+        self.push(at, true, false);
+    }
+    fn object_value(&mut self, _: &mut usize, _: ()) {}
+    fn object_end(&mut self, i: usize) {
+        self.close(i);
+    }
+    fn strings_begin(&mut self, start: usize, _: usize) -> usize {
+        self.push(start, false, false)
+    }
+    fn strings_item(&mut self, _: &mut usize, at: usize, _: &'a str) {
+        self.push(at, true, true);
+    }
+    fn strings_end(&mut self, i: usize) {
+        self.close(i);
+    }
+    fn path_begin(&mut self, start: usize, _: usize, _: usize, _: bool) {
+        self.push(start, false, false);
+    }
+    fn path_name(&mut self, _: &mut (), _: &'a str, _: &'a [u8]) {}
+    fn path_end(&mut self, _: ()) {}
 }
 
 /// One value on a [`Tape`]: its type, its scalar or text, its children.
@@ -663,8 +415,7 @@ impl<'t, 'a> ValueRef<'t, 'a> {
             return Value::String(self.as_str().unwrap_or_default().into());
         }
         let data = &self.tape.data[self.start()..];
-        decode_prefix_at(data, self.start(), &self.tape.opts)
-            .map(|(v, _)| v)
+        decode_part_at(data, self.start(), &self.tape.opts)
             .expect("checked when the tape was built")
     }
 

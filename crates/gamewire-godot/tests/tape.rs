@@ -1,5 +1,9 @@
-//! The borrowed tape agrees with the owned decoder: on the engines' vectors, on random
-//! values, and on every damaged input (the same error: offset, path and message).
+//! The tape and the owned tree are two sinks of the one walker of the grammar
+//! (`walk.rs`). These tests check the tape's own part, its navigation, against the
+//! engines' bytes (every value on the tape re-encodes to the bytes it stands on) and
+//! against the owned tree on random and damaged input (same values, same errors); the
+//! walker itself is checked against the engines in `engine_vectors.rs`,
+//! `godot4_engine_vectors.rs` and the live engine tests.
 
 mod common;
 
@@ -89,6 +93,46 @@ fn agree(bytes: &[u8], opts: &DecodeOptions, what: &str) {
             a.map(|_| ()),
             b.map(|_| ())
         ),
+    }
+}
+
+/// Every value reachable on the tape of `bytes`, re-encoded, is exactly the engine's
+/// bytes where the tape says it starts (its header, then what [`ValueRef::payload`]
+/// borrows): the tape's entries stand on the engine's own bytes, with no decoder
+/// output compared.
+fn stands_on(r: ValueRef<'_, '_>, version: Version, path: &str) {
+    let v = r.to_value();
+    let again = encode(&v, &EncodeOptions::new(version)).unwrap();
+    assert!(
+        r.payload().starts_with(&again[4..]),
+        "{path}: {v:?} is not the bytes under it"
+    );
+    // Array items and Dictionary keys and values have headers of their own (Object
+    // property names and packed strings do not, and are not values on the wire).
+    if matches!(r.kind(), Kind::Array | Kind::Dictionary) {
+        for (i, c) in r.children().enumerate() {
+            stands_on(c, version, &format!("{path}/{i}"));
+        }
+    }
+}
+
+#[test]
+fn every_value_on_the_tape_stands_on_the_engines_bytes() {
+    for (file, version) in [
+        ("godot3-engine-vectors.tsv", Version::V3),
+        ("godot4-vectors.tsv", Version::V4),
+    ] {
+        let opts = DecodeOptions::new(version).allow_objects(true);
+        for (i, bytes) in vectors(file).iter().enumerate() {
+            let tape = Tape::with_options(bytes, &opts).unwrap();
+            let root = tape.root();
+            assert_eq!(
+                encode(&root.to_value(), &EncodeOptions::new(version)).unwrap(),
+                *bytes,
+                "{file} #{i}"
+            );
+            stands_on(root, version, &format!("{file} #{i}"));
+        }
     }
 }
 
