@@ -3,10 +3,11 @@
 
 use super::*;
 use crate::cursor::Cursor;
-use crate::decode::{read_bean, read_tag_delta, read_value, skip_bean, wire_type, Options};
+use crate::decode::{read_bean, read_value, skip_bean, Options};
 use crate::json::{expected, f32_from, f32_json, f64_from, f64_json, hex, unhex};
 use crate::value::WireType;
 use crate::varint::{write_list_header, write_long, write_map_header, write_tag, write_uint};
+use crate::walk::grammar::{check_depth, list_header, map_header, tag, Tag};
 use gamewire_core::{Error, ErrorKind, Result};
 use serde_json::{json, Map, Value as J};
 /// The most values a bean's default (every variable at its default, nested beans
@@ -60,14 +61,7 @@ impl Schema {
         depth: usize,
         budget: &mut u64,
     ) -> Result<J> {
-        if depth >= opts.max_depth {
-            return Err(Error::at(
-                c.offset(),
-                ErrorKind::DepthLimit {
-                    limit: opts.max_depth,
-                },
-            ));
-        }
+        check_depth(c, opts, depth)?;
         let levels = self.levels(name)?;
         let mut obj = Map::new();
         for l in &levels {
@@ -82,38 +76,23 @@ impl Schema {
         let mut id: u32 = 0;
         loop {
             let at = c.offset();
-            let t = c.u8()?;
-            if t == 0 {
-                return Ok(J::Object(obj));
-            }
-            if t == 1 {
-                if li + 1 < levels.len() {
-                    li += 1;
-                    id = 0;
-                    continue;
+            let w = match tag(c, id)? {
+                Tag::End => return Ok(J::Object(obj)),
+                Tag::Level => {
+                    if li + 1 < levels.len() {
+                        li += 1;
+                        id = 0;
+                        continue;
+                    }
+                    // Past the last level Zeze skips the rest as unknown fields.
+                    skip_bean(c, opts, depth)?;
+                    return Ok(J::Object(obj));
                 }
-                // Past the last level Zeze skips the rest as unknown fields.
-                skip_bean(c, opts, depth)?;
-                return Ok(J::Object(obj));
-            }
-            if t < 16 {
-                return Err(Error::unexpected_at(
-                    at,
-                    "a field tag",
-                    format!("tag byte 0x{t:02x} (id delta 0)"),
-                ));
-            }
-            let delta = read_tag_delta(c, t)?;
-            let next = id as u64 + delta as u64;
-            if next > i32::MAX as u64 {
-                return Err(Error::unexpected_at(
-                    at,
-                    "a field id up to 2147483647",
-                    next.to_string(),
-                ));
-            }
-            id = next as u32;
-            let w = wire_type(at, t & 15)?;
+                Tag::Field { id: next, wire } => {
+                    id = next;
+                    wire
+                }
+            };
             match levels[li].vars.iter().find(|v| v.id == id) {
                 Some(var) => {
                     let v = self
@@ -244,11 +223,7 @@ impl Schema {
                 if w != WireType::List {
                     return Err(bad("a list"));
                 }
-                let hat = c.offset();
-                let t = c.u8()?;
-                let ew = wire_type(hat, t & 15)?;
-                let n = read_tag_delta(c, t)?;
-                let n = c.check_count(hat, n as u64, ew.min_size(), "list count")?;
+                let (ew, n) = list_header(c)?;
                 let mut items = Vec::with_capacity(n);
                 for i in 0..n {
                     let iat = c.offset();
@@ -263,12 +238,7 @@ impl Schema {
                 if w != WireType::Map {
                     return Err(bad("a map"));
                 }
-                let hat = c.offset();
-                let t = c.u8()?;
-                let (kw, vw) = (wire_type(hat, t >> 4)?, wire_type(hat, t & 15)?);
-                let cat = c.offset();
-                let n = c.uint("map count")?;
-                let n = c.check_count(cat, n as u64, kw.min_size() + vw.min_size(), "map count")?;
+                let (kw, vw, n) = map_header(c)?;
                 let text = map_key_is_text(k);
                 let mut obj = Map::new();
                 let mut pairs = Vec::new();
