@@ -304,10 +304,11 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
         while !self.done {
+            let at = self.de.c.offset();
             match self.de.tag()? {
                 None => self.done = true,
                 Some((d, w)) => {
-                    self.id = self.id.saturating_add(d);
+                    self.id = grammar::field_id(at, self.id, d)?;
                     match self.ids.index(self.id) {
                         Some(i) if !self.seen.get(i) => {
                             self.seen.set(i);
@@ -480,13 +481,14 @@ fn seek(de: &mut De<'_>, mut st: Seek, want: u32) -> R<Seek> {
             if st.done {
                 return Ok(st);
             }
+            let at = de.c.offset();
             match de.tag()? {
                 None => {
                     st.done = true;
                     return Ok(st);
                 }
                 Some((d, w)) => {
-                    st.id = st.id.saturating_add(d);
+                    st.id = grammar::field_id(at, st.id, d)?;
                     st.wire = w;
                     st.pending = true;
                 }
@@ -709,10 +711,11 @@ struct BeanMapAccess<'a, 'de> {
 impl<'de> de::MapAccess<'de> for BeanMapAccess<'_, 'de> {
     type Error = SerdeError;
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
+        let at = self.de.c.offset();
         match self.de.tag()? {
             None => Ok(None),
             Some((d, w)) => {
-                self.id = self.id.saturating_add(d);
+                self.id = grammar::field_id(at, self.id, d)?;
                 self.de.wire = w;
                 seed.deserialize(idx(self.id as u64)).map(Some)
             }
