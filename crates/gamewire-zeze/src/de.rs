@@ -10,6 +10,7 @@ use crate::cursor::Cursor;
 use crate::decode::{read_tag_delta, skip_bean, skip_value, wire_type, Options};
 use crate::ser::{explicit_id, SerdeError};
 use crate::value::WireType;
+use crate::walk::grammar;
 use gamewire_core::{Error, ErrorKind};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 use serde::Deserialize;
@@ -116,11 +117,9 @@ impl<'de> De<'de> {
     fn enter(&mut self) -> R<()> {
         self.depth += 1;
         if self.depth >= self.opts.max_depth {
-            return Err(SerdeError(Error::at(
+            return Err(SerdeError(grammar::depth_error(
                 self.c.offset(),
-                ErrorKind::DepthLimit {
-                    limit: self.opts.max_depth,
-                },
+                &self.opts,
             )));
         }
         Ok(())
@@ -165,44 +164,14 @@ impl<'de> De<'de> {
                 skip_bean(&mut self.c, &self.opts, self.depth)?;
                 Ok(None)
             }
-            _ => Err(SerdeError(Error::unexpected_at(
-                at,
-                "a field tag, 0x00 or 0x01",
-                format!("tag byte 0x{t:02x} (id delta 0)"),
-            ))),
+            _ => Err(SerdeError(grammar::bad_tag(at, t))),
         }
     }
 
-    /// Reads a list header: the items' wire type and their count, checked against the
-    /// bytes left. A one-byte header (count under 15) whose items fit is read inline.
+    /// Reads a list header ([`grammar::list_header`]).
     #[inline(always)]
     fn list_header(&mut self) -> R<(WireType, usize)> {
-        if let Some(t) = self.c.peek() {
-            if let Some(elem) = WireType::from_u8(t & 15) {
-                let n = (t >> 4) as usize;
-                if n < 15 && n * MIN_SIZE[elem as usize] < self.c.remaining() {
-                    self.c.step(1);
-                    return Ok((elem, n));
-                }
-            }
-        }
-        self.list_header_slow()
-    }
-
-    #[inline(never)]
-    fn list_header_slow(&mut self) -> R<(WireType, usize)> {
-        let at = self.c.offset();
-        let t = self.c.u8()?;
-        let elem = wire_type(at, t & 15)?;
-        let n = if t < 0xf0 {
-            (t >> 4) as u32
-        } else {
-            read_tag_delta(&mut self.c, t)?
-        };
-        let n = self
-            .c
-            .check_count(at, n as u64, elem.min_size(), "list count")?;
-        Ok((elem, n))
+        Ok(grammar::list_header(&mut self.c)?)
     }
 
     /// `b` (the byte string just read, ending at the cursor) as UTF-8 text; an error
@@ -224,18 +193,6 @@ impl<'de> De<'de> {
         Ok(skip_value(&mut self.c, w, &self.opts, self.depth)?)
     }
 }
-
-/// [`WireType::min_size`] by wire type number (an indexed load where the `match`
-/// compiled to a jump).
-const MIN_SIZE: [usize; 13] = {
-    let mut t = [0; 13];
-    let mut i = 0;
-    while i < 13 {
-        t[i] = WireType::ALL[i].min_size();
-        i += 1;
-    }
-    t
-};
 
 /// Field ids of a struct's fields (declaration order unless renamed `"N"`/`"name#N"`).
 enum Ids {
@@ -347,10 +304,11 @@ impl<'de> de::MapAccess<'de> for StructAccess<'_, 'de> {
     #[inline]
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
         while !self.done {
+            let at = self.de.c.offset();
             match self.de.tag()? {
                 None => self.done = true,
                 Some((d, w)) => {
-                    self.id = self.id.saturating_add(d);
+                    self.id = grammar::field_id(at, self.id, d)?;
                     match self.ids.index(self.id) {
                         Some(i) if !self.seen.get(i) => {
                             self.seen.set(i);
@@ -523,13 +481,14 @@ fn seek(de: &mut De<'_>, mut st: Seek, want: u32) -> R<Seek> {
             if st.done {
                 return Ok(st);
             }
+            let at = de.c.offset();
             match de.tag()? {
                 None => {
                     st.done = true;
                     return Ok(st);
                 }
                 Some((d, w)) => {
-                    st.id = st.id.saturating_add(d);
+                    st.id = grammar::field_id(at, st.id, d)?;
                     st.wire = w;
                     st.pending = true;
                 }
@@ -752,10 +711,11 @@ struct BeanMapAccess<'a, 'de> {
 impl<'de> de::MapAccess<'de> for BeanMapAccess<'_, 'de> {
     type Error = SerdeError;
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> R<Option<K::Value>> {
+        let at = self.de.c.offset();
         match self.de.tag()? {
             None => Ok(None),
             Some((d, w)) => {
-                self.id = self.id.saturating_add(d);
+                self.id = grammar::field_id(at, self.id, d)?;
                 self.de.wire = w;
                 seed.deserialize(idx(self.id as u64)).map(Some)
             }
@@ -958,14 +918,7 @@ impl<'de> de::Deserializer<'de> for &mut De<'de> {
         if self.wire != WireType::Map {
             return Err(self.mismatch("a map"));
         }
-        let at = self.c.offset();
-        let t = self.c.u8()?;
-        let (k, v) = (wire_type(at, t >> 4)?, wire_type(at, t & 15)?);
-        let cat = self.c.offset();
-        let n = self.c.uint("map count")?;
-        let n = self
-            .c
-            .check_count(cat, n as u64, k.min_size() + v.min_size(), "map count")?;
+        let (k, v, n) = grammar::map_header(&mut self.c)?;
         self.enter()?;
         let out = visitor.visit_map(ListAccess {
             de: &mut *self,

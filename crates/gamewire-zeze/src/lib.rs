@@ -43,6 +43,7 @@ pub mod types;
 mod value;
 pub mod varint;
 pub mod view;
+pub mod walk;
 
 pub use codec::{DecodeOptions, EncodeOptions};
 pub use de::{from_bytes, from_bytes_with};

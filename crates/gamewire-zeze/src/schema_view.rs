@@ -16,10 +16,11 @@
 
 use crate::cursor::Cursor;
 use crate::decode::Options;
-use crate::decode::{read_bean, read_tag_delta, read_value, skip_bean, skip_value, wire_type};
+use crate::decode::{read_bean, read_value, skip_bean, skip_value};
 use crate::json_view::{BeanView, ValueView};
 use crate::schema::{map_key_is_text, unknown_key, BeanDef, Schema, Type};
 use crate::value::WireType;
+use crate::walk::grammar::{depth_error, list_header, map_header, tag, Tag};
 use gamewire_core::{Error, ErrorKind, Result};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value as J;
@@ -187,12 +188,7 @@ impl<'a> Walk<'a> {
     fn bean<S: Serializer>(&self, s: S, name: &str, depth: usize) -> SResult<S> {
         let start = self.pos.get();
         if depth >= self.opts.max_depth {
-            return Err(self.fail(Error::at(
-                start,
-                ErrorKind::DepthLimit {
-                    limit: self.opts.max_depth,
-                },
-            )));
+            return Err(self.fail(depth_error(start, &self.opts)));
         }
         let levels = self.schema.levels(name).map_err(|e| self.fail(e))?;
         let info = self.info(name, &levels);
@@ -310,15 +306,7 @@ impl<'a> Walk<'a> {
                     return Err(self.fail(self.bad(at, "a list", w)));
                 }
                 let mut c = self.cursor();
-                let hat = c.offset();
-                let (ew, n) = (|| {
-                    let t = c.u8()?;
-                    let ew = wire_type(hat, t & 15)?;
-                    let n = read_tag_delta(&mut c, t)?;
-                    let n = c.check_count(hat, n as u64, ew.min_size(), "list count")?;
-                    Ok::<_, Error>((ew, n))
-                })()
-                .map_err(|x| self.fail(x))?;
+                let (ew, n) = list_header(&mut c).map_err(|x| self.fail(x))?;
                 self.pos.set(c.offset());
                 let mut seq = s.serialize_seq(Some(n))?;
                 for i in 0..n {
@@ -421,15 +409,7 @@ impl<'a> Walk<'a> {
         }
         let mut c = self.cursor();
         let hat = c.offset();
-        let (kw, vw, n) = (|| {
-            let t = c.u8()?;
-            let (kw, vw) = (wire_type(hat, t >> 4)?, wire_type(hat, t & 15)?);
-            let cat = c.offset();
-            let n = c.uint("map count")?;
-            let n = c.check_count(cat, n as u64, kw.min_size() + vw.min_size(), "map count")?;
-            Ok::<_, Error>((kw, vw, n))
-        })()
-        .map_err(|x| self.fail(x))?;
+        let (kw, vw, n) = map_header(&mut c).map_err(|x| self.fail(x))?;
         self.pos.set(c.offset());
         let value = Typed {
             walk: self,
@@ -583,39 +563,26 @@ impl Tags {
         let mut c = walk.cursor();
         loop {
             let at = c.offset();
-            let t = c.u8()?;
-            if t == 0 {
-                walk.pos.set(c.offset());
-                return Ok(None);
-            }
-            if t == 1 {
-                if self.li + 1 < self.levels {
-                    self.li += 1;
-                    self.id = 0;
-                    continue;
+            let w = match tag(&mut c, self.id)? {
+                Tag::End => {
+                    walk.pos.set(c.offset());
+                    return Ok(None);
                 }
-                skip_bean(&mut c, &walk.opts, depth)?;
-                walk.pos.set(c.offset());
-                return Ok(None);
-            }
-            if t < 16 {
-                return Err(Error::unexpected_at(
-                    at,
-                    "a field tag",
-                    format!("tag byte 0x{t:02x} (id delta 0)"),
-                ));
-            }
-            let delta = read_tag_delta(&mut c, t)?;
-            let next = self.id as u64 + delta as u64;
-            if next > i32::MAX as u64 {
-                return Err(Error::unexpected_at(
-                    at,
-                    "a field id up to 2147483647",
-                    next.to_string(),
-                ));
-            }
-            self.id = next as u32;
-            let w = wire_type(at, t & 15)?;
+                Tag::Level => {
+                    if self.li + 1 < self.levels {
+                        self.li += 1;
+                        self.id = 0;
+                        continue;
+                    }
+                    skip_bean(&mut c, &walk.opts, depth)?;
+                    walk.pos.set(c.offset());
+                    return Ok(None);
+                }
+                Tag::Field { id, wire } => {
+                    self.id = id;
+                    wire
+                }
+            };
             walk.pos.set(c.offset());
             return Ok(Some(FieldTag {
                 li: self.li,

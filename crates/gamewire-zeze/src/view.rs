@@ -2,41 +2,31 @@
 //! wire type, strings and byte arrays borrowed from the input, nested beans, lists and
 //! maps navigable without building the owned [`Value`] tree.
 //!
-//! Built on the allocation-free walk ([`skip_value`]): [`view`] walks the whole input
-//! once (so a view exists only over bytes the walk accepts), and when an iteration moves
-//! past a bean, list or map it steps over it with the walk (a value the caller navigates
-//! into is not walked before). Nothing is allocated. A caller that visits every value of
-//! a list of beans reads each bean's bytes about twice (the fields, then the step to the
-//! next item), plus the first walk.
+//! Built on the one walk ([`crate::walk`]) with the sink that keeps nothing: [`view`]
+//! walks the whole input once (so a view exists only over bytes the walk accepts), and
+//! when an iteration moves past a bean, list or map it steps over it with the same walk
+//! (a value the caller navigates into is not walked before). Nothing is allocated. A
+//! caller that visits every value of a list of beans reads each bean's bytes about twice
+//! (the fields, then the step to the next item), plus the first walk. Navigation reads
+//! tags and list and map headers through [`crate::walk::grammar`].
 //!
-//! A view means what the owned decode means, errors included: where the walk refuses
-//! bytes, the owned decode of that one value gives the error, so the offset, path and
-//! message are the ones [`crate::decode`] reports. The only error the walk does not see
-//! is a field id past 2147483647 (the walk does not add up ids); navigation reports it
-//! where the owned decode does. Errors from a nested view carry the path from that view
-//! (field ids as keys, list and map positions as indexes).
+//! A view means what the owned decode means, errors included: the walk is the owned
+//! decode's, so the offset, path and message are the ones [`crate::decode`] reports.
+//! Errors from a nested view carry the path from that view (field ids as keys, list and
+//! map positions as indexes).
 
 use crate::cursor::Cursor;
-use crate::decode::{check_depth, read_tag_delta, read_value, skip_value, wire_type, Options};
+use crate::decode::{skip_value, Options};
 use crate::value::{Bean, Field, Value, WireType};
-use gamewire_core::{Error, ErrorKind, Result};
+use crate::walk::{
+    self, grammar::check_depth, grammar::list_header, grammar::map_header, grammar::tag, Tag,
+};
+use gamewire_core::Result;
 
-/// A view of the one bean that fills `data`, checked by the allocation-free walk (the
-/// same errors as [`crate::decode`]: offset, path and message).
+/// A view of the one bean that fills `data`, checked by the walk that keeps nothing
+/// (the walk of [`crate::decode`], so the same errors: offset, path and message).
 pub fn view<'a>(data: &'a [u8], opts: &Options) -> Result<BeanView<'a>> {
-    let mut c = Cursor::new(data);
-    span(&mut c, WireType::Bean, opts, 0)?;
-    if !c.is_empty() {
-        // The walk does not check field ids; the owned decode reports such an error
-        // before the trailing bytes.
-        crate::decode::decode(data, opts)?;
-        return Err(Error::at(
-            c.offset(),
-            ErrorKind::TrailingBytes {
-                count: c.remaining(),
-            },
-        ));
-    }
+    walk::whole(data, opts, &mut walk::Skip)?;
     Ok(BeanView {
         c: Cursor::new(data),
         opts: *opts,
@@ -44,31 +34,11 @@ pub fn view<'a>(data: &'a [u8], opts: &Options) -> Result<BeanView<'a>> {
     })
 }
 
-/// Steps `c` over one value of wire type `ty` at nesting `depth` with the walk. Where the
-/// walk refuses the bytes, the owned decode of the same value gives the error; where the
-/// walk is stricter than the owned decode (its depth limit also counts scalars), that
-/// decode's end is taken.
+/// Steps `c` over one value of wire type `ty` at nesting `depth` with the walk that
+/// keeps nothing.
 #[inline]
 fn span(c: &mut Cursor<'_>, ty: WireType, opts: &Options, depth: usize) -> Result<()> {
-    let start = c.clone();
-    if skip_value(c, ty, opts, depth).is_ok() {
-        return Ok(());
-    }
-    span_slow(c, start, ty, opts, depth)
-}
-
-#[cold]
-#[inline(never)]
-fn span_slow<'a>(
-    c: &mut Cursor<'a>,
-    mut start: Cursor<'a>,
-    ty: WireType,
-    opts: &Options,
-    depth: usize,
-) -> Result<()> {
-    read_value(&mut start, ty, opts, depth)?;
-    *c = start;
-    Ok(())
+    skip_value(c, ty, opts, depth)
 }
 
 /// Reads one value of wire type `ty` as a view: a scalar is read (strings borrowed) and
@@ -121,11 +91,7 @@ fn read_view<'a>(
         WireType::List => {
             let mut h = c.clone();
             check_depth(&h, opts, depth)?;
-            let at = h.offset();
-            let t = h.u8()?;
-            let elem = wire_type(at, t & 0x0f)?;
-            let count = read_tag_delta(&mut h, t)?;
-            let len = h.check_count(at, count as u64, elem.min_size(), "list count")?;
+            let (elem, len) = list_header(&mut h)?;
             return Ok((
                 ValueView::List(ListView {
                     elem,
@@ -140,18 +106,7 @@ fn read_view<'a>(
         WireType::Map => {
             let mut h = c.clone();
             check_depth(&h, opts, depth)?;
-            let at = h.offset();
-            let t = h.u8()?;
-            let key = wire_type(at, t >> 4)?;
-            let value = wire_type(at, t & 0x0f)?;
-            let cat = h.offset();
-            let count = h.uint("map count")?;
-            let len = h.check_count(
-                cat,
-                count as u64,
-                key.min_size() + value.min_size(),
-                "map count",
-            )?;
+            let (key, value, len) = map_header(&mut h)?;
             return Ok((
                 ValueView::Map(MapView {
                     key,
@@ -461,44 +416,30 @@ impl<'a> Fields<'a> {
             span(c, ty, &self.opts, self.depth + 1).map_err(|e| e.in_key(id.to_string()))?;
         }
         loop {
-            let at = c.offset();
-            let t = c.u8()?;
-            match t {
-                0 => return Ok(None),
-                1 => {
+            let (id, wire) = match tag(c, self.id)? {
+                Tag::End => return Ok(None),
+                Tag::Level => {
                     self.level += 1;
                     self.id = 0;
                     continue;
                 }
-                2..=15 => return Err(Error::unexpected_at(
-                    at,
-                    "a field tag (id delta 1 or more), 0x00 (end of bean) or 0x01 (end of level)",
-                    format!("tag byte 0x{t:02x} (id delta 0)"),
-                )),
-                _ => {}
-            }
-            let delta = read_tag_delta(c, t)?;
-            let new_id = self.id as u64 + delta as u64;
-            if new_id > i32::MAX as u64 {
-                return Err(Error::unexpected_at(
-                    at,
-                    "a field id up to 2147483647",
-                    new_id.to_string(),
-                ));
-            }
-            let id = new_id as u32;
+                Tag::Field { id, wire } => (id, wire),
+            };
             self.id = id;
             // Integers and byte strings (the common fields) are read here.
-            let value = if t & 0x0f == 0 {
-                ValueView::Integer(c.long().map_err(|e| e.in_key(id.to_string()))?)
-            } else if t & 0x0f == 3 {
-                ValueView::Bytes(c.len_bytes().map_err(|e| e.in_key(id.to_string()))?)
-            } else {
-                let ty = wire_type(at, t & 0x0f)?;
-                let (v, pending) = read_view(c, ty, &self.opts, self.depth + 1)
-                    .map_err(|e| e.in_key(id.to_string()))?;
-                self.pending = pending;
-                v
+            let value = match wire {
+                WireType::Integer => {
+                    ValueView::Integer(c.long().map_err(|e| e.in_key(id.to_string()))?)
+                }
+                WireType::Bytes => {
+                    ValueView::Bytes(c.len_bytes().map_err(|e| e.in_key(id.to_string()))?)
+                }
+                _ => {
+                    let (v, pending) = read_view(c, wire, &self.opts, self.depth + 1)
+                        .map_err(|e| e.in_key(id.to_string()))?;
+                    self.pending = pending;
+                    v
+                }
             };
             return Ok(Some(FieldView {
                 level: self.level,

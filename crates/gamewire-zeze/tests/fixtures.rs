@@ -282,3 +282,34 @@ fn zeze_test_bytebuffer_bytes_and_basic() {
     let mut c = Cursor::new(&[0x78, 0x56, 0x34, 0x12]);
     assert_eq!(c.u32_le().unwrap(), 0x1234_5678);
 }
+
+/// Every sink of the one walk accepts Zeze's own beans and stops at their last byte:
+/// the validating walk (`skip_bean`), the view's check and the owned tree; every cut
+/// short is refused by each, at or before the cut, at the same offset with the same
+/// message.
+#[test]
+fn every_sink_of_the_walk_reads_the_java_beans_whole() {
+    let opts = Options::default();
+    for (name, b) in beans() {
+        let mut c = Cursor::new(&b);
+        gamewire_zeze::skip_bean(&mut c, &opts, 0).unwrap();
+        assert_eq!(c.pos(), b.len(), "{name}");
+        let mut c = Cursor::new(&b);
+        gamewire_zeze::read_bean(&mut c, &opts, 0).unwrap();
+        assert_eq!(c.pos(), b.len(), "{name}");
+        gamewire_zeze::view(&b, &opts).unwrap();
+        for cut in 0..b.len() {
+            let short = &b[..cut];
+            let tree = decode(short, &opts).unwrap_err();
+            let skip = gamewire_zeze::skip_bean(&mut Cursor::new(short), &opts, 0).unwrap_err();
+            let view = gamewire_zeze::view(short, &opts).unwrap_err();
+            assert!(tree.offset().unwrap() <= cut, "{name} cut at {cut}: {tree}");
+            for e in [skip, view] {
+                assert_eq!(
+                    (e.offset(), e.to_string()),
+                    (tree.offset(), tree.to_string())
+                );
+            }
+        }
+    }
+}

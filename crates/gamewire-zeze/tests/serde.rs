@@ -336,3 +336,23 @@ fn strings_of_every_short_length_decode_as_std_checks_them() {
         }
     }
 }
+
+/// A field id past 2147483647 (an extended tag delta) is refused by serde as by the
+/// owned decode: same offset and message.
+#[test]
+fn serde_refuses_a_field_id_past_the_limit_as_the_walk_does() {
+    use std::collections::BTreeMap;
+    // Field 1 (int 5), then a tag whose extended delta takes the id to 2^31: 0xf0
+    // (delta 15 + the compact unsigned that follows, integer) + 2147483632.
+    let mut b = vec![0x10, 0x05, 0xf0];
+    gamewire_zeze::varint::write_uint(&mut b, 2_147_483_632);
+    b.extend([0x01, 0x00]);
+    let tree = gamewire_zeze::decode(&b, &Default::default()).unwrap_err();
+    assert!(
+        tree.to_string().contains("a field id up to 2147483647"),
+        "{tree}"
+    );
+    assert_eq!(tree.offset(), Some(2));
+    let e = gamewire_zeze::from_bytes::<BTreeMap<u32, i64>>(&b).unwrap_err();
+    assert_eq!(e.to_string(), tree.to_string());
+}

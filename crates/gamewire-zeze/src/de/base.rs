@@ -76,10 +76,11 @@ impl<'de> de::MapAccess<'de> for LevelAccess<'_, 'de> {
                 self.value = Value::Base;
                 return seed.deserialize(idx(self.n as u64)).map(Some);
             }
+            let at = self.de.c.offset();
             match self.de.tag()? {
                 None => self.next = Next::Defaults,
                 Some((d, w)) => {
-                    self.id = self.id.saturating_add(d);
+                    self.id = crate::walk::grammar::field_id(at, self.id, d)?;
                     match self.ids.index(self.id) {
                         Some(i) if !self.seen.get(i) => {
                             self.seen.set(i);
