@@ -21,6 +21,7 @@ pub mod hex;
 pub mod inspect;
 pub mod json_out;
 pub mod json_text;
+pub mod lazy_json;
 mod limits;
 pub mod peers;
 mod reader;

@@ -102,7 +102,7 @@ impl<'a> DocumentRefView<'a> {
 
 /// [`is_plain`] over a viewed document: no key starts with `$` and none repeats (keys
 /// compared as bytes, values skipped unread).
-fn is_plain_ref(doc: DocumentRef<'_>) -> bool {
+pub(crate) fn is_plain_ref(doc: DocumentRef<'_>) -> bool {
     let mut n = 0;
     for k in doc.raw_keys() {
         if k.first() == Some(&b'$') {
@@ -126,7 +126,7 @@ fn is_plain_ref(doc: DocumentRef<'_>) -> bool {
 }
 
 /// A viewed value as the lossless JSON mapping writes it.
-struct ValueRefView<'a>(ValueRef<'a>);
+pub(crate) struct ValueRefView<'a>(pub(crate) ValueRef<'a>);
 
 /// Viewed entries as `[key, value]` pairs, streamed.
 struct RefEntries<'a>(DocumentRef<'a>);

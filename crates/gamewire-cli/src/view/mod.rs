@@ -15,6 +15,7 @@
 mod api;
 mod doc;
 mod guard;
+mod lazy;
 
 use crate::CliResult;
 use std::path::PathBuf;

@@ -24,7 +24,7 @@ fn version_of(s: &Settings) -> Version {
     version(s.format())
 }
 
-fn decode_opts(o: &Opened, g: &GodotSettings) -> DecodeOptions {
+pub(super) fn decode_opts(o: &Opened, g: &GodotSettings) -> DecodeOptions {
     DecodeOptions::new(version_of(&o.settings))
         .allow_objects(g.allow_objects || o.opts.allow_objects)
         .max_depth(o.opts.limits.max_depth)

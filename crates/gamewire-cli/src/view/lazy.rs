@@ -1,0 +1,91 @@
+//! Files looked at without being decoded: a Godot or Resonite file opened by the page is
+//! kept as its bytes and the index of the library's borrowed view
+//! ([`gamewire::open::browse::Browse`]), and the tree, values, search and the bytes of
+//! a value are read from it. The JSON document is built only when the page first edits
+//! the file (or compares it), as `decode FILE` writes it; the index stays for the bytes
+//! of the values not edited. No format rule lives here: the library lists, this renders.
+
+use gamewire::open::browse::{Browse, Listing};
+use gamewire_core::lazy_json::{Key, Summary};
+use serde_json::{json, Value};
+
+/// A file read through its view.
+pub struct LazyFile {
+    /// The file and its view's index.
+    pub browse: Browse,
+    /// True once the JSON document was built (on the first edit).
+    pub converted: bool,
+}
+
+/// Bytes shown in the hex pane at most.
+pub const MAX_BYTES: usize = 4096;
+
+/// The listing of a value and a page of its children, as [`super::doc::OpenFile::node`]
+/// renders a document's.
+pub fn node(b: &Browse, pointer: &str, offset: usize, limit: usize) -> Result<Value, String> {
+    let Listing { value, children } = b.listing(pointer, offset, limit)?;
+    let mut out = summary(Value::Null, &value);
+    out["pointer"] = json!(pointer);
+    out["offset"] = json!(offset);
+    out["children"] = children.iter().map(|c| summary(key(&c.key), c)).collect();
+    Ok(out)
+}
+
+/// A key as the page gets it.
+fn key(k: &Key) -> Value {
+    k.to_json()
+}
+
+/// One entry of a listing: a container's kind, count and tag, a scalar as the document
+/// path renders it.
+fn summary(key: Value, s: &Summary) -> Value {
+    match &s.value {
+        Some(v) => super::doc::child(key, v),
+        None => {
+            let mut o = json!({"key": key, "kind": s.kind, "count": s.count});
+            if let Some(t) = &s.tag {
+                o["tag"] = json!(t);
+            }
+            o
+        }
+    }
+}
+
+/// The search's answer as the document path gives it.
+pub fn search(b: &Browse, q: &str, limit: usize) -> Value {
+    let (hits, more) = b.search(q, limit);
+    let hits: Vec<Value> = hits
+        .into_iter()
+        .map(|h| {
+            json!({"pointer": h.pointer, "on": if h.on_key { "key" } else { "value" },
+                   "text": super::doc::clip(&h.text, 120), "kind": h.kind})
+        })
+        .collect();
+    json!({"hits": hits, "more": more})
+}
+
+/// The bytes of the value at `pointer`: offset and length, what they count in, and the
+/// first [`MAX_BYTES`] of them in hex.
+pub fn bytes(b: &Browse, pointer: &str) -> Result<Value, String> {
+    let Some(span) = b.span(pointer)? else {
+        return Ok(json!({"available": false,
+                         "reason": "this file's format has no byte positions here"}));
+    };
+    let shown = b.bytes(span.offset, span.length.min(MAX_BYTES));
+    Ok(json!({
+        "available": true,
+        "offset": span.offset,
+        "length": span.length,
+        "own": span.own,
+        "unpacked": span.unpacked,
+        "unit": "byte",
+        "space": span.space,
+        "hex": gamewire_core::hex::to_hex(shown),
+        "shown": shown.len(),
+    }))
+}
+
+/// The answer for a value whose bytes are not known.
+pub fn no_bytes(reason: &str) -> Value {
+    json!({"available": false, "reason": reason})
+}
