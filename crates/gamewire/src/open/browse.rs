@@ -180,10 +180,10 @@ impl Browse {
     /// Indexes an opened file's view; the file is given back when its format (or
     /// layout) has no view here or its bytes do not read (its error is then the
     /// eager path's to give).
-    pub fn new(opened: Opened) -> std::result::Result<Browse, Opened> {
+    pub fn new(opened: Opened) -> std::result::Result<Browse, Box<Opened>> {
         match index(&opened) {
             Some(index) => Ok(Browse { opened, index }),
-            None => Err(opened),
+            None => Err(Box::new(opened)),
         }
     }
 
@@ -337,7 +337,10 @@ fn index(o: &Opened) -> Option<Index> {
             let opts = super::formats::godot_decode_options(o, g);
             let data = o.data();
             let (framed, bodies) = match g.framing {
-                GodotFraming::Bare => (false, vec![0..data.len()]),
+                GodotFraming::Bare => {
+                    let whole = 0..data.len();
+                    (false, vec![whole])
+                }
                 GodotFraming::StoreVar => (true, gamewire_godot::framing::frame_bodies(data).ok()?),
                 _ => return None,
             };
@@ -397,7 +400,7 @@ mod tests {
     /// The lazy listing is the JSON `write_json` gives, at every level.
     fn same_as_write_json(o: Opened) {
         let whole: Json = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
-        let b = Browse::new(o).ok().expect("a view");
+        let b = Browse::new(o).expect("a view");
         assert_eq!(b.value("").unwrap(), whole);
         let l = b.listing("", 0, 3).unwrap();
         let n = match &whole {
@@ -518,7 +521,7 @@ mod tests {
         framed.extend(framing::encode_framed(&Value::Int(5), &eo).unwrap());
         let o = opened(framed.clone(), "save.dat");
         same_as_write_json(opened(framed.clone(), "save.dat"));
-        let b = Browse::new(o).ok().unwrap();
+        let b = Browse::new(o).unwrap();
         // Frame 1: length at 24, header at 28.
         let s = b.span("/1").unwrap().unwrap();
         // Frame 0 is 4 + 28 bytes (Array header and count, "hp", 87).
