@@ -970,7 +970,7 @@ fn entries_of_packs_and_archives_open_read_only() {
 
 #[test]
 fn a_file_is_listed_from_its_view_shows_its_bytes_and_edits_byte_exact() {
-    let dir = folder(&["resonite/item.brson"]);
+    let dir = folder(&["resonite/item.brson", "o3de/Sound_Effect.prefab"]);
     let real = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fixtures/godot/real/bom-reader-savegame.godot4.save");
     let path = dir.path().join("save.godot4.save");
@@ -1072,4 +1072,17 @@ fn a_file_is_listed_from_its_view_shows_its_bytes_and_edits_byte_exact() {
         json!(std::str::from_utf8(&raw[4..raw.len() - 1]).unwrap()),
         text
     );
+    // An O3DE file (read whole): its values' text in the file.
+    let prefab = std::fs::read(dir.path().join("Sound_Effect.prefab")).unwrap();
+    let (status, o) = s.open("0/Sound_Effect.prefab");
+    assert_eq!((status, &o["lazy"]), (200, &json!(false)), "{o}");
+    let (_, b) = s.api(
+        "GET",
+        "/api/bytes?file=0/Sound_Effect.prefab&pointer=/ContainerEntity/Name",
+        "",
+    );
+    let at = b["offset"].as_u64().unwrap() as usize;
+    let len = b["length"].as_u64().unwrap() as usize;
+    assert_eq!(&prefab[at..at + len], b"\"Sound_Effect\"", "{b}");
+    assert_eq!(b["space"], "the file (its JSON text)");
 }

@@ -20,6 +20,7 @@ pub mod files;
 pub mod hex;
 pub mod inspect;
 pub mod json_out;
+pub mod json_span;
 pub mod json_text;
 pub mod lazy_json;
 mod limits;

@@ -32,6 +32,8 @@ pub struct OpenFile {
     /// A Godot or Resonite file read through its view ([`super::lazy`]): `working`
     /// holds only the header until the first edit builds the document.
     pub lazy: Option<LazyFile>,
+    /// The text of a file whose JSON is its own text (O3DE), for the bytes of its values.
+    text: Option<Vec<u8>>,
 }
 
 /// The size and modification time of `path`.
@@ -82,6 +84,8 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
     let notes = opened.notes().to_vec();
     // A file the library has a view of is listed from it; entries of packs and archives
     // are read whole (their bytes are not the file's).
+    let text = (entry.is_none() && gamewire::open::browse::text_spans(&opened))
+        .then(|| opened.data().to_vec());
     let (working, lazy) = match entry {
         None => match gamewire::open::browse::Browse::new(opened) {
             Ok(browse) => {
@@ -106,6 +110,7 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
         originals: Vec::new(),
         stamp,
         lazy,
+        text,
     })
 }
 
@@ -165,13 +170,13 @@ impl OpenFile {
 
     /// The bytes of the value at `pointer` in the file as read (see [`lazy::bytes`]).
     pub fn bytes(&self, pointer: &str) -> Result<Value, String> {
-        let Some(l) = &self.lazy else {
+        if self.lazy.is_none() && self.text.is_none() {
             return Ok(lazy::no_bytes(if self.entry.is_some() {
                 "an entry of a pack or an archive: byte positions are not shown"
             } else {
-                "byte positions are shown for Godot and Resonite files"
+                "byte positions are shown for Godot, Resonite and O3DE files"
             }));
-        };
+        }
         let toks = tokens(pointer)?;
         // A kept subtree that differs from the working data was edited: what is inside
         // it may have moved.
@@ -185,7 +190,11 @@ impl OpenFile {
                 "edited since the file was read: its bytes are known once it is saved",
             ));
         }
-        let mut out = lazy::bytes(&l.browse, pointer)?;
+        let mut out = match (&self.lazy, &self.text) {
+            (Some(l), _) => lazy::bytes(&l.browse, pointer)?,
+            (None, Some(text)) => lazy::text_bytes(text, pointer)?,
+            (None, None) => unreachable!("answered above"),
+        };
         if self
             .originals
             .iter()
@@ -690,6 +699,7 @@ mod tests {
             originals: Vec::new(),
             stamp: None,
             lazy: None,
+            text: None,
         }
     }
 

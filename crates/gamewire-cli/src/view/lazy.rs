@@ -3,7 +3,8 @@
 //! ([`gamewire::open::browse::Browse`]), and the tree, values, search and the bytes of
 //! a value are read from it. The JSON document is built only when the page first edits
 //! the file (or compares it), as `decode FILE` writes it; the index stays for the bytes
-//! of the values not edited. No format rule lives here: the library lists, this renders.
+//! of the values not edited. An O3DE file's values are found in its own text. No format
+//! rule lives here: the library lists and finds, this renders.
 
 use gamewire::open::browse::{Browse, Listing};
 use gamewire_core::lazy_json::{Key, Summary};
@@ -68,11 +69,24 @@ pub fn search(b: &Browse, q: &str, limit: usize) -> Value {
 /// first [`MAX_BYTES`] of them in hex.
 pub fn bytes(b: &Browse, pointer: &str) -> Result<Value, String> {
     let Some(span) = b.span(pointer)? else {
-        return Ok(json!({"available": false,
-                         "reason": "this file's format has no byte positions here"}));
+        return Ok(no_bytes("this file's format has no byte positions here"));
     };
     let shown = b.bytes(span.offset, span.length.min(MAX_BYTES));
-    Ok(json!({
+    Ok(render(&span, shown))
+}
+
+/// The bytes of the value at `pointer` in a file whose JSON is its own text (O3DE).
+pub fn text_bytes(text: &[u8], pointer: &str) -> Result<Value, String> {
+    let Some(span) = gamewire::open::browse::text_span(text, pointer)? else {
+        return Ok(no_bytes("no byte positions here"));
+    };
+    let end = (span.offset + span.length.min(MAX_BYTES)).min(text.len());
+    Ok(render(&span, &text[span.offset.min(end)..end]))
+}
+
+/// A span and the first of its bytes, for the page.
+fn render(span: &gamewire::open::browse::Span, shown: &[u8]) -> Value {
+    json!({
         "available": true,
         "offset": span.offset,
         "length": span.length,
@@ -82,7 +96,7 @@ pub fn bytes(b: &Browse, pointer: &str) -> Result<Value, String> {
         "space": span.space,
         "hex": gamewire_core::hex::to_hex(shown),
         "shown": shown.len(),
-    }))
+    })
 }
 
 /// The answer for a value whose bytes are not known.

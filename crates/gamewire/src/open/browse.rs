@@ -372,14 +372,39 @@ fn index(o: &Opened) -> Option<Index> {
     }
 }
 
-/// Where the bytes of the value at `pointer` (of the file's JSON) are, for a file
-/// whose format has a view here (else `None`). Indexes the file on each call: a
-/// program asking often keeps a [`Browse`].
+/// Where the bytes of the value at `pointer` (of the file's JSON) are: for a file whose
+/// format has a view here, and for an O3DE file (whose JSON is its own text: the
+/// value's text in the file, [`text_span`]); else `None`. Indexes the file on each
+/// call: a program asking often keeps a [`Browse`].
 pub fn span(opened: Opened, pointer: &str) -> std::result::Result<Option<Span>, String> {
+    if text_spans(&opened) {
+        return text_span(opened.data(), pointer);
+    }
     match Browse::new(opened) {
         Ok(b) => b.span(pointer),
         Err(_) => Ok(None),
     }
+}
+
+/// True for files whose JSON is their own text (O3DE), whose values' bytes
+/// [`text_span`] finds.
+pub fn text_spans(opened: &Opened) -> bool {
+    opened.format() == crate::Format::O3de
+}
+
+/// Where the text of the value at `pointer` is in a JSON file (comments and trailing
+/// commas stepped over).
+pub fn text_span(text: &[u8], pointer: &str) -> std::result::Result<Option<Span>, String> {
+    let toks = lazy_json::tokens(pointer)?;
+    let r = gamewire_core::json_span::span(text, &toks)
+        .ok_or_else(|| format!("no value at {pointer:?} in the file's text"))?;
+    Ok(Some(Span {
+        offset: r.start,
+        length: r.len(),
+        own: true,
+        unpacked: false,
+        space: "the file (its JSON text)".into(),
+    }))
 }
 
 #[cfg(test)]
@@ -509,6 +534,55 @@ mod tests {
         let text = b.value("/VersionNumber").unwrap();
         let bytes = b.bytes(s.offset + 4, s.length - 5);
         assert_eq!(Json::from(std::str::from_utf8(bytes).unwrap()), text);
+    }
+
+    /// An O3DE file's values are found in its text: each span holds the value's JSON.
+    #[cfg(feature = "o3de")]
+    #[test]
+    fn o3de_values_are_their_text() {
+        for f in [
+            "o3de/real/extras-Controllers.prefab",
+            "o3de/real/asv-material_pipelines.setreg",
+            "o3de/real/asv-SelectorPass.pass",
+        ] {
+            let data = fixture(f);
+            let o = opened(data.clone(), f);
+            assert!(text_spans(&o));
+            let whole: Json = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
+            let mut seen = 0;
+            let mut stack = vec![(String::new(), &whole)];
+            while let Some((p, j)) = stack.pop() {
+                let s = text_span(&data, &p).unwrap().unwrap();
+                let text = &data[s.offset..s.offset + s.length];
+                match j {
+                    // A container's text may hold comments: its brackets are checked.
+                    Json::Object(_) => {
+                        assert!(text.starts_with(b"{") && text.ends_with(b"}"), "{f} at {p}")
+                    }
+                    Json::Array(_) => {
+                        assert!(text.starts_with(b"[") && text.ends_with(b"]"), "{f} at {p}")
+                    }
+                    _ => {
+                        let read: Json = serde_json::from_slice(text).unwrap();
+                        assert_eq!(&read, j, "{f} at {p}");
+                    }
+                }
+                seen += 1;
+                match j {
+                    Json::Object(m) => stack.extend(m.iter().map(|(k, c)| {
+                        (
+                            format!("{p}/{}", k.replace('~', "~0").replace('/', "~1")),
+                            c,
+                        )
+                    })),
+                    Json::Array(a) => {
+                        stack.extend(a.iter().enumerate().map(|(i, c)| (format!("{p}/{i}"), c)))
+                    }
+                    _ => {}
+                }
+            }
+            assert!(seen > 5, "{f}: {seen}");
+        }
     }
 
     #[cfg(feature = "godot")]
