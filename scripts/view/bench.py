@@ -20,7 +20,8 @@ fresh process, and reports the wall time of:
 - first edit: POST /api/patch of one value, which builds the whole JSON document the
   first time (the page says it converts), and an undo;
 
-and the server's peak resident memory (VmHWM) before the first edit and after it. With --browser, the same
+and the server's peak resident memory (VmHWM) after the first open, after the runs
+(searches included) and after the first edit. With --browser, the same
 file is then timed in the page (scripts/view/bench-browser.mjs: headless chromium through
 tests/peers/view's playwright-core). Figures go in docs/PERFORMANCE.md.
 """
@@ -113,6 +114,7 @@ def bench(args, fmt, path):
 
         first_t, first = call("/api/open", {"file": fid})
         assert first["lazy"], "the file was not opened through its view"
+        hwm_open = peak(server.pid)
         open_t = median(lambda: call("/api/open", {"file": fid, "reload": True}))
         q = urllib.parse.urlencode
         root_t = median(lambda: call("/api/node?" + q({"file": fid, "pointer": "", "limit": 200})))
@@ -140,7 +142,8 @@ def bench(args, fmt, path):
         print(f"bytes of the last of the 10,000:             {bytes_t * 1000:.1f} ms")
         print(f"search the whole tree:                       {search_t * 1000:.0f} ms")
         print(f"first edit (builds the document):            {edit_t * 1000:.0f} ms")
-        print(f"server peak memory: {hwm_view} viewing, {hwm_edit} after the first edit")
+        print(f"server peak memory: {hwm_open} after the first open, {hwm_view} after the"
+              f" runs above (searches included), {hwm_edit} after the first edit")
     finally:
         server.terminate()
         server.wait()
