@@ -585,6 +585,49 @@ mod tests {
         }
     }
 
+    /// Engine-written compressed and encrypted Godot files: offsets in the data inside
+    /// the container, said so, and the bytes there are the value's.
+    #[cfg(feature = "godot")]
+    #[test]
+    fn godot_containers_give_offsets_in_their_plaintext() {
+        use crate::open::Secret;
+        use gamewire_godot::{json::to_json, Version};
+        for (f, secret, says) in [
+            ("godot/containers/godot3-zstd.sav", None, "compressed"),
+            ("godot/containers/godot3-deflate.sav", None, "compressed"),
+            (
+                "godot/containers/godot3-password.sav",
+                Some(Secret::Password("secret".into())),
+                "encrypted",
+            ),
+        ] {
+            let opts = OpenOptions {
+                secret,
+                ..OpenOptions::default()
+            };
+            let o = open(
+                fixture(f),
+                Some(std::path::Path::new(f)),
+                &SideFiles::none(),
+                &opts,
+            )
+            .unwrap();
+            let whole: Json = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
+            let b = Browse::new(o).unwrap();
+            listings_agree(&b, &whole, "");
+            let s = b.span("/0").unwrap().unwrap();
+            assert!(s.unpacked && s.space.contains(says), "{f}: {s:?}");
+            // The first frame's value follows its 4-byte length in the plaintext.
+            assert_eq!(s.offset, 4, "{f}");
+            let v = gamewire_godot::decode(
+                b.bytes(s.offset, s.length),
+                &gamewire_godot::DecodeOptions::new(Version::V3),
+            )
+            .unwrap();
+            assert_eq!(to_json(&v, Version::V3), b.value("/0").unwrap(), "{f}");
+        }
+    }
+
     #[cfg(feature = "godot")]
     #[test]
     fn godot_frames_and_bare_values() {
