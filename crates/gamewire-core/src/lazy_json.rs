@@ -245,57 +245,72 @@ impl<L: LazyJson> Node<L> {
     /// document order, at most `limit`: `(pointer, on key, text, kind)`; and whether
     /// more were left.
     pub fn search(&self, pointer: &str, needle: &str, limit: usize) -> (Vec<Hit>, bool) {
+        /// Children are listed this many at a time, so memory stays bounded by the
+        /// depth, not by the width, of the document.
+        const CHUNK: usize = 16 * 1024;
+        enum Step<L> {
+            Visit(String, Node<L>),
+            Kids(String, Node<L>, bool, usize),
+        }
         let mut hits = Vec::new();
-        let mut stack: Vec<(String, Node<L>)> = vec![(pointer.to_owned(), self.clone())];
-        while let Some((p, node)) = stack.pop() {
-            let s = node.summary();
-            if let Some(v) = &s.value {
-                let text = match v {
-                    Json::String(t) => Some(t.clone()),
-                    Json::Number(n) => Some(n.to_string()),
-                    Json::Bool(b) => Some(b.to_string()),
-                    _ => None,
-                };
-                if let Some(t) = text {
-                    if t.to_lowercase().contains(needle) {
-                        if hits.len() >= limit {
-                            return (hits, true);
-                        }
-                        hits.push(Hit {
-                            pointer: p.clone(),
-                            on_key: false,
-                            text: t,
-                            kind: s.kind,
-                        });
-                    }
-                }
-            }
-            if s.count.is_none() {
-                continue;
-            }
-            let kids = node.children(0, usize::MAX);
-            if s.kind == "object" {
-                for (k, c) in &kids {
-                    if let Key::Name(name) = k {
-                        if name.to_lowercase().contains(needle) {
+        let mut stack = vec![Step::Visit(pointer.to_owned(), self.clone())];
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Visit(p, node) => {
+                    let s = node.summary();
+                    let text = match &s.value {
+                        Some(Json::String(t)) => Some(t.clone()),
+                        Some(Json::Number(n)) => Some(n.to_string()),
+                        Some(Json::Bool(b)) => Some(b.to_string()),
+                        _ => None,
+                    };
+                    if let Some(t) = text {
+                        if t.to_lowercase().contains(needle) {
                             if hits.len() >= limit {
                                 return (hits, true);
                             }
                             hits.push(Hit {
-                                pointer: format!("{p}/{}", k.token()),
-                                on_key: true,
-                                text: name.clone(),
-                                kind: c.summary().kind,
+                                pointer: p.clone(),
+                                on_key: false,
+                                text: t,
+                                kind: s.kind,
                             });
                         }
                     }
+                    if s.count.is_some() {
+                        stack.push(Step::Kids(p, node, s.kind == "object", 0));
+                    }
+                }
+                Step::Kids(p, node, object, next) => {
+                    let kids = node.children(next, CHUNK);
+                    if kids.is_empty() {
+                        continue;
+                    }
+                    stack.push(Step::Kids(p.clone(), node, object, next + kids.len()));
+                    if object {
+                        for (k, c) in &kids {
+                            if let Key::Name(name) = k {
+                                if name.to_lowercase().contains(needle) {
+                                    if hits.len() >= limit {
+                                        return (hits, true);
+                                    }
+                                    hits.push(Hit {
+                                        pointer: format!("{p}/{}", k.token()),
+                                        on_key: true,
+                                        text: name.clone(),
+                                        kind: c.summary().kind,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                    stack.extend(
+                        kids.into_iter()
+                            .rev()
+                            .map(|(k, c)| Step::Visit(format!("{p}/{}", k.token()), c)),
+                    );
                 }
             }
-            stack.extend(
-                kids.into_iter()
-                    .rev()
-                    .map(|(k, c)| (format!("{p}/{}", k.token()), c)),
-            );
         }
         (hits, false)
     }
@@ -418,5 +433,20 @@ mod tests {
         assert!(hits[0].on_key);
         assert!(root.at("/big/01").is_err());
         assert_eq!(root.summary().kind, "object");
+    }
+
+    #[test]
+    fn search_goes_on_past_a_chunk_of_children_in_order() {
+        let big: Vec<Json> = (0..20_000).map(Json::from).collect();
+        let root = Node::of(Plain(json!({ "big": big })));
+        let (hits, more) = root.search("", "1999", 100);
+        assert!(!more);
+        let ptrs: Vec<&str> = hits.iter().map(|h| h.pointer.as_str()).collect();
+        let mut want = vec!["/big/1999".to_owned(), "/big/11999".to_owned()];
+        want.extend((19990..20000).map(|i| format!("/big/{i}")));
+        assert_eq!(ptrs, want);
+        let (hits, more) = root.search("", "1999", 2);
+        assert!(more);
+        assert_eq!(hits.len(), 2);
     }
 }
