@@ -1,13 +1,14 @@
 // Times the `gamewire view` page in headless chromium (playwright-core from
 // tests/peers/view/node_modules) on one big file, as a user waits for it:
 //
-//   node scripts/view/bench-browser.mjs GAMEWIRE FILE [RUNS]
+//   node scripts/view/bench-browser.mjs GAMEWIRE FILE [RUNS] [MANY]
 //
 // - open: from the click on the file in the list to the tree's first level on screen
-//   (the first run decodes the file; later runs reload the page, and the server, which
-//   keeps a file open, answers from its tree);
-// - expand: from ArrowRight on a list of 10,000 items (pointer /0/many, as
-//   scripts/view/bench.py makes) to its first page of children on screen;
+//   (the first run, in the fresh server process, reads the file and indexes its view;
+//   later runs reload the page, and the server, which keeps a file open, answers from
+//   its index);
+// - expand: from ArrowRight on a list of 10,000 items (pointer MANY, /0/many by default,
+//   as scripts/view/bench.py makes) to its first page of children on screen;
 // - more: from Enter on "Show 200 more" to the next 200 on screen.
 // Prints the median of RUNS (default 5) of each.
 import { spawn } from 'node:child_process';
@@ -20,7 +21,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, '../../tests/peers/view/package.json'));
 const { chromium } = require('playwright-core');
 
-const [gamewire, file, runsArg] = process.argv.slice(2);
+const [gamewire, file, runsArg, manyArg] = process.argv.slice(2);
+const manyPointer = manyArg || '/0/many';
 const runs = Number(runsArg || 5);
 const server = spawn(gamewire, ['view', '--no-browser', '--port', '0', file], { stdio: ['ignore', 'pipe', 'inherit'] });
 const url = await new Promise((resolve) => readline.createInterface({ input: server.stdout }).once('line', resolve));
@@ -50,24 +52,24 @@ try {
     const box = page.getByRole('searchbox');
     await box.fill('many');
     await box.press('Enter');
-    await page.locator('#results button[data-pointer="/0/many"]').click();
-    await page.waitForFunction(() => document.getElementById('pointer').textContent === '/0/many');
-    const many = page.locator('[role="treeitem"][data-pointer="/0/many"]');
+    await page.locator(`#results button[data-pointer="${manyPointer}"]`).click();
+    await page.waitForFunction((p) => document.getElementById('pointer').textContent === p, manyPointer);
+    const many = page.locator(`[role="treeitem"][data-pointer="${manyPointer}"]`);
     await many.focus();
     t = performance.now();
     await page.keyboard.press('ArrowRight');
-    await page.locator('[role="treeitem"][data-pointer="/0/many/199"]').waitFor();
+    await page.locator(`[role="treeitem"][data-pointer="${manyPointer}/199"]`).waitFor();
     expands.push(performance.now() - t);
 
     const more = many.locator(':scope > [role="group"] > .more');
     await more.focus();
     t = performance.now();
     await page.keyboard.press('Enter');
-    await page.locator('[role="treeitem"][data-pointer="/0/many/399"]').waitFor();
+    await page.locator(`[role="treeitem"][data-pointer="${manyPointer}/399"]`).waitFor();
     mores.push(performance.now() - t);
   }
-  console.log(`browser, ${runs} runs, medians:`);
-  // The server keeps a file open: only the first run decodes it.
+  console.log(`browser, ${path.basename(file)}, ${runs} runs, medians:`);
+  // The server keeps a file open: only the first run reads it.
   console.log(`first open (click to first level on screen): ${opens[0].toFixed(0)} ms`);
   if (runs > 1) console.log(`open again (held by the server):             ${median(opens.slice(1)).toFixed(0)} ms`);
   console.log(`expand 10,000 (first 200 on screen):  ${median(expands).toFixed(1)} ms`);

@@ -690,6 +690,13 @@ fn the_page_in_a_real_browser() {
             json!("Sound_Effect2"),
         ),
         (
+            "bom-reader.godot4.save",
+            "main.tscn",
+            "/0/filename",
+            "res://other.tscn",
+            json!("res://other.tscn"),
+        ),
+        (
             "save.godot3.bin",
             "level",
             "/entries/0/1/level",
@@ -766,6 +773,13 @@ fn the_page_in_a_real_browser() {
         String::from_utf8_lossy(&out.stderr)
     );
     std::fs::remove_file(&shape_json).unwrap();
+    // A real Godot 4 save, whose bytes the hex pane shows where the engine wrote them.
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/godot/real/bom-reader-savegame.godot4.save"),
+        dir.path().join("bom-reader.godot4.save"),
+    )
+    .unwrap();
     std::fs::copy(
         dir.path().join("save.godot3.bin"),
         dir.path().join("unedited.godot3.bin"),
@@ -831,6 +845,18 @@ fn the_page_in_a_real_browser() {
             if c.0 == "note.godot3.bin" {
                 a["fullLength"] = json!(5003);
             }
+            // What the hex pane must say of the value found: "filename"'s String is at
+            // byte 28 of the real save (after the frame length, the Dictionary's header
+            // and count, and the key); a Brotli file's offsets are in its BSON.
+            match c.0 {
+                "bom-reader.godot4.save" => {
+                    a["hex"] = json!("Offset 28 (0x1c), length 24 bytes, in the file")
+                }
+                "item.brson" => {
+                    a["hex"] = json!("in the decompressed BSON (the file is brotli-compressed)")
+                }
+                _ => {}
+            }
             a
         })
         .collect();
@@ -894,6 +920,12 @@ fn the_page_in_a_real_browser() {
         "the browser run failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    for shown in [
+        "BYTES bom-reader.godot4.save /0/filename",
+        "BYTES item.brson /VersionNumber",
+    ] {
+        assert!(stdout.contains(shown), "{stdout}");
+    }
     for c in &cases {
         assert!(
             stdout.contains(&format!("EDITED {} {}", c.0, c.2)),
@@ -1156,4 +1188,123 @@ fn entries_of_packs_and_archives_open_read_only() {
     assert_eq!(std::fs::read(&pck).unwrap(), before);
     // An entry id does not step outside the roots either.
     assert_eq!(s.open("0/../packer.pck//saves/save.dat").0, 403);
+}
+
+#[test]
+fn a_file_is_listed_from_its_view_shows_its_bytes_and_edits_byte_exact() {
+    let dir = folder(&["resonite/item.brson", "o3de/Sound_Effect.prefab"]);
+    let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/godot/real/bom-reader-savegame.godot4.save");
+    let path = dir.path().join("save.godot4.save");
+    std::fs::copy(&real, &path).unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let s = start(&[dir.path()]);
+    let id = "0/save.godot4.save";
+    let (status, o) = s.open(id);
+    assert_eq!(status, 200, "{o}");
+    assert_eq!(o["lazy"], true, "listed from the view, not decoded: {o}");
+    assert_eq!(o["node"]["count"], 1);
+    // The real save's bytes: the frame's Dictionary at 4, "filename"'s value at 28 (a
+    // String: header, length 15, "res://main.tscn" and a byte of padding).
+    let (status, b) = s.api(
+        "GET",
+        &format!("/api/bytes?file={id}&pointer=/0/filename"),
+        "",
+    );
+    assert_eq!(status, 200, "{b}");
+    assert_eq!(
+        (b["offset"].as_u64(), b["length"].as_u64()),
+        (Some(28), Some(24)),
+        "{b}"
+    );
+    assert_eq!(b["space"], "the file");
+    assert_eq!(b["unpacked"], false);
+    assert_eq!(b["hex"], gamewire_core::hex::to_hex(&before[28..52]));
+    let (_, hits) = s.api("GET", &format!("/api/search?file={id}&q=MAIN.tscn"), "");
+    assert_eq!(hits["hits"][0]["pointer"], "/0/filename", "{hits}");
+    let (_, n) = s.api(
+        "GET",
+        &format!("/api/node?file={id}&pointer=/0&offset=5&limit=5"),
+        "",
+    );
+    let keys: Vec<&Value> = n["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["key"])
+        .collect();
+    assert_eq!(keys, [&json!("lang_2"), &json!("locked")]);
+    // "locked": a bool whose header is at 0xe4 and value at 0xe8.
+    let (_, b) = s.api(
+        "GET",
+        &format!("/api/bytes?file={id}&pointer=/0/locked"),
+        "",
+    );
+    assert_eq!(b["offset"], 0xe4, "{b}");
+    let patch = json!({"file": id, "ops": [{"op": "replace", "path": "/0/locked", "value": true}]});
+    let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
+    assert_eq!(status, 200, "{body}");
+    // Edited, not saved: its bytes are not the disk's any more; others still are.
+    let (_, b) = s.api(
+        "GET",
+        &format!("/api/bytes?file={id}&pointer=/0/locked"),
+        "",
+    );
+    assert_eq!(b["available"], false, "{b}");
+    let (_, b) = s.api(
+        "GET",
+        &format!("/api/bytes?file={id}&pointer=/0/parent"),
+        "",
+    );
+    assert_eq!(b["available"], true, "{b}");
+    let (status, body) = s.api("POST", "/api/save", &json!({"file": id}).to_string());
+    assert_eq!(status, 200, "{body}");
+    let mut expected = before.clone();
+    expected[0xe8] = 1;
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        expected,
+        "only the edited byte changes"
+    );
+    let (_, o) = s.open(id);
+    assert_eq!(
+        o["lazy"], true,
+        "read again from the view after saving: {o}"
+    );
+    // A Brotli FrDT file: the bytes are in the decompressed BSON, and the page says so.
+    let (status, o) = s.open("0/item.brson");
+    assert_eq!((status, &o["lazy"]), (200, &json!(true)), "{o}");
+    let (_, b) = s.api(
+        "GET",
+        "/api/bytes?file=0/item.brson&pointer=/VersionNumber",
+        "",
+    );
+    assert_eq!(b["unpacked"], true, "{b}");
+    assert!(b["space"].as_str().unwrap().contains("brotli"), "{b}");
+    let text = s
+        .api(
+            "GET",
+            "/api/value?file=0/item.brson&pointer=/VersionNumber",
+            "",
+        )
+        .1;
+    let hex = b["hex"].as_str().unwrap();
+    let raw = gamewire_core::hex::from_hex(hex).unwrap();
+    assert_eq!(
+        json!(std::str::from_utf8(&raw[4..raw.len() - 1]).unwrap()),
+        text
+    );
+    // An O3DE file (read whole): its values' text in the file.
+    let prefab = std::fs::read(dir.path().join("Sound_Effect.prefab")).unwrap();
+    let (status, o) = s.open("0/Sound_Effect.prefab");
+    assert_eq!((status, &o["lazy"]), (200, &json!(false)), "{o}");
+    let (_, b) = s.api(
+        "GET",
+        "/api/bytes?file=0/Sound_Effect.prefab&pointer=/ContainerEntity/Name",
+        "",
+    );
+    let at = b["offset"].as_u64().unwrap() as usize;
+    let len = b["length"].as_u64().unwrap() as usize;
+    assert_eq!(&prefab[at..at + len], b"\"Sound_Effect\"", "{b}");
+    assert_eq!(b["space"], "the file (its JSON text)");
 }

@@ -81,6 +81,43 @@ pub fn decode_framed_all(data: &[u8], opts: &DecodeOptions) -> Result<Vec<Value>
     Ok(values)
 }
 
+/// Where each frame's value is in a buffer of consecutive framed values (a `store_var`
+/// file): the bytes after each length prefix. Only the prefixes are read (each value
+/// is checked by whoever reads it); a length past the end is the error
+/// [`decode_framed_all`] gives.
+pub fn frame_bodies(data: &[u8]) -> Result<Vec<std::ops::Range<usize>>> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while pos < data.len() {
+        let rest = &data[pos..];
+        if rest.len() < 4 {
+            return Err(Error::at(
+                pos,
+                ErrorKind::UnexpectedEof {
+                    needed: 4 - rest.len(),
+                    remaining: rest.len(),
+                },
+            )
+            .in_index(out.len()));
+        }
+        let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
+        if len > rest.len() - 4 {
+            return Err(Error::at(
+                pos,
+                ErrorKind::LengthPastEnd {
+                    what: "frame length",
+                    declared: len as u64,
+                    remaining: rest.len() - 4,
+                },
+            )
+            .in_index(out.len()));
+        }
+        out.push(pos + 4..pos + 4 + len);
+        pos += 4 + len;
+    }
+    Ok(out)
+}
+
 /// Reads framed values from a byte stream fed in pieces of any size.
 ///
 /// ```

@@ -206,7 +206,7 @@ fn f64_json(f: f64) -> Json {
     }
 }
 
-fn unique_keys<'a>(mut keys: impl Iterator<Item = Option<&'a str>>, len: usize) -> bool {
+pub(crate) fn unique_keys<'a>(mut keys: impl Iterator<Item = Option<&'a str>>, len: usize) -> bool {
     if len <= 16 {
         let mut seen: Vec<&str> = Vec::with_capacity(len);
         keys.all(|k| match k {

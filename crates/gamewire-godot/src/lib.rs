@@ -23,6 +23,7 @@ pub mod framing;
 mod header;
 pub mod inspect;
 pub mod json;
+pub mod json_tape;
 mod kind;
 pub mod pck;
 pub mod probe;

@@ -59,7 +59,47 @@ impl Entry {
 pub struct Tape<'a> {
     data: &'a [u8],
     opts: DecodeOptions,
+    entries: std::borrow::Cow<'a, [Entry]>,
+}
+
+/// A tape's index kept apart from the bytes it indexes ([`Tape::into_index`]), so that a
+/// program can hold the bytes and the index together and read them again as a
+/// [`Tape`] without checking the bytes a second time ([`TapeIndex::tape`]).
+#[derive(Debug, Clone)]
+pub struct TapeIndex {
+    len: usize,
+    opts: DecodeOptions,
     entries: Vec<Entry>,
+}
+
+impl TapeIndex {
+    /// The tape of `data`, which must be the bytes this index was made from (checked by
+    /// length; other bytes of the same length read as garbage or panic, never as
+    /// undefined behaviour).
+    pub fn tape<'a>(&'a self, data: &'a [u8]) -> Result<Tape<'a>> {
+        if data.len() != self.len {
+            return Err(Error::msg(format!(
+                "this tape index is of {} bytes, not {}",
+                self.len,
+                data.len()
+            )));
+        }
+        Ok(Tape {
+            data,
+            opts: self.opts,
+            entries: std::borrow::Cow::Borrowed(&self.entries),
+        })
+    }
+
+    /// The number of values indexed.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when no value is indexed (never: an index holds at least the top value).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
 }
 
 /// The largest input a tape indexes (offsets are 31-bit).
@@ -97,7 +137,7 @@ impl<'a> Tape<'a> {
         Ok(Tape {
             data,
             opts: *opts,
-            entries: sink.entries,
+            entries: std::borrow::Cow::Owned(sink.entries),
         })
     }
 
@@ -119,6 +159,20 @@ impl<'a> Tape<'a> {
     /// The input the tape borrows.
     pub fn input(&self) -> &'a [u8] {
         self.data
+    }
+
+    /// The options the input was checked with.
+    pub fn options(&self) -> &DecodeOptions {
+        &self.opts
+    }
+
+    /// The index alone, to be read again with the same bytes ([`TapeIndex::tape`]).
+    pub fn into_index(self) -> TapeIndex {
+        TapeIndex {
+            len: self.data.len(),
+            opts: self.opts,
+            entries: self.entries.into_owned(),
+        }
     }
 }
 
@@ -257,8 +311,13 @@ impl<'t, 'a> ValueRef<'t, 'a> {
         self.entry().start & BARE != 0
     }
 
+    /// The tape this value is on.
+    pub(crate) fn tape(&self) -> &'t Tape<'a> {
+        self.tape
+    }
+
     /// The header word (type id and flags); a bare string reads as a String's.
-    fn header(&self) -> u32 {
+    pub(crate) fn header(&self) -> u32 {
         if self.is_bare_string() {
             return Kind::String
                 .id(self.tape.opts.version)
@@ -417,6 +476,32 @@ impl<'t, 'a> ValueRef<'t, 'a> {
         let data = &self.tape.data[self.start()..];
         decode_part_at(data, self.start(), &self.tape.opts)
             .expect("checked when the tape was built")
+    }
+
+    /// Where this value's bytes are in the input: its header (for a property name or a
+    /// packed string element, its length) through its last byte (padding included).
+    pub fn range(&self) -> std::ops::Range<usize> {
+        let end = self.entry().end();
+        let stop = match self.tape.entries.get(end) {
+            Some(next) => (next.start & !BARE) as usize,
+            None => self.tape.data.len(),
+        };
+        self.start()..stop
+    }
+
+    /// True for a property name or a packed string element (a string with no header).
+    pub fn is_bare(&self) -> bool {
+        self.is_bare_string()
+    }
+
+    /// Where this value's children start in the input (the end of its own bytes for a
+    /// value with none): for a container, the end of its header, element types and
+    /// count.
+    pub fn children_start(&self) -> usize {
+        match self.tape.entries.get(self.i + 1) {
+            Some(next) if self.entry().end() > self.i + 1 => (next.start & !BARE) as usize,
+            _ => self.range().end,
+        }
     }
 
     /// The bytes of this value's payload after its header, up to the end of the input

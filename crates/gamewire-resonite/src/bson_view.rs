@@ -73,6 +73,8 @@ impl<'a> BsonView<'a> {
 pub struct FileView<'a> {
     container: Container,
     bson: Cow<'a, [u8]>,
+    /// Where the BSON sits in the file when it is stored uncompressed.
+    stored_at: Option<usize>,
 }
 
 impl<'a> FileView<'a> {
@@ -83,7 +85,32 @@ impl<'a> FileView<'a> {
     pub fn open(data: &'a [u8], file_name: Option<&str>, opts: &Options) -> Result<Self> {
         let (container, bson) = container::unpack(data, file_name, opts)?;
         crate::walk_unpacked(data.len(), &container, &bson, opts, &mut Check)?;
-        Ok(FileView { container, bson })
+        let stored_at = match &bson {
+            Cow::Borrowed(b) => (b.as_ptr() as usize).checked_sub(data.as_ptr() as usize),
+            Cow::Owned(_) => None,
+        };
+        Ok(FileView {
+            container,
+            bson,
+            stored_at,
+        })
+    }
+
+    /// Where the BSON is in the file: `Some(offset)` when it is stored uncompressed,
+    /// `None` when it was decompressed (offsets into [`FileView::bson`] are then
+    /// offsets in the decompressed data).
+    pub fn stored_at(&self) -> Option<usize> {
+        self.stored_at
+    }
+
+    /// The view with the BSON owned (copied when it was borrowed from the file), to be
+    /// kept without the file's bytes.
+    pub fn into_owned(self) -> FileView<'static> {
+        FileView {
+            container: self.container,
+            bson: Cow::Owned(self.bson.into_owned()),
+            stored_at: self.stored_at,
+        }
     }
 
     /// The container: framing and compression.
@@ -322,6 +349,15 @@ impl<'a> DocumentRef<'a> {
         Some(v)
     }
 
+    /// The entries in file order with where each is in the document's bytes
+    /// ([`Element`]).
+    pub fn elements(&self) -> Elements<'a> {
+        Elements {
+            data: self.data,
+            pos: 4,
+        }
+    }
+
     /// The keys in file order, each value skipped unread (cheaper than [`Self::iter`]).
     pub fn keys(&self) -> impl Iterator<Item = &'a str> + 'a {
         self.raw_keys().map(text)
@@ -384,6 +420,51 @@ impl<'a> Iterator for Entries<'a> {
         let (v, next) = value_at(self.data, t, at);
         self.pos = next;
         Some((key, v))
+    }
+}
+
+/// One entry of a document with its place in the document's bytes (offsets from the
+/// document's length prefix).
+#[derive(Debug, Clone, Copy)]
+pub struct Element<'a> {
+    /// The key.
+    pub key: &'a str,
+    /// The value.
+    pub value: ValueRef<'a>,
+    /// Where the element starts (its type byte).
+    pub start: usize,
+    /// Where its value starts (after the key's NUL).
+    pub value_start: usize,
+    /// Where it ends.
+    pub end: usize,
+}
+
+/// The entries of a [`DocumentRef`] with their places ([`DocumentRef::elements`]).
+#[derive(Debug, Clone)]
+pub struct Elements<'a> {
+    data: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = Element<'a>;
+
+    fn next(&mut self) -> Option<Element<'a>> {
+        let t = *self.data.get(self.pos)?;
+        if t == 0 {
+            return None;
+        }
+        let start = self.pos;
+        let (key, at) = cstr_at(self.data, self.pos + 1);
+        let (value, next) = value_at(self.data, t, at);
+        self.pos = next;
+        Some(Element {
+            key,
+            value,
+            start,
+            value_start: at,
+            end: next,
+        })
     }
 }
 

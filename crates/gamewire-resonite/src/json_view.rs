@@ -223,7 +223,7 @@ impl Serialize for DocumentRefView<'_> {
 
 /// [`is_plain`] over a viewed document: no key starts with `$` and none repeats (keys
 /// compared as bytes, values skipped unread).
-fn is_plain_ref(doc: DocumentRef<'_>) -> bool {
+pub(crate) fn is_plain_ref(doc: DocumentRef<'_>) -> bool {
     let mut n = 0;
     for k in doc.raw_keys() {
         if k.first() == Some(&b'$') {
@@ -243,5 +243,15 @@ fn is_plain_ref(doc: DocumentRef<'_>) -> bool {
     } else {
         let mut seen = std::collections::HashSet::with_capacity(n);
         doc.raw_keys().all(|k| seen.insert(k))
+    }
+}
+
+/// A viewed value as the lossless JSON mapping writes it (the same writer as
+/// [`DocumentRefView`]).
+pub(crate) struct ValueRefView<'a>(pub(crate) ValueRef<'a>);
+
+impl Serialize for ValueRefView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Val::<DocumentRef<'_>>(self.0).serialize(s)
     }
 }

@@ -40,6 +40,7 @@ pub mod codec;
 pub mod container;
 pub mod inspect;
 pub mod json;
+pub mod json_lazy;
 pub mod json_view;
 pub mod lz4;
 pub mod lzma;

@@ -9,8 +9,9 @@
 // SCREENSHOT.png: the page as it is just before the last case's save. A folder instead
 // gets view-edit.png (that), view-components.png (the last component editor before its
 // save) and view-compare.png (the side-by-side comparison at its difference).
-// CASES_JSON: [{"file", "search", "pointer", "input", "fullLength"?}] (fullLength: a long
-// string, whose whole text the editor must hold before the edit). Prints `EDITED file pointer` per
+// CASES_JSON: [{"file", "search", "pointer", "input", "fullLength"?, "hex"?}] (fullLength:
+// a long string, whose whole text the editor must hold before the edit; hex: text the hex
+// pane must show for the value found). Prints `EDITED file pointer` per
 // case; the exit code is 0 only when every case went through.
 import { spawn } from 'node:child_process';
 import readline from 'node:readline';
@@ -115,6 +116,19 @@ try {
     await page.waitForFunction((p) => document.getElementById('pointer').textContent === p, c.pointer);
     const sel = tree.locator('[role="treeitem"][aria-selected="true"]');
     if (await sel.getAttribute('data-pointer') !== c.pointer) throw new Error(`${c.file}: ${c.pointer} not selected in the tree`);
+
+    // The hex pane: where the selected value's bytes are (it is busy while it asks).
+    if (c.hex) {
+      const shown = () => page.evaluate(() => document.getElementById('hex-where').textContent);
+      try {
+        await page.waitForFunction((want) => document.getElementById('hex').getAttribute('aria-busy') === 'false'
+          && document.getElementById('hex-where').textContent.includes(want), c.hex, { timeout: 10000 });
+      } catch (e) {
+        throw new Error(`${c.file}: the hex pane says ${JSON.stringify(await shown())}, not ${JSON.stringify(c.hex)}`);
+      }
+      if (!(await page.locator('#hex-dump').textContent()).startsWith('0000')) throw new Error(`${c.file}: no hex dump`);
+      console.log(`BYTES ${c.file} ${c.pointer}`);
+    }
 
     // A long string is listed by its start: the editor loads all of it first.
     if (c.fullLength) {

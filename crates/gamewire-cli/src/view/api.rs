@@ -49,6 +49,7 @@ fn locate(app: &App, id: &str) -> Result<Key, guard::Refused> {
 /// The page's files, built into the binary.
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
+const HEX_JS: &str = include_str!("assets/hex.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const EDITORS_JS: &str = include_str!("assets/editors.js");
 const COMPARE_JS: &str = include_str!("assets/compare.js");
@@ -113,6 +114,10 @@ pub async fn serve(args: ViewArgs, roots: Roots, token: String) -> CliResult {
             get(|| asset(COMPARE_JS, "text/javascript; charset=utf-8")),
         )
         .route(
+            "/hex.js",
+            get(|| asset(HEX_JS, "text/javascript; charset=utf-8")),
+        )
+        .route(
             "/style.css",
             get(|| asset(STYLE_CSS, "text/css; charset=utf-8")),
         )
@@ -120,6 +125,7 @@ pub async fn serve(args: ViewArgs, roots: Roots, token: String) -> CliResult {
         .route("/api/open", post(open))
         .route("/api/node", get(node))
         .route("/api/value", get(value))
+        .route("/api/bytes", get(bytes))
         .route("/api/search", get(search))
         .route("/api/patch", post(patch))
         .route("/api/changes", get(changes))
@@ -315,6 +321,7 @@ async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
             "node": node,
             "edited": f.is_edited(),
             "readOnly": f.entry.is_some(),
+            "lazy": f.is_lazy(),
         }))
         .into_response()
     })
@@ -372,6 +379,16 @@ async fn node(State(app): State<Shared>, Query(q): Query<NodeReq>) -> Response {
 async fn value(State(app): State<Shared>, Query(q): Query<NodeReq>) -> Response {
     with_file(app, q.file, move |f| match f.value_text(&q.pointer) {
         Ok(t) => ([(header::CONTENT_TYPE, "application/json")], t).into_response(),
+        Err(e) => fail(StatusCode::NOT_FOUND, e),
+    })
+    .await
+}
+
+/// `GET /api/bytes?file&pointer`: where the value's bytes are in the file (or in its
+/// decompressed data, said so) and the first of them in hex.
+async fn bytes(State(app): State<Shared>, Query(q): Query<NodeReq>) -> Response {
+    with_file(app, q.file, move |f| match f.bytes(&q.pointer) {
+        Ok(v) => Json(v).into_response(),
         Err(e) => fail(StatusCode::NOT_FOUND, e),
     })
     .await

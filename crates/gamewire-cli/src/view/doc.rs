@@ -6,7 +6,9 @@
 //! The document is what `gamewire decode FILE` writes; saving encodes it as `gamewire
 //! encode FILE.json` does. No format rule lives here: values are JSON.
 
+use super::lazy::{self, LazyFile};
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// One file the page opened.
@@ -29,6 +31,11 @@ pub struct OpenFile {
     stamp: Option<(u64, std::time::SystemTime)>,
     /// The types of the values, from the library.
     types: gamewire::open::types::Types,
+    /// A Godot or Resonite file read through its view ([`super::lazy`]): `working`
+    /// holds only the header until the first edit builds the document.
+    pub lazy: Option<LazyFile>,
+    /// The text of a file whose JSON is its own text (O3DE), for the bytes of its values.
+    text: Option<Vec<u8>>,
 }
 
 /// The size and modification time of `path`.
@@ -75,21 +82,49 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
         None => gamewire::open(data, Some(path), &side, &opts),
     }
     .map_err(|e| e.to_string())?;
+    let describe = opened.describe();
+    let notes = opened.notes().to_vec();
+    let types = gamewire::open::types::Types::of(&opened);
+    // A file the library has a view of is listed from it; entries of packs and archives
+    // are read whole (their bytes are not the file's).
+    let text = (entry.is_none() && gamewire::open::browse::text_spans(&opened))
+        .then(|| opened.data().to_vec());
+    let (working, lazy) = match entry {
+        None => match gamewire::open::browse::Browse::new(opened) {
+            Ok(browse) => {
+                let header = serde_json::to_value(browse.opened().header(path.parent()))
+                    .map_err(|e| e.to_string())?;
+                let lazy = LazyFile {
+                    browse,
+                    converted: false,
+                };
+                (json!({ "$gamewire": header }), Some(lazy))
+            }
+            Err(opened) => (document(&opened, path)?, None),
+        },
+        Some(_) => (document(&opened, path)?, None),
+    };
+    Ok(OpenFile {
+        path: path.to_path_buf(),
+        entry: entry.map(str::to_owned),
+        describe,
+        notes,
+        working,
+        originals: Vec::new(),
+        stamp,
+        types,
+        lazy,
+        text,
+    })
+}
+
+/// The JSON document of an opened file, as `decode FILE` writes it.
+fn document(opened: &gamewire::Opened, path: &Path) -> Result<Value, String> {
     let mut text = Vec::new();
     opened
         .write_document(&mut text, false, path.parent())
         .map_err(|e| e.to_string())?;
-    let working = parse(&text)?;
-    Ok(OpenFile {
-        path: path.to_path_buf(),
-        entry: entry.map(str::to_owned),
-        describe: opened.describe(),
-        notes: opened.notes().to_vec(),
-        working,
-        originals: Vec::new(),
-        stamp,
-        types: gamewire::open::types::Types::of(&opened),
-    })
+    parse(&text)
 }
 
 /// Parses JSON text of any depth.
@@ -107,9 +142,83 @@ impl OpenFile {
         &self.working["data"]
     }
 
+    /// The view a file is read through until its document is built.
+    fn viewing(&self) -> Option<&gamewire::open::browse::Browse> {
+        self.lazy
+            .as_ref()
+            .filter(|l| !l.converted)
+            .map(|l| &l.browse)
+    }
+
+    /// True while the file is read through its view (no document built yet).
+    pub fn is_lazy(&self) -> bool {
+        self.viewing().is_some()
+    }
+
+    /// Builds the JSON document of a file read through its view (on the first edit).
+    fn ensure_document(&mut self) -> Result<(), String> {
+        if let Some(l) = self.lazy.as_mut().filter(|l| !l.converted) {
+            self.working = document(l.browse.opened(), &self.path)?;
+            l.converted = true;
+        }
+        Ok(())
+    }
+
+    /// The data as it is now, from the view when no document is built.
+    fn current_data(&self) -> Result<Cow<'_, Value>, String> {
+        match self.viewing() {
+            Some(b) => b.value("").map(Cow::Owned),
+            None => Ok(Cow::Borrowed(self.data())),
+        }
+    }
+
+    /// The bytes of the value at `pointer` in the file as read (see [`lazy::bytes`]).
+    pub fn bytes(&self, pointer: &str) -> Result<Value, String> {
+        if self.lazy.is_none() && self.text.is_none() {
+            return Ok(lazy::no_bytes(if self.entry.is_some() {
+                "an entry of a pack or an archive: byte positions are not shown"
+            } else {
+                "byte positions are shown for Godot, Resonite and O3DE files"
+            }));
+        }
+        let toks = tokens(pointer)?;
+        // A kept subtree that differs from the working data was edited: what is inside
+        // it may have moved.
+        let changed = |k: &Vec<String>, v: &Value| self.data().pointer(&pointer_of(k)) != Some(v);
+        if self
+            .originals
+            .iter()
+            .any(|(k, v)| toks.starts_with(k) && changed(k, v))
+        {
+            return Ok(lazy::no_bytes(
+                "edited since the file was read: its bytes are known once it is saved",
+            ));
+        }
+        let mut out = match (&self.lazy, &self.text) {
+            (Some(l), _) => lazy::bytes(&l.browse, pointer)?,
+            (None, Some(text)) => lazy::text_bytes(text, pointer)?,
+            (None, None) => unreachable!("answered above"),
+        };
+        if self
+            .originals
+            .iter()
+            .any(|(k, v)| k.starts_with(&toks) && changed(k, v))
+        {
+            out["note"] = json!("a value inside was edited: these are the bytes on disk");
+        }
+        Ok(out)
+    }
+
     /// The value at `pointer` (relative to the data) with `limit` of its children from
     /// `offset`.
     pub fn node(&self, pointer: &str, offset: usize, limit: usize) -> Result<Value, String> {
+        if let Some(b) = self.viewing() {
+            let mut out = lazy::node(b, pointer, offset, limit)?;
+            // Typed from a small stand-in: the values on the way and around this one.
+            let partial = lazy::partial(b, &tokens(pointer)?, &out)?;
+            super::typed::annotate(&self.types, &partial, pointer, &mut out);
+            return Ok(out);
+        }
         let v = self
             .data()
             .pointer(pointer)
@@ -140,6 +249,9 @@ impl OpenFile {
 
     /// The JSON text of the value at `pointer`.
     pub fn value_text(&self, pointer: &str) -> Result<String, String> {
+        if let Some(b) = self.viewing() {
+            return Ok(b.value(pointer)?.to_string());
+        }
         let v = self
             .data()
             .pointer(pointer)
@@ -150,6 +262,9 @@ impl OpenFile {
     /// Pointers whose key or scalar value contains `q` (case-insensitive), at most
     /// `limit`.
     pub fn search(&self, q: &str, limit: usize) -> Value {
+        if let Some(b) = self.viewing() {
+            return lazy::search(b, q, limit);
+        }
         let q = q.to_lowercase();
         let mut hits = Vec::new();
         let mut more = false;
@@ -210,6 +325,7 @@ impl OpenFile {
     /// replaced, or the list or map an item is added to or removed from): the changes
     /// are those subtrees against the working data, with no second copy of the document.
     pub fn patch(&mut self, ops: &[Value]) -> Result<Vec<Value>, String> {
+        self.ensure_document()?;
         let mut undo = Vec::new();
         for (i, op) in ops.iter().enumerate() {
             let result = match parse_op(op) {
@@ -307,13 +423,8 @@ impl OpenFile {
             ));
         }
         let mut out = Vec::new();
-        diff(
-            "",
-            &self.working["data"],
-            &other.working["data"],
-            &mut out,
-            limit,
-        );
+        let (da, db) = (self.current_data()?, other.current_data()?);
+        diff("", &da, &db, &mut out, limit);
         let more = out.len() >= limit;
         out.truncate(limit);
         Ok(json!({"changes": out, "more": more}))
@@ -337,6 +448,7 @@ impl OpenFile {
                     .into(),
             );
         }
+        self.ensure_document()?;
         let text = serde_json::to_vec(&self.working).map_err(|e| e.to_string())?;
         let doc = gamewire::read_document(&text).map_err(|e| e.to_string())?;
         let dir = self.path.parent().unwrap_or(Path::new("."));
@@ -363,7 +475,7 @@ impl OpenFile {
 const LONG_STRING: usize = 2048;
 
 /// One entry of a listing: key, kind, child count or value.
-fn child(key: Value, v: &Value) -> Value {
+pub(super) fn child(key: Value, v: &Value) -> Value {
     let mut o = Map::new();
     o.insert("key".into(), key);
     o.insert("kind".into(), json!(kind(v)));
@@ -434,7 +546,7 @@ pub fn tokens(pointer: &str) -> Result<Vec<String>, String> {
 }
 
 /// A JSON Pointer of `toks`.
-fn pointer_of(toks: &[String]) -> String {
+pub fn pointer_of(toks: &[String]) -> String {
     toks.iter().map(|t| format!("/{}", escape(t))).collect()
 }
 
@@ -534,7 +646,7 @@ fn short(v: Option<&Value>) -> Value {
 }
 
 /// `s`, cut to `n` characters.
-fn clip(s: &str, n: usize) -> String {
+pub(super) fn clip(s: &str, n: usize) -> String {
     if s.chars().count() <= n {
         s.to_owned()
     } else {
@@ -601,6 +713,8 @@ mod tests {
             originals: Vec::new(),
             stamp: None,
             types: gamewire::open::types::Types::none(),
+            lazy: None,
+            text: None,
         }
     }
 

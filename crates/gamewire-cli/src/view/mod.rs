@@ -16,6 +16,7 @@ mod api;
 mod doc;
 mod guard;
 mod typed;
+mod lazy;
 
 use crate::CliResult;
 use std::path::PathBuf;

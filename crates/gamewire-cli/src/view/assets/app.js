@@ -151,6 +151,7 @@ async function openInto(id, reload) {
   await expand(root, r.node);
   select(root, false);
   current.readOnly = r.readOnly;
+  current.lazy = r.lazy;
   updateButtons(r.edited);
   const ro = r.readOnly ? ' — an entry of a pack or an archive: read-only' : '';
   status(`${id}: ${r.format}${ro}${r.notes.length ? ' — ' + r.notes.join('; ') : ''}`);
@@ -309,7 +310,11 @@ function select(item, focus) {
   item.tabIndex = 0;
   if (focus) item.focus();
   item.scrollIntoView({ block: 'nearest' });
-  if (!item.classList.contains('more')) showDetail(item);
+  if (!item.classList.contains('more')) {
+    showDetail(item);
+    // The hex pane (hex.js) shows the value's bytes.
+    document.dispatchEvent(new CustomEvent('gamewire:select', { detail: { file: current.id, pointer: item.dataset.pointer } }));
+  }
 }
 
 $('tree').addEventListener('keydown', async (ev) => {
@@ -515,7 +520,11 @@ function opsText(op) {
 
 // Sends a patch (JSON text of its operations); returns the JSON text that undoes it.
 async function send(ops) {
+  // A big file is read through the library's view until its first edit, which builds
+  // its whole document on the server: say so while it does.
+  if (current.lazy) status(`Converting ${current.id} for editing: the first edit reads the whole file…`);
   const r = await api('/api/patch', `{"file":${JSON.stringify(current.id)},"ops":${ops}}`);
+  current.lazy = false;
   return r.undo;
 }
 

@@ -24,7 +24,7 @@ fn version_of(s: &Settings) -> Version {
     version(s.format())
 }
 
-fn decode_opts(o: &Opened, g: &GodotSettings) -> DecodeOptions {
+pub(super) fn decode_opts(o: &Opened, g: &GodotSettings) -> DecodeOptions {
     DecodeOptions::new(version_of(&o.settings))
         .allow_objects(g.allow_objects || o.opts.allow_objects)
         .max_depth(o.opts.limits.max_depth)
@@ -47,8 +47,9 @@ pub(super) fn settings(
         // Named, not probed: the layout that decodes (bare first); when neither does (a
         // damaged save named with --as), the one whose error comes further, so the error
         // shown is the useful one ("frame length of 5004 does not fit ...").
-        _ => match godot::decode(data, &dopts) {
-            Ok(_) => GodotFraming::Bare,
+        // (Checked through the tape, which builds no tree and fails as the decoder does.)
+        _ => match bare_check(data, &dopts) {
+            Ok(()) => GodotFraming::Bare,
             Err(bare) => match framing::decode_framed_all(data, &dopts) {
                 Ok(_) => GodotFraming::StoreVar,
                 Err(framed) if header_at(data, 4, v) && framed.offset() >= bare.offset() => {
@@ -68,6 +69,16 @@ pub(super) fn settings(
         _ => Settings::Godot4(g),
     };
     Ok((s, Resolved::default(), Vec::new()))
+}
+
+/// Checks that `data` is one bare Variant, as [`godot::decode`] would, without building
+/// its tree.
+fn bare_check(data: &[u8], opts: &DecodeOptions) -> Result<()> {
+    if data.len() <= godot::tape::MAX_INPUT {
+        godot::tape::Tape::with_options(data, opts).map(|_| ())
+    } else {
+        godot::decode(data, opts).map(|_| ())
+    }
 }
 
 fn io(e: serde_json::Error) -> Error {

@@ -48,6 +48,15 @@ pub(super) fn godot_kept_blocks(
     godot::with_kept_blocks(settings, original, limits)
 }
 
+/// The options Godot values of `o` are read with.
+#[cfg(feature = "godot")]
+pub(super) fn godot_decode_options(
+    o: &Opened,
+    g: &super::GodotSettings,
+) -> gamewire_godot::DecodeOptions {
+    godot::decode_opts(o, g)
+}
+
 /// The settings of a file recognised as `found`.
 pub(super) fn settings(
     data: &[u8],

@@ -1,0 +1,197 @@
+//! Files looked at without being decoded: a Godot or Resonite file opened by the page is
+//! kept as its bytes and the index of the library's borrowed view
+//! ([`gamewire::open::browse::Browse`]), and the tree, values, search and the bytes of
+//! a value are read from it. The JSON document is built only when the page first edits
+//! the file (or compares it), as `decode FILE` writes it; the index stays for the bytes
+//! of the values not edited. An O3DE file's values are found in its own text. No format
+//! rule lives here: the library lists and finds, this renders.
+
+use gamewire::open::browse::{Browse, Listing};
+use gamewire_core::lazy_json::{Key, Summary};
+use serde_json::{json, Value};
+
+/// A file read through its view.
+pub struct LazyFile {
+    /// The file and its view's index.
+    pub browse: Browse,
+    /// True once the JSON document was built (on the first edit).
+    pub converted: bool,
+}
+
+/// Bytes shown in the hex pane at most.
+pub const MAX_BYTES: usize = 4096;
+
+/// The listing of a value and a page of its children, as [`super::doc::OpenFile::node`]
+/// renders a document's.
+pub fn node(b: &Browse, pointer: &str, offset: usize, limit: usize) -> Result<Value, String> {
+    let Listing { value, children } = b.listing(pointer, offset, limit)?;
+    let mut out = summary(Value::Null, &value);
+    out["pointer"] = json!(pointer);
+    out["offset"] = json!(offset);
+    out["children"] = children.iter().map(|c| summary(key(&c.key), c)).collect();
+    Ok(out)
+}
+
+/// A key as the page gets it.
+fn key(k: &Key) -> Value {
+    k.to_json()
+}
+
+/// One entry of a listing: a container's kind, count and tag, a scalar as the document
+/// path renders it.
+fn summary(key: Value, s: &Summary) -> Value {
+    match &s.value {
+        Some(v) => super::doc::child(key, v),
+        None => {
+            let mut o = json!({"key": key, "kind": s.kind, "count": s.count});
+            if let Some(t) = &s.tag {
+                o["tag"] = json!(t);
+            }
+            o
+        }
+    }
+}
+
+/// The search's answer as the document path gives it.
+pub fn search(b: &Browse, q: &str, limit: usize) -> Value {
+    let (hits, more) = b.search(q, limit);
+    let hits: Vec<Value> = hits
+        .into_iter()
+        .map(|h| {
+            json!({"pointer": h.pointer, "on": if h.on_key { "key" } else { "value" },
+                   "text": super::doc::clip(&h.text, 120), "kind": h.kind})
+        })
+        .collect();
+    json!({"hits": hits, "more": more})
+}
+
+/// The bytes of the value at `pointer`: offset and length, what they count in, and the
+/// first [`MAX_BYTES`] of them in hex.
+pub fn bytes(b: &Browse, pointer: &str) -> Result<Value, String> {
+    let Some(span) = b.span(pointer)? else {
+        return Ok(no_bytes("this file's format has no byte positions here"));
+    };
+    let shown = b.bytes(span.offset, span.length.min(MAX_BYTES));
+    Ok(render(&span, shown))
+}
+
+/// The bytes of the value at `pointer` in a file whose JSON is its own text (O3DE).
+pub fn text_bytes(text: &[u8], pointer: &str) -> Result<Value, String> {
+    let Some(span) = gamewire::open::browse::text_span(text, pointer)? else {
+        return Ok(no_bytes("no byte positions here"));
+    };
+    let end = (span.offset + span.length.min(MAX_BYTES)).min(text.len());
+    Ok(render(&span, &text[span.offset.min(end)..end]))
+}
+
+/// A span and the first of its bytes, for the page.
+fn render(span: &gamewire::open::browse::Span, shown: &[u8]) -> Value {
+    json!({
+        "available": true,
+        "offset": span.offset,
+        "length": span.length,
+        "own": span.own,
+        "unpacked": span.unpacked,
+        "unit": "byte",
+        "space": span.space,
+        "hex": gamewire_core::hex::to_hex(shown),
+        "shown": shown.len(),
+    })
+}
+
+/// The answer for a value whose bytes are not known.
+pub fn no_bytes(reason: &str) -> Value {
+    json!({"available": false, "reason": reason})
+}
+
+/// Containers with at most this many children are read whole for typing.
+const SMALL: usize = 64;
+
+/// A small stand-in for the document, for typing the value at `pointer` and its listed
+/// `children` without building the whole document: the path to it as containers holding
+/// only that path, its parent and itself read whole when they are small (a tagged value,
+/// a vector's components), else the children listed, each read whole when small.
+pub fn partial(b: &Browse, toks: &[String], listed: &Value) -> Result<Value, String> {
+    let whole = |toks: &[String]| -> Result<Option<Value>, String> {
+        let p = super::doc::pointer_of(toks);
+        let l = b.listing(&p, 0, 0)?;
+        Ok(match l.value.count {
+            Some(n) if n > SMALL => None,
+            _ => Some(b.value(&p)?),
+        })
+    };
+    let empty = |kind: &str| if kind == "array" { json!([]) } else { json!({}) };
+    let mut root = Value::Null;
+    // The path: each ancestor as a container of its own kind.
+    for i in 0..toks.len() {
+        let l = b.listing(&super::doc::pointer_of(&toks[..i]), 0, 0)?;
+        place(&mut root, &toks[..i], empty(l.value.kind));
+    }
+    if let Some((_, up)) = toks.split_last() {
+        if let Some(v) = whole(up)? {
+            place(&mut root, up, v);
+        }
+    }
+    match whole(toks)? {
+        Some(v) => place(&mut root, toks, v),
+        None => {
+            let l = b.listing(&super::doc::pointer_of(toks), 0, 0)?;
+            place(&mut root, toks, empty(l.value.kind));
+            for c in listed["children"].as_array().into_iter().flatten() {
+                let key = match &c["key"] {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                let mut t = toks.to_vec();
+                t.push(key);
+                let v = match whole(&t)? {
+                    Some(v) => v,
+                    None => empty(c["kind"].as_str().unwrap_or("object")),
+                };
+                place(&mut root, &t, v);
+            }
+        }
+    }
+    Ok(root)
+}
+
+/// Puts `v` at `toks` in `root`, making the containers on the way (lists padded with
+/// nulls up to an index).
+fn place(root: &mut Value, toks: &[String], v: Value) {
+    let Some((last, up)) = toks.split_last() else {
+        *root = v;
+        return;
+    };
+    let mut at = root;
+    for t in up {
+        at = match at {
+            Value::Array(a) => match t.parse::<usize>() {
+                Ok(i) => {
+                    if a.len() <= i {
+                        a.resize(i + 1, Value::Null);
+                    }
+                    &mut a[i]
+                }
+                Err(_) => return,
+            },
+            Value::Object(m) => m.entry(t.clone()).or_insert(Value::Null),
+            _ => return,
+        };
+    }
+    match at {
+        Value::Array(a) => {
+            if let Ok(i) = last.parse::<usize>() {
+                if a.len() <= i {
+                    a.resize(i + 1, Value::Null);
+                }
+                if a[i].is_null() || !v.is_null() {
+                    a[i] = v;
+                }
+            }
+        }
+        Value::Object(m) => {
+            m.insert(last.clone(), v);
+        }
+        _ => {}
+    }
+}

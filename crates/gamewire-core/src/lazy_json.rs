@@ -1,0 +1,452 @@
+//! A format's lossless JSON read a level at a time from its borrowed view, with no JSON
+//! tree built: what a browser of big files needs (one level or one page of children at
+//! a JSON Pointer, a value's JSON, search, and the bytes a value came from).
+//!
+//! A format implements [`LazyJson`] for a node of its view (Godot's tape, Resonite's
+//! BSON view), following its own JSON mapping; small values (scalars, vectors, packed
+//! arrays) it hands over as [`Shape::Json`]. [`Node`] then walks pointers, lists pages
+//! and searches the same way for every format, going on inside the small values' JSON.
+//! The listing, the pointers and the values are those of the JSON the format's
+//! `write_json` gives (each format's tests compare the two).
+
+use serde_json::Value as Json;
+use std::ops::Range;
+
+/// The key of a child: an array index or an object member's name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Key {
+    /// An array item.
+    Index(usize),
+    /// An object member.
+    Name(String),
+}
+
+impl Key {
+    /// The key as JSON: a number or a string.
+    pub fn to_json(&self) -> Json {
+        match self {
+            Key::Index(i) => Json::from(*i),
+            Key::Name(n) => Json::from(n.as_str()),
+        }
+    }
+
+    /// The key as a JSON Pointer token (`~` and `/` escaped).
+    pub fn token(&self) -> String {
+        match self {
+            Key::Index(i) => i.to_string(),
+            Key::Name(n) => n.replace('~', "~0").replace('/', "~1"),
+        }
+    }
+}
+
+/// What a value is, without its children.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Shape {
+    /// A JSON array of this many items, read lazily.
+    Array(usize),
+    /// A JSON object of this many members, read lazily.
+    Object(usize),
+    /// A small value, whole.
+    Json(Json),
+}
+
+/// A node of a format's view, as the JSON its mapping gives.
+pub trait LazyJson: Sized + Clone {
+    /// The value's shape (a container's count; a small value whole).
+    fn shape(&self) -> Shape;
+    /// Up to `limit` children from `offset`, in order (only for [`Shape::Array`] and
+    /// [`Shape::Object`]).
+    fn children(&self, offset: usize, limit: usize) -> Vec<(Key, Self)>;
+    /// The child under a JSON Pointer token (an index or a member name).
+    fn get(&self, token: &str) -> Option<Self>;
+    /// Where the value's bytes are in the data viewed.
+    fn span(&self) -> Option<Range<usize>>;
+    /// The whole value's JSON.
+    fn to_json(&self) -> Json;
+    /// The `"$type"` of a tagged object (read without listing it).
+    fn tag(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A value reached from the root: a node of the view, or a part of a small value's JSON
+/// (with the span of the view's value it is part of).
+#[derive(Debug, Clone)]
+pub enum Node<L> {
+    /// A node of the view.
+    View(L),
+    /// JSON inside a small value.
+    Json {
+        /// The JSON.
+        value: Json,
+        /// The bytes of the view's value that holds it, and whether they are this
+        /// value's own (`true` for the small value itself, `false` for a part of it).
+        span: Option<(Range<usize>, bool)>,
+    },
+}
+
+/// One child in a listing: its key and what it is (a container's count and tag, a
+/// scalar's value).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Summary {
+    /// The key under its parent.
+    pub key: Key,
+    /// `null`, `boolean`, `integer`, `float`, `string`, `array` or `object`.
+    pub kind: &'static str,
+    /// The number of children of an array or an object.
+    pub count: Option<usize>,
+    /// The `"$type"` of a tagged object.
+    pub tag: Option<String>,
+    /// A scalar's value (`None` for arrays and objects).
+    pub value: Option<Json>,
+}
+
+/// The JSON type of a value, numbers split into integers and floats.
+pub fn kind_of(v: &Json) -> &'static str {
+    match v {
+        Json::Null => "null",
+        Json::Bool(_) => "boolean",
+        Json::Number(n) if n.is_f64() => "float",
+        Json::Number(_) => "integer",
+        Json::String(_) => "string",
+        Json::Array(_) => "array",
+        Json::Object(_) => "object",
+    }
+}
+
+/// A JSON Pointer's tokens, unescaped.
+pub fn tokens(pointer: &str) -> Result<Vec<String>, String> {
+    if pointer.is_empty() {
+        return Ok(Vec::new());
+    }
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return Err(format!("{pointer:?} is not a JSON Pointer"));
+    };
+    Ok(rest
+        .split('/')
+        .map(|t| t.replace("~1", "/").replace("~0", "~"))
+        .collect())
+}
+
+impl<L: LazyJson> Node<L> {
+    /// The node of a view's value: a small value becomes its JSON.
+    pub fn of(view: L) -> Self {
+        match view.shape() {
+            Shape::Json(value) => Node::Json {
+                value,
+                span: view.span().map(|s| (s, true)),
+            },
+            _ => Node::View(view),
+        }
+    }
+
+    /// The value at `pointer` below this one.
+    pub fn at(&self, pointer: &str) -> Result<Node<L>, String> {
+        let mut node = self.clone();
+        for tok in tokens(pointer)? {
+            node = node
+                .child(&tok)
+                .ok_or_else(|| format!("no value at {pointer:?}"))?;
+        }
+        Ok(node)
+    }
+
+    /// The child under a JSON Pointer token.
+    pub fn child(&self, tok: &str) -> Option<Node<L>> {
+        match self {
+            Node::View(v) => v.get(tok).map(Node::of),
+            Node::Json { value, span } => {
+                let c = match value {
+                    Json::Object(m) => m.get(tok)?,
+                    Json::Array(a) => a.get(index(tok)?)?,
+                    _ => return None,
+                };
+                Some(Node::Json {
+                    value: c.clone(),
+                    span: span.as_ref().map(|(r, _)| (r.clone(), false)),
+                })
+            }
+        }
+    }
+
+    /// What the value is, without its children (its key left as index 0).
+    pub fn summary(&self) -> Summary {
+        match self {
+            Node::View(v) => {
+                let (kind, count) = match v.shape() {
+                    Shape::Array(n) => ("array", n),
+                    Shape::Object(n) => ("object", n),
+                    Shape::Json(j) => return json_summary(&j),
+                };
+                Summary {
+                    key: Key::Index(0),
+                    kind,
+                    count: Some(count),
+                    tag: v.tag(),
+                    value: None,
+                }
+            }
+            Node::Json { value, .. } => json_summary(value),
+        }
+    }
+
+    /// Up to `limit` children from `offset`.
+    pub fn children(&self, offset: usize, limit: usize) -> Vec<(Key, Node<L>)> {
+        match self {
+            Node::View(v) => v
+                .children(offset, limit)
+                .into_iter()
+                .map(|(k, c)| (k, Node::of(c)))
+                .collect(),
+            Node::Json { value, span } => {
+                let part = |c: &Json| Node::Json {
+                    value: c.clone(),
+                    span: span.as_ref().map(|(r, _)| (r.clone(), false)),
+                };
+                match value {
+                    Json::Array(a) => a
+                        .iter()
+                        .enumerate()
+                        .skip(offset)
+                        .take(limit)
+                        .map(|(i, c)| (Key::Index(i), part(c)))
+                        .collect(),
+                    Json::Object(m) => m
+                        .iter()
+                        .skip(offset)
+                        .take(limit)
+                        .map(|(k, c)| (Key::Name(k.clone()), part(c)))
+                        .collect(),
+                    _ => Vec::new(),
+                }
+            }
+        }
+    }
+
+    /// The bytes the value came from, and whether they are its own (`false`: the value
+    /// is a part of a small value, and these are that small value's bytes).
+    pub fn span(&self) -> Option<(Range<usize>, bool)> {
+        match self {
+            Node::View(v) => v.span().map(|s| (s, true)),
+            Node::Json { span, .. } => span.clone(),
+        }
+    }
+
+    /// The whole value's JSON.
+    pub fn to_json(&self) -> Json {
+        match self {
+            Node::View(v) => v.to_json(),
+            Node::Json { value, .. } => value.clone(),
+        }
+    }
+
+    /// Pointers below this value (this value at `pointer`) whose key or scalar value
+    /// contains `needle` (lower case; compared with each text lowered), depth first in
+    /// document order, at most `limit`: `(pointer, on key, text, kind)`; and whether
+    /// more were left.
+    pub fn search(&self, pointer: &str, needle: &str, limit: usize) -> (Vec<Hit>, bool) {
+        /// Children are listed this many at a time, so memory stays bounded by the
+        /// depth, not by the width, of the document.
+        const CHUNK: usize = 16 * 1024;
+        enum Step<L> {
+            Visit(String, Node<L>),
+            Kids(String, Node<L>, bool, usize),
+        }
+        let mut hits = Vec::new();
+        let mut stack = vec![Step::Visit(pointer.to_owned(), self.clone())];
+        while let Some(step) = stack.pop() {
+            match step {
+                Step::Visit(p, node) => {
+                    let s = node.summary();
+                    let text = match &s.value {
+                        Some(Json::String(t)) => Some(t.clone()),
+                        Some(Json::Number(n)) => Some(n.to_string()),
+                        Some(Json::Bool(b)) => Some(b.to_string()),
+                        _ => None,
+                    };
+                    if let Some(t) = text {
+                        if t.to_lowercase().contains(needle) {
+                            if hits.len() >= limit {
+                                return (hits, true);
+                            }
+                            hits.push(Hit {
+                                pointer: p.clone(),
+                                on_key: false,
+                                text: t,
+                                kind: s.kind,
+                            });
+                        }
+                    }
+                    if s.count.is_some() {
+                        stack.push(Step::Kids(p, node, s.kind == "object", 0));
+                    }
+                }
+                Step::Kids(p, node, object, next) => {
+                    let kids = node.children(next, CHUNK);
+                    if kids.is_empty() {
+                        continue;
+                    }
+                    stack.push(Step::Kids(p.clone(), node, object, next + kids.len()));
+                    if object {
+                        for (k, c) in &kids {
+                            if let Key::Name(name) = k {
+                                if name.to_lowercase().contains(needle) {
+                                    if hits.len() >= limit {
+                                        return (hits, true);
+                                    }
+                                    hits.push(Hit {
+                                        pointer: format!("{p}/{}", k.token()),
+                                        on_key: true,
+                                        text: name.clone(),
+                                        kind: c.summary().kind,
+                                    });
+                                }
+                            }
+                        }
+                    }
+                    stack.extend(
+                        kids.into_iter()
+                            .rev()
+                            .map(|(k, c)| Step::Visit(format!("{p}/{}", k.token()), c)),
+                    );
+                }
+            }
+        }
+        (hits, false)
+    }
+}
+
+/// A search hit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    /// Where.
+    pub pointer: String,
+    /// Found in the key (else in the value).
+    pub on_key: bool,
+    /// The key or the value's text.
+    pub text: String,
+    /// The value's kind.
+    pub kind: &'static str,
+}
+
+/// An array index token.
+fn index(tok: &str) -> Option<usize> {
+    if tok.len() > 1 && tok.starts_with('0') {
+        return None;
+    }
+    tok.parse().ok()
+}
+
+/// The summary of a JSON value.
+fn json_summary(v: &Json) -> Summary {
+    let (count, tag, value) = match v {
+        Json::Array(a) => (Some(a.len()), None, None),
+        Json::Object(m) => (
+            Some(m.len()),
+            m.get("$type").and_then(Json::as_str).map(str::to_owned),
+            None,
+        ),
+        other => (None, None, Some(other.clone())),
+    };
+    Summary {
+        key: Key::Index(0),
+        kind: kind_of(v),
+        count,
+        tag,
+        value,
+    }
+}
+
+/// Parses an array index token as [`LazyJson::get`] implementations do (no leading
+/// zeros, no sign).
+pub fn index_token(tok: &str) -> Option<usize> {
+    index(tok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A view that is a JSON value, read lazily: the generic walk must agree with the
+    /// JSON itself.
+    #[derive(Clone)]
+    struct Plain(Json);
+
+    impl LazyJson for Plain {
+        fn shape(&self) -> Shape {
+            match &self.0 {
+                Json::Array(a) => Shape::Array(a.len()),
+                Json::Object(m) if m.contains_key("big") => Shape::Object(m.len()),
+                other => Shape::Json(other.clone()),
+            }
+        }
+        fn children(&self, offset: usize, limit: usize) -> Vec<(Key, Self)> {
+            match &self.0 {
+                Json::Array(a) => a
+                    .iter()
+                    .enumerate()
+                    .skip(offset)
+                    .take(limit)
+                    .map(|(i, c)| (Key::Index(i), Plain(c.clone())))
+                    .collect(),
+                Json::Object(m) => m
+                    .iter()
+                    .skip(offset)
+                    .take(limit)
+                    .map(|(k, c)| (Key::Name(k.clone()), Plain(c.clone())))
+                    .collect(),
+                _ => Vec::new(),
+            }
+        }
+        fn get(&self, tok: &str) -> Option<Self> {
+            match &self.0 {
+                Json::Array(a) => a.get(index_token(tok)?).cloned().map(Plain),
+                Json::Object(m) => m.get(tok).cloned().map(Plain),
+                _ => None,
+            }
+        }
+        fn span(&self) -> Option<Range<usize>> {
+            Some(0..self.0.to_string().len())
+        }
+        fn to_json(&self) -> Json {
+            self.0.clone()
+        }
+    }
+
+    #[test]
+    fn pointers_listings_and_search_go_into_small_values() {
+        let j = json!({"big": [1, {"a/b": [2.5, "Sword"]}], "x": true});
+        let root = Node::of(Plain(j.clone()));
+        let n = root.at("/big/1/a~1b/1").unwrap();
+        assert_eq!(n.to_json(), json!("Sword"));
+        // Inside a small value: the bytes are the small value's, not its own.
+        assert_eq!(n.span().map(|s| s.1), Some(false));
+        let kids = root.at("/big").unwrap().children(1, 5);
+        assert_eq!(kids.len(), 1);
+        assert_eq!(kids[0].0, Key::Index(1));
+        assert_eq!(kids[0].1.summary().count, Some(1));
+        let (hits, more) = root.search("", "sword", 10);
+        assert!(!more);
+        assert_eq!(hits[0].pointer, "/big/1/a~1b/1");
+        let (hits, _) = root.search("", "a/b", 10);
+        assert!(hits[0].on_key);
+        assert!(root.at("/big/01").is_err());
+        assert_eq!(root.summary().kind, "object");
+    }
+
+    #[test]
+    fn search_goes_on_past_a_chunk_of_children_in_order() {
+        let big: Vec<Json> = (0..20_000).map(Json::from).collect();
+        let root = Node::of(Plain(json!({ "big": big })));
+        let (hits, more) = root.search("", "1999", 100);
+        assert!(!more);
+        let ptrs: Vec<&str> = hits.iter().map(|h| h.pointer.as_str()).collect();
+        let mut want = vec!["/big/1999".to_owned(), "/big/11999".to_owned()];
+        want.extend((19990..20000).map(|i| format!("/big/{i}")));
+        assert_eq!(ptrs, want);
+        let (hits, more) = root.search("", "1999", 2);
+        assert!(more);
+        assert_eq!(hits.len(), 2);
+    }
+}

@@ -1,0 +1,650 @@
+//! Big files looked at without being decoded: [`Browse`] keeps an opened file's bytes
+//! and the index of its borrowed view (Godot's tape, one per `store_var` frame;
+//! Resonite's checked BSON), and answers with the file's JSON (the very JSON
+//! [`Opened::write_json`] writes) a level at a time: one page of children at a JSON
+//! Pointer, one value, search, and where a value's bytes are ([`Span`]).
+//!
+//! [`span`] gives the bytes of a value for every file the view reads, opened lazily or
+//! not; formats without a view here (KingsIsle, Zeze, O3DE, and Godot text, bytes and
+//! project.binary) have none.
+
+use super::{Opened, Settings};
+use gamewire_core::lazy_json::{self, Hit, Key, LazyJson, Node, Shape, Summary};
+use serde_json::Value as Json;
+use std::ops::Range;
+
+/// An opened file and the index of its view. See the module docs.
+pub struct Browse {
+    opened: Opened,
+    index: Index,
+}
+
+/// The index of a file's view.
+enum Index {
+    /// Godot: one tape per value (a bare file has one, starting at 0).
+    #[cfg(feature = "godot")]
+    Godot {
+        frames: Vec<(Range<usize>, gamewire_godot::tape::TapeIndex)>,
+        framed: bool,
+    },
+    /// Resonite: the checked BSON (decompressed, or copied from the file).
+    #[cfg(feature = "resonite")]
+    Resonite(gamewire_resonite::bson_view::FileView<'static>),
+}
+
+/// A node of a file's JSON, read from its view.
+#[derive(Clone)]
+enum Lazy<'t, 'a> {
+    /// The list of a `store_var` file's frames.
+    #[cfg(feature = "godot")]
+    Frames(&'t [(usize, gamewire_godot::tape::Tape<'a>)]),
+    /// A Godot value (offsets in its frame, which starts at the `usize`).
+    #[cfg(feature = "godot")]
+    Godot(gamewire_godot::json_tape::Node<'t, 'a>, usize),
+    /// A Resonite value.
+    #[cfg(feature = "resonite")]
+    Resonite(gamewire_resonite::json_lazy::Node<'a>),
+    #[allow(dead_code)]
+    None(std::marker::PhantomData<(&'t (), &'a ())>),
+}
+
+impl LazyJson for Lazy<'_, '_> {
+    fn shape(&self) -> Shape {
+        match self {
+            #[cfg(feature = "godot")]
+            Lazy::Frames(f) => Shape::Array(f.len()),
+            #[cfg(feature = "godot")]
+            Lazy::Godot(n, _) => n.shape(),
+            #[cfg(feature = "resonite")]
+            Lazy::Resonite(n) => n.shape(),
+            Lazy::None(_) => Shape::Json(Json::Null),
+        }
+    }
+
+    fn children(&self, offset: usize, limit: usize) -> Vec<(Key, Self)> {
+        match self {
+            #[cfg(feature = "godot")]
+            Lazy::Frames(f) => f
+                .iter()
+                .enumerate()
+                .skip(offset)
+                .take(limit)
+                .map(|(i, (at, t))| {
+                    (
+                        Key::Index(i),
+                        Lazy::Godot(gamewire_godot::json_tape::root(t), *at),
+                    )
+                })
+                .collect(),
+            #[cfg(feature = "godot")]
+            Lazy::Godot(n, at) => n
+                .children(offset, limit)
+                .into_iter()
+                .map(|(k, c)| (k, Lazy::Godot(c, *at)))
+                .collect(),
+            #[cfg(feature = "resonite")]
+            Lazy::Resonite(n) => n
+                .children(offset, limit)
+                .into_iter()
+                .map(|(k, c)| (k, Lazy::Resonite(c)))
+                .collect(),
+            Lazy::None(_) => Vec::new(),
+        }
+    }
+
+    fn get(&self, tok: &str) -> Option<Self> {
+        match self {
+            #[cfg(feature = "godot")]
+            Lazy::Frames(_) => {
+                let i = lazy_json::index_token(tok)?;
+                self.children(i, 1).pop().map(|(_, c)| c)
+            }
+            #[cfg(feature = "godot")]
+            Lazy::Godot(n, at) => n.get(tok).map(|c| Lazy::Godot(c, *at)),
+            #[cfg(feature = "resonite")]
+            Lazy::Resonite(n) => n.get(tok).map(Lazy::Resonite),
+            Lazy::None(_) => None,
+        }
+    }
+
+    fn span(&self) -> Option<Range<usize>> {
+        match self {
+            #[cfg(feature = "godot")]
+            Lazy::Frames(f) => {
+                let start = f.first().map_or(0, |(at, _)| at - 4);
+                let end = f.last().map_or(0, |(at, t)| at + t.input().len());
+                Some(start..end)
+            }
+            #[cfg(feature = "godot")]
+            Lazy::Godot(n, at) => n.span().map(|r| r.start + at..r.end + at),
+            #[cfg(feature = "resonite")]
+            Lazy::Resonite(n) => n.span(),
+            Lazy::None(_) => None,
+        }
+    }
+
+    fn to_json(&self) -> Json {
+        match self {
+            #[cfg(feature = "godot")]
+            Lazy::Frames(_) => Json::Array(
+                self.children(0, usize::MAX)
+                    .into_iter()
+                    .map(|(_, c)| c.to_json())
+                    .collect(),
+            ),
+            #[cfg(feature = "godot")]
+            Lazy::Godot(n, _) => n.to_json(),
+            #[cfg(feature = "resonite")]
+            Lazy::Resonite(n) => n.to_json(),
+            Lazy::None(_) => Json::Null,
+        }
+    }
+
+    fn tag(&self) -> Option<String> {
+        match self {
+            #[cfg(feature = "godot")]
+            Lazy::Godot(n, _) => n.tag(),
+            _ => None,
+        }
+    }
+}
+
+/// One page of a value's children.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listing {
+    /// The value itself (its key left as index 0).
+    pub value: Summary,
+    /// The children listed, from the offset asked for.
+    pub children: Vec<Summary>,
+}
+
+/// Where a value's bytes are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Span {
+    /// The first byte.
+    pub offset: usize,
+    /// The number of bytes.
+    pub length: usize,
+    /// False when the value is a part of a value read whole (a component of a vector,
+    /// an element of a packed array): the span is that value's.
+    pub own: bool,
+    /// True when the offsets are in the file's decompressed or decrypted data, not in
+    /// the file as stored.
+    pub unpacked: bool,
+    /// What the offsets count in, for people: `"the file"`, `"the decompressed BSON
+    /// (the file is lz4-compressed)"`.
+    pub space: String,
+}
+
+impl Browse {
+    /// Indexes an opened file's view; the file is given back when its format (or
+    /// layout) has no view here or its bytes do not read (its error is then the
+    /// eager path's to give).
+    pub fn new(opened: Opened) -> std::result::Result<Browse, Box<Opened>> {
+        match index(&opened) {
+            Some(index) => Ok(Browse { opened, index }),
+            None => Err(Box::new(opened)),
+        }
+    }
+
+    /// The file opened.
+    pub fn opened(&self) -> &Opened {
+        &self.opened
+    }
+
+    /// The file opened, the index dropped.
+    pub fn into_opened(self) -> Opened {
+        self.opened
+    }
+
+    /// Runs `f` on the root of the file's JSON.
+    fn with_root<R>(&self, f: impl FnOnce(Node<Lazy<'_, '_>>) -> R) -> R {
+        match &self.index {
+            #[cfg(feature = "godot")]
+            Index::Godot { frames, framed } => {
+                let data = self.opened.data();
+                let tapes: Vec<(usize, gamewire_godot::tape::Tape<'_>)> = frames
+                    .iter()
+                    .map(|(r, ix)| {
+                        let tape = ix.tape(&data[r.clone()]).expect("indexed from these bytes");
+                        (r.start, tape)
+                    })
+                    .collect();
+                if *framed {
+                    f(Node::of(Lazy::Frames(&tapes)))
+                } else {
+                    f(Node::of(Lazy::Godot(
+                        gamewire_godot::json_tape::root(&tapes[0].1),
+                        0,
+                    )))
+                }
+            }
+            #[cfg(feature = "resonite")]
+            Index::Resonite(view) => f(Node::of(Lazy::Resonite(
+                gamewire_resonite::json_lazy::root(view.root()),
+            ))),
+        }
+    }
+
+    /// The value at `pointer` (of the file's JSON) and up to `limit` of its children
+    /// from `offset`.
+    pub fn listing(
+        &self,
+        pointer: &str,
+        offset: usize,
+        limit: usize,
+    ) -> std::result::Result<Listing, String> {
+        self.with_root(|root| {
+            let node = root.at(pointer)?;
+            let children = node
+                .children(offset, limit)
+                .into_iter()
+                .map(|(k, c)| Summary {
+                    key: k,
+                    ..c.summary()
+                })
+                .collect();
+            Ok(Listing {
+                value: node.summary(),
+                children,
+            })
+        })
+    }
+
+    /// The JSON of the value at `pointer`.
+    pub fn value(&self, pointer: &str) -> std::result::Result<Json, String> {
+        self.with_root(|root| Ok(root.at(pointer)?.to_json()))
+    }
+
+    /// Pointers whose key or scalar value contains `q` (ignoring case), in document
+    /// order, at most `limit`; and whether more were left.
+    pub fn search(&self, q: &str, limit: usize) -> (Vec<Hit>, bool) {
+        let q = q.to_lowercase();
+        self.with_root(|root| root.search("", &q, limit))
+    }
+
+    /// Where the bytes of the value at `pointer` are.
+    pub fn span(&self, pointer: &str) -> std::result::Result<Option<Span>, String> {
+        let found = self.with_root(|root| Ok::<_, String>(root.at(pointer)?.span()))?;
+        Ok(found.map(|(r, own)| self.place(r, own)))
+    }
+
+    /// A span in the view's data as the reader sees it.
+    fn place(&self, r: Range<usize>, own: bool) -> Span {
+        let (shift, unpacked, space) = self.space();
+        Span {
+            offset: r.start + shift,
+            length: r.len(),
+            own,
+            unpacked,
+            space,
+        }
+    }
+
+    /// What offsets count in: the shift to the file, whether they are in unpacked
+    /// data, and a description.
+    fn space(&self) -> (usize, bool, String) {
+        match (&self.index, self.opened.settings()) {
+            #[cfg(feature = "godot")]
+            (Index::Godot { .. }, Settings::Godot3(g) | Settings::Godot4(g)) => {
+                match &g.container {
+                    Some(c) => (
+                        0,
+                        true,
+                        format!(
+                            "the data inside the container (the file is {})",
+                            c.describe()
+                        ),
+                    ),
+                    None => (0, false, "the file".into()),
+                }
+            }
+            #[cfg(feature = "resonite")]
+            (Index::Resonite(view), Settings::Resonite(r)) => match view.stored_at() {
+                Some(at) => (at, false, "the file".into()),
+                None => (
+                    0,
+                    true,
+                    format!(
+                        "the decompressed BSON (the file is {}-compressed)",
+                        r.compression
+                    ),
+                ),
+            },
+            _ => (0, false, "the file".into()),
+        }
+    }
+
+    /// The bytes offsets count in ([`Span::unpacked`]: the decompressed or decrypted
+    /// data), from `offset`, at most `length`.
+    pub fn bytes(&self, offset: usize, length: usize) -> &[u8] {
+        let data: &[u8] = match &self.index {
+            #[cfg(feature = "resonite")]
+            Index::Resonite(view) if view.stored_at().is_none() => view.bson(),
+            _ => self.opened.data(),
+        };
+        let start = offset.min(data.len());
+        &data[start..start.saturating_add(length).min(data.len())]
+    }
+}
+
+/// The index of a file's view, or `None`.
+fn index(o: &Opened) -> Option<Index> {
+    match o.settings() {
+        #[cfg(feature = "godot")]
+        Settings::Godot3(g) | Settings::Godot4(g) => {
+            use super::GodotFraming;
+            let opts = super::formats::godot_decode_options(o, g);
+            let data = o.data();
+            let (framed, bodies) = match g.framing {
+                GodotFraming::Bare => {
+                    let whole = 0..data.len();
+                    (false, vec![whole])
+                }
+                GodotFraming::StoreVar => (true, gamewire_godot::framing::frame_bodies(data).ok()?),
+                _ => return None,
+            };
+            let mut frames = Vec::with_capacity(bodies.len());
+            for r in bodies {
+                let tape =
+                    gamewire_godot::tape::Tape::with_options(&data[r.clone()], &opts).ok()?;
+                frames.push((r, tape.into_index()));
+            }
+            Some(Index::Godot { frames, framed })
+        }
+        #[cfg(feature = "resonite")]
+        Settings::Resonite(_) => {
+            let name = o
+                .path
+                .as_deref()
+                .and_then(|p| p.file_name())
+                .map(|n| n.to_string_lossy().into_owned());
+            let opts = gamewire_resonite::Options {
+                limits: o.opts.limits,
+                ..Default::default()
+            };
+            let view =
+                gamewire_resonite::bson_view::FileView::open(o.data(), name.as_deref(), &opts)
+                    .ok()?;
+            Some(Index::Resonite(view.into_owned()))
+        }
+        _ => None,
+    }
+}
+
+/// Where the bytes of the value at `pointer` (of the file's JSON) are: for a file whose
+/// format has a view here, and for an O3DE file (whose JSON is its own text: the
+/// value's text in the file, [`text_span`]); else `None`. Indexes the file on each
+/// call: a program asking often keeps a [`Browse`].
+pub fn span(opened: Opened, pointer: &str) -> std::result::Result<Option<Span>, String> {
+    if text_spans(&opened) {
+        return text_span(opened.data(), pointer);
+    }
+    match Browse::new(opened) {
+        Ok(b) => b.span(pointer),
+        Err(_) => Ok(None),
+    }
+}
+
+/// True for files whose JSON is their own text (O3DE), whose values' bytes
+/// [`text_span`] finds.
+pub fn text_spans(opened: &Opened) -> bool {
+    opened.format() == crate::Format::O3de
+}
+
+/// Where the text of the value at `pointer` is in a JSON file (comments and trailing
+/// commas stepped over).
+pub fn text_span(text: &[u8], pointer: &str) -> std::result::Result<Option<Span>, String> {
+    let toks = lazy_json::tokens(pointer)?;
+    let r = gamewire_core::json_span::span(text, &toks)
+        .ok_or_else(|| format!("no value at {pointer:?} in the file's text"))?;
+    Ok(Some(Span {
+        offset: r.start,
+        length: r.len(),
+        own: true,
+        unpacked: false,
+        space: "the file (its JSON text)".into(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::open::{open, OpenOptions, SideFiles};
+
+    fn opened(bytes: Vec<u8>, name: &str) -> Opened {
+        open(
+            bytes,
+            Some(std::path::Path::new(name)),
+            &SideFiles::none(),
+            &OpenOptions::default(),
+        )
+        .unwrap()
+    }
+
+    /// The lazy listing is the JSON `write_json` gives, at every level.
+    fn same_as_write_json(o: Opened) {
+        let whole: Json = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
+        let b = Browse::new(o).expect("a view");
+        assert_eq!(b.value("").unwrap(), whole);
+        let l = b.listing("", 0, 3).unwrap();
+        let n = match &whole {
+            Json::Array(a) => a.len(),
+            Json::Object(m) => m.len(),
+            _ => 0,
+        };
+        assert_eq!(l.value.count, Some(n));
+        assert_eq!(l.children.len(), n.min(3));
+    }
+
+    fn fixture(p: &str) -> Vec<u8> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+        std::fs::read(root.join(p)).unwrap()
+    }
+
+    /// Every listing of the file agrees with the JSON `write_json` gives, at every
+    /// pointer, and every value with bytes of its own has them inside the data.
+    fn listings_agree(b: &Browse, j: &Json, p: &str) {
+        let l = b.listing(p, 0, usize::MAX).unwrap();
+        assert_eq!(l.value.kind, lazy_json::kind_of(j), "at {p}");
+        let span = b.span(p).unwrap().expect("a span");
+        assert_eq!(
+            b.bytes(span.offset, span.length).len(),
+            span.length,
+            "at {p}"
+        );
+        match j {
+            Json::Array(a) => {
+                assert_eq!(l.children.len(), a.len(), "at {p}");
+                for (i, c) in a.iter().enumerate() {
+                    listings_agree(b, c, &format!("{p}/{i}"));
+                }
+            }
+            Json::Object(m) => {
+                let keys: Vec<Json> = l.children.iter().map(|c| c.key.to_json()).collect();
+                let want: Vec<Json> = m.keys().map(|k| Json::from(k.as_str())).collect();
+                assert_eq!(keys, want, "at {p}");
+                for (k, c) in m {
+                    let tok = k.replace('~', "~0").replace('/', "~1");
+                    listings_agree(b, c, &format!("{p}/{tok}"));
+                }
+            }
+            other => assert_eq!(l.value.value.as_ref(), Some(other), "at {p}"),
+        }
+    }
+
+    #[test]
+    fn real_files_list_as_their_json_and_their_bytes_are_where_the_engines_put_them() {
+        let files = [
+            "godot/real/bom-reader-savegame.godot4.save",
+            "godot/real/restlife-savegame.godot4.save",
+            "godot/real/jaws-of-time-attacks.godot4.save",
+            "godot/real/blasto-x-save_data.godot3.save",
+            "godot/real/retrofps-settings.godot3.save",
+            "godot/real/rogue-like-save_file.godot3.save",
+            "../../samples/resonite/item.frdt",
+            "resonite/real/resonite-avatar-root-id.brson",
+            "resonite/real/neos-holder.7zbson",
+        ];
+        for f in files {
+            let o = opened(fixture(f), f);
+            let whole: Json = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
+            let b = Browse::new(o)
+                .ok()
+                .unwrap_or_else(|| panic!("{f}: no view"));
+            listings_agree(&b, &whole, "");
+        }
+        // A Godot 4 store_var save (bom-reader): frame length at 0, the Dictionary at 4,
+        // its count at 8, the key "filename" at 12 (header, length 8, text), and its
+        // value at 28: String header, length 15, "res://main.tscn" and one byte of
+        // padding.
+        let b = Browse::new(opened(fixture(files[0]), files[0]))
+            .ok()
+            .unwrap();
+        let s = b.span("/0/filename").unwrap().unwrap();
+        assert_eq!(
+            (s.offset, s.length, s.own, s.unpacked),
+            (28, 24, true, false)
+        );
+        assert_eq!(&b.bytes(36, 15), b"res://main.tscn");
+        assert_eq!(b.span("/0").unwrap().unwrap().offset, 4);
+        // restlife: the Object id under "Player" at 28 (header 0x00010018, 8 bytes).
+        let b = Browse::new(opened(fixture(files[1]), files[1]))
+            .ok()
+            .unwrap();
+        let s = b.span("/0/Player").unwrap().unwrap();
+        assert_eq!((s.offset, s.length), (28, 12));
+        assert_eq!(b.bytes(28, 4), &[0x18, 0, 1, 0]);
+        // An uncompressed FrDT file: the header's 9 bytes, the BSON's length, the
+        // element "VersionNumber" at 13, its string's length at 28 (14) and its text:
+        // offsets in the file.
+        let b = Browse::new(opened(fixture(files[6]), "item.frdt"))
+            .ok()
+            .unwrap();
+        let s = b.span("/VersionNumber").unwrap().unwrap();
+        assert_eq!((s.offset, s.length, s.unpacked), (28, 18, false));
+        assert_eq!(s.space, "the file");
+        assert_eq!(b.bytes(32, 13), b"2024.8.5.1346");
+        // A Brotli FrDT file: offsets in the decompressed BSON, said so.
+        let b = Browse::new(opened(fixture(files[7]), files[7]))
+            .ok()
+            .unwrap();
+        let s = b.span("/VersionNumber").unwrap().unwrap();
+        assert!(s.unpacked && s.space.contains("brotli"), "{s:?}");
+        let text = b.value("/VersionNumber").unwrap();
+        let bytes = b.bytes(s.offset + 4, s.length - 5);
+        assert_eq!(Json::from(std::str::from_utf8(bytes).unwrap()), text);
+    }
+
+    /// An O3DE file's values are found in its text: each span holds the value's JSON.
+    #[cfg(feature = "o3de")]
+    #[test]
+    fn o3de_values_are_their_text() {
+        for f in [
+            "o3de/real/extras-Controllers.prefab",
+            "o3de/real/asv-material_pipelines.setreg",
+            "o3de/real/asv-SelectorPass.pass",
+        ] {
+            let data = fixture(f);
+            let o = opened(data.clone(), f);
+            assert!(text_spans(&o));
+            let whole: Json = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
+            let mut seen = 0;
+            let mut stack = vec![(String::new(), &whole)];
+            while let Some((p, j)) = stack.pop() {
+                let s = text_span(&data, &p).unwrap().unwrap();
+                let text = &data[s.offset..s.offset + s.length];
+                match j {
+                    // A container's text may hold comments: its brackets are checked.
+                    Json::Object(_) => {
+                        assert!(text.starts_with(b"{") && text.ends_with(b"}"), "{f} at {p}")
+                    }
+                    Json::Array(_) => {
+                        assert!(text.starts_with(b"[") && text.ends_with(b"]"), "{f} at {p}")
+                    }
+                    _ => {
+                        let read: Json = serde_json::from_slice(text).unwrap();
+                        assert_eq!(&read, j, "{f} at {p}");
+                    }
+                }
+                seen += 1;
+                match j {
+                    Json::Object(m) => stack.extend(m.iter().map(|(k, c)| {
+                        (
+                            format!("{p}/{}", k.replace('~', "~0").replace('/', "~1")),
+                            c,
+                        )
+                    })),
+                    Json::Array(a) => {
+                        stack.extend(a.iter().enumerate().map(|(i, c)| (format!("{p}/{i}"), c)))
+                    }
+                    _ => {}
+                }
+            }
+            assert!(seen > 5, "{f}: {seen}");
+        }
+    }
+
+    /// Engine-written compressed and encrypted Godot files: offsets in the data inside
+    /// the container, said so, and the bytes there are the value's.
+    #[cfg(feature = "godot")]
+    #[test]
+    fn godot_containers_give_offsets_in_their_plaintext() {
+        use crate::open::Secret;
+        use gamewire_godot::{json::to_json, Version};
+        for (f, secret, says) in [
+            ("godot/containers/godot3-zstd.sav", None, "compressed"),
+            ("godot/containers/godot3-deflate.sav", None, "compressed"),
+            (
+                "godot/containers/godot3-password.sav",
+                Some(Secret::Password("secret".into())),
+                "encrypted",
+            ),
+        ] {
+            let opts = OpenOptions {
+                secret,
+                ..OpenOptions::default()
+            };
+            let o = open(
+                fixture(f),
+                Some(std::path::Path::new(f)),
+                &SideFiles::none(),
+                &opts,
+            )
+            .unwrap();
+            let whole: Json = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
+            let b = Browse::new(o).unwrap();
+            listings_agree(&b, &whole, "");
+            let s = b.span("/0").unwrap().unwrap();
+            assert!(s.unpacked && s.space.contains(says), "{f}: {s:?}");
+            // The first frame's value follows its 4-byte length in the plaintext.
+            assert_eq!(s.offset, 4, "{f}");
+            let v = gamewire_godot::decode(
+                b.bytes(s.offset, s.length),
+                &gamewire_godot::DecodeOptions::new(Version::V3),
+            )
+            .unwrap();
+            assert_eq!(to_json(&v, Version::V3), b.value("/0").unwrap(), "{f}");
+        }
+    }
+
+    #[cfg(feature = "godot")]
+    #[test]
+    fn godot_frames_and_bare_values() {
+        use gamewire_godot::{framing, EncodeOptions, Value, Version};
+        let v = Value::from(vec![Value::from("hp"), Value::Int(87)]);
+        let eo = EncodeOptions::new(Version::V4);
+        let mut framed = framing::encode_framed(&v, &eo).unwrap();
+        framed.extend(framing::encode_framed(&Value::Int(5), &eo).unwrap());
+        let o = opened(framed.clone(), "save.dat");
+        same_as_write_json(opened(framed.clone(), "save.dat"));
+        let b = Browse::new(o).unwrap();
+        // Frame 1: length at 24, header at 28.
+        let s = b.span("/1").unwrap().unwrap();
+        // Frame 0 is 4 + 28 bytes (Array header and count, "hp", 87).
+        assert_eq!((s.offset, s.length, s.unpacked), (36, 8, false));
+        assert_eq!(b.bytes(s.offset, 4), &[2, 0, 0, 0]);
+        let s = b.span("/0/0").unwrap().unwrap();
+        assert_eq!((s.offset, s.length), (12, 12));
+    }
+}
