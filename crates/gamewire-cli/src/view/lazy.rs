@@ -120,7 +120,13 @@ pub fn partial(b: &Browse, toks: &[String], listed: &Value) -> Result<Value, Str
             _ => Some(b.value(&p)?),
         })
     };
-    let empty = |kind: &str| if kind == "array" { json!([]) } else { json!({}) };
+    let empty = |kind: &str| {
+        if kind == "array" {
+            json!([])
+        } else {
+            json!({})
+        }
+    };
     let mut root = Value::Null;
     // The path: each ancestor as a container of its own kind.
     for i in 0..toks.len() {

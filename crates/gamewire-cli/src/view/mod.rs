@@ -15,8 +15,8 @@
 mod api;
 mod doc;
 mod guard;
-mod typed;
 mod lazy;
+mod typed;
 
 use crate::CliResult;
 use std::path::PathBuf;
