@@ -531,19 +531,8 @@ fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-/// A JSON Pointer's tokens.
-pub fn tokens(pointer: &str) -> Result<Vec<String>, String> {
-    if pointer.is_empty() {
-        return Ok(Vec::new());
-    }
-    let Some(rest) = pointer.strip_prefix('/') else {
-        return Err(format!("{pointer:?} is not a JSON Pointer"));
-    };
-    Ok(rest
-        .split('/')
-        .map(|t| t.replace("~1", "/").replace("~0", "~"))
-        .collect())
-}
+/// A JSON Pointer's tokens, unescaped.
+pub use gamewire_core::lazy_json::tokens;
 
 /// A JSON Pointer of `toks`.
 pub fn pointer_of(toks: &[String]) -> String {
