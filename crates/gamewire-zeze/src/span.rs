@@ -12,7 +12,8 @@
 //! after the `01` that opens it to the bean's final `00`. A key that names the type of a
 //! list, a map or a dynamic bean (`"list"`, `"map"`, `"dynamic"`) spans the header it is
 //! read from, which says more than that (the count as well): such a span is not the
-//! value's own ([`Span::own`] false). A frame's `"family"` is the family class header,
+//! value's own ([`Span::own`] false). `"items"` and `"entries"` span the bytes after
+//! the header. A frame's `"family"` is the family class header,
 //! which also carries the result-code bit.
 
 use crate::cursor::Cursor;
@@ -231,6 +232,13 @@ fn in_value(
                     range: header,
                     own: false,
                 }),
+                (Some("items"), []) => {
+                    let s = c.offset();
+                    for _ in 0..n {
+                        skip_value(c, elem, opts, depth).map_err(err)?;
+                    }
+                    Ok(own(s..c.offset()))
+                }
                 (Some("items"), [i, rest @ ..]) => {
                     let i = index(i, n)?;
                     for _ in 0..i {
@@ -248,10 +256,21 @@ fn in_value(
             let (k, v, n) = map_header(c).map_err(err)?;
             let header = start..c.offset();
             return match (first, &toks[1..]) {
-                (Some("map"), []) => Ok(Span {
-                    range: header,
-                    own: false,
-                }),
+                // `"map": [key type, value type]`, both from the header.
+                (Some("map"), [] | [_]) if toks[1..].iter().all(|t| t == "0" || t == "1") => {
+                    Ok(Span {
+                        range: header,
+                        own: false,
+                    })
+                }
+                (Some("entries"), []) => {
+                    let s = c.offset();
+                    for _ in 0..n {
+                        skip_value(c, k, opts, depth).map_err(err)?;
+                        skip_value(c, v, opts, depth).map_err(err)?;
+                    }
+                    Ok(own(s..c.offset()))
+                }
                 (Some("entries"), [i, rest @ ..]) => {
                     let i = index(i, n)?;
                     for _ in 0..i {

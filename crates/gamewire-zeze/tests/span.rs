@@ -65,6 +65,8 @@ fn nested_beans_lists_maps_vectors_and_sets() {
     assert_eq!(at(&d, &j, "/1"), (1, 6));
     assert_eq!(at(&d, &j, "/1/2"), (4, 2));
     assert_eq!(at(&d, &j, "/2"), (8, 5));
+    assert_eq!(at(&d, &j, "/2/items"), (9, 4));
+    assert_eq!(at(&d, &j, "/4/entries"), (22, 5));
     assert_eq!(at(&d, &j, "/2/items/1"), (10, 1));
     assert_eq!(at(&d, &j, "/2/items/2"), (11, 2));
     assert_eq!(at(&d, &j, "/3/items/1"), (18, 1));
@@ -78,7 +80,16 @@ fn nested_beans_lists_maps_vectors_and_sets() {
     // The list's type comes from the header that holds its count too.
     let s = bean_span(&d, &toks("/2/list"), &Options::default()).unwrap();
     assert_eq!((s.range, s.own), (8..9, false));
-    for missing in ["/5", "/2/items/3", "/6/1", "/4/entries/0/2", "/1/base"] {
+    let s = bean_span(&d, &toks("/4/map/1"), &Options::default()).unwrap();
+    assert_eq!((s.range, s.own), (20..22, false));
+    for missing in [
+        "/4/map/2",
+        "/5",
+        "/2/items/3",
+        "/6/1",
+        "/4/entries/0/2",
+        "/1/base",
+    ] {
         let e = bean_span(&d, &toks(missing), &Options::default()).unwrap_err();
         assert!(e.starts_with(&format!("no value at \"{missing}\"")), "{e}");
     }

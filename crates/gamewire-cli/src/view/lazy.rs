@@ -75,13 +75,16 @@ pub fn bytes(b: &Browse, pointer: &str) -> Result<Value, String> {
     Ok(render(&span, shown))
 }
 
-/// The bytes of the value at `pointer` in a file whose JSON is its own text (O3DE).
-pub fn text_bytes(text: &[u8], pointer: &str) -> Result<Value, String> {
-    let Some(span) = gamewire::open::browse::text_span(text, pointer)? else {
+/// The bytes of the value at `pointer` in a file read whole whose values' bytes the
+/// library finds (O3DE, schema-less Zeze).
+pub fn read_bytes(spans: &gamewire::open::spans::Spans, pointer: &str) -> Result<Value, String> {
+    let Some(span) = spans.span(pointer)? else {
         return Ok(no_bytes("no byte positions here"));
     };
-    let end = (span.offset + span.length.min(MAX_BYTES)).min(text.len());
-    Ok(render(&span, &text[span.offset.min(end)..end]))
+    Ok(render(
+        &span,
+        spans.bytes(span.offset, span.length.min(MAX_BYTES)),
+    ))
 }
 
 /// A span and the first of its bytes, for the page.

@@ -5,8 +5,9 @@
 //! Pointer, one value, search, and where a value's bytes are ([`Span`]).
 //!
 //! [`span`] gives the bytes of a value for every file the view reads, opened lazily or
-//! not; formats without a view here (KingsIsle, Zeze, O3DE, and Godot text, bytes and
-//! project.binary) have none.
+//! not, and for the files whose values [`super::spans::Spans`] finds in their bytes
+//! (O3DE, schema-less Zeze); other formats (KingsIsle, typed Zeze, and Godot text, bytes
+//! and project.binary) have none.
 
 use super::{Opened, Settings};
 use gamewire_core::lazy_json::{self, Hit, Key, LazyJson, Node, Shape, Summary};
@@ -373,12 +374,13 @@ fn index(o: &Opened) -> Option<Index> {
 }
 
 /// Where the bytes of the value at `pointer` (of the file's JSON) are: for a file whose
-/// format has a view here, and for an O3DE file (whose JSON is its own text: the
-/// value's text in the file, [`text_span`]); else `None`. Indexes the file on each
-/// call: a program asking often keeps a [`Browse`].
+/// format has a view here, and for the files [`super::spans::Spans`] reads (an O3DE
+/// file, whose JSON is its own text: the value's text in the file, [`text_span`]; a
+/// schema-less Zeze bean or frame stream); else `None`. Indexes the file on each call:
+/// a program asking often keeps a [`Browse`] or a [`super::spans::Spans`].
 pub fn span(opened: Opened, pointer: &str) -> std::result::Result<Option<Span>, String> {
-    if text_spans(&opened) {
-        return text_span(opened.data(), pointer);
+    if let Some(s) = super::spans::Spans::of(&opened) {
+        return s.span(pointer);
     }
     match Browse::new(opened) {
         Ok(b) => b.span(pointer),
