@@ -242,7 +242,7 @@ impl<'a, 't> View<'a, 't> {
         };
         let m = de.mark();
         de.object(0, NO_DEF)?;
-        de.marked(m, true);
+        de.marked(m, None);
         match de.nodes[0].op {
             Op::Object => {}
             Op::Null => {
@@ -1002,10 +1002,18 @@ impl<'a, 't> Tape<'a, 't> {
         (self.nodes.len(), self.r.pos())
     }
 
-    /// Records the bits of the value read since `mark` (when spans are asked for);
-    /// `aligned` when its first read aligns (the padding before it is not its own).
+    /// Records the bits of the value read since `mark` (when spans are asked for): of
+    /// property `p` (`true`: one element of it), or aligned (`None`: an object, raw
+    /// bits); the padding before an aligned value is not its own.
     #[inline]
-    fn marked(&mut self, (at, start): (usize, usize), aligned: bool) {
+    fn marked(&mut self, (at, start): (usize, usize), p: Option<(&PropertyDef, bool)>) {
+        if self.spans.is_none() {
+            return;
+        }
+        let aligned = match p {
+            Some((p, element)) => self.starts_aligned(p, element),
+            None => true,
+        };
         if let Some(spans) = self.spans.as_mut() {
             let start = if aligned {
                 start.div_ceil(8) * 8
@@ -1122,8 +1130,7 @@ impl<'a, 't> Tape<'a, 't> {
             let m = self.mark();
             self.property(p, p.hash, def_index(i))
                 .map_err(|e| e.in_key(p.name.as_str()))?;
-            let aligned = self.starts_aligned(p, false);
-            self.marked(m, aligned);
+            self.marked(m, Some((p, false)));
         }
         Ok(())
     }
@@ -1142,8 +1149,7 @@ impl<'a, 't> Tape<'a, 't> {
                     let m = self.mark();
                     self.property(p, hash, def_index(i))
                         .map_err(|e| e.in_key(p.name.as_str()))?;
-                    let aligned = self.starts_aligned(p, false);
-                    self.marked(m, aligned);
+                    self.marked(m, Some((p, false)));
                     deep::check_size(&self.r, start, size, p.name.as_str())?;
                 }
                 None if self.skip => {
@@ -1151,7 +1157,7 @@ impl<'a, 't> Tape<'a, 't> {
                     let raw = deep::read_unknown(&mut self.r, start, size, hash)?;
                     self.raws.push(raw);
                     self.push(hash, NO_DEF, Op::Raw, (self.raws.len() - 1) as u64);
-                    self.marked(m, true);
+                    self.marked(m, None);
                 }
                 None => return Err(deep::unknown_hash(&self.r, start, hash, class)),
             }
@@ -1206,11 +1212,10 @@ impl<'a, 't> Tape<'a, 't> {
         }
         let list = self.nodes.len();
         self.push(tag, def, Op::List, n as u64);
-        let aligned = self.starts_aligned(p, true);
         for i in 0..n {
             let m = self.mark();
             self.single(p, 0, NO_DEF).map_err(|e| e.in_index(i))?;
-            self.marked(m, aligned);
+            self.marked(m, Some((p, true)));
         }
         self.close(list)?;
         self.depth -= 1;
