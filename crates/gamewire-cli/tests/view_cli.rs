@@ -1366,3 +1366,35 @@ fn zeze_values_show_their_bytes() {
     let (_, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/1/2", "");
     assert_eq!(b["available"], false, "{b}");
 }
+
+/// A KingsIsle `BINd` file (read whole, its type list beside it): a value's bytes and,
+/// the format being bit-packed, its first bit and number of bits.
+#[test]
+fn kingsisle_values_show_their_bits() {
+    let dir = folder(&["kingsisle/item.bin", "kingsisle/types.json"]);
+    let data = std::fs::read(dir.path().join("item.bin")).unwrap();
+    let s = start(&[dir.path()]);
+    let (status, o) = s.open("0/item.bin");
+    assert_eq!((status, &o["lazy"]), (200, &json!(false)), "{o}");
+    // "BINd", the flags word, the class hash (8), the object's size in bits (12), then
+    // m_name's size (16) and tag (20), and its value at 24: length 0009, "Storm Hat".
+    let (status, b) = s.api("GET", "/api/bytes?file=0/item.bin&pointer=/m_name", "");
+    assert_eq!(status, 200, "{b}");
+    assert_eq!(
+        (b["offset"].as_u64(), b["length"].as_u64()),
+        (Some(24), Some(11)),
+        "{b}"
+    );
+    assert_eq!((&b["bit"], &b["bits"]), (&json!(0), &json!(88)), "{b}");
+    assert_eq!(b["hex"], gamewire_core::hex::to_hex(&data[24..35]));
+    assert!(b["hex"]
+        .as_str()
+        .unwrap()
+        .ends_with(&gamewire_core::hex::to_hex(b"Storm Hat")));
+    assert_eq!(
+        (&b["space"], &b["unpacked"]),
+        (&json!("the file"), &json!(false))
+    );
+    let (status, b) = s.api("GET", "/api/bytes?file=0/item.bin&pointer=/m_nope", "");
+    assert_ne!(status, 200, "{b}");
+}

@@ -76,20 +76,17 @@ pub fn bytes(b: &Browse, pointer: &str) -> Result<Value, String> {
 }
 
 /// The bytes of the value at `pointer` in a file read whole whose values' bytes the
-/// library finds (O3DE, schema-less Zeze).
+/// library finds (O3DE, schema-less Zeze, KingsIsle blobs and `BINd` files).
 pub fn read_bytes(spans: &gamewire::open::spans::Spans, pointer: &str) -> Result<Value, String> {
-    let Some(span) = spans.span(pointer)? else {
+    let Some((span, bytes)) = spans.span_and_bytes(pointer)? else {
         return Ok(no_bytes("no byte positions here"));
     };
-    Ok(render(
-        &span,
-        spans.bytes(span.offset, span.length.min(MAX_BYTES)),
-    ))
+    Ok(render(&span, &bytes[..bytes.len().min(MAX_BYTES)]))
 }
 
 /// A span and the first of its bytes, for the page.
 fn render(span: &gamewire::open::browse::Span, shown: &[u8]) -> Value {
-    json!({
+    let mut out = json!({
         "available": true,
         "offset": span.offset,
         "length": span.length,
@@ -99,7 +96,13 @@ fn render(span: &gamewire::open::browse::Span, shown: &[u8]) -> Value {
         "space": span.space,
         "hex": gamewire_core::hex::to_hex(shown),
         "shown": shown.len(),
-    })
+    });
+    // A bit-packed value: its first bit in the first byte and how many bits.
+    if let Some(b) = span.bits {
+        out["bit"] = json!(b.first);
+        out["bits"] = json!(b.count);
+    }
+    out
 }
 
 /// The answer for a value whose bytes are not known.
