@@ -57,7 +57,7 @@ pub fn span(
     let (start, len, own) = match view.pointed(toks).map_err(|e| missing(toks, e))? {
         Pointed::Node(n, own) => {
             let [a, b] = bits(n);
-            (a, b - a, own)
+            (a, b.saturating_sub(a), own)
         }
         Pointed::Hash(n, own) => (bits(n)[0], 32, own),
         Pointed::Bits(a, n) => (a, n, true),

@@ -489,20 +489,19 @@ impl<'a, 't> View<'a, 't> {
                     return Ok(Pointed::Bits(n.x + k * w, w));
                 }
                 // A part of a value read whole: the whole value's bits.
-                Op::Color
-                | Op::Vec3
-                | Op::Euler
-                | Op::Quat
-                | Op::Matrix
-                | Op::PointInt
-                | Op::PointUChar
-                | Op::PointUInt
-                | Op::PointFloat
-                | Op::SizeInt
-                | Op::RectInt
-                | Op::RectFloat
-                | Op::Raw
-                    if more.len() <= usize::from(n.op == Op::Matrix) =>
+                op if parts(op).contains(&tok.as_str())
+                    && match more {
+                        [] => true,
+                        // A matrix row's number, a non-finite float's bits.
+                        [k] => {
+                            (op == Op::Matrix && ["0", "1", "2"].contains(&k.as_str()))
+                                || k == "$f32"
+                        }
+                        [k, f] => {
+                            op == Op::Matrix && ["0", "1", "2"].contains(&k.as_str()) && f == "$f32"
+                        }
+                        _ => false,
+                    } =>
                 {
                     own = false;
                 }
@@ -957,6 +956,22 @@ impl<'v, 'a, 't> Iterator for Elements<'v, 'a, 't> {
 
     fn size_hint(&self) -> (usize, Option<usize>) {
         (self.left, Some(self.left))
+    }
+}
+
+/// The keys of the JSON of a value read whole ([`crate::json`]): its parts.
+fn parts(op: Op) -> &'static [&'static str] {
+    match op {
+        Op::Color => &["r", "g", "b", "a"],
+        Op::Vec3 => &["x", "y", "z"],
+        Op::Euler => &["pitch", "yaw", "roll"],
+        Op::Quat => &["x", "y", "z", "w"],
+        Op::Matrix => &["i", "j", "k"],
+        Op::PointInt | Op::PointUChar | Op::PointUInt | Op::PointFloat => &["x", "y"],
+        Op::SizeInt => &["width", "height"],
+        Op::RectInt | Op::RectFloat => &["left", "top", "right", "bottom"],
+        Op::Raw => &["$hash", "$bits", "$raw"],
+        _ => &[],
     }
 }
 

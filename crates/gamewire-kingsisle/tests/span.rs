@@ -2,9 +2,11 @@
 //! read by hand in katsuba's fixture blobs (tests/fixtures/kingsisle/katsuba), and every
 //! pointer of every fixture's JSON has bits inside its data.
 
+mod common;
+use common::{random_lists, random_object, Rng};
 use gamewire_kingsisle::json::DocumentJson;
 use gamewire_kingsisle::span::{span, BitSpan};
-use gamewire_kingsisle::{inspect, Options, TypeList};
+use gamewire_kingsisle::{encode, inspect, serializer_flags as sf, Document, Options, TypeList};
 use serde_json::Value as J;
 use std::path::PathBuf;
 
@@ -145,4 +147,83 @@ fn every_value_of_every_fixture_has_its_bits() {
         assert!(e.starts_with("no value at \"/m_no_such_property\""), "{e}");
     }
     assert!(n > 200, "{n} values");
+}
+
+/// Random documents over random type lists (every kind of value, every option): every
+/// pointer of the JSON has bits inside the data, or inside the inflated data; a part of
+/// a value read whole is marked not its own, and a key that is not there is an error.
+#[test]
+fn every_value_of_random_documents_has_its_bits() {
+    let mut rng = Rng(0x5ba7_5ba7);
+    let (_, lists, merged) = random_lists(&mut rng, 4);
+    let mut parts = 0;
+    for i in 0..120 {
+        let types = &lists[i % lists.len()];
+        let root = types.classes()[rng.below(types.len() as u64) as usize].hash;
+        let flags = (rng.next() as u32) & 0x1f & !sf::FORBID_DELTA_ENCODE;
+        let shallow = rng.chance(50);
+        let opts = Options {
+            flags,
+            property_mask: 7,
+            shallow,
+            manual_zlib: rng.chance(15),
+            ..Options::default()
+        };
+        let doc = Document {
+            root: random_object(
+                &mut rng,
+                root,
+                types,
+                flags & sf::HUMAN_READABLE_ENUMS != 0,
+                shallow,
+            ),
+            ..Document::default()
+        };
+        let bytes = encode(&doc, &merged, &opts).unwrap();
+        let doc = inspect::decode_any(&bytes, &merged, &opts).unwrap();
+        let j = serde_json::to_value(DocumentJson {
+            doc: &doc,
+            types: &merged,
+            enum_numbers: false,
+        })
+        .unwrap();
+        let mut stack = vec![(String::new(), &j)];
+        while let Some((ptr, v)) = stack.pop() {
+            let s = span(&bytes, &merged, &opts, &toks(&ptr))
+                .unwrap_or_else(|e| panic!("case {i} {ptr}: {e}"));
+            assert_eq!(s.bytes.len(), s.length, "case {i} {ptr}");
+            assert!(
+                u64::from(s.bit) + s.bits <= 8 * s.length as u64,
+                "case {i} {ptr}"
+            );
+            if !s.own {
+                parts += 1;
+            }
+            match v {
+                J::Object(m) => {
+                    for (k, c) in m {
+                        if ptr.is_empty() && k.starts_with('$') && k != "$class" && k != "$hash" {
+                            continue;
+                        }
+                        stack.push((
+                            format!("{ptr}/{}", k.replace('~', "~0").replace('/', "~1")),
+                            c,
+                        ));
+                    }
+                    if !m.is_empty() {
+                        let bad = format!("{ptr}/no such key");
+                        assert!(
+                            span(&bytes, &merged, &opts, &toks(&bad)).is_err(),
+                            "case {i} {bad}"
+                        );
+                    }
+                }
+                J::Array(a) => {
+                    stack.extend(a.iter().enumerate().map(|(k, c)| (format!("{ptr}/{k}"), c)))
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(parts > 0, "some parts of values read whole");
 }
