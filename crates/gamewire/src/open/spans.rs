@@ -14,7 +14,7 @@
 //! [`Browse`]: super::browse::Browse
 
 use super::browse::{text_span, Span};
-use super::{Opened, Settings};
+use super::Opened;
 #[cfg(any(feature = "zeze", feature = "kingsisle"))]
 use gamewire_core::lazy_json;
 use std::borrow::Cow;
@@ -53,7 +53,9 @@ impl Spans {
         let kind = match opened.settings() {
             _ if opened.format() == crate::Format::O3de => Kind::Text,
             #[cfg(feature = "zeze")]
-            Settings::Zeze(z) if z.solution.is_none() && opened.resolved.solution.is_none() => {
+            super::Settings::Zeze(z)
+                if z.solution.is_none() && opened.resolved.solution.is_none() =>
+            {
                 let opts = gamewire_zeze::Options {
                     max_depth: opened.opts.limits.max_depth,
                 };
@@ -63,10 +65,12 @@ impl Spans {
                 }
             }
             #[cfg(feature = "kingsisle")]
-            Settings::KingsIsle(k) if k.file != super::KingsIsleFile::Xml => Kind::KingsIsle(
-                opened.resolved.types.clone()?,
-                super::formats::kingsisle::options(k, Some(opened)),
-            ),
+            super::Settings::KingsIsle(k) if k.file != super::KingsIsleFile::Xml => {
+                Kind::KingsIsle(
+                    opened.resolved.types.clone()?,
+                    super::formats::kingsisle::options(k, Some(opened)),
+                )
+            }
             _ => return None,
         };
         Some(Spans {
@@ -248,7 +252,7 @@ mod tests {
             &OpenOptions::default(),
         )
         .unwrap();
-        assert!(matches!(o.settings(), Settings::Zeze(z) if z.solution.is_some()));
+        assert!(matches!(o.settings(), crate::open::Settings::Zeze(z) if z.solution.is_some()));
         assert!(Spans::of(&o).is_none());
     }
 }
