@@ -1308,3 +1308,93 @@ fn a_file_is_listed_from_its_view_shows_its_bytes_and_edits_byte_exact() {
     assert_eq!(&prefab[at..at + len], b"\"Sound_Effect\"", "{b}");
     assert_eq!(b["space"], "the file (its JSON text)");
 }
+
+/// Schema-less Zeze files (no solution beside them) are read whole, and their values'
+/// bytes come from the library: a string's length prefix and text, a frame's result
+/// code (positions read by hand, as in gamewire-zeze's tests/span.rs).
+#[test]
+fn zeze_values_show_their_bytes() {
+    let dir = folder(&["zeze/BOuter.zeze", "zeze/session.frames.zeze"]);
+    let outer = std::fs::read(dir.path().join("BOuter.zeze")).unwrap();
+    let s = start(&[dir.path()]);
+    let (status, o) = s.open("0/BOuter.zeze");
+    assert_eq!((status, &o["lazy"]), (200, &json!(false)), "{o}");
+    // Field 1 (a bean, 16 at 0) holds field 2, "n": 01 6e at 4.
+    let (status, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/1/2", "");
+    assert_eq!(status, 200, "{b}");
+    assert_eq!(
+        (b["offset"].as_u64(), b["length"].as_u64()),
+        (Some(4), Some(2)),
+        "{b}"
+    );
+    assert_eq!(b["hex"], "016e");
+    assert_eq!((&b["space"], &b["own"]), (&json!("the file"), &json!(true)));
+    // The vector2's y: 00 00 00 40 (2.0) at 32.
+    let (_, b) = s.api(
+        "GET",
+        "/api/bytes?file=0/BOuter.zeze&pointer=/6/vector2/1",
+        "",
+    );
+    assert_eq!(b["offset"], 32, "{b}");
+    assert_eq!(b["hex"], gamewire_core::hex::to_hex(&outer[32..36]));
+    assert_eq!(b["hex"], "00000040");
+    let (status, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/9", "");
+    assert_ne!(status, 200, "no field 9: {b}");
+    // The third frame (at 102, a 12-byte header) is a response: 20, result code 07,
+    // session id 05, an empty bean 00.
+    let (status, o) = s.open("0/session.frames.zeze");
+    assert_eq!(status, 200, "{o}");
+    let (_, b) = s.api(
+        "GET",
+        "/api/bytes?file=0/session.frames.zeze&pointer=/2/result_code",
+        "",
+    );
+    assert_eq!(
+        (
+            b["offset"].as_u64(),
+            b["length"].as_u64(),
+            b["hex"].as_str()
+        ),
+        (Some(115), Some(1), Some("07")),
+        "{b}"
+    );
+    // Edited: its bytes are known once saved.
+    let patch =
+        json!({"file": "0/BOuter.zeze", "ops": [{"op": "replace", "path": "/1/2", "value": "m"}]});
+    let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
+    assert_eq!(status, 200, "{body}");
+    let (_, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/1/2", "");
+    assert_eq!(b["available"], false, "{b}");
+}
+
+/// A KingsIsle `BINd` file (read whole, its type list beside it): a value's bytes and,
+/// the format being bit-packed, its first bit and number of bits.
+#[test]
+fn kingsisle_values_show_their_bits() {
+    let dir = folder(&["kingsisle/item.bin", "kingsisle/types.json"]);
+    let data = std::fs::read(dir.path().join("item.bin")).unwrap();
+    let s = start(&[dir.path()]);
+    let (status, o) = s.open("0/item.bin");
+    assert_eq!((status, &o["lazy"]), (200, &json!(false)), "{o}");
+    // "BINd", the flags word, the class hash (8), the object's size in bits (12), then
+    // m_name's size (16) and tag (20), and its value at 24: length 0009, "Storm Hat".
+    let (status, b) = s.api("GET", "/api/bytes?file=0/item.bin&pointer=/m_name", "");
+    assert_eq!(status, 200, "{b}");
+    assert_eq!(
+        (b["offset"].as_u64(), b["length"].as_u64()),
+        (Some(24), Some(11)),
+        "{b}"
+    );
+    assert_eq!((&b["bit"], &b["bits"]), (&json!(0), &json!(88)), "{b}");
+    assert_eq!(b["hex"], gamewire_core::hex::to_hex(&data[24..35]));
+    assert!(b["hex"]
+        .as_str()
+        .unwrap()
+        .ends_with(&gamewire_core::hex::to_hex(b"Storm Hat")));
+    assert_eq!(
+        (&b["space"], &b["unpacked"]),
+        (&json!("the file"), &json!(false))
+    );
+    let (status, b) = s.api("GET", "/api/bytes?file=0/item.bin&pointer=/m_nope", "");
+    assert_ne!(status, 200, "{b}");
+}

@@ -30,6 +30,7 @@ pub mod json;
 mod layers;
 mod options;
 pub mod properties;
+pub mod span;
 mod stack;
 pub mod typed;
 pub mod types;

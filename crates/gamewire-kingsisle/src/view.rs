@@ -135,6 +135,8 @@ pub(crate) struct Located {
     pub(crate) scratch_at: usize,
     pub(crate) manual_zlib: Option<KeptZlib>,
     pub(crate) flag_zlib: Option<KeptZlib>,
+    /// When asked for: the bits in the stream of each node's value (first bit, end).
+    pub(crate) spans: Vec<[u64; 2]>,
 }
 
 /// A value of a view (an object, a list, a property or list element), named across the
@@ -157,23 +159,26 @@ impl<'a, 't> View<'a, 't> {
         opts: &Options,
         scratch: &'a mut Vec<u8>,
     ) -> Result<Self> {
-        Self::decode_located(data, types, opts, scratch, false).map(|(v, _)| v)
+        Self::decode_located(data, types, opts, scratch, false, false).map(|(v, _)| v)
     }
 
     /// [`View::decode`], also saying where the stream lies (and, when `keep_zlib`,
-    /// copying the compressed streams as [`crate::decode`] keeps them).
+    /// copying the compressed streams as [`crate::decode`] keeps them; when `record`,
+    /// the bits of every value, [`Located::spans`]).
     pub(crate) fn decode_located(
         data: &'a [u8],
         types: &'t TypeList,
         opts: &Options,
         scratch: &'a mut Vec<u8>,
         keep_zlib: bool,
+        record: bool,
     ) -> Result<(Self, Located)> {
         let mut located = Located {
             input_at: None,
             scratch_at: 0,
             manual_zlib: None,
             flag_zlib: None,
+            spans: Vec::new(),
         };
         // Layers, as in `crate::decode`: manual zlib, flags word, zlib marker.
         let mut manual: Option<Vec<u8>> = None;
@@ -233,8 +238,11 @@ impl<'a, 't> View<'a, 't> {
             max_depth: opts.limits.max_depth,
             last: None,
             stack: StackGuard::new(),
+            spans: record.then(Vec::new),
         };
+        let m = de.mark();
         de.object(0, NO_DEF)?;
+        de.marked(m, None);
         match de.nodes[0].op {
             Op::Object => {}
             Op::Null => {
@@ -251,6 +259,10 @@ impl<'a, 't> View<'a, 't> {
         de.r.align();
         let trailing = de.r.rest_bytes();
         let padding = std::mem::take(&mut de.r.padding);
+        if let Some(mut spans) = de.spans.take() {
+            spans.resize(de.nodes.len(), [0, 0]);
+            located.spans = spans;
+        }
         Ok((
             View {
                 data: stream,
@@ -274,7 +286,7 @@ impl<'a, 't> View<'a, 't> {
         opts: &Options,
         scratch: &'a mut Vec<u8>,
     ) -> Result<Self> {
-        Self::decode_bind_located(data, types, opts, scratch, false).map(|(v, _)| v)
+        Self::decode_bind_located(data, types, opts, scratch, false, false).map(|(v, _)| v)
     }
 
     fn decode_bind_located(
@@ -283,6 +295,7 @@ impl<'a, 't> View<'a, 't> {
         opts: &Options,
         scratch: &'a mut Vec<u8>,
         keep_zlib: bool,
+        record: bool,
     ) -> Result<(Self, Located)> {
         let body = data.strip_prefix(bind::MAGIC.as_slice()).ok_or_else(|| {
             Error::unexpected_at(
@@ -291,9 +304,15 @@ impl<'a, 't> View<'a, 't> {
                 format!("{:?}", String::from_utf8_lossy(&data[..data.len().min(4)])),
             )
         })?;
-        let (mut v, mut located) =
-            Self::decode_located(body, types, &bind::options(opts), scratch, keep_zlib)
-                .map_err(|e| e.shift_offset(4))?;
+        let (mut v, mut located) = Self::decode_located(
+            body,
+            types,
+            &bind::options(opts),
+            scratch,
+            keep_zlib,
+            record,
+        )
+        .map_err(|e| e.shift_offset(4))?;
         v.bind = true;
         located.input_at = located.input_at.map(|at| at + bind::MAGIC.len());
         Ok((v, located))
@@ -306,11 +325,12 @@ impl<'a, 't> View<'a, 't> {
         opts: &Options,
         scratch: &'a mut Vec<u8>,
         keep_zlib: bool,
+        record: bool,
     ) -> Result<(Self, Located)> {
         if data.starts_with(bind::MAGIC) {
-            Self::decode_bind_located(data, types, opts, scratch, keep_zlib)
+            Self::decode_bind_located(data, types, opts, scratch, keep_zlib, record)
         } else {
-            Self::decode_located(data, types, opts, scratch, keep_zlib)
+            Self::decode_located(data, types, opts, scratch, keep_zlib, record)
         }
     }
 
@@ -407,6 +427,101 @@ impl<'a, 't> View<'a, 't> {
 
     /// The index after the subtree starting at `at`.
     #[inline]
+    /// The node the JSON Pointer tokens `toks` (of the document's JSON, [`crate::json`])
+    /// name, and what of it: for [`crate::span`].
+    pub(crate) fn pointed(&self, toks: &[String]) -> std::result::Result<Pointed, String> {
+        let mut at = 0;
+        let mut own = true;
+        let mut rest = toks;
+        while let [tok, more @ ..] = rest {
+            let n = self.nodes[at];
+            match n.op {
+                Op::Object => {
+                    let class = &self.types.classes()[lo(n.x)];
+                    if tok == "$hash" || tok == "$class" {
+                        if !more.is_empty() {
+                            break;
+                        }
+                        return Ok(Pointed::Hash(at, tok == "$hash"));
+                    }
+                    let (mut i, end) = (at + 1, hi(n.x));
+                    let found = loop {
+                        if i >= end {
+                            break None;
+                        }
+                        let c = self.nodes[i];
+                        let name = match c.def {
+                            NO_DEF => class
+                                .property_index(c.tag, 0)
+                                .filter(|_| {
+                                    c.op != Op::Raw || self.raws[c.x as usize].type_hash != 0
+                                })
+                                .map(|j| Cow::Borrowed(class.properties[j].name.as_str()))
+                                .unwrap_or_else(|| Cow::Owned(format!("$prop:{}", c.tag))),
+                            d => Cow::Borrowed(class.properties[usize::from(d)].name.as_str()),
+                        };
+                        if name == tok.as_str() {
+                            break Some(i);
+                        }
+                        i = self.end(i);
+                    };
+                    at = found.ok_or_else(|| format!("the object has no {tok:?}"))?;
+                }
+                Op::List => {
+                    let k: usize = tok
+                        .parse()
+                        .ok()
+                        .filter(|&k| k < lo(n.x))
+                        .ok_or_else(|| format!("no element {tok:?} of {}", lo(n.x)))?;
+                    at += 1;
+                    for _ in 0..k {
+                        at = self.end(at);
+                    }
+                }
+                Op::Bools | Op::SmallInts | Op::SmallUInts => {
+                    let c = self.nodes[at + 1];
+                    let k: u64 = tok
+                        .parse()
+                        .ok()
+                        .filter(|&k| k < c.x && more.is_empty())
+                        .ok_or_else(|| format!("no element {tok:?} of {}", c.x))?;
+                    let w = u64::from(c.tag);
+                    return Ok(Pointed::Bits(n.x + k * w, w));
+                }
+                // A part of a value read whole: the whole value's bits.
+                op if parts(op).contains(&tok.as_str())
+                    && match more {
+                        [] => true,
+                        // A matrix row's number, a non-finite float's bits.
+                        [k] => {
+                            (op == Op::Matrix && ["0", "1", "2"].contains(&k.as_str()))
+                                || k == "$f32"
+                        }
+                        [k, f] => {
+                            op == Op::Matrix && ["0", "1", "2"].contains(&k.as_str()) && f == "$f32"
+                        }
+                        _ => false,
+                    } =>
+                {
+                    own = false;
+                }
+                // The same value in another form (`{"$bytes": ..}`, `{"$f32": ..}`).
+                Op::Str | Op::WStr | Op::Float | Op::Double
+                    if more.is_empty()
+                        && ["$bytes", "$utf16", "$f32", "$f64"].contains(&tok.as_str()) => {}
+                _ => break,
+            }
+            rest = more;
+            if !own {
+                break;
+            }
+        }
+        if !own || rest.is_empty() {
+            return Ok(Pointed::Node(at, own));
+        }
+        Err(format!("no value {:?} inside", rest[0]))
+    }
+
     fn end(&self, at: usize) -> usize {
         let n = self.nodes[at];
         match n.op {
@@ -844,6 +959,32 @@ impl<'v, 'a, 't> Iterator for Elements<'v, 'a, 't> {
     }
 }
 
+/// The keys of the JSON of a value read whole ([`crate::json`]): its parts.
+fn parts(op: Op) -> &'static [&'static str] {
+    match op {
+        Op::Color => &["r", "g", "b", "a"],
+        Op::Vec3 => &["x", "y", "z"],
+        Op::Euler => &["pitch", "yaw", "roll"],
+        Op::Quat => &["x", "y", "z", "w"],
+        Op::Matrix => &["i", "j", "k"],
+        Op::PointInt | Op::PointUChar | Op::PointUInt | Op::PointFloat => &["x", "y"],
+        Op::SizeInt => &["width", "height"],
+        Op::RectInt | Op::RectFloat => &["left", "top", "right", "bottom"],
+        Op::Raw => &["$hash", "$bits", "$raw"],
+        _ => &[],
+    }
+}
+
+/// What a JSON Pointer names in a view, for [`crate::span`].
+pub(crate) enum Pointed {
+    /// The value of a node (and whether the value is the pointer's own, not a part of it).
+    Node(usize, bool),
+    /// The type hash of the object at a node (own for `$hash`, not for `$class`).
+    Hash(usize, bool),
+    /// Bits in the stream: the first, and how many (an element of a small list).
+    Bits(u64, u64),
+}
+
 /// The tape builder: `crate::decode`'s decoder, pushing nodes instead of values.
 struct Tape<'a, 't> {
     r: BitReader<'a>,
@@ -859,12 +1000,61 @@ struct Tape<'a, 't> {
     /// The class met last, and its index (lists usually hold one class).
     last: Option<(&'t ClassDef, usize)>,
     stack: StackGuard,
+    /// When asked for ([`crate::span`]): each value node's bits in the stream, from its
+    /// first bit (after alignment padding) to the bit after it; `[0, 0]` for the others.
+    spans: Option<Vec<[u64; 2]>>,
 }
 
 impl<'a, 't> Tape<'a, 't> {
     #[inline]
     fn push(&mut self, tag: u32, def: u16, op: Op, x: u64) {
         self.nodes.push(Node { tag, op, def, x });
+    }
+
+    /// Where the next value starts: its node's index and the bit position.
+    #[inline]
+    fn mark(&self) -> (usize, usize) {
+        (self.nodes.len(), self.r.pos())
+    }
+
+    /// Records the bits of the value read since `mark` (when spans are asked for): of
+    /// property `p` (`true`: one element of it), or aligned (`None`: an object, raw
+    /// bits); the padding before an aligned value is not its own.
+    #[inline]
+    fn marked(&mut self, (at, start): (usize, usize), p: Option<(&PropertyDef, bool)>) {
+        if self.spans.is_none() {
+            return;
+        }
+        let aligned = match p {
+            Some((p, element)) => self.starts_aligned(p, element),
+            None => true,
+        };
+        if let Some(spans) = self.spans.as_mut() {
+            let start = if aligned {
+                start.div_ceil(8) * 8
+            } else {
+                start
+            };
+            spans.resize(self.nodes.len(), [0, 0]);
+            if let Some(s) = spans.get_mut(at) {
+                *s = [start as u64, self.r.pos() as u64];
+            }
+        }
+    }
+
+    /// True when the first read of a value of `p` aligns to a byte (`element`: one
+    /// element of a container, else the property, a container's count first).
+    fn starts_aligned(&self, p: &PropertyDef, element: bool) -> bool {
+        let compact = self.flags & sf::COMPACT_LENGTH_PREFIXES != 0;
+        if p.dynamic && !element {
+            return !compact;
+        }
+        match p.kind {
+            Kind::Bool | Kind::SBits(_) | Kind::UBits(_) => false,
+            Kind::Enum => self.flags & sf::HUMAN_READABLE_ENUMS != 0 && !compact,
+            Kind::Str | Kind::WStr => !compact,
+            _ => true,
+        }
     }
 
     /// Sets the end index of the container node at `at` to the current length.
@@ -952,8 +1142,10 @@ impl<'a, 't> Tape<'a, 't> {
                     continue;
                 }
             }
+            let m = self.mark();
             self.property(p, p.hash, def_index(i))
                 .map_err(|e| e.in_key(p.name.as_str()))?;
+            self.marked(m, Some((p, false)));
         }
         Ok(())
     }
@@ -969,14 +1161,18 @@ impl<'a, 't> Tape<'a, 't> {
                 Some(i) => {
                     hint = i + 1;
                     let p = &class.properties[i];
+                    let m = self.mark();
                     self.property(p, hash, def_index(i))
                         .map_err(|e| e.in_key(p.name.as_str()))?;
+                    self.marked(m, Some((p, false)));
                     deep::check_size(&self.r, start, size, p.name.as_str())?;
                 }
                 None if self.skip => {
+                    let m = self.mark();
                     let raw = deep::read_unknown(&mut self.r, start, size, hash)?;
                     self.raws.push(raw);
                     self.push(hash, NO_DEF, Op::Raw, (self.raws.len() - 1) as u64);
+                    self.marked(m, None);
                 }
                 None => return Err(deep::unknown_hash(&self.r, start, hash, class)),
             }
@@ -1032,7 +1228,9 @@ impl<'a, 't> Tape<'a, 't> {
         let list = self.nodes.len();
         self.push(tag, def, Op::List, n as u64);
         for i in 0..n {
+            let m = self.mark();
             self.single(p, 0, NO_DEF).map_err(|e| e.in_index(i))?;
+            self.marked(m, Some((p, true)));
         }
         self.close(list)?;
         self.depth -= 1;

@@ -12,6 +12,7 @@
 //!   [`json::from_json`], streamed by [`json::write_json`]);
 //! - [`schema`]: Zeze's solution XML, and named, typed decoding and encoding;
 //! - [`frame`]: protocol frames (module id, protocol id, size, body) and a stream reader;
+//! - [`span`]: where the bytes of the value at a JSON Pointer of the schema-less JSON are;
 //! - [`view`]: a borrowed view of a bean's bytes (fields by id, strings borrowed, nested
 //!   values navigable) without building the tree;
 //! - [`ser`] / [`de`]: serde for Rust structs, straight to and from bean bytes;
@@ -38,6 +39,7 @@ pub mod json_view;
 pub mod schema;
 pub mod schema_view;
 pub mod ser;
+pub mod span;
 pub mod typed_json;
 pub mod types;
 mod value;

@@ -34,8 +34,9 @@ pub struct OpenFile {
     /// A Godot or Resonite file read through its view ([`super::lazy`]): `working`
     /// holds only the header until the first edit builds the document.
     pub lazy: Option<LazyFile>,
-    /// The text of a file whose JSON is its own text (O3DE), for the bytes of its values.
-    text: Option<Vec<u8>>,
+    /// The bytes of a file read whole whose values' bytes the library finds (O3DE,
+    /// schema-less Zeze, KingsIsle blobs and `BINd` files).
+    spans: Option<gamewire::open::spans::Spans>,
 }
 
 /// The size and modification time of `path`.
@@ -87,8 +88,10 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
     let types = gamewire::open::types::Types::of(&opened);
     // A file the library has a view of is listed from it; entries of packs and archives
     // are read whole (their bytes are not the file's).
-    let text = (entry.is_none() && gamewire::open::browse::text_spans(&opened))
-        .then(|| opened.data().to_vec());
+    let spans = entry
+        .is_none()
+        .then(|| gamewire::open::spans::Spans::of(&opened))
+        .flatten();
     let (working, lazy) = match entry {
         None => match gamewire::open::browse::Browse::new(opened) {
             Ok(browse) => {
@@ -114,7 +117,7 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
         stamp,
         types,
         lazy,
-        text,
+        spans,
     })
 }
 
@@ -174,11 +177,11 @@ impl OpenFile {
 
     /// The bytes of the value at `pointer` in the file as read (see [`lazy::bytes`]).
     pub fn bytes(&self, pointer: &str) -> Result<Value, String> {
-        if self.lazy.is_none() && self.text.is_none() {
+        if self.lazy.is_none() && self.spans.is_none() {
             return Ok(lazy::no_bytes(if self.entry.is_some() {
                 "an entry of a pack or an archive: byte positions are not shown"
             } else {
-                "byte positions are shown for Godot, Resonite and O3DE files"
+                "byte positions are shown for Godot, Resonite, O3DE, KingsIsle (not XML) and schema-less Zeze files"
             }));
         }
         let toks = tokens(pointer)?;
@@ -194,9 +197,9 @@ impl OpenFile {
                 "edited since the file was read: its bytes are known once it is saved",
             ));
         }
-        let mut out = match (&self.lazy, &self.text) {
+        let mut out = match (&self.lazy, &self.spans) {
             (Some(l), _) => lazy::bytes(&l.browse, pointer)?,
-            (None, Some(text)) => lazy::text_bytes(text, pointer)?,
+            (None, Some(spans)) => lazy::read_bytes(spans, pointer)?,
             (None, None) => unreachable!("answered above"),
         };
         if self
@@ -703,7 +706,7 @@ mod tests {
             stamp: None,
             types: gamewire::open::types::Types::none(),
             lazy: None,
-            text: None,
+            spans: None,
         }
     }
 

@@ -75,18 +75,18 @@ pub fn bytes(b: &Browse, pointer: &str) -> Result<Value, String> {
     Ok(render(&span, shown))
 }
 
-/// The bytes of the value at `pointer` in a file whose JSON is its own text (O3DE).
-pub fn text_bytes(text: &[u8], pointer: &str) -> Result<Value, String> {
-    let Some(span) = gamewire::open::browse::text_span(text, pointer)? else {
+/// The bytes of the value at `pointer` in a file read whole whose values' bytes the
+/// library finds (O3DE, schema-less Zeze, KingsIsle blobs and `BINd` files).
+pub fn read_bytes(spans: &gamewire::open::spans::Spans, pointer: &str) -> Result<Value, String> {
+    let Some((span, bytes)) = spans.span_and_bytes(pointer)? else {
         return Ok(no_bytes("no byte positions here"));
     };
-    let end = (span.offset + span.length.min(MAX_BYTES)).min(text.len());
-    Ok(render(&span, &text[span.offset.min(end)..end]))
+    Ok(render(&span, &bytes[..bytes.len().min(MAX_BYTES)]))
 }
 
 /// A span and the first of its bytes, for the page.
 fn render(span: &gamewire::open::browse::Span, shown: &[u8]) -> Value {
-    json!({
+    let mut out = json!({
         "available": true,
         "offset": span.offset,
         "length": span.length,
@@ -96,7 +96,13 @@ fn render(span: &gamewire::open::browse::Span, shown: &[u8]) -> Value {
         "space": span.space,
         "hex": gamewire_core::hex::to_hex(shown),
         "shown": shown.len(),
-    })
+    });
+    // A bit-packed value: its first bit in the first byte and how many bits.
+    if let Some(b) = span.bits {
+        out["bit"] = json!(b.first);
+        out["bits"] = json!(b.count);
+    }
+    out
 }
 
 /// The answer for a value whose bytes are not known.

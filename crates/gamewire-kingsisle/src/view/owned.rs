@@ -44,8 +44,14 @@ impl<B: AsRef<[u8]>, T: AsRef<TypeList>> OwnedView<B, T> {
     pub fn decode_any(data: B, types: T, opts: &Options) -> Result<Self> {
         let mut scratch = Vec::new();
         let (parts, located) = {
-            let (v, located) =
-                View::decode_any_located(data.as_ref(), types.as_ref(), opts, &mut scratch, true)?;
+            let (v, located) = View::decode_any_located(
+                data.as_ref(),
+                types.as_ref(),
+                opts,
+                &mut scratch,
+                true,
+                false,
+            )?;
             let trailing_len = v.trailing.len();
             let parts = (
                 v.nodes.into_owned(),
@@ -64,6 +70,7 @@ impl<B: AsRef<[u8]>, T: AsRef<TypeList>> OwnedView<B, T> {
             scratch_at,
             manual_zlib,
             flag_zlib,
+            ..
         } = located;
         let stream = match input_at {
             Some(at) => Stream::Input(at),

@@ -5,8 +5,9 @@
 //! Pointer, one value, search, and where a value's bytes are ([`Span`]).
 //!
 //! [`span`] gives the bytes of a value for every file the view reads, opened lazily or
-//! not; formats without a view here (KingsIsle, Zeze, O3DE, and Godot text, bytes and
-//! project.binary) have none.
+//! not, and for the files whose values [`super::spans::Spans`] finds in their bytes
+//! (O3DE, schema-less Zeze, KingsIsle blobs and `BINd` files); other formats (typed
+//! Zeze, KingsIsle XML, and Godot text, bytes and project.binary) have none.
 
 use super::{Opened, Settings};
 use gamewire_core::lazy_json::{self, Hit, Key, LazyJson, Node, Shape, Summary};
@@ -174,6 +175,17 @@ pub struct Span {
     /// What the offsets count in, for people: `"the file"`, `"the decompressed BSON
     /// (the file is lz4-compressed)"`.
     pub space: String,
+    /// For a bit-packed format (KingsIsle): where in the bytes the value's bits are.
+    pub bits: Option<Bits>,
+}
+
+/// Where a value's bits are in its bytes ([`Span::bits`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bits {
+    /// The first bit within the first byte (0 = its least significant bit).
+    pub first: u8,
+    /// The number of bits.
+    pub count: u64,
 }
 
 impl Browse {
@@ -278,6 +290,7 @@ impl Browse {
             own,
             unpacked,
             space,
+            bits: None,
         }
     }
 
@@ -373,12 +386,14 @@ fn index(o: &Opened) -> Option<Index> {
 }
 
 /// Where the bytes of the value at `pointer` (of the file's JSON) are: for a file whose
-/// format has a view here, and for an O3DE file (whose JSON is its own text: the
-/// value's text in the file, [`text_span`]); else `None`. Indexes the file on each
-/// call: a program asking often keeps a [`Browse`].
+/// format has a view here, and for the files [`super::spans::Spans`] reads (an O3DE
+/// file, whose JSON is its own text: the value's text in the file, [`text_span`]; a
+/// schema-less Zeze bean or frame stream; a KingsIsle blob or `BINd` file); else
+/// `None`. Indexes the file on each call:
+/// a program asking often keeps a [`Browse`] or a [`super::spans::Spans`].
 pub fn span(opened: Opened, pointer: &str) -> std::result::Result<Option<Span>, String> {
-    if text_spans(&opened) {
-        return text_span(opened.data(), pointer);
+    if let Some(s) = super::spans::Spans::of(&opened) {
+        return s.span(pointer);
     }
     match Browse::new(opened) {
         Ok(b) => b.span(pointer),
@@ -404,6 +419,7 @@ pub fn text_span(text: &[u8], pointer: &str) -> std::result::Result<Option<Span>
         own: true,
         unpacked: false,
         space: "the file (its JSON text)".into(),
+        bits: None,
     }))
 }
 

@@ -26,6 +26,7 @@ pub mod numbers;
 #[cfg(feature = "godot")]
 pub mod settings;
 pub mod side;
+pub mod spans;
 pub mod types;
 mod value;
 

@@ -50,6 +50,10 @@ async function show(file, pointer) {
     out.textContent = '';
   } else {
     const parts = [`Offset ${number(r.offset)}, length ${r.length} bytes, in ${r.space}`];
+    // A bit-packed format (KingsIsle): the value starts at a bit of its first byte.
+    if (r.bits !== undefined) {
+      parts.push(`(${r.bits} bits from bit ${r.bit} of the first byte, least significant first)`);
+    }
     if (!r.own) parts.push('(the bytes of the value this is a part of)');
     if (r.note) parts.push(`(${r.note})`);
     if (r.shown < r.length) parts.push(`(first ${r.shown} shown)`);

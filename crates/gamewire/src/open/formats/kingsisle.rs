@@ -49,7 +49,8 @@ fn game_kind(game: Game) -> &'static str {
     }
 }
 
-fn options(k: &KingsIsleSettings, o: Option<&Opened>) -> Options {
+/// The serializer options of a file with settings `k` (and the limits of `o`).
+pub(crate) fn options(k: &KingsIsleSettings, o: Option<&Opened>) -> Options {
     let mut opts = Options {
         flags: k.flags,
         property_mask: k.mask,

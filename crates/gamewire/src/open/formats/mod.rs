@@ -4,7 +4,7 @@
 #[cfg(feature = "godot")]
 mod godot;
 #[cfg(feature = "kingsisle")]
-mod kingsisle;
+pub(super) mod kingsisle;
 #[cfg(feature = "o3de")]
 pub(super) mod o3de;
 #[cfg(feature = "resonite")]

@@ -1,0 +1,139 @@
+//! Byte spans of values at JSON Pointers (`gamewire_zeze::span`), against positions read
+//! by hand in bytes Zeze's own Java ByteBuffer wrote (tests/fixtures/zeze/vectors) and in
+//! the sample frame stream; every pointer is checked to name a value of the JSON too.
+
+use gamewire_zeze::json::{bean_to_json, unhex};
+use gamewire_zeze::span::{bean_span, frames_span, Span};
+use gamewire_zeze::{decode, Options};
+use serde_json::Value as J;
+
+fn vectors() -> J {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/zeze/vectors/vectors.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).expect("fixture file")).unwrap()
+}
+
+fn toks(p: &str) -> Vec<String> {
+    p.split('/').skip(1).map(str::to_owned).collect()
+}
+
+/// The bean named `name` among the vectors: its bytes and JSON.
+fn bean(name: &str) -> (Vec<u8>, J) {
+    let v = vectors();
+    let b = v["beans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == name)
+        .expect("a vector");
+    let data = unhex(b["hex"].as_str().unwrap()).unwrap();
+    let json = bean_to_json(&decode(&data, &Options::default()).unwrap());
+    (data, json)
+}
+
+/// Checks that `p` names a value of `json`, and gives its span.
+fn at(data: &[u8], json: &J, p: &str) -> (usize, usize) {
+    assert!(json.pointer(p).is_some(), "{p} is not in {json}");
+    let Span { range, own } = bean_span(data, &toks(p), &Options::default()).unwrap();
+    assert!(own, "{p}");
+    (range.start, range.len())
+}
+
+#[test]
+fn scalars_of_a_flat_bean() {
+    // 10 4096 | 23 02 6869 | 11 0000c03f | 12 00..c0 | f000 01 | 13 03 010203 | 00
+    let (d, j) = bean("BSimple");
+    assert_eq!(at(&d, &j, ""), (0, d.len()));
+    assert_eq!(at(&d, &j, "/1"), (1, 2));
+    // A string: its length prefix and text.
+    assert_eq!(at(&d, &j, "/3"), (4, 3));
+    assert_eq!(&d[4..7], b"\x02hi");
+    assert_eq!(at(&d, &j, "/4/float"), (8, 4));
+    assert_eq!(at(&d, &j, "/5"), (13, 8));
+    // Field 20: an extended tag (f0 00), then 01.
+    assert_eq!(at(&d, &j, "/20"), (23, 1));
+    assert_eq!(at(&d, &j, "/21"), (25, 4));
+}
+
+#[test]
+fn nested_beans_lists_maps_vectors_and_sets() {
+    // 16 [10 05 13 016e 00] 14 [30 01 ff 412c] 14 [26 100100 00] 15 [36 01 016b 100700]
+    // 28 [0000803f 00000040] 1b [01 fe 03] 14 [13 0161] 00
+    let (d, j) = bean("BOuter");
+    assert_eq!(at(&d, &j, "/1"), (1, 6));
+    assert_eq!(at(&d, &j, "/1/2"), (4, 2));
+    assert_eq!(at(&d, &j, "/2"), (8, 5));
+    assert_eq!(at(&d, &j, "/2/items"), (9, 4));
+    assert_eq!(at(&d, &j, "/4/entries"), (22, 5));
+    assert_eq!(at(&d, &j, "/2/items/1"), (10, 1));
+    assert_eq!(at(&d, &j, "/2/items/2"), (11, 2));
+    assert_eq!(at(&d, &j, "/3/items/1"), (18, 1));
+    assert_eq!(at(&d, &j, "/4/entries/0"), (22, 5));
+    assert_eq!(at(&d, &j, "/4/entries/0/0"), (22, 2));
+    assert_eq!(at(&d, &j, "/4/entries/0/1/1"), (25, 1));
+    assert_eq!(at(&d, &j, "/6/vector2"), (28, 8));
+    assert_eq!(at(&d, &j, "/6/vector2/1"), (32, 4));
+    assert_eq!(at(&d, &j, "/7/vector3int/1"), (38, 1));
+    assert_eq!(at(&d, &j, "/8/items/0"), (42, 2));
+    // The list's type comes from the header that holds its count too.
+    let s = bean_span(&d, &toks("/2/list"), &Options::default()).unwrap();
+    assert_eq!((s.range, s.own), (8..9, false));
+    let s = bean_span(&d, &toks("/4/map/1"), &Options::default()).unwrap();
+    assert_eq!((s.range, s.own), (20..22, false));
+    for missing in [
+        "/4/map/2",
+        "/5",
+        "/2/items/3",
+        "/6/1",
+        "/4/entries/0/2",
+        "/1/base",
+    ] {
+        let e = bean_span(&d, &toks(missing), &Options::default()).unwrap_err();
+        assert!(e.starts_with(&format!("no value at \"{missing}\"")), "{e}");
+    }
+}
+
+#[test]
+fn inheritance_levels() {
+    // 10 03 01 10 02 01 10 01 00
+    let (d, j) = bean("Final extends Derive extends Base");
+    assert_eq!(at(&d, &j, "/1"), (1, 1));
+    assert_eq!(at(&d, &j, "/base"), (3, 6));
+    assert_eq!(at(&d, &j, "/base/1"), (4, 1));
+    assert_eq!(at(&d, &j, "/base/base/1"), (7, 1));
+}
+
+#[test]
+fn frames() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../samples/zeze/session.frames.zeze"
+    );
+    let d = std::fs::read(path).unwrap();
+    let o = Options::default();
+    let at = |p: &str| {
+        let s = frames_span(&d, &toks(p), &o).unwrap();
+        (s.range.start, s.range.len(), s.own)
+    };
+    // Frame 0: header 0..12 (size 31), family 02, then BSimple's bean.
+    assert_eq!(at("/0"), (0, 43, true));
+    assert_eq!(at("/0/module"), (0, 4, true));
+    assert_eq!(at("/0/protocol"), (4, 4, true));
+    assert_eq!(at("/0/family"), (12, 1, false));
+    assert_eq!(at("/0/bean"), (13, 30, true));
+    assert_eq!(at("/0/bean/3"), (17, 3, true));
+    assert_eq!(&d[17..20], b"\x02hi");
+    // Frame 1 at 43: a request (01), session id 05, a bean.
+    assert_eq!(at("/1"), (43, 59, true));
+    assert_eq!(at("/1/session_id"), (56, 1, true));
+    // Frame 2 at 102: a response with a result code: 20 07 05 00.
+    assert_eq!(at("/2/result_code"), (115, 1, true));
+    assert_eq!(at("/2/session_id"), (116, 1, true));
+    assert_eq!(at("/2/bean"), (117, 1, true));
+    assert_eq!(d.len(), 118);
+    for missing in ["/3", "/0/session_id", "/0/raw", "/x"] {
+        assert!(frames_span(&d, &toks(missing), &o).is_err(), "{missing}");
+    }
+}
