@@ -217,9 +217,11 @@ impl OpenFile {
     pub fn node(&self, pointer: &str, offset: usize, limit: usize) -> Result<Value, String> {
         if let Some(b) = self.viewing() {
             let mut out = lazy::node(b, pointer, offset, limit)?;
-            // Typed from a small stand-in: the values on the way and around this one.
-            let partial = lazy::partial(b, &tokens(pointer)?, &out)?;
-            super::typed::annotate(&self.types, &partial, pointer, &mut out);
+            if !self.types.is_none() {
+                // Typed from a small stand-in: the path and the tagged values here.
+                let partial = lazy::partial(b, &tokens(pointer)?, &out)?;
+                super::typed::annotate(&self.types, &partial, pointer, &mut out);
+            }
             return Ok(out);
         }
         let v = self

@@ -110,22 +110,13 @@ pub fn no_bytes(reason: &str) -> Value {
     json!({"available": false, "reason": reason})
 }
 
-/// Containers with at most this many children are read whole for typing.
-const SMALL: usize = 64;
-
 /// A small stand-in for the document, for typing the value at `pointer` and its listed
 /// `children` without building the whole document: the path to it as containers holding
-/// only that path, its parent and itself read whole when they are small (a tagged value,
-/// a vector's components), else the children listed, each read whole when small.
+/// only that path, and the tagged values (a Godot `Vector3`, `Color`, ...: the values that
+/// carry a type beyond JSON) read whole, the value itself when it is tagged and each
+/// listed child that is. Nothing else is read, so a level of plain values costs no more
+/// than its listing.
 pub fn partial(b: &Browse, toks: &[String], listed: &Value) -> Result<Value, String> {
-    let whole = |toks: &[String]| -> Result<Option<Value>, String> {
-        let p = super::doc::pointer_of(toks);
-        let l = b.listing(&p, 0, 0)?;
-        Ok(match l.value.count {
-            Some(n) if n > SMALL => None,
-            _ => Some(b.value(&p)?),
-        })
-    };
     let empty = |kind: &str| {
         if kind == "array" {
             json!([])
@@ -134,35 +125,39 @@ pub fn partial(b: &Browse, toks: &[String], listed: &Value) -> Result<Value, Str
         }
     };
     let mut root = Value::Null;
+    let tagged = listed.get("tag").is_some();
+    let tagged_children = listed["children"]
+        .as_array()
+        .is_some_and(|c| c.iter().any(|c| c.get("tag").is_some()));
+    if !tagged && !tagged_children {
+        return Ok(root);
+    }
     // The path: each ancestor as a container of its own kind.
     for i in 0..toks.len() {
         let l = b.listing(&super::doc::pointer_of(&toks[..i]), 0, 0)?;
         place(&mut root, &toks[..i], empty(l.value.kind));
     }
-    if let Some((_, up)) = toks.split_last() {
-        if let Some(v) = whole(up)? {
-            place(&mut root, up, v);
-        }
+    if tagged {
+        place(&mut root, toks, b.value(&super::doc::pointer_of(toks))?);
+        return Ok(root);
     }
-    match whole(toks)? {
-        Some(v) => place(&mut root, toks, v),
-        None => {
-            let l = b.listing(&super::doc::pointer_of(toks), 0, 0)?;
-            place(&mut root, toks, empty(l.value.kind));
-            for c in listed["children"].as_array().into_iter().flatten() {
-                let key = match &c["key"] {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                let mut t = toks.to_vec();
-                t.push(key);
-                let v = match whole(&t)? {
-                    Some(v) => v,
-                    None => empty(c["kind"].as_str().unwrap_or("object")),
-                };
-                place(&mut root, &t, v);
-            }
+    place(
+        &mut root,
+        toks,
+        empty(listed["kind"].as_str().unwrap_or("object")),
+    );
+    for c in listed["children"].as_array().into_iter().flatten() {
+        if c.get("tag").is_none() {
+            continue;
         }
+        let key = match &c["key"] {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let mut t = toks.to_vec();
+        t.push(key);
+        let v = b.value(&super::doc::pointer_of(&t))?;
+        place(&mut root, &t, v);
     }
     Ok(root)
 }

@@ -258,6 +258,12 @@ impl Types {
         Types { source }
     }
 
+    /// True when no value has a type beyond its JSON here (Resonite's, or a format read
+    /// without what types it).
+    pub fn is_none(&self) -> bool {
+        matches!(self.source, Source::None)
+    }
+
     /// No types beyond JSON.
     pub fn none() -> Types {
         Types {
