@@ -15,6 +15,9 @@
 //! value's own ([`Span::own`] false). `"items"` and `"entries"` span the bytes after
 //! the header. A frame's `"family"` is the family class header,
 //! which also carries the result-code bit.
+//!
+//! A bean read with its schema (JSON keyed by variable names) has its spans from
+//! [`typed_bean_span`], the same walk led by the schema.
 
 use crate::cursor::Cursor;
 use crate::decode::{skip_bean, skip_value, Options};
@@ -23,6 +26,9 @@ use crate::value::WireType;
 use crate::walk::grammar::{list_header, map_header, tag};
 use crate::walk::Tag;
 use std::ops::Range;
+
+mod typed;
+pub use typed::typed_bean_span;
 
 /// Where the bytes of one value are.
 #[derive(Debug, Clone, PartialEq, Eq)]
