@@ -64,7 +64,7 @@ enum Kind {
     KingsIsle(
         Arc<gamewire_kingsisle::TypeList>,
         gamewire_kingsisle::Options,
-        std::sync::OnceLock<Result<KingsIsleIndex, String>>,
+        Box<std::sync::OnceLock<Result<KingsIsleIndex, String>>>,
     ),
     /// A KingsIsle XML object file, with its type list, and its elements once read.
     #[cfg(feature = "kingsisle")]
@@ -103,7 +103,7 @@ impl Spans {
             super::Settings::KingsIsle(k) => Kind::KingsIsle(
                 opened.resolved.types.clone()?,
                 super::formats::kingsisle::options(k, Some(opened)),
-                std::sync::OnceLock::new(),
+                Box::default(),
             ),
             _ => return None,
         };
