@@ -15,8 +15,8 @@
 //! - The whole file of several objects is its `<Objects>` element.
 //!
 //! [`XmlIndex`] reads the file once into a flat list of its elements (where each starts
-//! and ends, and its first child and next sibling): no value is built, and later
-//! requests only follow the pointer.
+//! and ends, and its first child and next sibling) and where each line starts: no value
+//! is built, and later requests only follow the pointer.
 
 use crate::types::{Kind, PropertyDef, TypeList};
 use quick_xml::events::{BytesStart, Event};
@@ -65,6 +65,8 @@ pub struct XmlIndex {
     els: Vec<El>,
     /// The `<Objects>` element.
     objects: u32,
+    /// Where each line starts (the first at 0).
+    lines: Vec<usize>,
 }
 
 /// The span of the value at JSON Pointer tokens `toks` of the JSON of the XML object
@@ -136,7 +138,19 @@ impl XmlIndex {
             Some(root) if &data[root.name.clone()] == b"Objects" => {}
             _ => return Err("not an XML object file: the root is not <Objects>".into()),
         }
-        Ok(XmlIndex { els, objects: 0 })
+        let lines = std::iter::once(0)
+            .chain(
+                data.iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b == b'\n')
+                    .map(|(i, _)| i + 1),
+            )
+            .collect();
+        Ok(XmlIndex {
+            els,
+            objects: 0,
+            lines,
+        })
     }
 
     /// The children of element `i`.
@@ -169,7 +183,13 @@ impl XmlIndex {
         let (range, own) = self
             .find(data, types, toks)
             .map_err(|why| crate::span::missing(toks, why))?;
-        let (line, column) = line_column(data, range.start);
+        // The line from the kept line starts; the column in characters.
+        let line = self.lines.partition_point(|&start| start <= range.start);
+        let start = self.lines[line - 1];
+        let column = 1 + data[start..range.start]
+            .iter()
+            .filter(|&&b| (b & 0xC0) != 0x80)
+            .count();
         Ok(TextSpan {
             offset: range.start,
             length: range.len(),
@@ -369,20 +389,4 @@ fn index(t: &str, n: usize) -> Result<usize, String> {
         Ok(i) if i < n && (t == "0" || !t.starts_with('0')) => Ok(i),
         _ => Err(format!("no item {t:?} of {n}")),
     }
-}
-
-/// Line and column (from 1; the column in characters) of byte `at` of `data`.
-pub fn line_column(data: &[u8], at: usize) -> (usize, usize) {
-    let before = &data[..at.min(data.len())];
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    // UTF-8: count the bytes that start a character.
-    let column = 1 + before[start..]
-        .iter()
-        .filter(|&&b| (b & 0xC0) != 0x80)
-        .count();
-    (line, column)
 }
