@@ -263,3 +263,68 @@ fn typed_values_read_back_from_their_bytes() {
         assert!(held > 3, "{vector}: {held}");
     }
 }
+
+/// The sample frame stream typed by the solution: each body by its protocol's argument
+/// (or, for a response, result) bean, by variable name; a frame's protocol name spans
+/// the ids it is found by.
+#[test]
+fn typed_frames() {
+    use gamewire_zeze::frame::FrameOptions;
+    use gamewire_zeze::span::typed_frames_span;
+    use gamewire_zeze::typed_json::{Frames, Typing};
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../samples/zeze/session.frames.zeze"
+    );
+    let d = std::fs::read(path).unwrap();
+    let s = solution();
+    let typing = Typing {
+        schema: &s,
+        bean: None,
+    };
+    let j =
+        serde_json::to_value(Frames::decode(&d, Some(typing), &FrameOptions::default()).unwrap())
+            .unwrap();
+    let o = Options::default();
+    let at = |p: &str| {
+        assert!(j.pointer(p).is_some(), "{p} is not in {j}");
+        typed_frames_span(typing, &d, &toks(p), &o)
+            .unwrap()
+            .map(|s| (s.range.start, s.range.len(), s.own))
+    };
+    // Frame 0 (protocol Simple, a BSimple) at 0: its bean at 13, `s` ("hi") at 17.
+    assert_eq!(at("/0/bean/s"), Some((17, 3, true)));
+    assert_eq!(&d[17..20], b"\x02hi");
+    assert_eq!(at("/0/bean/l"), None);
+    assert_eq!(at("/0/name"), Some((0, 8, false)));
+    assert_eq!(at("/0/module"), Some((0, 4, true)));
+    // Frame 1 at 43, a request of the rpc Outer: a BOuter at 57 (header, family 01,
+    // session id 05), the bytes of the vector above: `inner/name` at 57 + 4.
+    assert_eq!(at("/1/bean/inner/name"), Some((61, 2, true)));
+    assert_eq!(at("/1/bean/byName/k/x"), Some((82, 1, true)));
+    // Frame 2 at 102, its response: an empty BInner at 117.
+    assert_eq!(at("/2/bean"), Some((117, 1, true)));
+    assert_eq!(at("/2/bean/x"), None);
+    assert_eq!(at("/2/name"), Some((102, 8, false)));
+    for bad in ["/3", "/0/bean/3", "/1/bean/nope", "/0/raw"] {
+        assert!(
+            typed_frames_span(typing, &d, &toks(bad), &o).is_err(),
+            "{bad}"
+        );
+    }
+    // Every value of the typed JSON has bytes inside the stream, or none (a default).
+    let mut stack = vec![(String::new(), &j)];
+    let mut held = 0;
+    while let Some((p, v)) = stack.pop() {
+        if let Some(s) = typed_frames_span(typing, &d, &toks(&p), &o).unwrap() {
+            assert!(s.range.end <= d.len(), "{p}");
+            held += 1;
+        }
+        match v {
+            J::Object(m) => stack.extend(m.iter().map(|(k, c)| (format!("{p}/{k}"), c))),
+            J::Array(a) => stack.extend(a.iter().enumerate().map(|(i, c)| (format!("{p}/{i}"), c))),
+            _ => {}
+        }
+    }
+    assert!(held > 20, "{held}");
+}

@@ -41,6 +41,19 @@ pub fn typed_bean_span(
         .map_err(|e| missing(toks, e))
 }
 
+/// The span inside bean `name` (full or unique short name) whose fields start at `c`
+/// (a typed frame's body).
+pub(super) fn bean_at(
+    schema: &Schema,
+    name: &str,
+    c: &mut Cursor<'_>,
+    toks: &[String],
+    opts: &Options,
+) -> Result<Option<Span>, String> {
+    let name = schema.bean(name).map_err(err)?.name.clone();
+    Walk { schema, opts }.bean(c, &name, toks, 0)
+}
+
 /// The schema and options of one walk.
 struct Walk<'s> {
     schema: &'s Schema,
