@@ -1405,7 +1405,11 @@ fn kingsisle_values_show_their_bits() {
 /// default, has none.
 #[test]
 fn typed_zeze_values_show_their_bytes() {
-    let dir = folder(&["zeze/BOuter.zeze", "zeze/zeze-solution.xml"]);
+    let dir = folder(&[
+        "zeze/BOuter.zeze",
+        "zeze/session.frames.zeze",
+        "zeze/zeze-solution.xml",
+    ]);
     let s = start(&[dir.path()]);
     let (status, o) = s.open("0/BOuter.zeze");
     assert_eq!(status, 200, "{o}");
@@ -1451,6 +1455,20 @@ fn typed_zeze_values_show_their_bytes() {
     assert!(b["reason"].as_str().unwrap().contains("default"), "{b}");
     let (status, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/nope", "");
     assert_ne!(status, 200, "{b}");
+    // A frame stream typed by the solution: frame 0 (protocol Simple) holds a BSimple at
+    // 13, whose `s` ("hi": 02 68 69) is at 17.
+    let (status, o) = s.open("0/session.frames.zeze");
+    assert_eq!(status, 200, "{o}");
+    let (_, b) = s.api(
+        "GET",
+        "/api/bytes?file=0/session.frames.zeze&pointer=/0/bean/s",
+        "",
+    );
+    assert_eq!(
+        (b["offset"].as_u64(), b["length"].as_u64(), b["hex"].as_str()),
+        (Some(17), Some(3), Some("026869")),
+        "{b}"
+    );
 }
 
 /// A KingsIsle XML object file (tests/fixtures/kingsisle/xml, with its type list): a

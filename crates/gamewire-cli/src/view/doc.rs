@@ -35,7 +35,7 @@ pub struct OpenFile {
     /// holds only the header until the first edit builds the document.
     pub lazy: Option<LazyFile>,
     /// The bytes of a file read whole whose values' bytes the library finds (O3DE,
-    /// Zeze beans and schema-less frames, KingsIsle files), with what the first bytes
+    /// Zeze beans and frames, KingsIsle files), with what the first bytes
     /// request decoded (dropped on an edit).
     spans: Option<gamewire::open::spans::Spans>,
 }
@@ -182,7 +182,7 @@ impl OpenFile {
             return Ok(lazy::no_bytes(if self.entry.is_some() {
                 "an entry of a pack or an archive: byte positions are not shown"
             } else {
-                "byte positions are shown for Godot, Resonite, O3DE, KingsIsle and Zeze files (not Zeze frames typed by a solution)"
+                "byte positions are shown for Godot, Resonite, O3DE, KingsIsle and Zeze files"
             }));
         }
         let toks = tokens(pointer)?;

@@ -76,7 +76,7 @@ pub fn bytes(b: &Browse, pointer: &str) -> Result<Value, String> {
 }
 
 /// The bytes of the value at `pointer` in a file read whole whose values' bytes the
-/// library finds (O3DE, Zeze beans and schema-less frames, KingsIsle files).
+/// library finds (O3DE, Zeze beans and frames, KingsIsle files).
 pub fn read_bytes(spans: &gamewire::open::spans::Spans, pointer: &str) -> Result<Value, String> {
     let Some((span, bytes)) = spans.span_and_bytes(pointer)? else {
         return Ok(no_bytes(

@@ -6,9 +6,8 @@
 //!
 //! [`span`] gives the bytes of a value for every file the view reads, opened lazily or
 //! not, and for the files whose values [`super::spans::Spans`] finds in their bytes
-//! (O3DE, Zeze beans and schema-less frames, KingsIsle blobs, `BINd` and XML files);
-//! other formats (Zeze frames typed by a solution, and Godot text, bytes and
-//! project.binary) have none.
+//! (O3DE, Zeze beans and frames, KingsIsle blobs, `BINd` and XML files); other formats
+//! (Godot text, bytes and project.binary) have none.
 
 use super::{Opened, Settings};
 use gamewire_core::lazy_json::{self, Hit, Key, LazyJson, Node, Shape, Summary};
@@ -427,7 +426,7 @@ fn index(o: &Opened) -> Option<Index> {
 /// Where the bytes of the value at `pointer` (of the file's JSON) are: for a file whose
 /// format has a view here, and for the files [`super::spans::Spans`] reads (an O3DE
 /// file, whose JSON is its own text: the value's text in the file, [`text_span`]; a
-/// Zeze bean or schema-less frame stream; a KingsIsle blob, `BINd` or XML file); else
+/// Zeze bean or frame stream; a KingsIsle blob, `BINd` or XML file); else
 /// `None`. Indexes the file on each call:
 /// a program asking often keeps a [`Browse`] or a [`super::spans::Spans`].
 pub fn span(opened: Opened, pointer: &str) -> std::result::Result<Option<Span>, String> {

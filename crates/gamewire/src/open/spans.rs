@@ -3,8 +3,8 @@
 //! Pointer of its JSON from them, without building the JSON: an O3DE file's values are
 //! their text ([`text_span`]); a Zeze bean's or frame stream's come from the format
 //! crate's `span` (the one grammar, values on the way stepped over; a bean typed by a
-//! solution is walked with its schema, its variables by name, and an absent variable,
-//! shown with its default, has no bytes); a KingsIsle blob's or `BINd` file's from
+//! solution, alone or as a frame's body, is walked with its schema, its variables by
+//! name, and an absent variable, shown with its default, has no bytes); a KingsIsle blob's or `BINd` file's from
 //! `gamewire_kingsisle::span` (the view's decoder noting each value's bits: the format
 //! is bit-packed, so a span also says the first bit within its first byte,
 //! [`Span::bits`]; in a zlib-compressed blob the offsets are in the inflated data,
@@ -15,8 +15,6 @@
 //! A KingsIsle file is decoded once, on the first request, and what that built (the
 //! view's nodes and the bits of each) is kept until [`Spans::forget`] or the [`Spans`]
 //! is dropped: later requests only follow the pointer.
-//!
-//! Zeze frame streams typed by a solution have none yet.
 //!
 //! [`Browse`]: super::browse::Browse
 
@@ -58,6 +56,13 @@ enum Kind {
     /// A stream of schema-less Zeze frames.
     #[cfg(feature = "zeze")]
     ZezeFrames(gamewire_zeze::Options),
+    /// A stream of Zeze frames typed by a solution, and the bean of every body if one.
+    #[cfg(feature = "zeze")]
+    ZezeTypedFrames(
+        Arc<gamewire_zeze::schema::Schema>,
+        Option<String>,
+        gamewire_zeze::Options,
+    ),
     /// A KingsIsle blob or `BINd` file, with its type list and serializer options, and
     /// what the first request decoded.
     #[cfg(feature = "kingsisle")]
@@ -76,7 +81,7 @@ enum Kind {
 
 impl Spans {
     /// The spans of an opened file's values, when its format gives them from its bytes:
-    /// O3DE files, Zeze beans (schema-less or typed) and schema-less frames, KingsIsle
+    /// O3DE files, Zeze beans and frame streams (schema-less or typed), KingsIsle
     /// blobs, `BINd` and XML object files; else `None`.
     pub fn of(opened: &Opened) -> Option<Spans> {
         let kind = match opened.settings() {
@@ -91,6 +96,9 @@ impl Spans {
                     (super::ZezeLayout::Frames, None, _) => Kind::ZezeFrames(opts),
                     (super::ZezeLayout::Bean, Some(schema), Some(bean)) => {
                         Kind::ZezeTyped(schema.clone(), bean.clone(), opts)
+                    }
+                    (super::ZezeLayout::Frames, Some(schema), bean) => {
+                        Kind::ZezeTypedFrames(schema.clone(), bean.clone(), opts)
                     }
                     _ => return None,
                 }
@@ -209,6 +217,16 @@ impl Spans {
             Kind::ZezeTyped(schema, bean, opts) => {
                 let toks = lazy_json::tokens(pointer)?;
                 gamewire_zeze::span::typed_bean_span(schema, bean, &self.data, &toks, opts)
+                    .map(|s| s.map(in_file))
+            }
+            #[cfg(feature = "zeze")]
+            Kind::ZezeTypedFrames(schema, bean, opts) => {
+                let toks = lazy_json::tokens(pointer)?;
+                let typing = gamewire_zeze::typed_json::Typing {
+                    schema,
+                    bean: bean.as_deref(),
+                };
+                gamewire_zeze::span::typed_frames_span(typing, &self.data, &toks, opts)
                     .map(|s| s.map(in_file))
             }
             #[cfg(feature = "kingsisle")]
