@@ -380,6 +380,19 @@ mod tests {
         assert_eq!(spans.span("/l").unwrap(), None);
         let e = spans.span("/3").unwrap_err();
         assert!(e.contains("\"/3\""), "{e}");
+        // A frame stream typed by the solution: frame 0's BSimple at 13, its `s` at 17.
+        let path = sample("session.frames.zeze");
+        let o = open(
+            std::fs::read(&path).unwrap(),
+            Some(&path),
+            &SideFiles::filesystem(),
+            &OpenOptions::default(),
+        )
+        .unwrap();
+        let spans = Spans::of(&o).expect("typed frames have spans");
+        let s = spans.span("/0/bean/s").unwrap().unwrap();
+        assert_eq!((s.offset, s.length), (17, 3));
+        assert_eq!(spans.span("/0/bean/l").unwrap(), None);
     }
 }
 
