@@ -1465,7 +1465,11 @@ fn typed_zeze_values_show_their_bytes() {
         "",
     );
     assert_eq!(
-        (b["offset"].as_u64(), b["length"].as_u64(), b["hex"].as_str()),
+        (
+            b["offset"].as_u64(),
+            b["length"].as_u64(),
+            b["hex"].as_str()
+        ),
         (Some(17), Some(3), Some("026869")),
         "{b}"
     );

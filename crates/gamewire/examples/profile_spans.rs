@@ -56,9 +56,9 @@ fn main() {
     let mut sink = 0;
     match mode.as_str() {
         "browse" => {
-            let b = Browse::new(opened)
-                .ok()
-                .expect("a file read through its view");
+            let Ok(b) = Browse::new(opened) else {
+                panic!("not a file read through its view")
+            };
             for i in 0..count {
                 let t = Instant::now();
                 sink += request_listing(&b, pointer);
