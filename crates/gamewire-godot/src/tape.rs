@@ -64,7 +64,8 @@ pub struct Tape<'a> {
 
 /// A tape's index kept apart from the bytes it indexes ([`Tape::into_index`]), so that a
 /// program can hold the bytes and the index together and read them again as a
-/// [`Tape`] without checking the bytes a second time ([`TapeIndex::tape`]).
+/// [`Tape`] without reading them through the grammar a second time
+/// ([`TapeIndex::tape`]: only their length and a hash of their content are checked).
 #[derive(Debug, Clone)]
 pub struct TapeIndex {
     len: usize,
