@@ -305,7 +305,9 @@ impl Browse {
     }
 
     /// Pointers whose key or scalar value contains `q` (ignoring case), in document
-    /// order, at most `limit`; and whether more were left.
+    /// order, at most `limit`; and whether more were left. None when the view cannot be
+    /// read (never: the bytes it indexes are kept unchanged with it, see
+    /// [`Browse::with_root`]).
     pub fn search(&self, q: &str, limit: usize) -> (Vec<Hit>, bool) {
         let q = q.to_lowercase();
         self.with_root(|root| Ok(root.search("", &q, limit)))
