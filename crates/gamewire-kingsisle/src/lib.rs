@@ -38,6 +38,7 @@ mod value;
 pub mod view;
 pub mod wad;
 pub mod xml;
+pub mod xml_span;
 mod xmltypes;
 pub mod zlib;
 

@@ -503,6 +503,11 @@ impl<'a, 't> View<'a, 't> {
                         _ => false,
                     } =>
                 {
+                    // A component of a fixed struct has bits of its own; a raw value's
+                    // parts are the whole value's.
+                    if let Some((first, count)) = part_bits(op, tok, more) {
+                        return Ok(Pointed::Part(at, first, count));
+                    }
                     own = false;
                 }
                 // The same value in another form (`{"$bytes": ..}`, `{"$f32": ..}`).
@@ -975,8 +980,37 @@ fn parts(op: Op) -> &'static [&'static str] {
     }
 }
 
+/// Where the component `tok` (and, in a matrix row, the number `more[0]`) of a fixed
+/// struct read whole by `op` lies in its bits: the first bit from the value's start and
+/// how many. Components are in wire order (a `Color` is b, g, r, a; a `Quaternion` w, x,
+/// y, z); a non-finite float's `$f32` is the float's bits.
+fn part_bits(op: Op, tok: &str, more: &[String]) -> Option<(u64, u64)> {
+    let (wire, width): (&[&str], u64) = match op {
+        Op::Color => (&["b", "g", "r", "a"], 8),
+        Op::Vec3 => (&["x", "y", "z"], 32),
+        Op::Euler => (&["pitch", "yaw", "roll"], 32),
+        Op::Quat => (&["w", "x", "y", "z"], 32),
+        Op::Matrix => (&["i", "j", "k"], 96),
+        Op::PointUChar => (&["x", "y"], 8),
+        Op::PointInt | Op::PointUInt | Op::PointFloat => (&["x", "y"], 32),
+        Op::SizeInt => (&["width", "height"], 32),
+        Op::RectInt | Op::RectFloat => (&["left", "top", "right", "bottom"], 32),
+        _ => return None,
+    };
+    let first = wire.iter().position(|p| *p == tok)? as u64 * width;
+    match (op, more.first().map(String::as_str)) {
+        (Op::Matrix, Some(k @ ("0" | "1" | "2"))) => {
+            Some((first + k.parse::<u64>().ok()? * 32, 32))
+        }
+        _ => Some((first, width)),
+    }
+}
+
 /// What a JSON Pointer names in a view, for [`crate::span`].
 pub(crate) enum Pointed {
+    /// A component of a fixed struct at a node: its first bit from the value's start,
+    /// and how many (a `Color`'s `r`, a `Vector3D`'s `x`).
+    Part(usize, u64, u64),
     /// The value of a node (and whether the value is the pointer's own, not a part of it).
     Node(usize, bool),
     /// The type hash of the object at a node (own for `$hash`, not for `$class`).

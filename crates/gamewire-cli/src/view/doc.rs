@@ -35,7 +35,8 @@ pub struct OpenFile {
     /// holds only the header until the first edit builds the document.
     pub lazy: Option<LazyFile>,
     /// The bytes of a file read whole whose values' bytes the library finds (O3DE,
-    /// schema-less Zeze, KingsIsle blobs and `BINd` files).
+    /// Zeze beans and frames, KingsIsle files), with what the first bytes
+    /// request decoded (dropped on an edit).
     spans: Option<gamewire::open::spans::Spans>,
 }
 
@@ -181,7 +182,7 @@ impl OpenFile {
             return Ok(lazy::no_bytes(if self.entry.is_some() {
                 "an entry of a pack or an archive: byte positions are not shown"
             } else {
-                "byte positions are shown for Godot, Resonite, O3DE, KingsIsle (not XML) and schema-less Zeze files"
+                "byte positions are shown for Godot, Resonite, O3DE, KingsIsle and Zeze files"
             }));
         }
         let toks = tokens(pointer)?;
@@ -361,6 +362,10 @@ impl OpenFile {
             }
         }
         undo.reverse();
+        // What a bytes request decoded is not kept past an edit.
+        if let Some(s) = &mut self.spans {
+            s.forget();
+        }
         Ok(undo)
     }
 

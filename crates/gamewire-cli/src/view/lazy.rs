@@ -76,10 +76,12 @@ pub fn bytes(b: &Browse, pointer: &str) -> Result<Value, String> {
 }
 
 /// The bytes of the value at `pointer` in a file read whole whose values' bytes the
-/// library finds (O3DE, schema-less Zeze, KingsIsle blobs and `BINd` files).
+/// library finds (O3DE, Zeze beans and frames, KingsIsle files).
 pub fn read_bytes(spans: &gamewire::open::spans::Spans, pointer: &str) -> Result<Value, String> {
     let Some((span, bytes)) = spans.span_and_bytes(pointer)? else {
-        return Ok(no_bytes("no byte positions here"));
+        return Ok(no_bytes(
+            "not in the file: a value the bytes do not hold, shown with its default",
+        ));
     };
     Ok(render(&span, &bytes[..bytes.len().min(MAX_BYTES)]))
 }
@@ -101,6 +103,11 @@ fn render(span: &gamewire::open::browse::Span, shown: &[u8]) -> Value {
     if let Some(b) = span.bits {
         out["bit"] = json!(b.first);
         out["bits"] = json!(b.count);
+    }
+    // A text file's value: where it starts on the page.
+    if let Some(l) = span.line {
+        out["line"] = json!(l.line);
+        out["column"] = json!(l.column);
     }
     out
 }
