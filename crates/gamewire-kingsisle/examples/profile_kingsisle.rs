@@ -1,5 +1,6 @@
 //! Runs one reader of a generated deep `BINd` document twice, for callgrind's
-//! instruction counts per object: `profile_kingsisle decode|view|visit|json|inspect [N]`.
+//! instruction counts per object: `profile_kingsisle decode|view|visit|json|inspect|validate
+//! [N]`.
 //! The document has the shape of `scripts/kingsisle/make_bind.py`'s (a root holding a
 //! list of N objects, each an `unsigned int`, an `int` and a short `std::string`; default
 //! N = 100,000). Restrict callgrind to the reader with
@@ -44,7 +45,7 @@ fn setup(n: usize) -> (TypeList, Vec<u8>) {
                 vec![
                     (p[0], Value::UInt(i as u64)),
                     (p[1], Value::Int((i as i64 * 7919) % 100_000 - 50_000)),
-                    (p[2], Value::String(format!("n{}", i % 1000).into_bytes().into())),
+                    (p[2], Value::String(format!("n{}", i % 1000).into_bytes())),
                 ],
             ))
         })
@@ -98,7 +99,11 @@ fn run(reader: &str, bytes: &[u8], types: &TypeList, doc: &Document) -> usize {
         }
         "json" => json::to_json_bytes(doc, types, false).unwrap().len(),
         "inspect" => inspect::tree(bytes, types, "types", 8).unwrap().len(),
-        other => panic!("unknown reader {other} (decode, view, visit, json, inspect)"),
+        "validate" => {
+            gamewire_kingsisle::validate(bytes, types, &opts).unwrap();
+            1
+        }
+        other => panic!("unknown reader {other} (decode, view, visit, json, inspect, validate)"),
     }
 }
 

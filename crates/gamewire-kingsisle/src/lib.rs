@@ -27,7 +27,6 @@ mod fields;
 pub mod hash;
 pub mod inspect;
 pub mod json;
-mod layers;
 mod options;
 pub mod properties;
 pub mod span;
@@ -37,6 +36,7 @@ pub mod types;
 mod value;
 pub mod view;
 pub mod wad;
+mod walk;
 pub mod xml;
 mod xmltypes;
 pub mod zlib;
@@ -51,6 +51,34 @@ pub use stack::set_stack_budget;
 pub use types::{ClassDef, Kind, PropertyDef, TypeList};
 pub use value::{serializer_flags, Document, KeptZlib, Object, Raw, Value};
 pub use view::View;
+
+/// Checks that `data` reads as [`decode`] (or, with the `BINd` magic, [`bind::decode`])
+/// reads it, with the same errors, building nothing: the one walk of the grammar into
+/// a sink that keeps nothing.
+pub fn validate(data: &[u8], types: &TypeList, opts: &Options) -> gamewire_core::Result<()> {
+    let (data, opts, shift) = if data.starts_with(bind::MAGIC) {
+        (
+            &data[bind::MAGIC.len()..],
+            bind::options(opts),
+            bind::MAGIC.len(),
+        )
+    } else {
+        (data, *opts, 0)
+    };
+    let run = || {
+        let u = walk::layers::unwrap(data, &opts, false)?;
+        walk::root(
+            u.stream(data),
+            u.base,
+            types,
+            &opts,
+            u.flags,
+            &mut walk::Check,
+        )
+        .map(|_| ())
+    };
+    run().map_err(|e| if shift > 0 { e.shift_offset(shift) } else { e })
+}
 
 /// True when `data` (and the file name, when known) looks like this format.
 ///

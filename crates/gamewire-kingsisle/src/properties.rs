@@ -195,6 +195,30 @@ impl Builder {
     }
 }
 
+impl Properties {
+    /// The pairs from `start` to the end of `scratch`, taken off it: packed when at
+    /// least [`PACK_MIN`] are small scalars, else whole in one allocation of their
+    /// exact size (the owned decode's path: no growing, no second copy).
+    pub(crate) fn take_tail(scratch: &mut Vec<(u32, Value)>, start: usize) -> Properties {
+        let tail = &scratch[start..];
+        let small = tail.iter().filter(|(_, v)| code_of(v).is_some()).count();
+        if small < PACK_MIN || u32::try_from(tail.len()).is_err() {
+            return Properties(Repr::Full(scratch.drain(start..).collect()));
+        }
+        let n = tail.len();
+        let mut b = Builder {
+            tags: Vec::with_capacity(n),
+            codes: Vec::with_capacity(n),
+            values: Vec::with_capacity(n - small),
+            full_at: Vec::with_capacity(n - small),
+        };
+        for (h, v) in scratch.drain(start..) {
+            b.push(h, v);
+        }
+        b.finish()
+    }
+}
+
 impl From<Vec<(u32, Value)>> for Properties {
     fn from(pairs: Vec<(u32, Value)>) -> Self {
         pairs.into_iter().collect()

@@ -1,4 +1,5 @@
-//! The borrowed view agrees with the owned decoder: on random documents over random type
+//! The borrowed view (and the validating walk) agrees with the owned decoder, all sinks
+//! of the one walk of the grammar: on random documents over random type
 //! lists (every option), on damaged copies of them (errors included: message, path and
 //! offset), and on the katsuba fixtures; and it can be navigated.
 
@@ -13,6 +14,19 @@ use std::path::PathBuf;
 /// Decodes `data` both ways and asserts the same result (or the same error).
 fn agree(data: &[u8], types: &TypeList, opts: &Options, what: &str) -> bool {
     let owned = inspect::decode_any(data, types, opts);
+    // The validating walk (the sink that keeps nothing) accepts and refuses alike.
+    match (&owned, gamewire_kingsisle::validate(data, types, opts)) {
+        (Ok(_), Ok(())) => {}
+        (Err(a), Err(b)) => {
+            assert_eq!(
+                a.to_string(),
+                b.to_string(),
+                "{what}: validate's error differs"
+            );
+            assert_eq!(a.offset(), b.offset(), "{what}: validate's offset differs");
+        }
+        (a, b) => panic!("{what}: decode gives {a:?}, validate {b:?}"),
+    }
     let mut scratch = Vec::new();
     let view = View::decode_any(data, types, opts, &mut scratch);
     let kept = OwnedView::decode_any(data.to_vec(), types, opts);
