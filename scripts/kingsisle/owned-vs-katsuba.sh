@@ -1,7 +1,8 @@
 #!/bin/sh
 # The owned decode (bind::decode: the Document tree built and dropped) against katsuba's
 # `Serializer.deserialize` (which also builds a tree; Python binding) on the same deep
-# BINd file of N objects (scripts/kingsisle/make_bind.py, default 1,000,000):
+# BINd file of N objects (scripts/kingsisle/make_bind.py, default 1,000,000); both trees
+# are dropped untimed (katsuba_decode.py `del`s its value after the clock):
 #   1. steady: medians of RUNS decodes in a warm process, wall and on-CPU;
 #   2. first call: the first decode in each of RUNS fresh processes, CPU medians.
 # Prints the load; on a shared machine trust the CPU ratios.

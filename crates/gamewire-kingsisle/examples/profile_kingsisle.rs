@@ -45,7 +45,7 @@ fn setup(n: usize) -> (TypeList, Vec<u8>) {
                 vec![
                     (p[0], Value::UInt(i as u64)),
                     (p[1], Value::Int((i as i64 * 7919) % 100_000 - 50_000)),
-                    (p[2], Value::String(format!("n{}", i % 1000).into_bytes())),
+                    (p[2], Value::String(format!("n{}", i % 1000).into())),
                 ],
             ))
         })

@@ -31,12 +31,30 @@ pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document>
     })
 }
 
-/// The owned tree as a sink: the values of every open object and list wait on one
-/// scratch stack (with their property tags), and each object or list takes its own
-/// off at its end, in one allocation of its exact size.
+/// The owned tree as a sink: the properties of every open object wait on one scratch
+/// stack (with their tags), and each object takes its own off at its end, in one
+/// allocation of its exact size; a container's elements go straight into its own
+/// vector (room for all of them, as many as the bits left can hold, made at its start).
 #[derive(Default)]
 pub(crate) struct Tree {
     scratch: Vec<(u32, Value)>,
+    /// How many of the scratch values are small scalars (kept packed when an object
+    /// has [`crate::properties::PACK_MIN`] of them).
+    small: usize,
+    /// The elements of the open containers (the innermost last).
+    lists: Vec<Vec<Value>>,
+}
+
+/// What the tree keeps from the start of an object or a container to its end.
+pub(crate) struct Open {
+    /// Where the object's properties start on the scratch stack.
+    start: usize,
+    /// The small scalars on the scratch stack before them.
+    small: usize,
+    /// Where the object or container goes.
+    slot: Slot,
+    /// The object's class hash.
+    hash: u32,
 }
 
 impl Tree {
@@ -50,14 +68,24 @@ impl Tree {
 
     #[inline(always)]
     fn push(&mut self, slot: Slot, v: Value) {
+        if slot.element {
+            if let Some(items) = self.lists.last_mut() {
+                items.push(v);
+                return;
+            }
+        }
         self.scratch.push((slot.tag, v));
+    }
+
+    /// Counts a property's small scalar (an element's is not on the scratch stack).
+    #[inline(always)]
+    fn count_small(&mut self, slot: Slot, small: bool) {
+        self.small += usize::from(small && !slot.element);
     }
 }
 
 impl<'a, 't> Sink<'a, 't> for Tree {
-    /// Where the object's or list's values start on the scratch stack, its tag, and
-    /// (objects) its class hash.
-    type Open = (usize, u32, u32);
+    type Open = Open;
     type Mark = ();
 
     #[inline(always)]
@@ -66,27 +94,46 @@ impl<'a, 't> Sink<'a, 't> for Tree {
     }
 
     #[inline(always)]
-    fn begin_object(&mut self, slot: Slot, class: &'t ClassDef, _: usize) -> Self::Open {
-        (self.scratch.len(), slot.tag, class.hash)
+    fn begin_object(&mut self, slot: Slot, class: &'t ClassDef, _: usize) -> Open {
+        Open {
+            start: self.scratch.len(),
+            small: self.small,
+            slot,
+            hash: class.hash,
+        }
     }
 
     #[inline]
-    fn end_object(&mut self, (start, tag, hash): Self::Open, _: &BitReader<'a>) -> Result<()> {
-        let properties = Properties::take_tail(&mut self.scratch, start);
-        self.scratch
-            .push((tag, Value::Object(Object { hash, properties })));
+    fn end_object(&mut self, open: Open, _: &BitReader<'a>) -> Result<()> {
+        let own = self.small - open.small;
+        self.small = open.small;
+        let properties = Properties::take_tail(&mut self.scratch, open.start, own);
+        self.push(
+            open.slot,
+            Value::Object(Object {
+                hash: open.hash,
+                properties,
+            }),
+        );
         Ok(())
     }
 
     #[inline(always)]
-    fn begin_list(&mut self, slot: Slot, _: usize) -> Self::Open {
-        (self.scratch.len(), slot.tag, 0)
+    fn begin_list(&mut self, slot: Slot, _: usize, room: usize) -> Open {
+        // Room for every element the bits left can hold, at once.
+        self.lists.push(Vec::with_capacity(room));
+        Open {
+            start: self.scratch.len(),
+            small: self.small,
+            slot,
+            hash: 0,
+        }
     }
 
     #[inline]
-    fn end_list(&mut self, (start, tag, _): Self::Open, _: &BitReader<'a>) -> Result<()> {
-        let items: Vec<Value> = self.scratch.drain(start..).map(|(_, v)| v).collect();
-        self.scratch.push((tag, Value::List(items)));
+    fn end_list(&mut self, open: Open, _: &BitReader<'a>) -> Result<()> {
+        let items = self.lists.pop().unwrap_or_default();
+        self.push(open.slot, Value::List(items));
         Ok(())
     }
 
@@ -125,16 +172,19 @@ impl<'a, 't> Sink<'a, 't> for Tree {
 
     #[inline(always)]
     fn bool(&mut self, slot: Slot, v: bool) {
+        self.count_small(slot, true);
         self.push(slot, Value::Bool(v));
     }
 
     #[inline(always)]
     fn int(&mut self, slot: Slot, v: i64) {
+        self.count_small(slot, (-64..=63).contains(&v));
         self.push(slot, Value::Int(v));
     }
 
     #[inline(always)]
     fn uint(&mut self, slot: Slot, v: u64) {
+        self.count_small(slot, v <= 124);
         self.push(slot, Value::UInt(v));
     }
 

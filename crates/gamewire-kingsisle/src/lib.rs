@@ -19,6 +19,7 @@
 
 pub mod bind;
 pub mod bits;
+pub mod bytes;
 pub mod codec;
 mod decode;
 mod deep;
@@ -49,7 +50,7 @@ pub use options::Options;
 pub use properties::Properties;
 pub use stack::set_stack_budget;
 pub use types::{ClassDef, Kind, PropertyDef, TypeList};
-pub use value::{serializer_flags, Document, KeptZlib, Object, Raw, Value};
+pub use value::{serializer_flags, Bytes, Document, KeptZlib, Object, Raw, Value};
 pub use view::View;
 
 /// Checks that `data` reads as [`decode`] (or, with the `BINd` magic, [`bind::decode`])

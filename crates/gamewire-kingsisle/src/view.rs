@@ -572,7 +572,7 @@ impl Item<'_, '_, '_> {
             Item::Float(x) => Value::Float(x),
             Item::Double(x) => Value::Double(x),
             Item::Enum(x) => Value::Enum(x),
-            Item::String(s) => Value::String(s.to_vec()),
+            Item::String(s) => Value::String(s.into()),
             Item::WString(w) => Value::WString(w.units().collect()),
             Item::EnumName(s) => Value::EnumName(s.to_owned()),
             Item::Color(a) => Value::Color(a),

@@ -155,7 +155,7 @@ fn fixture_values_are_exact() {
     let doc = get("strings-compact.bin");
     assert_eq!(
         *doc.root.properties.get(0).unwrap().1,
-        Value::String(b"Short".to_vec())
+        Value::String(b"Short".into())
     );
     assert!(matches!(doc.root.properties.get(1).unwrap().1, Value::WString(w) if w.len() == 200));
 }

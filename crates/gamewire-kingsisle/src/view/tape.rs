@@ -67,7 +67,7 @@ impl<'a, 't> Sink<'a, 't> for Tape {
     }
 
     #[inline(always)]
-    fn begin_list(&mut self, slot: Slot, n: usize) -> usize {
+    fn begin_list(&mut self, slot: Slot, n: usize, _: usize) -> usize {
         let at = self.nodes.len();
         self.push(slot, Op::List, n as u64);
         at
@@ -94,14 +94,7 @@ impl<'a, 't> Sink<'a, 't> for Tape {
             Small::UInts => Op::SmallUInts,
         };
         self.push(slot, op, first as u64);
-        self.push(
-            Slot {
-                tag: width,
-                def: NO_DEF,
-            },
-            Op::Count,
-            n as u64,
-        );
+        self.push(Slot::property(width, NO_DEF), Op::Count, n as u64);
     }
 
     #[inline]

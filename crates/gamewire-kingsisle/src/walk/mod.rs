@@ -61,7 +61,7 @@ pub(crate) fn root<'a, 't, S: Sink<'a, 't>>(
         sink,
     };
     let m = w.sink.mark(w.r.pos());
-    let found = w.object(Slot::NONE)?;
+    let found = w.object(Slot::ROOT)?;
     w.marked(m, None);
     match found {
         Found::Object => {}
@@ -223,10 +223,7 @@ impl<'a, 't, S: Sink<'a, 't>> Walker<'a, 't, '_, S> {
                     continue;
                 }
             }
-            let slot = Slot {
-                tag: p.hash,
-                def: def_index(i),
-            };
+            let slot = Slot::property(p.hash, def_index(i));
             let m = self.sink.mark(self.r.pos());
             self.property(p, slot)
                 .map_err(|e| e.in_key(p.name.as_str()))?;
@@ -249,10 +246,7 @@ impl<'a, 't, S: Sink<'a, 't>> Walker<'a, 't, '_, S> {
                 Some(i) => {
                     hint = i + 1;
                     let p = &class.properties[i];
-                    let slot = Slot {
-                        tag: hash,
-                        def: def_index(i),
-                    };
+                    let slot = Slot::property(hash, def_index(i));
                     let m = self.sink.mark(self.r.pos());
                     self.property(p, slot)
                         .map_err(|e| e.in_key(p.name.as_str()))?;
@@ -262,13 +256,7 @@ impl<'a, 't, S: Sink<'a, 't>> Walker<'a, 't, '_, S> {
                 None if self.skip => {
                     let m = self.sink.mark(self.r.pos());
                     let raw = deep::read_unknown(&mut self.r, start, size, hash)?;
-                    self.sink.raw(
-                        Slot {
-                            tag: hash,
-                            def: NO_DEF,
-                        },
-                        raw,
-                    );
+                    self.sink.raw(Slot::property(hash, NO_DEF), raw);
                     self.marked(m, None);
                 }
                 None => return Err(deep::unknown_hash(&self.r, start, hash, class)),
@@ -351,15 +339,46 @@ impl<'a, 't, S: Sink<'a, 't>> Walker<'a, 't, '_, S> {
             self.depth -= 1;
             return Ok(());
         }
-        let open = self.sink.begin_list(slot, n);
+        // At most as many elements as the bits left hold at the kind's smallest size.
+        let room = n.min(self.r.remaining_bits() / self.min_bits(p.kind));
+        let open = self.sink.begin_list(slot, n, room);
         for i in 0..n {
             let m = self.sink.mark(self.r.pos());
-            self.single(p, Slot::NONE).map_err(|e| e.in_index(i))?;
+            self.single(p, Slot::ELEMENT).map_err(|e| e.in_index(i))?;
             self.marked(m, Some((p, true)));
         }
         self.sink.end_list(open, &self.r)?;
         self.depth -= 1;
         Ok(())
+    }
+
+    /// The fewest bits a value of `kind` takes (a string or enum name its length
+    /// prefix, an object its type hash).
+    fn min_bits(&self, kind: Kind) -> usize {
+        let prefix = if self.flags & sf::COMPACT_LENGTH_PREFIXES != 0 {
+            8
+        } else {
+            16
+        };
+        match kind {
+            Kind::Bool => 1,
+            Kind::SBits(n) | Kind::UBits(n) => usize::from(n.max(1)),
+            Kind::I8 | Kind::U8 => 8,
+            Kind::I16 | Kind::U16 | Kind::PointUChar => 16,
+            Kind::Str | Kind::WStr => prefix,
+            Kind::Enum if self.flags & sf::HUMAN_READABLE_ENUMS != 0 => prefix,
+            Kind::I32 | Kind::U32 | Kind::F32 | Kind::Color | Kind::Enum | Kind::Object => 32,
+            Kind::I64
+            | Kind::U64
+            | Kind::F64
+            | Kind::PointInt
+            | Kind::SizeInt
+            | Kind::PointUInt
+            | Kind::PointFloat => 64,
+            Kind::Vec3 | Kind::Euler => 96,
+            Kind::Quat | Kind::RectInt | Kind::RectFloat => 128,
+            Kind::Matrix => 288,
+        }
     }
 
     /// A length prefix: compact (flag 2) or aligned u16 (strings) / u32 (containers).

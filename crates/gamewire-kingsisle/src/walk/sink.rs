@@ -7,25 +7,44 @@ use crate::value::Raw;
 use gamewire_core::Result;
 
 /// Where a value goes: the property tag it is the value of (0 for a list element and
-/// the root) and the property's index in its class ([`NO_DEF`] for list elements, the
-/// root and properties kept raw).
+/// the root), the property's index in its class ([`NO_DEF`] for list elements, the
+/// root and properties kept raw), and whether it is an element of a container.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Slot {
     /// The property tag (hash), 0 when the value is no property's.
     pub tag: u32,
     /// The property's index in its class, or [`NO_DEF`].
     pub def: u16,
+    /// True for an element of a container (between `begin_list` and `end_list`).
+    pub element: bool,
 }
 
 /// [`Slot::def`] of a value that is not a property, or whose index does not fit.
 pub(crate) const NO_DEF: u16 = u16::MAX;
 
 impl Slot {
-    /// The slot of a list element or of the root.
-    pub(crate) const NONE: Slot = Slot {
+    /// The slot of the root object.
+    pub(crate) const ROOT: Slot = Slot {
         tag: 0,
         def: NO_DEF,
+        element: false,
     };
+    /// The slot of an element of a container.
+    pub(crate) const ELEMENT: Slot = Slot {
+        tag: 0,
+        def: NO_DEF,
+        element: true,
+    };
+
+    /// The slot of a property: its tag and its index in its class.
+    #[inline(always)]
+    pub(crate) fn property(tag: u32, def: u16) -> Slot {
+        Slot {
+            tag,
+            def,
+            element: false,
+        }
+    }
 }
 
 /// A fixed-size struct read whole (its bytes, aligned, come with it).
@@ -86,8 +105,9 @@ pub(crate) trait Sink<'a, 't> {
     fn begin_object(&mut self, slot: Slot, class: &'t ClassDef, index: usize) -> Self::Open;
     /// The object begun with `open` ends (`r`: the reader there, for errors).
     fn end_object(&mut self, open: Self::Open, r: &BitReader<'a>) -> Result<()>;
-    /// A container of `n` elements (values of their own) begins.
-    fn begin_list(&mut self, slot: Slot, n: usize) -> Self::Open;
+    /// A container of `n` elements (values of their own) begins; `room`: how many of
+    /// them the bits left can hold (at most `n`; memory in proportion to the input).
+    fn begin_list(&mut self, slot: Slot, n: usize, room: usize) -> Self::Open;
     /// The container begun with `open` ends.
     fn end_list(&mut self, open: Self::Open, r: &BitReader<'a>) -> Result<()>;
     /// A container of `n` elements of `width` bits each, from bit `first` of `data` (the
@@ -156,7 +176,7 @@ impl<'a, 't> Sink<'a, 't> for Check {
         Ok(())
     }
     #[inline(always)]
-    fn begin_list(&mut self, _: Slot, _: usize) {}
+    fn begin_list(&mut self, _: Slot, _: usize, _: usize) {}
     #[inline(always)]
     fn end_list(&mut self, _: (), _: &BitReader<'a>) -> Result<()> {
         Ok(())
