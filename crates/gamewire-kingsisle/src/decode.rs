@@ -120,7 +120,15 @@ impl<'a, 't> Sink<'a, 't> for Tree {
 
     #[inline(always)]
     fn begin_list(&mut self, slot: Slot, _: usize, room: usize) -> Open {
-        // Room for every element the bits left can hold, at once.
+        // Room for every element the bits left can hold, at once: for the outermost
+        // container only, so that containers nested in its elements, each starting
+        // before the bits it claims are read, do not each reserve that much (they
+        // start with room for up to 65,536 and grow with what they read).
+        let room = if self.lists.is_empty() {
+            room
+        } else {
+            room.min(1 << 16)
+        };
         self.lists.push(Vec::with_capacity(room));
         Open {
             start: self.scratch.len(),
