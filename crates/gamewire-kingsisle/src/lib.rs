@@ -14,6 +14,11 @@
 //! - [`wad`]: `KIWAD` archives: list, read (inflated on demand, CRC checked), build.
 //! - [`view`]: a borrowed, allocation-light reading ([`View`]): every value navigable,
 //!   strings borrowed from the input, no owned tree.
+//! - [`validate`]: the bytes checked, nothing built.
+//!
+//! The bit stream is read by one walker (the private `walk` module), generic over what
+//! it builds: the owned tree of [`decode`], the view's tape and [`validate`] are its
+//! sinks, so every reader applies the same rules, limits and error messages.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

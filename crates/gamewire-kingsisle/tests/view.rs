@@ -153,6 +153,14 @@ fn view_and_owned_decode_agree_on_random_and_damaged_input() {
         };
         let bytes = encode(&doc, &merged, &opts).unwrap();
         assert!(agree(&bytes, &merged, &opts, &format!("case {i}")));
+        // Against the encoder (code of its own): what the view read writes back the
+        // same bytes.
+        let kept = OwnedView::decode_any(bytes.clone(), &merged, &opts).unwrap();
+        assert_eq!(
+            encode(&kept.to_document(), &merged, &opts).unwrap(),
+            bytes,
+            "case {i}: the view's document re-encodes differently"
+        );
         // Read with a type list that lacks classes: unknown types (kept raw or refused).
         agree(&bytes, types, &opts, &format!("case {i}, own list only"));
         let file = bind::encode(&doc, &merged, &opts).unwrap();
