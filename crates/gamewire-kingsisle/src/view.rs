@@ -323,6 +323,11 @@ impl<'a, 't> View<'a, 't> {
         self.types
     }
 
+    /// How many values are bits kept raw (unknown types and properties).
+    pub(crate) fn raw_count(&self) -> usize {
+        self.raws.len()
+    }
+
     /// The value named by `id` (see [`NodeId`]); `None` when this view has no value
     /// there.
     pub fn get(&self, id: NodeId) -> Option<Item<'_, 'a, 't>> {

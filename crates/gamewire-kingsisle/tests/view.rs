@@ -76,6 +76,25 @@ fn agree(data: &[u8], types: &TypeList, opts: &Options, what: &str) -> bool {
     }
 }
 
+/// `inspect::tree` (read through the view) gives the nodes the owned tree's rendering
+/// gives (`inspect::object` over `inspect::decode_any`'s document), raw values included.
+fn inspect_agrees(data: &[u8], types: &TypeList, what: &str) {
+    use gamewire_core::inspect::TreeBuilder;
+    let opts = Options {
+        skip_unknown: true,
+        ..Options::default()
+    };
+    let Ok(doc) = inspect::decode_any(data, types, &opts) else {
+        assert!(inspect::tree(data, types, "t", 3).is_err(), "{what}");
+        return;
+    };
+    let nodes = inspect::tree(data, types, "t", 3).unwrap();
+    let mut t = TreeBuilder::new(3);
+    inspect::object(&mut t, "root", &doc.root, types);
+    let owned = t.finish();
+    assert_eq!(nodes.last(), owned.last(), "{what}: inspect trees differ");
+}
+
 /// Every object and list is reached again by its id, every element by its id and by
 /// [`ListRef::get`], with the same value.
 fn ids_reach_every_value(o: ObjectRef<'_, '_, '_>) {
@@ -163,6 +182,11 @@ fn view_and_owned_decode_agree_on_random_and_damaged_input() {
         );
         // Read with a type list that lacks classes: unknown types (kept raw or refused).
         agree(&bytes, types, &opts, &format!("case {i}, own list only"));
+        // The inspect tree (read through the view) shows what the owned tree shows.
+        let file = bind::encode(&doc, &merged, &opts).unwrap();
+        for list in [&merged, types] {
+            inspect_agrees(&file, list, &format!("case {i}"));
+        }
         let file = bind::encode(&doc, &merged, &opts).unwrap();
         assert!(agree(&file, &merged, &opts, &format!("case {i}, BINd")));
         // Damaged copies: cut short, and bytes changed.
