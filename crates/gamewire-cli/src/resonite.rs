@@ -365,14 +365,14 @@ mod tests {
         let mut chain = Value::Document(leaf.clone());
         for _ in 0..100 {
             let mut parent = leaf.clone();
-            for (k, v) in &mut parent.entries {
+            for (k, v) in parent.entries.to_mut() {
                 if k == "Children" {
-                    *v = Value::Array(vec![chain.clone()]);
+                    *v = Value::Array(vec![chain.clone()].into());
                 }
             }
             chain = Value::Document(parent);
         }
-        doc.entries[at].1 = chain;
+        doc.entries.to_mut()[at].1 = chain;
         let text = slot_tree(&doc, TreeView::default());
         assert!(text.contains("\n  Root  <"), "{text}");
         assert!(
