@@ -209,7 +209,7 @@ pub fn walk<'a, S: Sink<'a>>(
 
 const NONE: usize = usize::MAX;
 
-/// How many bytes of a key are looked at one by one for its NUL before a search.
+/// How many bytes of a key are tested a word at a time for its NUL before a search.
 const SHORT: usize = 16;
 
 /// An open container while walking.
@@ -405,18 +405,13 @@ impl<'a> Walker<'a> {
     }
 
     /// A NUL-terminated key or regex part ending before `limit` (see [`Self::utf8`] for
-    /// `text`). Keys are short: the first bytes are looked at one by one before a
-    /// search of the rest.
+    /// `text`); its NUL is found by [`nul`].
     #[inline(always)]
     fn cstring(&self, pos: &mut usize, limit: usize, text: bool) -> Result<&'a str> {
         let start = *pos;
         let rest = self.data.get(start..limit).unwrap_or_default();
-        let n = match rest.iter().take(SHORT).position(|&b| b == 0) {
-            Some(n) => n,
-            None => match memchr::memchr(0, rest) {
-                Some(n) => n,
-                None => return Err(self.no_nul(start)),
-            },
+        let Some(n) = nul(rest) else {
+            return Err(self.no_nul(start));
         };
         *pos = start + n + 1;
         self.utf8(&rest[..n], start, text)
@@ -683,6 +678,31 @@ impl<'a> Walker<'a> {
     }
 }
 
+/// Where the first NUL byte of `bytes` is. Keys are short: the first [`SHORT`] bytes
+/// are tested eight at a time in a word (the lowest byte flagged by the zero-byte test
+/// is always a true zero), the rest searched with `memchr`.
+#[inline(always)]
+fn nul(bytes: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w);
+        let zero = x.wrapping_sub(LO) & !x & HI;
+        if zero != 0 {
+            return Some(i + (zero.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+        if i >= SHORT {
+            return memchr::memchr(0, &bytes[i..]).map(|n| i + n);
+        }
+    }
+    let tail = bytes.get(i..).unwrap_or_default();
+    tail.iter().position(|&b| b == 0).map(|n| i + n)
+}
+
 /// True for the element types BSON defines.
 #[inline]
 fn known_type(t: u8) -> bool {
@@ -706,6 +726,25 @@ mod tests {
         let b = walk(bytes, 0, 64, &mut Build::new()).unwrap_err();
         assert_eq!(a.to_string(), b.to_string(), "one walk, one error");
         a
+    }
+
+    #[test]
+    fn nul_finds_the_first_zero_byte_at_every_position_and_length() {
+        for len in 0..40 {
+            for at in 0..=len {
+                // bytes 0x01 and 0x80-0xff around the zero (the word test's borrows)
+                let mut b: Vec<u8> = (0..len).map(|i| [1u8, 0x80, 0xff, b'a'][i % 4]).collect();
+                if at < len {
+                    b[at] = 0;
+                    // a second zero after the first is never the answer
+                    if at + 1 < len {
+                        b[at + 1] = 0;
+                    }
+                }
+                let want = b.iter().position(|&x| x == 0);
+                assert_eq!(nul(&b), want, "len {len}, zero at {at}");
+            }
+        }
     }
 
     #[test]
