@@ -6,7 +6,8 @@
 //! prints, per round's median, the `bson` crate's `RawDocument` walk, the owned decode
 //! built and dropped (`read_bson`), the build alone and the drop alone, the owned decode
 //! into an arena (`read_bson_in`: arena made, tree built, both dropped), and the view's
-//! check. `SLOTS` (5,000, about 9.5 MB of BSON as in `benches/peers.rs`) sizes the tree.
+//! check; and the memory the arena took. `SLOTS` (5,000, about 9.5 MB of BSON as in
+//! `benches/peers.rs`) sizes the tree.
 
 use bson::{RawBsonRef, RawDocument};
 use gamewire_resonite::bson_view::BsonView;
@@ -38,6 +39,18 @@ fn raw_value(v: RawBsonRef<'_>) -> usize {
         RawBsonRef::Binary(b) => b.bytes.len(),
         _ => 0,
     }
+}
+
+/// Entries of documents and items of arrays in `doc`, at every depth.
+fn count(doc: &gamewire_resonite::Document<'_>) -> usize {
+    fn value(v: &gamewire_resonite::Value<'_>) -> usize {
+        match v {
+            gamewire_resonite::Value::Document(d) => count(d),
+            gamewire_resonite::Value::Array(a) => a.len() + a.iter().map(value).sum::<usize>(),
+            _ => 0,
+        }
+    }
+    doc.len() + doc.entries.iter().map(|(_, v)| value(v)).sum::<usize>()
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -88,6 +101,13 @@ fn main() {
         );
         check.push(t.elapsed());
     }
+    let arena = Arena::new();
+    let entries = count(&read_bson_in(&bson, &arena, &opts).unwrap());
+    println!(
+        "the arena took {} bytes for {entries} entries and items ({} per BSON byte)",
+        arena.allocated_bytes(),
+        arena.allocated_bytes() as f64 / bson.len() as f64
+    );
     let raw = median(raw);
     println!(
         "{} bytes of BSON, medians of {rounds} rounds (ms):",
