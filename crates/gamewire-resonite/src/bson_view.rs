@@ -752,6 +752,7 @@ impl<'a> ValueRef<'a> {
                 a.doc
                     .to_document()?
                     .entries
+                    .into_owned()
                     .into_iter()
                     .map(|(_, v)| v)
                     .collect(),
@@ -832,7 +833,7 @@ mod tests {
         );
         doc.push(
             "g",
-            Value::Array(vec![Value::Document(inner), Value::Int32(9)]),
+            Value::Array(vec![Value::Document(inner), Value::Int32(9)].into()),
         );
         let b = bytes_of(&doc);
         let view = BsonView::new(&b, &Options::default()).unwrap();
