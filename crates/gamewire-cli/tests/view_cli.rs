@@ -1111,7 +1111,7 @@ fn another_host_is_warned_about_and_still_checked() {
 }
 
 #[test]
-fn entries_of_packs_and_archives_open_read_only() {
+fn entries_of_packs_and_archives_are_edited_and_saved_into_them() {
     let dir = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
     let pck = dir.path().join("packer.pck");
@@ -1150,7 +1150,7 @@ fn entries_of_packs_and_archives_open_read_only() {
     assert_eq!(s.open("0/packer.pck").0, 422);
     let (status, opened) = s.open("0/packer.pck//saves/save.dat");
     assert_eq!(status, 200, "{opened}");
-    assert_eq!(opened["readOnly"], true);
+    assert_eq!(opened["entry"], "saves/save.dat");
     let out = common::gamewire(&["decode", pck.to_str().unwrap(), "--entry", "saves/save.dat"]);
     assert!(
         out.status.success(),
@@ -1173,8 +1173,26 @@ fn entries_of_packs_and_archives_open_read_only() {
         "",
     );
     assert_eq!(first, decoded["data"][0]);
-    // Read-only: a save is refused and the pack is unchanged.
+    // An edit saved goes into the pack: that entry holds the new value, every other
+    // entry its bytes, as the library reads them.
     let before = std::fs::read(&pck).unwrap();
+    edit_entry(
+        &s,
+        &pck,
+        "0/packer.pck",
+        "saves/save.dat",
+        "/0/hp",
+        json!(88),
+    );
+    // An entry id does not step outside the roots either.
+    assert_eq!(s.open("0/../packer.pck//saves/save.dat").0, 403);
+    // A pack changed on disk since the page opened the entry is not overwritten.
+    let (status, body) = s.open("0/packer.pck//saves/save.dat");
+    assert_eq!(status, 200, "{body}");
+    let patch = json!({"file": "0/packer.pck//saves/save.dat",
+                       "ops": [{"op": "replace", "path": "/0/hp", "value": 5}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
+    std::fs::write(&pck, &before).unwrap();
     let (status, body) = s.api(
         "POST",
         "/api/save",
@@ -1182,12 +1200,90 @@ fn entries_of_packs_and_archives_open_read_only() {
     );
     assert_eq!(status, 422, "{body}");
     assert!(
-        body["error"].as_str().unwrap().contains("read-only"),
+        body["error"].as_str().unwrap().contains("changed"),
         "{body}"
     );
     assert_eq!(std::fs::read(&pck).unwrap(), before);
-    // An entry id does not step outside the roots either.
-    assert_eq!(s.open("0/../packer.pck//saves/save.dat").0, 403);
+}
+
+/// Opens entry `entry` of the archive at `path` (id `id`), replaces the value at
+/// `pointer` with `value` and saves; then checks with the library that the entry holds
+/// the new value and nothing else in it changed, and that every other entry reads as
+/// it did.
+fn edit_entry(s: &Server, path: &Path, id: &str, entry: &str, pointer: &str, value: Value) {
+    let full = format!("{id}//{entry}");
+    let decode_entry = || {
+        let out = common::gamewire(&["decode", path.to_str().unwrap(), "--entry", entry]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let before_doc = decode_entry();
+    let before = std::fs::read(path).unwrap();
+    let (status, opened) = s.open(&full);
+    assert_eq!(status, 200, "{opened}");
+    let patch = json!({"file": full, "ops": [{"op": "replace", "path": pointer, "value": value}]});
+    let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = s.api("POST", "/api/save", &json!({"file": full}).to_string());
+    assert_eq!(status, 200, "{full}: {body}");
+    let after_doc = decode_entry();
+    let mut expected = before_doc["data"].clone();
+    *expected.pointer_mut(pointer).unwrap() = value;
+    assert_eq!(
+        after_doc["data"], expected,
+        "{full}: only {pointer} changes"
+    );
+    let after = std::fs::read(path).unwrap();
+    let a = gamewire::open::archive::archive(&before).unwrap().unwrap();
+    let b = gamewire::open::archive::archive(&after).unwrap().unwrap();
+    assert_eq!(a.describe(), b.describe());
+    let mut changed = Vec::new();
+    for i in 0..a.len() {
+        assert_eq!(a.name(i), b.name(i));
+        if a.read(i).unwrap() != b.read(i).unwrap() {
+            changed.push(a.name(i).to_owned());
+        }
+    }
+    assert_eq!(changed, [entry], "{full}: only the entry edited changes");
+    let (_, changes) = s.api("GET", &format!("/api/changes?file={full}"), "");
+    assert_eq!(
+        changes["changes"],
+        json!([]),
+        "saved: the page holds the disk's values"
+    );
+}
+
+/// A KingsIsle object file in a `KIWAD` (compressed, beside a stored entry), its type
+/// list beside the archive: an edit saved goes into the archive.
+#[test]
+fn an_entry_of_a_wad_is_edited_and_saved_into_it() {
+    use gamewire::kingsisle::wad::{Builder, Prepared};
+    let dir = tempfile::tempdir().unwrap();
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/kingsisle");
+    std::fs::copy(samples.join("types.json"), dir.path().join("types.json")).unwrap();
+    let item = std::fs::read(samples.join("item.bin")).unwrap();
+    let mut b = Builder::new(2, None).unwrap();
+    b.add(Prepared::packed("ObjectData/item.bin", item, 9).unwrap())
+        .unwrap();
+    b.add(Prepared::packed("Sound/a.mp3", b"ID3 some sound".to_vec(), 9).unwrap())
+        .unwrap();
+    b.add(Prepared::packed("readme.txt", b"text after it".to_vec(), 9).unwrap())
+        .unwrap();
+    let wad = dir.path().join("Root.wad");
+    std::fs::write(&wad, b.to_bytes().unwrap()).unwrap();
+    let s = start(&[dir.path()]);
+    edit_entry(
+        &s,
+        &wad,
+        "0/Root.wad",
+        "ObjectData/item.bin",
+        "/m_name",
+        json!("Rain Hat"),
+    );
 }
 
 #[test]
