@@ -1494,3 +1494,64 @@ fn kingsisle_values_show_their_bits() {
     let (status, b) = s.api("GET", "/api/bytes?file=0/item.bin&pointer=/m_nope", "");
     assert_ne!(status, 200, "{b}");
 }
+
+/// A real Resonite item (read through its view): a slot's transform and a component's
+/// value carry the types the data model gives them, numbers their BSON types; an edit
+/// that would change a number's BSON type (2^40 into an int32, an integer into a
+/// float) is refused, one that fits is saved and only that value changes.
+#[test]
+fn resonite_values_carry_their_types_and_edits_keep_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/resonite/real/resonite-avatar-root-id.brson");
+    let path = dir.path().join("avatar.brson");
+    std::fs::copy(real, &path).unwrap();
+    let s = start(&[dir.path()]);
+    let id = "0/avatar.brson";
+    let (status, opened) = s.open(id);
+    assert_eq!(status, 200, "{opened}");
+    let node = |p: &str| {
+        let (status, n) = s.api("GET", &format!("/api/node?file={id}&pointer={p}"), "");
+        assert_eq!(status, 200, "{n}");
+        n
+    };
+    let child = |n: &Value, k: &str| {
+        n["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["key"] == k)
+            .unwrap_or_else(|| panic!("{k}: {n}"))
+            .clone()
+    };
+    let position = child(&node("/Object/Position"), "Data");
+    assert_eq!(position["type"]["name"], "float3", "{position}");
+    assert_eq!(position["type"]["components"][1]["label"], "y");
+    let rotation = node("/Object/Rotation/Data");
+    assert_eq!(rotation["type"]["name"], "floatQ", "{rotation}");
+    assert_eq!(rotation["type"]["components"][3]["type"]["bits"], 32);
+    assert_eq!(rotation["parts"], json!(["0.0", "0.0", "0.0", "1.0"]));
+    let flag = child(&node("/FeatureFlags"), "ProtoFlux");
+    assert_eq!(flag["type"]["name"], "int32", "{flag}");
+    // A component's member, typed by the component's type from the `Types` table.
+    let update = child(&node("/Object/Components/Data/0/Data/UpdateOrder"), "Data");
+    assert_eq!(update["type"]["name"], "int", "{update}");
+    for (pointer, value, message) in [
+        (
+            "/FeatureFlags/ProtoFlux",
+            json!(1u64 << 40),
+            "int32's range",
+        ),
+        ("/Object/Position/Data/0", json!(2), "is an integer"),
+        ("/Object/OrderOffset/Data", json!(5), "$numberLong"),
+    ] {
+        let ops = json!({"file": id, "ops": [{"op": "replace", "path": pointer, "value": value}]});
+        let (status, body) = s.api("POST", "/api/patch", &ops.to_string());
+        assert_eq!(status, 422, "{pointer}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(message),
+            "{pointer}: {body}"
+        );
+    }
+    edit_and_save(&s, dir.path(), id, "/Object/Position/Data/0", json!(2.5));
+}

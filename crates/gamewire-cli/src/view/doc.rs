@@ -235,7 +235,8 @@ impl OpenFile {
             let mut out = lazy::node(b, pointer, offset, limit)?;
             if !self.types.is_none() {
                 // Typed from a small stand-in: the path and the tagged values here.
-                let partial = lazy::partial(b, &tokens(pointer)?, &out)?;
+                let toks = tokens(pointer)?;
+                let partial = lazy::partial(b, &toks, &out, self.types.context(&toks))?;
                 super::typed::annotate(&self.types, &partial, pointer, &mut out);
             }
             return Ok(out);
