@@ -139,10 +139,17 @@ pub fn partial(
     if !tagged && !tagged_children && !scalars {
         return Ok(root);
     }
-    // The path: each ancestor as a container of its own kind.
+    // The path: each ancestor as a container of its own kind (for the scalars alone, as
+    // a map: the library finds a child by its token in either, and no listing is read).
     for i in 0..toks.len() {
-        let l = b.listing(&super::doc::pointer_of(&toks[..i]), 0, 0)?;
-        place(&mut root, &toks[..i], empty(l.value.kind));
+        let kind = if tagged || tagged_children {
+            b.listing(&super::doc::pointer_of(&toks[..i]), 0, 0)?
+                .value
+                .kind
+        } else {
+            "object"
+        };
+        place(&mut root, &toks[..i], empty(kind));
     }
     for t in &extra {
         if let Ok(v) = b.value(&super::doc::pointer_of(t)) {
