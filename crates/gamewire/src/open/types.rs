@@ -589,6 +589,14 @@ mod resonite {
         if let Some(b) = get(data, toks).and_then(BsonNumber::of) {
             b.check(new)?;
         }
+        // The text inside an int64's or an int32's tag.
+        if let Some((tag, up)) = toks.split_last() {
+            let wrapped = serde_json::json!({ tag.as_str(): new });
+            match get(data, up).and_then(BsonNumber::of) {
+                Some(b) if BsonNumber::of(&wrapped) == Some(b) => b.check(&wrapped)?,
+                _ => {}
+            }
+        }
         Ok(())
     }
 }
@@ -1071,6 +1079,8 @@ mod tests {
         )
         .unwrap();
         assert!(check("/Object/OrderOffset/Data", json!(5)).is_err());
+        check("/Object/OrderOffset/Data/$numberLong", json!("-12")).unwrap();
+        assert!(check("/Object/OrderOffset/Data/$numberLong", json!("x")).is_err());
         // A component's member, typed by its component's type (found where it is).
         let types = data["Types"].as_array().unwrap();
         let colour_x = types
