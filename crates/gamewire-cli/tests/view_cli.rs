@@ -26,7 +26,13 @@ impl Drop for Server {
 
 /// Starts `gamewire view --no-browser --port 0 PATHS` and reads its address.
 fn start(paths: &[&Path]) -> Server {
+    start_with(paths, &[])
+}
+
+/// [`start`] with environment variables set.
+fn start_with(paths: &[&Path], env: &[(&str, &str)]) -> Server {
     let mut child = common::bin()
+        .envs(env.iter().copied())
         .arg("view")
         .arg("--no-browser")
         .args(["--port", "0"])
@@ -1554,4 +1560,74 @@ fn resonite_values_carry_their_types_and_edits_keep_them() {
         );
     }
     edit_and_save(&s, dir.path(), id, "/Object/Position/Data/0", json!(2.5));
+}
+
+/// An encrypted Godot 4 pack (directory and files), its key given as the CLI takes it
+/// (`GAMEWIRE_GODOT_KEY`): an entry is opened, edited and saved into the pack, encrypted
+/// with that key; the library then reads the new value and every other entry unchanged.
+#[test]
+fn an_entry_of_an_encrypted_pack_is_saved_with_its_key() {
+    use gamewire::godot::pck::{Encryption, Key, Pack, PackReader};
+    let key_hex = "5a".repeat(32);
+    let key = Key::from_hex(&key_hex).unwrap();
+    let project = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/godot/real/cell-game.project.binary"),
+    )
+    .unwrap();
+    let mut p = Pack::new((4, 6, 0));
+    p.add_file("project.binary", project).unwrap();
+    p.add_file("icon.png", b"\x89PNG not really".to_vec())
+        .unwrap();
+    p.encrypt(Encryption {
+        key: key.clone(),
+        directory: true,
+        files: true,
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pck = dir.path().join("game.pck");
+    std::fs::write(&pck, p.to_bytes()).unwrap();
+    let before = std::fs::read(&pck).unwrap();
+    let s = start_with(&[dir.path()], &[("GAMEWIRE_GODOT_KEY", &key_hex)]);
+    let full = "0/game.pck//project.binary";
+    let (status, opened) = s.open(full);
+    assert_eq!(status, 200, "{opened}");
+    let patch = json!({"file": full, "ops": [{"op": "replace",
+        "path": "/application~1config~1name", "value": "Cell Game, edited"}]});
+    let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = s.api("POST", "/api/save", &json!({"file": full}).to_string());
+    assert_eq!(status, 200, "{body}");
+    let after = std::fs::read(&pck).unwrap();
+    let (a, b) = (
+        PackReader::with_key(&before, Some(&key)).unwrap(),
+        PackReader::with_key(&after, Some(&key)).unwrap(),
+    );
+    assert!(b.info().directory_encrypted());
+    assert_eq!(a.info().format, b.info().format);
+    assert!(b.entries().iter().all(|e| e.encrypted()));
+    assert_eq!(
+        a.read_content(&a.entries()[1]).unwrap(),
+        b.read_content(&b.entries()[1]).unwrap()
+    );
+    assert!(
+        PackReader::parse(&after).is_err(),
+        "the directory stays encrypted"
+    );
+    let out = common::gamewire(&[
+        "decode",
+        pck.to_str().unwrap(),
+        "--entry",
+        "project.binary",
+        "--key",
+        &key_hex,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["data"]["application/config/name"], "Cell Game, edited");
 }
