@@ -562,6 +562,15 @@ mod resonite {
                 continue;
             };
             if up == 0 {
+                // An integer the engine wrote in another width than the type's (Neos
+                // wrote some `int`s as int64) keeps the width it has.
+                if let (TreeType::Scalar(p), Some(b)) =
+                    (&t, get(data, toks).and_then(BsonNumber::of))
+                {
+                    if p.bson() != Some(b) {
+                        return by_form(get(data, toks)?);
+                    }
+                }
                 return of_type(&t);
             }
             let want: String = tail.iter().map(|k| format!("/{k}")).collect();
@@ -1122,6 +1131,36 @@ mod tests {
         );
         let u = format!("{comp}/Data/UpdateOrder/Data");
         assert_eq!(at(&u).unwrap()["name"], "int");
+    }
+
+    /// A real Neos item: components' types are names, and its `UpdateOrder`s (an `int`)
+    /// were written as int64: they stay int64.
+    #[cfg(feature = "resonite")]
+    #[test]
+    fn neos_int64_ints_keep_their_width() {
+        let bytes = include_bytes!("../../../../tests/fixtures/resonite/real/neos-holder.7zbson");
+        let o = crate::open::open(
+            bytes.to_vec(),
+            Some(std::path::Path::new("holder.7zbson")),
+            &crate::open::SideFiles::none(),
+            &crate::open::OpenOptions::default(),
+        )
+        .unwrap();
+        let t = Types::of(&o);
+        let data: Json = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
+        let p = toks("/Object/Components/Data/0/Data/UpdateOrder/Data");
+        assert_eq!(
+            data.pointer("/Object/Components/Data/0/Data/UpdateOrder/Data"),
+            Some(&json!({"$numberLong": "0"}))
+        );
+        assert_eq!(t.at(&data, &p), None);
+        assert!(t.check(&data, &p, &json!(5)).is_err());
+        t.check(&data, &p, &json!({"$numberLong": "5"})).unwrap();
+        let pos = t
+            .at(&data, &toks("/Object/Position/Data"))
+            .unwrap()
+            .to_json();
+        assert_eq!(pos["name"], "float3");
     }
 
     #[cfg(feature = "kingsisle")]
