@@ -26,7 +26,13 @@ impl Drop for Server {
 
 /// Starts `gamewire view --no-browser --port 0 PATHS` and reads its address.
 fn start(paths: &[&Path]) -> Server {
+    start_with(paths, &[])
+}
+
+/// [`start`] with environment variables set.
+fn start_with(paths: &[&Path], env: &[(&str, &str)]) -> Server {
     let mut child = common::bin()
+        .envs(env.iter().copied())
         .arg("view")
         .arg("--no-browser")
         .args(["--port", "0"])
@@ -1111,7 +1117,7 @@ fn another_host_is_warned_about_and_still_checked() {
 }
 
 #[test]
-fn entries_of_packs_and_archives_open_read_only() {
+fn entries_of_packs_and_archives_are_edited_and_saved_into_them() {
     let dir = tempfile::tempdir().unwrap();
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
     let pck = dir.path().join("packer.pck");
@@ -1150,7 +1156,7 @@ fn entries_of_packs_and_archives_open_read_only() {
     assert_eq!(s.open("0/packer.pck").0, 422);
     let (status, opened) = s.open("0/packer.pck//saves/save.dat");
     assert_eq!(status, 200, "{opened}");
-    assert_eq!(opened["readOnly"], true);
+    assert_eq!(opened["entry"], "saves/save.dat");
     let out = common::gamewire(&["decode", pck.to_str().unwrap(), "--entry", "saves/save.dat"]);
     assert!(
         out.status.success(),
@@ -1173,8 +1179,26 @@ fn entries_of_packs_and_archives_open_read_only() {
         "",
     );
     assert_eq!(first, decoded["data"][0]);
-    // Read-only: a save is refused and the pack is unchanged.
+    // An edit saved goes into the pack: that entry holds the new value, every other
+    // entry its bytes, as the library reads them.
     let before = std::fs::read(&pck).unwrap();
+    edit_entry(
+        &s,
+        &pck,
+        "0/packer.pck",
+        "saves/save.dat",
+        "/0/hp",
+        json!(88),
+    );
+    // An entry id does not step outside the roots either.
+    assert_eq!(s.open("0/../packer.pck//saves/save.dat").0, 403);
+    // A pack changed on disk since the page opened the entry is not overwritten.
+    let (status, body) = s.open("0/packer.pck//saves/save.dat");
+    assert_eq!(status, 200, "{body}");
+    let patch = json!({"file": "0/packer.pck//saves/save.dat",
+                       "ops": [{"op": "replace", "path": "/0/hp", "value": 5}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
+    std::fs::write(&pck, &before).unwrap();
     let (status, body) = s.api(
         "POST",
         "/api/save",
@@ -1182,12 +1206,90 @@ fn entries_of_packs_and_archives_open_read_only() {
     );
     assert_eq!(status, 422, "{body}");
     assert!(
-        body["error"].as_str().unwrap().contains("read-only"),
+        body["error"].as_str().unwrap().contains("changed"),
         "{body}"
     );
     assert_eq!(std::fs::read(&pck).unwrap(), before);
-    // An entry id does not step outside the roots either.
-    assert_eq!(s.open("0/../packer.pck//saves/save.dat").0, 403);
+}
+
+/// Opens entry `entry` of the archive at `path` (id `id`), replaces the value at
+/// `pointer` with `value` and saves; then checks with the library that the entry holds
+/// the new value and nothing else in it changed, and that every other entry reads as
+/// it did.
+fn edit_entry(s: &Server, path: &Path, id: &str, entry: &str, pointer: &str, value: Value) {
+    let full = format!("{id}//{entry}");
+    let decode_entry = || {
+        let out = common::gamewire(&["decode", path.to_str().unwrap(), "--entry", entry]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let before_doc = decode_entry();
+    let before = std::fs::read(path).unwrap();
+    let (status, opened) = s.open(&full);
+    assert_eq!(status, 200, "{opened}");
+    let patch = json!({"file": full, "ops": [{"op": "replace", "path": pointer, "value": value}]});
+    let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = s.api("POST", "/api/save", &json!({"file": full}).to_string());
+    assert_eq!(status, 200, "{full}: {body}");
+    let after_doc = decode_entry();
+    let mut expected = before_doc["data"].clone();
+    *expected.pointer_mut(pointer).unwrap() = value;
+    assert_eq!(
+        after_doc["data"], expected,
+        "{full}: only {pointer} changes"
+    );
+    let after = std::fs::read(path).unwrap();
+    let a = gamewire::open::archive::archive(&before).unwrap().unwrap();
+    let b = gamewire::open::archive::archive(&after).unwrap().unwrap();
+    assert_eq!(a.describe(), b.describe());
+    let mut changed = Vec::new();
+    for i in 0..a.len() {
+        assert_eq!(a.name(i), b.name(i));
+        if a.read(i).unwrap() != b.read(i).unwrap() {
+            changed.push(a.name(i).to_owned());
+        }
+    }
+    assert_eq!(changed, [entry], "{full}: only the entry edited changes");
+    let (_, changes) = s.api("GET", &format!("/api/changes?file={full}"), "");
+    assert_eq!(
+        changes["changes"],
+        json!([]),
+        "saved: the page holds the disk's values"
+    );
+}
+
+/// A KingsIsle object file in a `KIWAD` (compressed, beside a stored entry), its type
+/// list beside the archive: an edit saved goes into the archive.
+#[test]
+fn an_entry_of_a_wad_is_edited_and_saved_into_it() {
+    use gamewire::kingsisle::wad::{Builder, Prepared};
+    let dir = tempfile::tempdir().unwrap();
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/kingsisle");
+    std::fs::copy(samples.join("types.json"), dir.path().join("types.json")).unwrap();
+    let item = std::fs::read(samples.join("item.bin")).unwrap();
+    let mut b = Builder::new(2, None).unwrap();
+    b.add(Prepared::packed("ObjectData/item.bin", item, 9).unwrap())
+        .unwrap();
+    b.add(Prepared::packed("Sound/a.mp3", b"ID3 some sound".to_vec(), 9).unwrap())
+        .unwrap();
+    b.add(Prepared::packed("readme.txt", b"text after it".to_vec(), 9).unwrap())
+        .unwrap();
+    let wad = dir.path().join("Root.wad");
+    std::fs::write(&wad, b.to_bytes().unwrap()).unwrap();
+    let s = start(&[dir.path()]);
+    edit_entry(
+        &s,
+        &wad,
+        "0/Root.wad",
+        "ObjectData/item.bin",
+        "/m_name",
+        json!("Rain Hat"),
+    );
 }
 
 #[test]
@@ -1522,4 +1624,135 @@ fn kingsisle_xml_values_show_their_text() {
     assert_eq!(b["available"], false, "{b}");
     let (_, b) = s.api("GET", "/api/bytes?file=0/item.xml&pointer=/m_color/g", "");
     assert_eq!(b["offset"], 230, "{b}");
+}
+
+/// A real Resonite item (read through its view): a slot's transform and a component's
+/// value carry the types the data model gives them, numbers their BSON types; an edit
+/// that would change a number's BSON type (2^40 into an int32, an integer into a
+/// float) is refused, one that fits is saved and only that value changes.
+#[test]
+fn resonite_values_carry_their_types_and_edits_keep_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/fixtures/resonite/real/resonite-avatar-root-id.brson");
+    let path = dir.path().join("avatar.brson");
+    std::fs::copy(real, &path).unwrap();
+    let s = start(&[dir.path()]);
+    let id = "0/avatar.brson";
+    let (status, opened) = s.open(id);
+    assert_eq!(status, 200, "{opened}");
+    let node = |p: &str| {
+        let (status, n) = s.api("GET", &format!("/api/node?file={id}&pointer={p}"), "");
+        assert_eq!(status, 200, "{n}");
+        n
+    };
+    let child = |n: &Value, k: &str| {
+        n["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["key"] == k)
+            .unwrap_or_else(|| panic!("{k}: {n}"))
+            .clone()
+    };
+    let position = child(&node("/Object/Position"), "Data");
+    assert_eq!(position["type"]["name"], "float3", "{position}");
+    assert_eq!(position["type"]["components"][1]["label"], "y");
+    let rotation = node("/Object/Rotation/Data");
+    assert_eq!(rotation["type"]["name"], "floatQ", "{rotation}");
+    assert_eq!(rotation["type"]["components"][3]["type"]["bits"], 32);
+    assert_eq!(rotation["parts"], json!(["0.0", "0.0", "0.0", "1.0"]));
+    let flag = child(&node("/FeatureFlags"), "ProtoFlux");
+    assert_eq!(flag["type"]["name"], "int32", "{flag}");
+    // A component's member, typed by the component's type from the `Types` table.
+    let update = child(&node("/Object/Components/Data/0/Data/UpdateOrder"), "Data");
+    assert_eq!(update["type"]["name"], "int", "{update}");
+    for (pointer, value, message) in [
+        (
+            "/FeatureFlags/ProtoFlux",
+            json!(1u64 << 40),
+            "int32's range",
+        ),
+        ("/Object/Position/Data/0", json!(2), "is an integer"),
+        ("/Object/OrderOffset/Data", json!(5), "$numberLong"),
+    ] {
+        let ops = json!({"file": id, "ops": [{"op": "replace", "path": pointer, "value": value}]});
+        let (status, body) = s.api("POST", "/api/patch", &ops.to_string());
+        assert_eq!(status, 422, "{pointer}: {body}");
+        assert!(
+            body["error"].as_str().unwrap().contains(message),
+            "{pointer}: {body}"
+        );
+    }
+    edit_and_save(&s, dir.path(), id, "/Object/Position/Data/0", json!(2.5));
+}
+
+/// An encrypted Godot 4 pack (directory and files), its key given as the CLI takes it
+/// (`GAMEWIRE_GODOT_KEY`): an entry is opened, edited and saved into the pack, encrypted
+/// with that key; the library then reads the new value and every other entry unchanged.
+#[test]
+fn an_entry_of_an_encrypted_pack_is_saved_with_its_key() {
+    use gamewire::godot::pck::{Encryption, Key, Pack, PackReader};
+    let key_hex = "5a".repeat(32);
+    let key = Key::from_hex(&key_hex).unwrap();
+    let project = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/godot/real/cell-game.project.binary"),
+    )
+    .unwrap();
+    let mut p = Pack::new((4, 6, 0));
+    p.add_file("project.binary", project).unwrap();
+    p.add_file("icon.png", b"\x89PNG not really".to_vec())
+        .unwrap();
+    p.encrypt(Encryption {
+        key: key.clone(),
+        directory: true,
+        files: true,
+    })
+    .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pck = dir.path().join("game.pck");
+    std::fs::write(&pck, p.to_bytes()).unwrap();
+    let before = std::fs::read(&pck).unwrap();
+    let s = start_with(&[dir.path()], &[("GAMEWIRE_GODOT_KEY", &key_hex)]);
+    let full = "0/game.pck//project.binary";
+    let (status, opened) = s.open(full);
+    assert_eq!(status, 200, "{opened}");
+    let patch = json!({"file": full, "ops": [{"op": "replace",
+        "path": "/application~1config~1name", "value": "Cell Game, edited"}]});
+    let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = s.api("POST", "/api/save", &json!({"file": full}).to_string());
+    assert_eq!(status, 200, "{body}");
+    let after = std::fs::read(&pck).unwrap();
+    let (a, b) = (
+        PackReader::with_key(&before, Some(&key)).unwrap(),
+        PackReader::with_key(&after, Some(&key)).unwrap(),
+    );
+    assert!(b.info().directory_encrypted());
+    assert_eq!(a.info().format, b.info().format);
+    assert!(b.entries().iter().all(|e| e.encrypted()));
+    assert_eq!(
+        a.read_content(&a.entries()[1]).unwrap(),
+        b.read_content(&b.entries()[1]).unwrap()
+    );
+    assert!(
+        PackReader::parse(&after).is_err(),
+        "the directory stays encrypted"
+    );
+    let out = common::gamewire(&[
+        "decode",
+        pck.to_str().unwrap(),
+        "--entry",
+        "project.binary",
+        "--key",
+        &key_hex,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["data"]["application/config/name"], "Cell Game, edited");
 }

@@ -49,7 +49,8 @@ func _init():
     var listing = args[n - 3]
     var out = args[n - 2]
     seed(int(args[n - 1]))
-    print("PACK ", ProjectSettings.load_resource_pack(pack))
+    for p in pack.split(","):
+        print("PACK ", ProjectSettings.load_resource_pack(p))
     var f = File.new()
     f.open(listing, File.READ)
     while not f.eof_reached():
@@ -143,8 +144,37 @@ fn godot3_reads_our_pack_and_project_binary_and_we_read_its_project_binary() {
         pack.add_file(&path, data.clone()).unwrap();
         files.push((path, data));
     }
+    // One of its files replaced in place (`pck::replace`): the engine reads the new bytes.
+    let len = rng.below(3000) as usize;
+    let edited: Vec<u8> = (0..len).map(|_| rng.below(256) as u8).collect();
+    let bytes = gamewire_godot::pck::replace(&pack.to_bytes(), None, 2, &edited).unwrap();
+    files[2].1 = edited;
     let pck = dir.path().join("ours.pck");
-    std::fs::write(&pck, pack.to_bytes()).unwrap();
+    std::fs::write(&pck, bytes).unwrap();
+    // The engine's own pack (Godot 3.2.3's PCKPacker: unaligned, no MD5s) with its text
+    // file replaced: the engine reads the new text and the other files as they were.
+    let fixture = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/godot/engine-3.2.3/packer.pck"
+    ))
+    .unwrap();
+    let before = PackReader::parse(&fixture).unwrap();
+    let hello = before
+        .entries()
+        .iter()
+        .position(|e| e.name() == "hello.txt")
+        .unwrap();
+    let text = format!("edited by gamewire, seed {seed}\n").into_bytes();
+    let theirs_edited = gamewire_godot::pck::replace(&fixture, None, hello, &text).unwrap();
+    let save = before.find("saves/save.dat").unwrap();
+    files.push(("hello.txt".into(), text));
+    files.push((
+        "saves/save.dat".into(),
+        before.read_checked(save).unwrap().to_vec(),
+    ));
+    let engine_made = dir.path().join("engine-made.pck");
+    std::fs::write(&engine_made, theirs_edited).unwrap();
+    let packs = format!("{},{}", pck.display(), engine_made.display());
 
     let mut listing = String::new();
     for (p, _) in &files {
@@ -173,7 +203,7 @@ fn godot3_reads_our_pack_and_project_binary_and_we_read_its_project_binary() {
         "pack.gd",
         SCRIPT,
         &[
-            pck.as_os_str(),
+            std::ffi::OsStr::new(&packs),
             list.as_os_str(),
             saved.as_os_str(),
             engine_seed.as_ref(),
@@ -186,7 +216,7 @@ fn godot3_reads_our_pack_and_project_binary_and_we_read_its_project_binary() {
         "seed {seed}; engine output:\n{stdout}\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("PACK True"), "{ctx}");
+    assert_eq!(stdout.matches("PACK True").count(), 2, "{ctx}");
     assert!(stdout.contains("SAVED 0"), "{ctx}");
 
     // The engine read every file of our pack.

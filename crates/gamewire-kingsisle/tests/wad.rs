@@ -279,3 +279,130 @@ mod random {
         }
     }
 }
+
+/// Every entry of katsuba's archive replaced with bytes of several sizes: the edited
+/// entry reads back as the new bytes, stored as it was (compressed or not, its journal
+/// marks kept); every other entry's record (but its offset) and stored bytes are as they
+/// were; a stored entry put back gives the archive back byte for byte.
+#[test]
+fn an_entry_is_replaced_and_everything_else_kept() {
+    let bytes = fixture("Test.wad");
+    let a = Archive::new(bytes.as_slice()).unwrap();
+    for i in 0..a.len() {
+        let old = a.entry(i).unwrap();
+        let old_data = a.read(&old).unwrap().into_bytes().unwrap().into_owned();
+        for new in [
+            Vec::new(),
+            b"short".to_vec(),
+            b"a longer text, a longer text, a longer text\n".repeat(20),
+        ] {
+            let out = wad::replace(&a, i, &new).unwrap();
+            let b = Archive::new(out.as_slice()).unwrap();
+            assert_eq!(b.header(), a.header());
+            for (j, (x, y)) in a.entries().zip(b.entries()).enumerate() {
+                assert_eq!(
+                    (x.name, x.compressed_byte, x.terminated),
+                    (y.name, y.compressed_byte, y.terminated)
+                );
+                if j == i {
+                    assert_eq!(b.read(&y).unwrap().bytes(), Some(&new[..]));
+                    assert_eq!(y.crc, wad::crc(b.stored(&y)));
+                    if !x.compressed {
+                        assert_eq!(y.compressed_size, x.compressed_size, "the stored mark");
+                    }
+                } else {
+                    assert_eq!(
+                        (x.size, x.compressed_size, x.crc),
+                        (y.size, y.compressed_size, y.crc)
+                    );
+                    assert_eq!(a.stored(&x), b.stored(&y));
+                }
+            }
+            // The data stays back to back after the journal.
+            Builder::from_archive(&b).unwrap();
+            if !old.compressed {
+                assert_eq!(wad::replace(&b, i, &old_data).unwrap(), bytes);
+            }
+        }
+    }
+    // The same bytes: the archive unchanged.
+    let e = a.find("text1.txt").unwrap();
+    let i = a.entries().position(|x| x.name == "text1.txt").unwrap();
+    let same = a.read(&e).unwrap().into_bytes().unwrap().into_owned();
+    assert_eq!(wad::replace(&a, i, &same).unwrap(), bytes);
+    assert!(wad::replace(&a, 99, b"x").is_err());
+}
+
+/// A placeholder and a damaged entry are not replaced; an entry of an archive with bytes
+/// no entry holds is refused (it cannot be written back exactly).
+#[test]
+fn placeholders_damage_and_gaps_are_refused() {
+    let mut good = one_entry(b"some data here", false);
+    let data_at = good.len() - 14;
+    let mut bad = good.clone();
+    bad[data_at] ^= 1;
+    let e = wad::replace(&Archive::new(bad.as_slice()).unwrap(), 0, b"x")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("CRC mismatch"), "{e}");
+    let mut placeholder = good.clone();
+    placeholder[data_at..data_at + 4].copy_from_slice(&[0; 4]);
+    let e = wad::replace(&Archive::new(placeholder.as_slice()).unwrap(), 0, b"x")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("placeholder"), "{e}");
+    good.extend_from_slice(b"trailing");
+    let e = wad::replace(&Archive::new(good.as_slice()).unwrap(), 0, b"x")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("belong to no entry"), "{e}");
+}
+
+/// katsuba (PyPI), a live peer, reads an archive with an entry replaced: every entry as
+/// ours reads it.
+#[test]
+fn katsuba_reads_an_archive_with_an_entry_replaced() {
+    if !gamewire_core::peers::available(
+        "katsuba",
+        gamewire_core::peers::python_has(&["katsuba.wad"]),
+        "python3 cannot import katsuba (pip install katsuba)",
+    ) {
+        return;
+    }
+    let bytes = fixture("Test.wad");
+    let a = Archive::new(bytes.as_slice()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (i, new) in [
+        (0, b"replaced, and compressed again\n".repeat(9)),
+        (3, b"ID3 stored as it was".to_vec()),
+    ] {
+        let out = wad::replace(&a, i, &new).unwrap();
+        let path = dir.path().join(format!("edited{i}.wad"));
+        std::fs::write(&path, &out).unwrap();
+        let script = "import sys, katsuba.wad as w\n\
+                      a = w.Archive.mmap(sys.argv[1])\n\
+                      for n in sorted(a):\n    print(n, bytes(a[n]).hex())\n";
+        let run = std::process::Command::new("python3")
+            .args(["-c", script])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let theirs = String::from_utf8(run.stdout).unwrap();
+        let ours = Archive::new(out.as_slice()).unwrap();
+        let mut want: Vec<String> = ours
+            .entries()
+            .map(|e| {
+                let d = ours.read(&e).unwrap().into_bytes().unwrap();
+                format!("{} {}", e.name, gamewire_core::hex::to_hex(&d))
+            })
+            .collect();
+        want.sort();
+        assert_eq!(theirs.lines().collect::<Vec<_>>(), want);
+        assert!(theirs.contains(&gamewire_core::hex::to_hex(&new)));
+    }
+}

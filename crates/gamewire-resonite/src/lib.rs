@@ -40,6 +40,7 @@ pub mod bson_view;
 pub mod bson_write;
 pub mod codec;
 pub mod container;
+pub mod fields;
 pub mod inspect;
 pub mod json;
 pub mod json_lazy;

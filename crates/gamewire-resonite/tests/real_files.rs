@@ -256,3 +256,88 @@ fn real_files_decode_and_round_trip() {
         }
     }
 }
+
+/// Every member the data model types ([`gamewire_resonite::fields::declared`]) in the
+/// real files holds a value of that type's shape as the engine wrote it: a `float3` an
+/// array of three doubles, a `floatQ` of four, a `long` an int64, an `int` an int32, a
+/// `bool` a boolean (an integer an int32 or, as Neos wrote some, an int64); and every
+/// such member is found (slots' transforms, components' `UpdateOrder`).
+#[test]
+fn declared_types_fit_what_the_engine_wrote() {
+    use gamewire_resonite::fields::{declared, BsonNumber};
+    use gamewire_resonite::tree::{Prim, TreeType};
+    use serde_json::Value as Json;
+
+    fn walk(data: &Json, v: &Json, toks: &mut Vec<String>, seen: &mut Vec<String>) {
+        if let Some(t) = declared(data, toks) {
+            let where_ = format!("/{}", toks.join("/"));
+            // An integer may be an int64 where the engine wrote int32 (Neos wrote
+            // `UpdateOrder` so): the engine reads either into a `long` and converts.
+            let prim_fits = |p: Prim, x: &Json| match p {
+                Prim::Bool => x.is_boolean(),
+                Prim::Float | Prim::Double => BsonNumber::of(x) == Some(BsonNumber::Double),
+                _ => matches!(
+                    BsonNumber::of(x),
+                    Some(BsonNumber::Int32 | BsonNumber::Int64)
+                ),
+            };
+            let fits = match &t {
+                TreeType::Scalar(p) => prim_fits(*p, v),
+                TreeType::String => v.is_string() || v.is_null(),
+                TreeType::Nullable(_) if v.is_null() => true,
+                t => match (t.components(), v.as_array()) {
+                    (Some(parts), Some(_)) => parts
+                        .iter()
+                        .all(|p| v.pointer(&p.pointer).is_some_and(|x| prim_fits(p.prim, x))),
+                    _ => true,
+                },
+            };
+            assert!(fits, "{where_}: {v} is no {}", t.name());
+            seen.push(t.name());
+        }
+        let kids: Vec<(String, &Json)> = match v {
+            Json::Object(m) => m.iter().map(|(k, c)| (k.clone(), c)).collect(),
+            Json::Array(a) => a
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (i.to_string(), c))
+                .collect(),
+            _ => Vec::new(),
+        };
+        for (k, c) in kids {
+            toks.push(k);
+            walk(data, c, toks, seen);
+            toks.pop();
+        }
+    }
+
+    let opts = Options::default();
+    for e in EXPECTED {
+        let data = std::fs::read(dir().join(e.name)).unwrap();
+        let doc = match e.compression {
+            Some(_) => decode(&data, Some(e.name), &opts).unwrap().document,
+            None => read_bson(&data, &opts).unwrap(),
+        };
+        let json = gamewire_resonite::json::document_to_json(&doc, 4096).unwrap();
+        let mut seen = Vec::new();
+        walk(&json, &json, &mut Vec::new(), &mut seen);
+        let count = |n: &str| seen.iter().filter(|s| *s == n).count();
+        assert_eq!(
+            count("floatQ"),
+            e.slots,
+            "{}: every slot's Rotation",
+            e.name
+        );
+        assert!(
+            count("float3") >= 2 * e.slots,
+            "{}: every slot's Position and Scale",
+            e.name
+        );
+        assert_eq!(
+            count("int"),
+            e.components + e.assets,
+            "{}: every component's UpdateOrder",
+            e.name
+        );
+    }
+}

@@ -69,7 +69,7 @@ try {
     console.log(`REFUSED ${name}`);
   }
 
-  // An entry of a pack: listed under it, opened read-only (GAMEWIRE_VIEW_ENTRY: the
+  // An entry of a pack: listed under it, opened to be saved into it (GAMEWIRE_VIEW_ENTRY: the
   // pack's name, the entry's, and a value to find in it).
   if (process.env.GAMEWIRE_VIEW_ENTRY) {
     const [packName, entryName, search, pointer] = JSON.parse(process.env.GAMEWIRE_VIEW_ENTRY);
@@ -80,13 +80,13 @@ try {
     await page.getByRole('button', { name: re(entryName) }).click();
     await page.waitForFunction(() => document.getElementById('tree').getAttribute('aria-busy') === 'false');
     await tree.getByRole('treeitem').first().waitFor();
-    await page.waitForFunction(() => document.getElementById('status').textContent.includes('read-only'));
+    await page.waitForFunction(() => document.getElementById('status').textContent.includes('saved into it'));
     const box = page.getByRole('searchbox');
     await box.fill(search);
     await box.press('Enter');
     await page.locator('#results button').filter({ has: page.locator(`xpath=self::*[@data-pointer=${JSON.stringify(pointer)}]`) }).first().click();
     await page.waitForFunction((p) => document.getElementById('pointer').textContent === p, pointer);
-    if (!(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled())) throw new Error('Save is enabled on a read-only entry');
+    if (!(await page.getByRole('button', { name: 'Save', exact: true }).isDisabled())) throw new Error('Save is enabled on an entry not edited');
     console.log(`ENTRY ${packName} ${entryName} ${pointer}`);
   }
 

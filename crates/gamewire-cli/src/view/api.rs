@@ -320,7 +320,7 @@ async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
             "notes": f.notes,
             "node": node,
             "edited": f.is_edited(),
-            "readOnly": f.entry.is_some(),
+            "entry": f.entry,
             "lazy": f.is_lazy(),
         }))
         .into_response()

@@ -15,8 +15,12 @@ use std::path::{Path, PathBuf};
 pub struct OpenFile {
     /// The canonical path.
     pub path: PathBuf,
-    /// The entry of a pack or an archive opened (read-only), if one.
+    /// The entry of a pack or an archive opened, if one: saving writes it back into
+    /// the archive.
     pub entry: Option<String>,
+    /// The archive's bytes as they were read, for an entry: a save over an archive
+    /// changed since is refused.
+    archive: Option<gamewire::open::archive_edit::Fingerprint>,
     /// What the library recognised (`godot3 (bare)`).
     pub describe: String,
     /// Notes from the library.
@@ -56,7 +60,7 @@ pub fn is_container(data: &[u8]) -> bool {
 /// `inspect` lists them.
 pub fn list_entries(path: &Path) -> Result<Value, String> {
     let data = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
-    let a = gamewire::open::archive::archive(&data)
+    let a = gamewire::open::archive::archive_with(&data, archive_secret()?.as_ref())
         .ok_or("not a pack or an archive gamewire reads")?
         .map_err(|e| e.to_string())?;
     let entries: Vec<Value> = gamewire::open::archive::list(a.as_ref())
@@ -66,13 +70,24 @@ pub fn list_entries(path: &Path) -> Result<Value, String> {
     Ok(json!({"entries": entries}))
 }
 
+/// The key of an encrypted Godot pack, from `GAMEWIRE_GODOT_KEY` or
+/// `GAMEWIRE_GODOT_PASSWORD` (as `convert` takes it): packs are read and written with it.
+fn archive_secret() -> Result<Option<gamewire::open::Secret>, String> {
+    gamewire::open::Secret::from_env().map_err(|e| e.to_string())
+}
+
 /// Decodes `path` (or its entry `entry`, for a pack or an archive) through the library
 /// into a document.
 pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
     let stamp = stamp(path);
     let data = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
     let side = gamewire::SideFiles::filesystem();
-    let opts = gamewire::OpenOptions::default();
+    let mut opts = gamewire::OpenOptions::default();
+    let mut archive = None;
+    if entry.is_some() {
+        opts.secret = archive_secret()?;
+        archive = Some(gamewire::open::archive_edit::Fingerprint::of(&data));
+    }
     let opened = match entry {
         Some(name) if gamewire::open::archive::is_archive(&data) => {
             gamewire::open::archive::open_entry(&data, Some(path), name, &side, &opts)
@@ -111,6 +126,7 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
     Ok(OpenFile {
         path: path.to_path_buf(),
         entry: entry.map(str::to_owned),
+        archive,
         describe,
         notes,
         working,
@@ -220,7 +236,8 @@ impl OpenFile {
             let mut out = lazy::node(b, pointer, offset, limit)?;
             if !self.types.is_none() {
                 // Typed from a small stand-in: the path and the tagged values here.
-                let partial = lazy::partial(b, &tokens(pointer)?, &out)?;
+                let toks = tokens(pointer)?;
+                let partial = lazy::partial(b, &toks, &out, self.types.context(&toks))?;
                 super::typed::annotate(&self.types, &partial, pointer, &mut out);
             }
             return Ok(out);
@@ -442,15 +459,11 @@ impl OpenFile {
 
     /// Encodes the working document with the file's settings (as `gamewire encode
     /// FILE.json` does) and writes it atomically over the file; on success, the file
-    /// is read again so what the page shows is what the disk holds.
+    /// is read again so what the page shows is what the disk holds. An entry of a pack
+    /// or an archive is encoded so and written into the archive by the library
+    /// ([`gamewire::open::archive_edit`]: every other entry kept byte for byte), the
+    /// archive written atomically.
     pub fn save(&mut self) -> Result<usize, String> {
-        if self.entry.is_some() {
-            return Err(
-                "an entry of a pack or an archive is shown read-only: writing it back \
-                        into its container is not done yet"
-                    .into(),
-            );
-        }
         if self.stamp.is_none() || stamp(&self.path) != self.stamp {
             return Err(
                 "the file changed on disk since the page opened it: open it again (its \
@@ -464,16 +477,34 @@ impl OpenFile {
         let dir = self.path.parent().unwrap_or(Path::new("."));
         // The header names side files relative to the file's folder (as decoded).
         let json_path = dir.join(".gamewire-view.json");
-        let opts = gamewire::open::EncodeOptions {
-            output_name: self
+        let name = match &self.entry {
+            Some(e) => e.rsplit('/').next().map(str::to_owned),
+            None => self
                 .path
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned()),
+        };
+        let opts = gamewire::open::EncodeOptions {
+            output_name: name,
             ..Default::default()
         };
         let side = gamewire::SideFiles::filesystem();
         let encoded = gamewire::encode_document(&doc, Some(&json_path), None, &side, &opts)
             .map_err(|e| e.to_string())?;
+        if let (Some(entry), Some(print)) = (&self.entry, &self.archive) {
+            let archive = gamewire::open::archive_edit::replace_in_file(
+                &self.path,
+                print,
+                archive_secret()?.as_ref(),
+                entry,
+                &encoded.bytes,
+            )
+            .map_err(|e| e.to_string())?;
+            crate::io::write_file(&self.path, &archive, true).map_err(|e| e.to_string())?;
+            let entry = entry.clone();
+            *self = open_file(&self.path, Some(&entry))?;
+            return Ok(encoded.bytes.len());
+        }
         crate::io::write_file(&self.path, &encoded.bytes, true).map_err(|e| e.to_string())?;
         let again = open_file(&self.path, None)?;
         *self = again;
@@ -706,6 +737,7 @@ mod tests {
         OpenFile {
             path: PathBuf::new(),
             entry: None,
+            archive: None,
             describe: String::new(),
             notes: Vec::new(),
             working: doc,

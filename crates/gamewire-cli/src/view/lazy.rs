@@ -122,8 +122,15 @@ pub fn no_bytes(reason: &str) -> Value {
 /// only that path, and the tagged values (a Godot `Vector3`, `Color`, ...: the values that
 /// carry a type beyond JSON) read whole, the value itself when it is tagged and each
 /// listed child that is. Nothing else is read, so a level of plain values costs no more
-/// than its listing.
-pub fn partial(b: &Browse, toks: &[String], listed: &Value) -> Result<Value, String> {
+/// than its listing. Where the library types values by more than tags (its `context`:
+/// Resonite's BSON numbers and components), the listed scalars are put in too, and the
+/// values it names (`extra`: a component's `Type`, the `Types` table) read whole.
+pub fn partial(
+    b: &Browse,
+    toks: &[String],
+    listed: &Value,
+    (extra, scalars): (Vec<Vec<String>>, bool),
+) -> Result<Value, String> {
     let empty = |kind: &str| {
         if kind == "array" {
             json!([])
@@ -136,16 +143,38 @@ pub fn partial(b: &Browse, toks: &[String], listed: &Value) -> Result<Value, Str
     let tagged_children = listed["children"]
         .as_array()
         .is_some_and(|c| c.iter().any(|c| c.get("tag").is_some()));
-    if !tagged && !tagged_children {
+    if !tagged && !tagged_children && !scalars {
         return Ok(root);
     }
-    // The path: each ancestor as a container of its own kind.
+    // The path: each ancestor as a container of its own kind (for the scalars alone, as
+    // a map: the library finds a child by its token in either, and no listing is read).
     for i in 0..toks.len() {
-        let l = b.listing(&super::doc::pointer_of(&toks[..i]), 0, 0)?;
-        place(&mut root, &toks[..i], empty(l.value.kind));
+        let kind = if tagged || tagged_children {
+            b.listing(&super::doc::pointer_of(&toks[..i]), 0, 0)?
+                .value
+                .kind
+        } else {
+            "object"
+        };
+        place(&mut root, &toks[..i], empty(kind));
+    }
+    for t in &extra {
+        if let Ok(v) = b.value(&super::doc::pointer_of(t)) {
+            place(&mut root, t, v);
+        }
     }
     if tagged {
         place(&mut root, toks, b.value(&super::doc::pointer_of(toks))?);
+        return Ok(root);
+    }
+    // A scalar's listing holds its value as the document has it (a number as written).
+    let scalar = |c: &Value| {
+        c.get("value")
+            .filter(|v| scalars && !v.is_string() && c.get("truncated").is_none())
+            .cloned()
+    };
+    if let Some(v) = scalar(listed) {
+        place(&mut root, toks, v);
         return Ok(root);
     }
     place(
@@ -154,7 +183,8 @@ pub fn partial(b: &Browse, toks: &[String], listed: &Value) -> Result<Value, Str
         empty(listed["kind"].as_str().unwrap_or("object")),
     );
     for c in listed["children"].as_array().into_iter().flatten() {
-        if c.get("tag").is_none() {
+        let listed_value = scalar(c);
+        if c.get("tag").is_none() && listed_value.is_none() {
             continue;
         }
         let key = match &c["key"] {
@@ -163,7 +193,10 @@ pub fn partial(b: &Browse, toks: &[String], listed: &Value) -> Result<Value, Str
         };
         let mut t = toks.to_vec();
         t.push(key);
-        let v = b.value(&super::doc::pointer_of(&t))?;
+        let v = match listed_value {
+            Some(v) => v,
+            None => b.value(&super::doc::pointer_of(&t))?,
+        };
         place(&mut root, &t, v);
     }
     Ok(root)

@@ -28,6 +28,10 @@
 //! exporter's `_save_pack_file`). [`PackReader::with_key`] reads both, [`Pack::encrypt`]
 //! writes both; without the key they are refused with an error asking for it.
 //!
+//! [`replace`] puts new bytes in place of one file's, keeping every other byte of the
+//! pack (its layout, alignment, other files and their order) and rewriting only the
+//! sizes, MD5 and offsets that change.
+//!
 //! A pack embedded in an executable ends with its size (8) and `GDPC` again: the
 //! header is at `end - 12 - size`.
 //!
@@ -41,10 +45,12 @@
 //! assert_eq!(read.read_checked(&read.entries()[0]).unwrap(), b"config_version=5\n");
 //! ```
 
+mod edit;
 mod read;
 mod write;
 
 pub use crate::container::encrypted::Key;
+pub use edit::replace;
 pub use read::{locate, Entry, PackInfo, PackReader};
 pub use write::{Encryption, Pack, PackError, PACK_FORMAT};
 

@@ -476,7 +476,7 @@ pub(super) fn encrypted_len(size: u64) -> u64 {
 
 /// Decrypts the encrypted stream (no magic) at `at` in `data` with `key`; `what` names
 /// it in errors.
-fn decrypt_at(data: &[u8], at: u64, key: &Key, what: &str) -> Result<Vec<u8>> {
+pub(super) fn decrypt_at(data: &[u8], at: u64, key: &Key, what: &str) -> Result<Vec<u8>> {
     let head = data
         .get(at as usize..)
         .filter(|h| h.len() >= 40)

@@ -233,7 +233,7 @@ impl Pack {
 
 /// `plain` encrypted as the engine stores it in a pack: a `GDEC` file of Godot 4's
 /// layout (fresh IV) without its magic.
-fn stream(plain: &[u8], key: &Key) -> Vec<u8> {
+pub(super) fn stream(plain: &[u8], key: &Key) -> Vec<u8> {
     let iv = encrypted::random_iv();
     encrypted::encrypt(plain, key, &Layout::V4 { iv }).split_off(encrypted::MAGIC.len())
 }

@@ -21,7 +21,8 @@
 //!   stops a zlib bomb at the declared size.
 //! - [`Builder`]: builds an archive (version 1 or 2 header, the flags byte, each entry
 //!   stored or zlib-compressed); [`Builder::from_archive`] writes an archive back byte
-//!   for byte.
+//!   for byte; [`replace`] writes it with one entry's bytes replaced, everything else
+//!   kept.
 //! - [`check_name`]: whether an entry name is safe to write under a folder.
 
 mod map;
@@ -30,7 +31,7 @@ mod write;
 
 pub use map::Mapped;
 pub use read::{Archive, Checked, Contents, Entry, Header};
-pub use write::{Builder, Prepared};
+pub use write::{replace, Builder, Prepared};
 
 use gamewire_core::Result;
 

@@ -1,6 +1,6 @@
 //! Building an archive: a header, a journal sorted by name, the entries' bytes.
 
-use super::{check_name, crc, Archive, Entry, STORED_MARK};
+use super::{check_name, crc, Archive, Contents, Entry, STORED_MARK};
 use gamewire_core::{Error, Result};
 use std::io::Write;
 
@@ -18,6 +18,18 @@ pub struct Prepared {
     compressed: u8,
     crc: u32,
     stored: Vec<u8>,
+}
+
+/// The zlib level a stream's header names (its `FLEVEL` bits, as zlib sets them: 0
+/// for levels 0 and 1, 1 for 2 to 5, 2 for 6, 3 for 7 to 9), as the level that gives
+/// them back: 1, 5, 6 or 9.
+fn zlib_level(stream: &[u8]) -> u32 {
+    match stream.get(1).map(|b| b >> 6) {
+        Some(0) => 1,
+        Some(1) => 5,
+        Some(2) => 6,
+        _ => 9,
+    }
 }
 
 fn u32_size(name: &str, n: usize, what: &str) -> Result<u32> {
@@ -185,6 +197,64 @@ impl Builder {
         })
     }
 
+    /// Replaces the bytes of entry `index` (in journal order) of a builder made by
+    /// [`Builder::from_archive`] with `data`, stored as the entry was: compressed again
+    /// (at the level its zlib header names: 9 for the game's and the tools' archives)
+    /// when it was compressed, with its compressed flag's byte, its name's NUL and its
+    /// `compressed_size` mark for a stored entry (0xFFFFFFFF, or its size) kept; the CRC
+    /// is of the new stored bytes. The data after the entry's moves by the difference,
+    /// the journal's other records keep every field but their offset; an empty entry at
+    /// the same place as an empty edited one moves when it comes after it in the journal.
+    pub fn replace(&mut self, index: usize, data: &[u8]) -> Result<()> {
+        if !self.keep_order {
+            return Err(Error::msg(
+                "only an archive's builder (Builder::from_archive) replaces an entry in place",
+            ));
+        }
+        let count = self.entries.len();
+        let old = self.entries.get(index).ok_or_else(|| {
+            Error::msg(format!("the archive has no entry {index} (it has {count})"))
+        })?;
+        let name = old.name.clone();
+        let mut new = if old.compressed != 0 {
+            Prepared::compressed(&name, data, zlib_level(&old.stored))?
+        } else {
+            let mut p = Prepared::stored(&name, data.to_vec())?;
+            if old.compressed_size != STORED_MARK {
+                p.compressed_size = if old.compressed_size == old.size {
+                    p.size
+                } else {
+                    old.compressed_size
+                };
+            }
+            p
+        };
+        new.compressed = old.compressed;
+        new.terminated = old.terminated;
+        let off = u64::from(old.offset.expect("kept by from_archive"));
+        let old_len = old.stored.len() as u64;
+        new.offset = old.offset;
+        let delta = new.stored.len() as i64 - old_len as i64;
+        let old_end = off + old_len;
+        for (j, e) in self.entries.iter_mut().enumerate() {
+            let at = u64::from(e.offset.expect("kept by from_archive"));
+            let empty = e.stored.is_empty();
+            let moves =
+                j != index && at >= old_end && !(old_len == 0 && at == off && empty && j < index);
+            if moves {
+                let to = at as i64 + delta;
+                e.offset = Some(u32::try_from(to).map_err(|_| {
+                    Error::msg(format!(
+                        "entry {:?} would start at byte {to}, past the 4 GiB a KIWAD journal                          can address",
+                        e.name
+                    ))
+                })?);
+            }
+        }
+        self.entries[index] = new;
+        Ok(())
+    }
+
     /// Adds an entry; a name already added is refused.
     pub fn add(&mut self, entry: Prepared) -> Result<()> {
         if self.keep_order {
@@ -276,9 +346,63 @@ impl Builder {
     }
 }
 
+/// The bytes of `archive` with entry `index` (in journal order) holding `data`, written
+/// by [`Builder::from_archive`] and [`Builder::replace`]: the header, every other record
+/// (but its offset) and every other entry's stored bytes as they were, the entry stored
+/// as it was. The entry's old bytes are read first (a CRC mismatch or damaged zlib data is
+/// an error; a placeholder holds nothing to replace), and the result is read back before
+/// it is returned: every other entry must be as it was and the edited one must read as
+/// `data`.
+pub fn replace<D: AsRef<[u8]>>(archive: &Archive<D>, index: usize, data: &[u8]) -> Result<Vec<u8>> {
+    let e = archive.entry(index).ok_or_else(|| {
+        Error::msg(format!(
+            "the archive has no entry {index} (it has {})",
+            archive.len()
+        ))
+    })?;
+    match archive.read(&e)? {
+        Contents::Placeholder => {
+            return Err(super::read::entry_err(
+                &e,
+                "a placeholder (a file the game fetches later): it holds nothing to replace",
+            ))
+        }
+        Contents::Data(old) if *old == *data => return Ok(archive.bytes().to_vec()),
+        Contents::Data(_) => {}
+    }
+    let mut b = Builder::from_archive(archive)?;
+    b.replace(index, data)?;
+    let out = b.to_bytes()?;
+    let bad = |what: String| {
+        Err(Error::msg(format!(
+            "the rewritten archive does not read back as it should ({what}): not written"
+        )))
+    };
+    let after = Archive::new(out.as_slice())?;
+    if after.header() != archive.header() || after.len() != archive.len() {
+        return bad("its header changed".into());
+    }
+    for (j, (x, y)) in archive.entries().zip(after.entries()).enumerate() {
+        let same_record = x.name == y.name
+            && x.terminated == y.terminated
+            && x.compressed_byte == y.compressed_byte;
+        let same_data = j == index
+            || (x.size == y.size
+                && x.compressed_size == y.compressed_size
+                && x.crc == y.crc
+                && archive.stored(&x) == after.stored(&y));
+        if !same_record || !same_data {
+            return bad(format!("entry {:?} changed", x.name));
+        }
+        if j == index && after.read(&y)?.bytes() != Some(data) {
+            return bad(format!("entry {:?} does not hold the new bytes", x.name));
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::Contents;
     use super::*;
 
     #[test]

@@ -20,6 +20,7 @@
 //! page) parses its arguments, calls these, and renders: it holds no format rule.
 
 pub mod archive;
+pub mod archive_edit;
 pub mod browse;
 mod formats;
 pub mod numbers;

@@ -9,8 +9,11 @@
 //! `$type`, Zeze's schema-less `{"vector3": ..}`), the type list a KingsIsle file was
 //! opened with, and the solution a Zeze bean was typed with. The rules of each format
 //! (ranges, component names) live in its crate; this module walks the document.
-//! O3DE and Resonite documents carry no such types here yet: their values are edited
-//! as the JSON they are.
+//! Resonite numbers keep their BSON type (an int32 refuses 2^40, a double stays a
+//! double, an int64 stays `{"$numberLong"}`), and the members the data model types for
+//! certain (a slot's `Position`, `Rotation`, `Scale`; a `ValueField<T>`'s `Value`) are
+//! typed as the engine stores them (`gamewire_resonite::fields`). O3DE's types come
+//! from its registry, as hints.
 //!
 //! ```text
 //! Opened --Types::of--> Types --at(data, pointer)--> ValueType (to_json for the page)
@@ -212,6 +215,9 @@ enum Source {
         std::sync::Arc<gamewire_o3de::Registry>,
         gamewire_o3de::typing::Typing,
     ),
+    /// A Resonite data tree: BSON number types, and the members its data model types.
+    #[cfg(feature = "resonite")]
+    Resonite,
     /// Nothing beyond JSON.
     None,
 }
@@ -253,13 +259,16 @@ impl Types {
                 }
                 None => Source::None,
             },
+            #[cfg(feature = "resonite")]
+            Settings::Resonite(_) => Source::Resonite,
+            #[allow(unreachable_patterns)]
             _ => Source::None,
         };
         Types { source }
     }
 
-    /// True when no value has a type beyond its JSON here (Resonite's, or a format read
-    /// without what types it).
+    /// True when no value has a type beyond its JSON here (a format read without what
+    /// types it).
     pub fn is_none(&self) -> bool {
         matches!(self.source, Source::None)
     }
@@ -294,7 +303,25 @@ impl Types {
             Source::Zeze(None) => zeze_tagged(v),
             #[cfg(feature = "o3de")]
             Source::O3de(reg, typing) => o3de::at(reg, typing, data, pointer, v),
+            #[cfg(feature = "resonite")]
+            Source::Resonite => resonite::by_form(v),
             _ => None,
+        }
+    }
+
+    /// The pointers (as tokens) whose values typing the value at `pointer` reads beyond
+    /// the path to it and the value itself (a Resonite component's `Type` and the
+    /// root's `Types`), for a front end that gives [`Types::at`] a part of the document
+    /// only; and whether the scalars it lists must be in that part too (their number
+    /// types are their types).
+    pub fn context(&self, pointer: &[String]) -> (Vec<Vec<String>>, bool) {
+        match &self.source {
+            #[cfg(feature = "resonite")]
+            Source::Resonite => (gamewire_resonite::fields::context(pointer), true),
+            _ => {
+                let _ = pointer;
+                (Vec::new(), false)
+            }
         }
     }
 
@@ -303,6 +330,10 @@ impl Types {
     /// declares nothing (a Godot value, which may change its type) is not checked here;
     /// the encoder still checks it on save.
     pub fn check(&self, data: &Json, pointer: &[String], new: &Json) -> Result<(), String> {
+        #[cfg(feature = "resonite")]
+        if let Source::Resonite = self.source {
+            return resonite::check(data, pointer, new);
+        }
         match self.declared(data, pointer) {
             Some(t) => t.check(new),
             None => Ok(()),
@@ -320,6 +351,8 @@ impl Types {
             Source::Zeze(Some((s, bean))) => zeze::declared(s, bean, data, pointer),
             #[cfg(feature = "zeze")]
             Source::Zeze(None) => zeze_tag_declared(data, pointer),
+            #[cfg(feature = "resonite")]
+            Source::Resonite => resonite::declared(data, pointer),
             _ => None,
         }
     }
@@ -462,6 +495,119 @@ fn godot_declared(data: &Json, toks: &[String]) -> Option<ValueType> {
     // Values inside other tagged objects (an Object's id, a NodePath's parts) are not
     // Variants of their own.
     None
+}
+
+#[cfg(feature = "resonite")]
+mod resonite {
+    use super::{float, get, integer, Colour, Component, Json, ValueType};
+    use gamewire_resonite::fields::{self, BsonNumber};
+    use gamewire_resonite::tree::{Prim, TreeType};
+
+    /// A number's own type: its BSON type (an int64 is a tagged object: edited as its
+    /// text, its form checked).
+    pub(super) fn by_form(v: &Json) -> Option<ValueType> {
+        match BsonNumber::of(v)? {
+            BsonNumber::Int32 => Some(integer("int32", (i32::MIN.into(), i32::MAX.into()))),
+            BsonNumber::Double => Some(float("double", 64)),
+            BsonNumber::Int64 => None,
+        }
+    }
+
+    fn scalar(p: Prim) -> Option<ValueType> {
+        if p.bson() == Some(BsonNumber::Int64) {
+            // Written `{"$numberLong": ..}`: no plain number editor.
+            return None;
+        }
+        if let Some(r) = p.integer_range() {
+            return Some(integer(p.name(), r));
+        }
+        Some(float(p.name(), p.float_bits()?))
+    }
+
+    fn of_type(t: &TreeType) -> Option<ValueType> {
+        match t {
+            TreeType::Scalar(p) => scalar(*p),
+            TreeType::Nullable(inner) => of_type(inner),
+            t => {
+                let parts = t.components()?;
+                let components = parts
+                    .into_iter()
+                    .map(|p| {
+                        Some(Component {
+                            label: p.label,
+                            pointer: p.pointer,
+                            ty: scalar(p.prim)?,
+                        })
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Some(ValueType::Components {
+                    name: t.name(),
+                    components,
+                    colour: match t {
+                        TreeType::Color32 => Some(Colour::Byte),
+                        t if t.is_colour() => Some(Colour::Unit),
+                        _ => None,
+                    },
+                })
+            }
+        }
+    }
+
+    /// The type a place has: a member's declared type, or a component of one
+    /// (`.../Position/Data/1`, a matrix's `.../Data/1/0`).
+    pub(super) fn declared(data: &Json, toks: &[String]) -> Option<ValueType> {
+        for up in 0..=2.min(toks.len()) {
+            let (head, tail) = toks.split_at(toks.len() - up);
+            let Some(t) = fields::declared(data, head) else {
+                continue;
+            };
+            if up == 0 {
+                // An integer the engine wrote in another width than the type's (Neos
+                // wrote some `int`s as int64) keeps the width it has.
+                if let (TreeType::Scalar(p), Some(b)) =
+                    (&t, get(data, toks).and_then(BsonNumber::of))
+                {
+                    if p.bson() != Some(b) {
+                        return by_form(get(data, toks)?);
+                    }
+                }
+                return of_type(&t);
+            }
+            let want: String = tail.iter().map(|k| format!("/{k}")).collect();
+            let part = t.components()?.into_iter().find(|p| p.pointer == want)?;
+            return scalar(part.prim);
+        }
+        None
+    }
+
+    /// An edit at `toks` may put `new` there: it fits the declared type, and a number
+    /// keeps its BSON type (`Nullable<T>`: null too).
+    pub(super) fn check(data: &Json, toks: &[String], new: &Json) -> Result<(), String> {
+        let nullable = (0..=2.min(toks.len())).any(|up| {
+            matches!(
+                fields::declared(data, &toks[..toks.len() - up]),
+                Some(TreeType::Nullable(_))
+            )
+        });
+        if nullable && new.is_null() {
+            return Ok(());
+        }
+        if let Some(t) = declared(data, toks) {
+            t.check(new)?;
+        }
+        if let Some(b) = get(data, toks).and_then(BsonNumber::of) {
+            b.check(new)?;
+        }
+        // The text inside an int64's or an int32's tag.
+        if let Some((tag, up)) = toks.split_last() {
+            let wrapped = serde_json::json!({ tag.as_str(): new });
+            match get(data, up).and_then(BsonNumber::of) {
+                Some(b) if BsonNumber::of(&wrapped) == Some(b) => b.check(&wrapped)?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(feature = "kingsisle")]
@@ -896,6 +1042,125 @@ mod tests {
         // A Variant may change its type: a plain value's place declares nothing.
         assert!(t.check(&data, &toks("/n"), &json!("text")).is_ok());
         assert_eq!(t.at(&data, &toks("/o/id")), None);
+    }
+
+    /// A real Resonite item (tests/fixtures/resonite/real): numbers keep their BSON
+    /// types, a slot's transform and a `DynamicValueVariable<colorX>`'s value have
+    /// their components.
+    #[cfg(feature = "resonite")]
+    #[test]
+    fn resonite_numbers_keep_their_bson_types_and_members_their_model_types() {
+        let bytes = include_bytes!(
+            "../../../../tests/fixtures/resonite/real/resonite-avatar-root-id.brson"
+        );
+        let o = crate::open::open(
+            bytes.to_vec(),
+            Some(std::path::Path::new("item.brson")),
+            &crate::open::SideFiles::none(),
+            &crate::open::OpenOptions::default(),
+        )
+        .unwrap();
+        let t = Types::of(&o);
+        assert!(!t.is_none());
+        let data: Json = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
+        let at = |p: &str| t.at(&data, &toks(p)).map(|v| v.to_json());
+        let pos = at("/Object/Position/Data").unwrap();
+        assert_eq!(pos["name"], "float3");
+        assert_eq!(pos["components"][2]["label"], "z");
+        assert_eq!(pos["components"][2]["type"]["bits"], 32);
+        assert_eq!(at("/Object/Rotation/Data").unwrap()["name"], "floatQ");
+        assert_eq!(at("/Object/Rotation/Data/3").unwrap()["bits"], 32);
+        // A float stays a float; an integer is refused.
+        let check = |p: &str, v: Json| t.check(&data, &toks(p), &v);
+        check("/Object/Position/Data", json!([1.0, 2.5, -3.0])).unwrap();
+        assert!(check("/Object/Position/Data", json!([1, 2, 3])).is_err());
+        assert!(check("/Object/Scale/Data/0", json!(2)).is_err());
+        // An int32 stays an int32: 2^40 is refused (it would be written as an int64).
+        assert_eq!(at("/FeatureFlags/ProtoFlux").unwrap()["name"], "int32");
+        let e = check("/FeatureFlags/ProtoFlux", json!(1u64 << 40)).unwrap_err();
+        assert!(e.contains("int32"), "{e}");
+        check("/FeatureFlags/ProtoFlux", json!(3)).unwrap();
+        // An int64 (a slot's OrderOffset, a long) stays `{"$numberLong"}`.
+        assert_eq!(at("/Object/OrderOffset/Data"), None);
+        check(
+            "/Object/OrderOffset/Data",
+            json!({"$numberLong": "1099511627776"}),
+        )
+        .unwrap();
+        assert!(check("/Object/OrderOffset/Data", json!(5)).is_err());
+        check("/Object/OrderOffset/Data/$numberLong", json!("-12")).unwrap();
+        assert!(check("/Object/OrderOffset/Data/$numberLong", json!("x")).is_err());
+        // A component's member, typed by its component's type (found where it is).
+        let types = data["Types"].as_array().unwrap();
+        let colour_x = types
+            .iter()
+            .position(|n| {
+                n.as_str()
+                    .is_some_and(|n| n.ends_with("DynamicValueVariable<colorX>"))
+            })
+            .expect("the item has a colorX variable") as u64;
+        fn find(v: &Json, at: String, ty: u64, out: &mut Vec<String>) {
+            match v {
+                Json::Object(m) => {
+                    if m.get("Type").and_then(Json::as_u64) == Some(ty) && m.contains_key("Data") {
+                        out.push(at.clone());
+                    }
+                    for (k, c) in m {
+                        find(c, format!("{at}/{k}"), ty, out);
+                    }
+                }
+                Json::Array(a) => {
+                    for (i, c) in a.iter().enumerate() {
+                        find(c, format!("{at}/{i}"), ty, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut found = Vec::new();
+        find(&data, String::new(), colour_x, &mut found);
+        let comp = &found[0];
+        let p = format!("{comp}/Data/Value/Data");
+        let c = at(&p).unwrap();
+        assert_eq!(c["name"], "colorX");
+        assert_eq!(c["colour"], "unit");
+        assert_eq!(c["components"][3]["label"], "a");
+        assert_eq!(
+            t.context(&toks(&p)),
+            (vec![toks("/Types"), toks(&format!("{comp}/Type"))], true)
+        );
+        let u = format!("{comp}/Data/UpdateOrder/Data");
+        assert_eq!(at(&u).unwrap()["name"], "int");
+    }
+
+    /// A real Neos item: components' types are names, and its `UpdateOrder`s (an `int`)
+    /// were written as int64: they stay int64.
+    #[cfg(feature = "resonite")]
+    #[test]
+    fn neos_int64_ints_keep_their_width() {
+        let bytes = include_bytes!("../../../../tests/fixtures/resonite/real/neos-holder.7zbson");
+        let o = crate::open::open(
+            bytes.to_vec(),
+            Some(std::path::Path::new("holder.7zbson")),
+            &crate::open::SideFiles::none(),
+            &crate::open::OpenOptions::default(),
+        )
+        .unwrap();
+        let t = Types::of(&o);
+        let data: Json = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
+        let p = toks("/Object/Components/Data/0/Data/UpdateOrder/Data");
+        assert_eq!(
+            data.pointer("/Object/Components/Data/0/Data/UpdateOrder/Data"),
+            Some(&json!({"$numberLong": "0"}))
+        );
+        assert_eq!(t.at(&data, &p), None);
+        assert!(t.check(&data, &p, &json!(5)).is_err());
+        t.check(&data, &p, &json!({"$numberLong": "5"})).unwrap();
+        let pos = t
+            .at(&data, &toks("/Object/Position/Data"))
+            .unwrap()
+            .to_json();
+        assert_eq!(pos["name"], "float3");
     }
 
     #[cfg(feature = "kingsisle")]

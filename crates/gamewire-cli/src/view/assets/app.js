@@ -67,7 +67,8 @@ async function loadFiles() {
     b.append(name, fmt);
     b.setAttribute('aria-label', `${f.id.replace(/^\d+\//, '')} (${f.format || 'not recognised'})`);
     if (f.container) {
-      // A pack or an archive: its entries are listed under it, each opened read-only.
+      // A pack or an archive: its entries are listed under it; an entry saved is
+      // written back into it.
       b.setAttribute('aria-expanded', 'false');
       b.addEventListener('click', () => toggleEntries(f, li, b).catch((e) => showError(e.message)));
     } else {
@@ -150,10 +151,10 @@ async function openInto(id, reload) {
   current.root = root;
   await expand(root, r.node);
   select(root, false);
-  current.readOnly = r.readOnly;
+  current.entry = r.entry;
   current.lazy = r.lazy;
   updateButtons(r.edited);
-  const ro = r.readOnly ? ' — an entry of a pack or an archive: read-only' : '';
+  const ro = r.entry ? ' — an entry of a pack or an archive: saved into it' : '';
   status(`${id}: ${r.format}${ro}${r.notes.length ? ' — ' + r.notes.join('; ') : ''}`);
 }
 
@@ -601,7 +602,7 @@ async function redo() {
 function updateButtons(edited) {
   $('undo').disabled = undoStack.length === 0;
   $('redo').disabled = redoStack.length === 0;
-  $('save').disabled = (!edited && undoStack.length === 0) || Boolean(current && current.readOnly);
+  $('save').disabled = !edited && undoStack.length === 0;
 }
 
 async function save() {
