@@ -1,7 +1,12 @@
-//! Times one reader of the mixed payload on the CPU (per-thread schedstat) and on the
-//! wall clock: `time_readers decode|tape|serde [RUNS]`; prints min and median of each.
+//! Times one reader of the mixed payload on the CPU (per-thread schedstat, steady under
+//! load) and on the wall clock: `time_readers decode|tape|serde [RUNS]`; prints min and
+//! median of each. The allocator is mimalloc, as in the `gamewire` binary, and the
+//! result is dropped after the clock stops, as `gamewire bench` does.
 use gamewire_godot::*;
 use std::time::Instant;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[path = "../benches/codec.rs"]
 #[allow(dead_code)]
 mod codec;
@@ -11,16 +16,31 @@ fn cpu_ns() -> u64 {
     s.split_whitespace().next().unwrap().parse().unwrap()
 }
 
+/// What a reader made, kept until the clock has stopped.
+enum Made<'a> {
+    Tree(Value),
+    Tape(tape::Tape<'a>),
+    Records(Vec<codec::Record<'a>>),
+}
+
+impl Made<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Made::Tree(Value::Array(a)) => a.items.len(),
+            Made::Tree(_) => 0,
+            Made::Tape(t) => t.len(),
+            Made::Records(r) => r.len(),
+        }
+    }
+}
+
 #[inline(never)]
-fn run(reader: &str, bytes: &[u8]) -> usize {
+fn run<'a>(reader: &str, bytes: &'a [u8]) -> Made<'a> {
     let v4 = Version::V4;
     match reader {
-        "decode" => match decode(bytes, &DecodeOptions::new(v4)).unwrap() {
-            Value::Array(a) => a.items.len(),
-            _ => 0,
-        },
-        "tape" => tape::Tape::new(bytes, v4).unwrap().len(),
-        "serde" => from_bytes::<Vec<codec::Record>>(bytes, v4).unwrap().len(),
+        "decode" => Made::Tree(decode(bytes, &DecodeOptions::new(v4)).unwrap()),
+        "tape" => Made::Tape(tape::Tape::new(bytes, v4).unwrap()),
+        "serde" => Made::Records(from_bytes(bytes, v4).unwrap()),
         other => panic!("unknown reader {other}"),
     }
 }
@@ -38,9 +58,11 @@ fn main() {
     for _ in 0..runs {
         let c = cpu_ns();
         let t = Instant::now();
-        assert!(run(&reader, &bytes) >= 200_000);
+        let made = run(&reader, &bytes);
         wall.push(t.elapsed().as_secs_f64() * 1e3);
         cpu.push((cpu_ns() - c) as f64 / 1e6);
+        assert!(made.len() >= 200_000);
+        drop(made);
     }
     cpu.sort_by(f64::total_cmp);
     wall.sort_by(f64::total_cmp);
