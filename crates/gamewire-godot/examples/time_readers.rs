@@ -1,5 +1,6 @@
 //! Times one reader of the mixed payload on the CPU (per-thread schedstat, steady under
-//! load) and on the wall clock: `time_readers decode|tape|serde [RUNS]`; prints min and
+//! load) and on the wall clock: `time_readers decode|tape|serde|encode [RUNS]` (encode: of the
+//! decoded tree, into a buffer of the input's size); prints min and
 //! median of each. The allocator is mimalloc, as in the `gamewire` binary, and the
 //! result is dropped after the clock stops, as `gamewire bench` does.
 use gamewire_godot::*;
@@ -21,6 +22,7 @@ enum Made<'a> {
     Tree(Value),
     Tape(tape::Tape<'a>),
     Records(Vec<codec::Record<'a>>),
+    Bytes(Vec<u8>),
 }
 
 impl Made<'_> {
@@ -30,14 +32,20 @@ impl Made<'_> {
             Made::Tree(_) => 0,
             Made::Tape(t) => t.len(),
             Made::Records(r) => r.len(),
+            Made::Bytes(b) => b.len(),
         }
     }
 }
 
 #[inline(never)]
-fn run<'a>(reader: &str, bytes: &'a [u8]) -> Made<'a> {
+fn run<'a>(reader: &str, bytes: &'a [u8], tree: &Value) -> Made<'a> {
     let v4 = Version::V4;
     match reader {
+        "encode" => {
+            let mut out = Vec::with_capacity(bytes.len());
+            encode_into(tree, &EncodeOptions::new(v4), &mut out).unwrap();
+            Made::Bytes(out)
+        }
         "decode" => Made::Tree(decode(bytes, &DecodeOptions::new(v4)).unwrap()),
         "tape" => Made::Tape(tape::Tape::new(bytes, v4).unwrap()),
         "serde" => Made::Records(from_bytes(bytes, v4).unwrap()),
@@ -50,15 +58,15 @@ fn main() {
     let runs: usize = std::env::args().nth(2).map_or(30, |s| s.parse().unwrap());
     let v = codec::mixed_payload();
     let bytes = encode(&v, &EncodeOptions::new(Version::V4)).unwrap();
-    drop(v);
+    let tree = if reader == "encode" { v } else { Value::Nil };
     let (mut cpu, mut wall) = (Vec::new(), Vec::new());
     for _ in 0..3 {
-        run(&reader, &bytes);
+        run(&reader, &bytes, &tree);
     }
     for _ in 0..runs {
         let c = cpu_ns();
         let t = Instant::now();
-        let made = run(&reader, &bytes);
+        let made = run(&reader, &bytes, &tree);
         wall.push(t.elapsed().as_secs_f64() * 1e3);
         cpu.push((cpu_ns() - c) as f64 / 1e6);
         assert!(made.len() >= 200_000);
