@@ -110,7 +110,7 @@ impl<'de> De<'de> {
                 let v = visitor.visit_map(Entries {
                     de: self,
                     left: count,
-                    key: None,
+                    key_at: 0,
                 })?;
                 self.depth -= 1;
                 Ok(v)
@@ -277,7 +277,25 @@ impl<'de> de::SeqAccess<'de> for Elements<'_, 'de> {
 struct Entries<'a, 'de> {
     de: &'a mut De<'de>,
     left: usize,
-    key: Option<&'de str>,
+    /// Where the last key was read: an error in its value is placed under it.
+    key_at: usize,
+}
+
+impl<'de> De<'de> {
+    /// The text of the String key at `at`, for an error path; `None` for other keys.
+    /// Read again only when a value fails, so keys are read once on the way.
+    #[cold]
+    fn key_text(&self, at: usize) -> Option<&'de str> {
+        let r = &self.w.r;
+        let mut probe = Walker::new(
+            Reader::with_base(r.data().get(at..)?, r.base() + at),
+            &self.w.opts,
+        );
+        match probe.header() {
+            Ok((Kind::String, _, _)) => probe.str_slice().ok(),
+            _ => None,
+        }
+    }
 }
 
 impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
@@ -287,23 +305,16 @@ impl<'de> de::MapAccess<'de> for Entries<'_, 'de> {
             return Ok(None);
         }
         self.left -= 1;
-        // Remember a String key for error paths.
-        self.key = match self.de.peek_kind() {
-            Some(Kind::String) => {
-                let mut probe = Walker::new(self.de.w.r.clone(), &self.de.w.opts);
-                probe.r.read_u32().ok();
-                probe.str_slice().ok()
-            }
-            _ => None,
-        };
+        self.key_at = self.de.w.r.pos();
         seed.deserialize(&mut *self.de).map(Some)
     }
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let key = self.key;
-        seed.deserialize(&mut *self.de).map_err(|e| match key {
-            Some(k) => e.in_key(k),
-            None => e,
-        })
+        let key_at = self.key_at;
+        seed.deserialize(&mut *self.de)
+            .map_err(|e| match self.de.key_text(key_at) {
+                Some(k) => e.in_key(k),
+                None => e,
+            })
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.left)

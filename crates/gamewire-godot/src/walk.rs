@@ -337,7 +337,11 @@ impl<'a> Walker<'a> {
         })?;
         // `body` is the `4 + padded` bytes after the length: all there.
         self.r.advance(4 + padded);
-        Ok(text)
+        // The text is all `len` bytes; cutting it to `len` (a no-op) makes the compiler
+        // take the length from `len` and load only the pointer of `from_utf8`'s result.
+        // Copied whole, the result was read as one 16-byte load over two 8-byte stores,
+        // which stalls on store forwarding: it made serde 13-20% slower than before.
+        Ok(text.get(..len).unwrap_or(text))
     }
 
     /// A String or StringName's text handed to the sink, through its cache when it
