@@ -22,6 +22,15 @@ pub struct Browse {
     pub(super) edited: bool,
 }
 
+impl std::fmt::Debug for Browse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Browse")
+            .field("opened", &self.opened)
+            .field("edited", &self.edited)
+            .finish()
+    }
+}
+
 /// The index of a file's view.
 pub(super) enum Index {
     /// Godot: one tape per value (a bare file has one, starting at 0).
