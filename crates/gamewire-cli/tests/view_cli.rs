@@ -1406,9 +1406,10 @@ fn kingsisle_values_show_their_bits() {
 /// A Godot 3 bare file of `n` records, made with `gamewire encode` (as
 /// scripts/view/bench.py makes its big files); the last one's name is a needle.
 fn big_godot(dir: &Path, n: usize) -> PathBuf {
-    let items: Vec<Value> = (0..n)
+    let mut items: Vec<Value> = (0..n)
         .map(|i| json!({"name": format!("item {i}"), "level": i, "hp": i as f64 * 0.5}))
         .collect();
+    items[0]["ids"] = json!({"$type": "PackedInt32Array", "value": [1, 2, 3]});
     let src = dir.join("big.json");
     std::fs::write(&src, serde_json::to_vec(&items).unwrap()).unwrap();
     let out = dir.join("big.godot3.bin");
@@ -1507,6 +1508,18 @@ fn big_files_are_edited_on_their_bytes() {
         hits["stopped"].as_str().unwrap().contains("stopped"),
         "{hits}"
     );
+    // An edit must fit its place's type (a PackedInt32Array's items are 32-bit).
+    let (status, r) = s.api(
+        "POST",
+        "/api/patch",
+        &json!({"file": id, "ops": [{"op": "replace", "path": "/0/ids/value/1", "value": 3_000_000_000u64}]})
+            .to_string(),
+    );
+    assert_eq!(status, 422, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("range"), "{r}");
+    patch(json!([{"op": "replace", "path": "/0/ids/value/1", "value": -5}]));
+    s.api("POST", "/api/save", &json!({"file": id}).to_string());
+    assert_eq!(decode(&path)["data"][0]["ids"]["value"], json!([1, -5, 3]));
     // A Brotli Resonite file: edited in its BSON, compressed again on save.
     let rid = "0/item.brson";
     let file = dir.path().join("item.brson");

@@ -2,8 +2,9 @@
 //! (`Browse::edit` + `Browse::file_bytes`, open::splice) against the document path it
 //! replaces (the whole JSON document built, the value replaced, encoded again).
 //!
-//! `cargo bench -p gamewire --bench view_edit -- [MB] [splice|document|both]`
-//! (default 20 MB, both). Under callgrind, give one mode:
+//! `cargo bench -p gamewire --bench view_edit -- [MB] [splice|document|both|none]`
+//! (default 20 MB, both). Under callgrind, give one mode, and subtract `none` (the file
+//! made and opened, no edit) from it:
 //! `valgrind --tool=callgrind target/release/deps/view_edit-* 20 splice`.
 
 use gamewire::open::browse::Browse;
@@ -48,6 +49,15 @@ fn main() {
     let data = file(mb);
     let len = data.len();
     let o = opened(data.clone());
+    if mode == "none" {
+        let b = Browse::new(opened(data)).ok().unwrap();
+        println!(
+            "{:.1} MB: made and opened, {:?}",
+            len as f64 / 1e6,
+            b.splices()
+        );
+        return;
+    }
     let pointer = format!("/{}/level", len / 220);
     let new = json!(7);
     if mode == "splice" || mode == "both" {
@@ -63,6 +73,10 @@ fn main() {
         );
     }
     if mode == "document" || mode == "both" {
+        // Indexed as the view indexes it when the file is opened (as in the other
+        // modes), though the document path does not read it.
+        let b = Browse::new(opened(o.data().to_vec())).ok().unwrap();
+        assert!(b.splices());
         let t = Instant::now();
         let mut doc: Value = serde_json::from_slice(&o.to_json(false).unwrap()).unwrap();
         *doc.pointer_mut(&pointer).unwrap() = new.clone();

@@ -228,11 +228,8 @@ pub fn patch(
         let step = || -> Result<(Browse, Value), String> {
             let (name, toks) = op_of(op)?;
             let pointer = super::doc::pointer_of(&toks);
-            if !types.is_none() && !toks.is_empty() {
-                let up = &toks[..toks.len() - 1];
-                let listed = node(&b, &super::doc::pointer_of(up), 0, 0)?;
-                let stand_in = partial(&b, up, &listed)?;
-                super::typed::check_op(types, &stand_in, op)?;
+            if !types.is_none() {
+                super::typed::check_op(types, &stand_in(&b, &toks)?, op)?;
             }
             let value = || op.get("value").ok_or("no \"value\"".to_string());
             let edit = match name {
@@ -245,8 +242,9 @@ pub fn patch(
                 "remove" => Edit::Remove,
                 other => return Err(format!("unknown op {other:?}")),
             };
-            let inverse = inverse(&b, name, &toks)?;
-            Ok((b.edit(&pointer, edit)?, inverse))
+            // The edit first: its message names what is wrong with it.
+            let next = b.edit(&pointer, edit)?;
+            Ok((next, inverse(&b, name, &toks)?))
         };
         let (next, inverse) = step().map_err(|e| format!("edit {i}: {e}"))?;
         b = std::sync::Arc::new(next);
@@ -257,6 +255,22 @@ pub fn patch(
 }
 
 use gamewire::open::splice::Edit;
+
+/// A small stand-in for the document, for checking an edit at `toks` against its
+/// place's type: the nearest tagged value holding the place (a vector, a packed array:
+/// the values whose parts have types) within three levels, read whole, on its path.
+fn stand_in(b: &Browse, toks: &[String]) -> Result<Value, String> {
+    for i in (toks.len().saturating_sub(3)..toks.len()).rev() {
+        let up = &toks[..i];
+        let Ok(listed) = node(b, &super::doc::pointer_of(up), 0, 0) else {
+            continue;
+        };
+        if listed.get("tag").is_some() {
+            return partial(b, up, &listed);
+        }
+    }
+    Ok(Value::Null)
+}
 
 /// One JSON Patch operation's name and tokens.
 fn op_of(op: &Value) -> Result<(&str, Vec<String>), String> {
