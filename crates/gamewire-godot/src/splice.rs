@@ -182,3 +182,106 @@ fn spliced(data: &[u8], cut: Range<usize>, bytes: &[u8], count: Option<(usize, u
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::to_json;
+    use crate::{DecodeOptions, Version};
+    use serde_json::json;
+
+    /// An edit with its value owned.
+    enum Op {
+        Replace(serde_json::Value),
+        Add(serde_json::Value),
+        Insert(usize, serde_json::Value),
+        Remove,
+    }
+
+    impl Op {
+        fn edit(&self) -> Edit<'_> {
+            match self {
+                Op::Replace(v) => Edit::Replace(v),
+                Op::Add(v) => Edit::Add(v),
+                Op::Insert(i, v) => Edit::Insert(*i, v),
+                Op::Remove => Edit::Remove,
+            }
+        }
+    }
+
+    fn bytes(j: serde_json::Value, v: Version) -> Vec<u8> {
+        encode(&from_json(&j, v).unwrap(), &EncodeOptions::new(v)).unwrap()
+    }
+
+    fn edit(data: &[u8], v: Version, p: &[&str], e: Edit<'_>) -> Result<Vec<u8>> {
+        let tape = Tape::with_options(data, &DecodeOptions::new(v)).unwrap();
+        let toks: Vec<String> = p.iter().map(|t| t.to_string()).collect();
+        splice(&tape, &toks, e)
+    }
+
+    #[test]
+    fn the_bytes_are_those_of_the_value_edited() {
+        for v in [Version::V3, Version::V4] {
+            let doc = json!({"a": [1, "x", [2.5]], "b": {"c": true}, "v": {"$type": "Vector2", "value": [1.0, 2.0]}});
+            let data = bytes(doc.clone(), v);
+            let cases: Vec<(Vec<&str>, Op)> = vec![
+                (vec!["a", "1"], Op::Replace(json!("longer text"))),
+                (vec!["a", "0"], Op::Remove),
+                (vec!["a", "-"], Op::Add(json!({"k": null}))),
+                (vec!["a", "3"], Op::Add(json!(7))),
+                (vec!["b", "c"], Op::Remove),
+                (vec!["b", "d"], Op::Add(json!(-1))),
+                (vec!["b", "d"], Op::Insert(0, json!(2))),
+                (vec!["a"], Op::Remove),
+                (vec!["z"], Op::Insert(1, json!("z"))),
+                (vec!["v", "value", "1"], Op::Replace(json!(9.5))),
+                (vec!["a", "2", "0"], Op::Replace(json!(1.25))),
+            ];
+            for (p, op) in &cases {
+                let e = op.edit();
+                let toks: Vec<String> = p.iter().map(|t| t.to_string()).collect();
+                let mut want = doc.clone();
+                gamewire_core::lazy_json::apply_edit(&mut want, &toks, e).unwrap();
+                let got = edit(&data, v, &p, e).unwrap();
+                assert_eq!(got, bytes(want.clone(), v), "{v:?} {p:?} {e:?}");
+                let back = crate::decode(&got, &DecodeOptions::new(v)).unwrap();
+                assert_eq!(to_json(&back, v), want);
+            }
+        }
+    }
+
+    #[test]
+    fn the_shared_bit_of_a_count_is_kept() {
+        let v = Version::V3;
+        let mut data = bytes(json!([1, 2, 3]), v);
+        data[4..8].copy_from_slice(&(3u32 | 0x8000_0000).to_le_bytes());
+        let got = edit(&data, v, &["0"], Edit::Remove).unwrap();
+        assert_eq!(&got[4..8], &(2u32 | 0x8000_0000).to_le_bytes());
+        assert_eq!(got.len(), data.len() - 8);
+    }
+
+    #[test]
+    fn what_the_format_cannot_hold_is_refused() {
+        let v = Version::V4;
+        let data = bytes(
+            json!({"a": [1], "t": {"$type": "PackedInt32Array", "value": [1]}}),
+            v,
+        );
+        let e = edit(
+            &data,
+            v,
+            &["a", "0"],
+            Edit::Replace(&json!(18446744073709551615u64)),
+        );
+        assert!(e.is_err());
+        let e = edit(
+            &data,
+            v,
+            &["t", "value", "0"],
+            Edit::Replace(&json!(3_000_000_000u64)),
+        );
+        assert!(e.is_err(), "a 32-bit item");
+        assert!(edit(&data, v, &["$type"], Edit::Add(&json!(1))).is_err());
+        assert!(edit(&data, v, &["a", "5"], Edit::Remove).is_err());
+    }
+}

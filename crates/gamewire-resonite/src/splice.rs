@@ -221,3 +221,75 @@ fn spliced(bson: &[u8], cut: Range<usize>, bytes: &[u8], holders: &[usize]) -> R
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::document_to_json;
+    use serde_json::json;
+
+    /// An edit with its value owned.
+    enum Op {
+        Replace(serde_json::Value),
+        Add(serde_json::Value),
+        Insert(usize, serde_json::Value),
+        Remove,
+    }
+
+    impl Op {
+        fn edit(&self) -> Edit<'_> {
+            match self {
+                Op::Replace(v) => Edit::Replace(v),
+                Op::Add(v) => Edit::Add(v),
+                Op::Insert(i, v) => Edit::Insert(*i, v),
+                Op::Remove => Edit::Remove,
+            }
+        }
+    }
+
+    fn bson(j: &serde_json::Value) -> Vec<u8> {
+        bson_write::to_vec(&document_from_json(j, 64).unwrap(), 64).unwrap()
+    }
+
+    #[test]
+    fn the_bytes_are_those_of_the_document_edited() {
+        let doc = json!({"a": [1, "x", [2.5], {"d": 3}], "b": {"c": true}, "s": "text"});
+        let data = bson(&doc);
+        let cases: Vec<(Vec<&str>, Op)> = vec![
+            (vec!["s"], Op::Replace(json!("longer text"))),
+            (vec!["s"], Op::Replace(json!(5))),
+            (vec!["a", "0"], Op::Remove),
+            (vec!["a", "1"], Op::Add(json!("new"))),
+            (vec!["a", "-"], Op::Add(json!([1, 2]))),
+            (vec!["a", "3", "d"], Op::Replace(json!("deep"))),
+            (vec!["a", "2", "0"], Op::Remove),
+            (vec!["b", "c"], Op::Remove),
+            (vec!["b", "e"], Op::Add(json!({"f": null}))),
+            (vec!["b", "e"], Op::Insert(0, json!(1))),
+            (vec!["s"], Op::Insert(0, json!("moved"))),
+            (vec!["a"], Op::Insert(2, json!("moved"))),
+            (vec![], Op::Replace(json!({"only": 1}))),
+        ];
+        for (p, op) in &cases {
+            let e = op.edit();
+            let toks: Vec<String> = p.iter().map(|t| t.to_string()).collect();
+            let mut want = doc.clone();
+            apply_edit(&mut want, &toks, e).unwrap();
+            let got = splice(&data, &toks, e, &Options::default()).unwrap();
+            assert_eq!(got, bson(&want), "{p:?} {e:?}");
+            let back = crate::read_bson(&got, &Options::default()).unwrap();
+            assert_eq!(document_to_json(&back, 64).unwrap(), want, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn what_bson_cannot_hold_is_refused() {
+        let data = bson(&json!({"a": [1]}));
+        let o = Options::default();
+        let t = |p: &[&str]| p.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+        assert!(splice(&data, &t(&["a\u{0}b"]), Edit::Add(&json!(1)), &o).is_err());
+        assert!(splice(&data, &t(&["$x"]), Edit::Add(&json!(1)), &o).is_err());
+        assert!(splice(&data, &t(&["a", "3"]), Edit::Remove, &o).is_err());
+        assert!(splice(&data, &t(&["nothing", "here"]), Edit::Remove, &o).is_err());
+    }
+}
