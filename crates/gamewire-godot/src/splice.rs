@@ -242,7 +242,7 @@ mod tests {
                 let toks: Vec<String> = p.iter().map(|t| t.to_string()).collect();
                 let mut want = doc.clone();
                 gamewire_core::lazy_json::apply_edit(&mut want, &toks, e).unwrap();
-                let got = edit(&data, v, &p, e).unwrap();
+                let got = edit(&data, v, p, e).unwrap();
                 assert_eq!(got, bytes(want.clone(), v), "{v:?} {p:?} {e:?}");
                 let back = crate::decode(&got, &DecodeOptions::new(v)).unwrap();
                 assert_eq!(to_json(&back, v), want);
