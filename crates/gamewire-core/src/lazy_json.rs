@@ -537,4 +537,23 @@ mod tests {
         assert!(more);
         assert_eq!(hits.len(), 2);
     }
+
+    #[test]
+    fn edits_apply_as_json_patch_does_with_members_kept_in_order() {
+        let mut j = json!({"a": [1, 2], "b": {"x": 1, "y": 2}});
+        let t = |p: &str| tokens(p).unwrap();
+        apply_edit(&mut j, &t("/a/-"), Edit::Add(&json!(3))).unwrap();
+        apply_edit(&mut j, &t("/a/0"), Edit::Remove).unwrap();
+        apply_edit(&mut j, &t("/b/x"), Edit::Remove).unwrap();
+        apply_edit(&mut j, &t("/b/x"), Edit::Insert(1, &json!(5))).unwrap();
+        apply_edit(&mut j, &t("/b/z"), Edit::Insert(0, &json!(0))).unwrap();
+        apply_edit(&mut j, &t("/b/y"), Edit::Add(&json!(9))).unwrap();
+        assert_eq!(j, json!({"a": [2, 3], "b": {"z": 0, "y": 9, "x": 5}}));
+        let keys: Vec<&String> = j["b"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["z", "y", "x"]);
+        assert!(apply_edit(&mut j, &t("/a/5"), Edit::Remove).is_err());
+        assert!(apply_edit(&mut j, &t("/b/q"), Edit::Replace(&json!(1))).is_err());
+        assert!(apply_edit(&mut j, &t(""), Edit::Remove).is_err());
+        assert!(Edit::Remove.changes_count() && !Edit::Replace(&json!(1)).changes_count());
+    }
 }
