@@ -1,7 +1,8 @@
 #![no_main]
 //! Decodes arbitrary bytes as KingsIsle ObjectProperty blobs (every option combination
 //! picked by the first byte) over a type list holding every property kind; whatever
-//! decodes must re-encode, and that must decode and re-encode to the same bytes.
+//! decodes must re-encode, and that must decode and re-encode to the same bytes; the
+//! validating walk accepts exactly what decodes.
 use gamewire_kingsisle::types::{flags, ClassDef, PropertyDef};
 use gamewire_kingsisle::{bind, decode, encode, Options, TypeList};
 use libfuzzer_sys::fuzz_target;
@@ -97,6 +98,11 @@ fuzz_target!(|data: &[u8]| {
     } else {
         decode(rest, types, &opts)
     };
+    // The validating walk (the sink that keeps nothing) accepts exactly what decodes.
+    assert_eq!(
+        gamewire_kingsisle::validate(rest, types, &opts).is_ok(),
+        doc.is_ok()
+    );
     if let Ok(doc) = doc {
         let o = if doc.bind { bind::options(&opts) } else { opts };
         if let Ok(bytes) = encode(&doc, types, &o) {

@@ -143,21 +143,25 @@ pub fn run(action: Action, args: Args) -> CliResult {
                 c.compression,
                 if legacy { " (legacy)" } else { "" }
             );
-            // decode = unpack + build the whole tree (borrowing from the BSON) + drop it;
-            // it hands the raw BSON on, and encode = read that BSON + write a container.
+            // decode = unpack + build the whole tree (borrowing from the BSON, its
+            // containers in an arena) + drop it; it hands the raw BSON on, and encode =
+            // read that BSON + write a container.
             let enc_opts = o;
             crate::bench::run(
                 &label,
                 &data,
                 |d| {
                     let (c, bson) = container::unpack(d, name.as_deref(), &o)?;
-                    let doc = resonite::read_unpacked(d.len(), &c, &bson, &o)?;
+                    let arena = resonite::Arena::new();
+                    let doc = resonite::read_unpacked_in(d.len(), &c, &bson, &arena, &o)?;
                     std::hint::black_box(doc.len());
                     drop(doc);
+                    drop(arena);
                     Ok(bson.into_owned())
                 },
                 |bson: &Vec<u8>| {
-                    let doc = resonite::read_bson(bson, &enc_opts)?;
+                    let arena = resonite::Arena::new();
+                    let doc = resonite::read_bson_in(bson, &arena, &enc_opts)?;
                     Ok(resonite::encode(&doc, &eo)?)
                 },
             )
@@ -314,7 +318,8 @@ pub fn tool(cmd: ResoniteCmd) -> CliResult {
             let name = file.file_name().map(|n| n.to_string_lossy().into_owned());
             let o = resonite::Options::default();
             let (c, bson) = container::unpack(&data, name.as_deref(), &o)?;
-            let doc = resonite::read_unpacked(data.len(), &c, &bson, &o)?;
+            let arena = resonite::Arena::new();
+            let doc = resonite::read_unpacked_in(data.len(), &c, &bson, &arena, &o)?;
             let view = TreeView {
                 slots_only: slots,
                 depth,
@@ -365,14 +370,14 @@ mod tests {
         let mut chain = Value::Document(leaf.clone());
         for _ in 0..100 {
             let mut parent = leaf.clone();
-            for (k, v) in &mut parent.entries {
+            for (k, v) in parent.entries.to_mut() {
                 if k == "Children" {
-                    *v = Value::Array(vec![chain.clone()]);
+                    *v = Value::Array(vec![chain.clone()].into());
                 }
             }
             chain = Value::Document(parent);
         }
-        doc.entries[at].1 = chain;
+        doc.entries.to_mut()[at].1 = chain;
         let text = slot_tree(&doc, TreeView::default());
         assert!(text.contains("\n  Root  <"), "{text}");
         assert!(

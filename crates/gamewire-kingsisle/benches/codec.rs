@@ -38,7 +38,7 @@ fn setup(n: usize) -> (TypeList, Vec<u8>) {
                 vec![
                     (p[0], Value::UInt(i as u64)),
                     (p[1], Value::Int(i as i64 - 5000)),
-                    (p[2], Value::String(format!("n{}", i % 1000).into_bytes())),
+                    (p[2], Value::String(format!("n{}", i % 1000).into())),
                     (p[3], Value::Vec3([i as f32, 0.5, -1.0])),
                 ],
             ))

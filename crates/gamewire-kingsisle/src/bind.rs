@@ -18,15 +18,20 @@ pub fn options(opts: &Options) -> Options {
     }
 }
 
-/// Decodes a `BINd` file (magic included).
-pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
-    let body = data.strip_prefix(MAGIC.as_slice()).ok_or_else(|| {
+/// The blob after a `BINd` file's magic (an error when the magic is missing).
+pub(crate) fn body(data: &[u8]) -> Result<&[u8]> {
+    data.strip_prefix(MAGIC.as_slice()).ok_or_else(|| {
         Error::unexpected_at(
             0,
             "the magic `BINd`",
             format!("{:?}", String::from_utf8_lossy(&data[..data.len().min(4)])),
         )
-    })?;
+    })
+}
+
+/// Decodes a `BINd` file (magic included).
+pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
+    let body = body(data)?;
     let mut doc = crate::decode(body, types, &options(opts)).map_err(|e| e.shift_offset(4))?;
     doc.bind = true;
     Ok(doc)

@@ -186,9 +186,15 @@ impl<'a> BitReader<'a> {
 impl BitReader<'_> {
     /// Reads a deep object's 32-bit size field (which counts itself) and returns the
     /// bits that follow it; a size under 32 is an error at the field.
+    #[inline]
     pub(crate) fn object_size(&mut self) -> Result<usize> {
         let at = self.pos();
-        let size = self.read_bits(32)? as usize;
+        // Aligned in practice (it follows the aligned type hash): read as a whole u32.
+        let size = if at & 7 == 0 {
+            self.read_u32_aligned()? as usize
+        } else {
+            self.read_bits(32)? as usize
+        };
         if size < 32 {
             return Err(self.error_at(
                 at,

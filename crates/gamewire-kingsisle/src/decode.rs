@@ -1,15 +1,13 @@
-//! Bytes to [`Document`]: the shallow and deep bit decoders.
+//! Bytes to [`Document`]: the owned tree, built by the sink [`Tree`] from the one walk
+//! of the grammar ([`crate::walk`]).
 
 use crate::bits::BitReader;
-use crate::deep;
-use crate::layers;
-use crate::properties::Builder;
-use crate::stack::{StackGuard, TOO_DEEP};
-use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
-use crate::value::{serializer_flags as sf, Document, KeptZlib, Object, Raw, Value};
-use crate::{zlib, Options};
-use gamewire_core::{Error, ErrorKind, Result};
-use std::borrow::Cow;
+use crate::properties::Properties;
+use crate::types::{ClassDef, TypeList};
+use crate::value::{Document, Object, Raw, Value};
+use crate::walk::{self, layers, Fixed, Sink, Slot, Small};
+use crate::{deep, Options};
+use gamewire_core::Result;
 
 /// Decodes one serialized object blob.
 ///
@@ -17,385 +15,252 @@ use std::borrow::Cow;
 /// [`Options::manual_zlib`]), the flags word (when flag 1), the zlib marker (when flag 8),
 /// then the bit stream holding the root object.
 pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
-    let mut doc = Document::default();
-    let data: Cow<[u8]> = if opts.manual_zlib {
-        let inflated = zlib::unframe(data, 0, opts.limits.decompress_cap(data.len()))?;
-        doc.manual_zlib = Some(KeptZlib {
-            size: inflated.len() as u32,
-            stream: data[4..].to_vec(),
-        });
-        Cow::Owned(inflated)
-    } else {
-        Cow::Borrowed(data)
-    };
-    let layers = layers::read(&data, opts)?;
-    let (fl, at, base) = (layers.flags, layers.at, layers.base);
-    doc.flags = layers.flags_word;
-    doc.zlib_marker = layers.zlib_marker;
-    let inner: Cow<[u8]> = match layers.inflated {
-        Some(inflated) => {
-            doc.flag_zlib = Some(KeptZlib {
-                size: inflated.len() as u32,
-                stream: data[at + 4..].to_vec(),
-            });
-            Cow::Owned(inflated)
-        }
-        None => Cow::Borrowed(&data[at..]),
-    };
-    let mut de = Decoder {
-        r: BitReader::new(&inner, base),
-        types,
-        flags: fl,
-        mask: opts.property_mask,
-        shallow: opts.shallow,
-        skip: opts.skip_unknown && !opts.shallow,
-        depth: 0,
-        max_depth: opts.limits.max_depth,
-        last: None,
-        stack: StackGuard::new(),
-    };
-    let root = match de.object()? {
-        Value::Object(o) => o,
-        Value::Null => {
-            return Err(Error::at(
-                base,
-                ErrorKind::Message("the root object is null (type hash 0)".into()),
-            ))
-        }
-        Value::Raw(r) => return Err(deep::unknown_root(base, r.type_hash)),
-        _ => {
-            return Err(Error::at(
-                base,
-                ErrorKind::Message("the root object has an unknown type".into()),
-            ))
-        }
-    };
-    de.r.align();
-    doc.trailing = de.r.rest_bytes().to_vec();
-    doc.padding = std::mem::take(&mut de.r.padding);
-    doc.root = root;
-    Ok(doc)
+    let u = layers::unwrap(data, opts, true)?;
+    let mut tree = Tree::default();
+    let walked = walk::root(u.stream(data), u.base, types, opts, u.flags, &mut tree)?;
+    let trailing = walked.trailing.to_vec();
+    Ok(Document {
+        root: tree.root(),
+        flags: u.flags_word,
+        zlib_marker: u.zlib_marker,
+        padding: walked.padding,
+        trailing,
+        bind: false,
+        manual_zlib: u.manual_zlib,
+        flag_zlib: u.flag_zlib,
+    })
 }
 
-struct Decoder<'a, 't> {
-    r: BitReader<'a>,
-    types: &'t TypeList,
-    flags: u32,
-    mask: u32,
-    shallow: bool,
-    skip: bool,
-    depth: usize,
-    max_depth: usize,
-    /// The class met last (lists usually hold one class).
-    last: Option<&'t ClassDef>,
-    stack: StackGuard,
+/// The owned tree as a sink: the properties of every open object wait on one scratch
+/// stack (with their tags), and each object takes its own off at its end, in one
+/// allocation of its exact size; a container's elements go straight into its own
+/// vector (room for all of them, as many as the bits left can hold, made at its start).
+#[derive(Default)]
+pub(crate) struct Tree {
+    scratch: Vec<(u32, Value)>,
+    /// How many of the scratch values are small scalars (kept packed when an object
+    /// has [`crate::properties::PACK_MIN`] of them).
+    small: usize,
+    /// The elements of the open containers (the innermost last).
+    lists: Vec<Vec<Value>>,
 }
 
-/// True when shallow mode writes `p` under `mask`.
-#[inline]
-pub(crate) fn masked(p: &PropertyDef, mask: u32) -> bool {
-    p.flags & mask == mask && p.flags & flags::DEPRECATED == 0
+/// What the tree keeps from the start of an object or a container to its end.
+pub(crate) struct Open {
+    /// Where the object's properties start on the scratch stack.
+    start: usize,
+    /// The small scalars on the scratch stack before them.
+    small: usize,
+    /// Where the object or container goes.
+    slot: Slot,
+    /// The object's class hash.
+    hash: u32,
 }
 
-impl<'a, 't> Decoder<'a, 't> {
-    fn enter(&mut self) -> Result<()> {
-        self.depth += 1;
-        if self.depth > self.max_depth {
-            return Err(self.r.error(ErrorKind::DepthLimit {
-                limit: self.max_depth,
-            }));
+impl Tree {
+    /// The root object, once the walk found it.
+    fn root(mut self) -> Object {
+        match self.scratch.pop() {
+            Some((_, Value::Object(o))) => o,
+            _ => Object::default(),
         }
-        if !self.stack.ok() {
-            return Err(self.r.error(ErrorKind::Message(TOO_DEEP.into())));
+    }
+
+    #[inline(always)]
+    fn push(&mut self, slot: Slot, v: Value) {
+        if slot.element {
+            if let Some(items) = self.lists.last_mut() {
+                items.push(v);
+                return;
+            }
         }
+        self.scratch.push((slot.tag, v));
+    }
+
+    /// Counts a property's small scalar (an element's is not on the scratch stack).
+    #[inline(always)]
+    fn count_small(&mut self, slot: Slot, small: bool) {
+        self.small += usize::from(small && !slot.element);
+    }
+}
+
+impl<'a, 't> Sink<'a, 't> for Tree {
+    type Open = Open;
+    type Mark = ();
+
+    #[inline(always)]
+    fn null(&mut self, slot: Slot) {
+        self.push(slot, Value::Null);
+    }
+
+    #[inline(always)]
+    fn begin_object(&mut self, slot: Slot, class: &'t ClassDef, _: usize) -> Open {
+        Open {
+            start: self.scratch.len(),
+            small: self.small,
+            slot,
+            hash: class.hash,
+        }
+    }
+
+    #[inline]
+    fn end_object(&mut self, open: Open, _: &BitReader<'a>) -> Result<()> {
+        let own = self.small - open.small;
+        self.small = open.small;
+        let properties = Properties::take_tail(&mut self.scratch, open.start, own);
+        self.push(
+            open.slot,
+            Value::Object(Object {
+                hash: open.hash,
+                properties,
+            }),
+        );
         Ok(())
     }
 
-    fn object(&mut self) -> Result<Value> {
-        let start = self.r.pos();
-        let hash = self.r.read_u32_aligned()?;
-        if hash == 0 {
-            return Ok(Value::Null);
-        }
-        let class = match self.last {
-            Some(c) if c.hash == hash => Some(c),
-            _ => self.types.get(hash),
-        };
-        let Some(class) = class else {
-            if self.skip {
-                let size = self.r.object_size()?;
-                let raw = self.r.read_raw(size)?;
-                return Ok(Value::Raw(Box::new(Raw {
-                    type_hash: hash,
-                    bits: size as u64,
-                    data: raw,
-                })));
-            }
-            return Err(deep::unknown_type(&self.r, start, hash, self.shallow));
-        };
-        self.last = Some(class);
-        self.enter()?;
-        let obj = if self.shallow {
-            self.shallow_props(class)?
-        } else {
-            self.deep_props(class)?
-        };
-        self.depth -= 1;
-        Ok(Value::Object(obj))
-    }
-
-    fn shallow_props(&mut self, class: &ClassDef) -> Result<Object> {
-        let mut props = Builder::with_capacity(class.properties.len());
-        for p in &class.properties {
-            if !masked(p, self.mask) {
-                continue;
-            }
-            if p.flags & flags::DELTA_ENCODE != 0 {
-                let at = self.r.pos();
-                if !self.r.read_bit().map_err(|e| e.in_key(p.name.as_str()))? {
-                    if self.flags & sf::FORBID_DELTA_ENCODE != 0 {
-                        return Err(self
-                            .r
-                            .error_at(at, ErrorKind::Message("optional property is absent, but serializer flag 16 forbids absence".into()))
-                            .in_key(p.name.as_str()));
-                    }
-                    continue;
-                }
-            }
-            let v = match self.fast_scalar(p) {
-                Some(Ok(v)) => v,
-                Some(Err(e)) => return Err(e.in_key(p.name.as_str())),
-                None => self.property(p).map_err(|e| e.in_key(p.name.as_str()))?,
-            };
-            props.push(p.hash, v);
-        }
-        Ok(Object {
-            hash: class.hash,
-            properties: props.finish(),
-        })
-    }
-
-    fn deep_props(&mut self, class: &ClassDef) -> Result<Object> {
-        let mut left = self.r.object_size()?;
-        let mut props = Builder::with_capacity(class.properties.len());
-        let mut hint = 0usize;
-        while left > 0 {
-            let start = self.r.pos();
-            let size = self.r.read_u32_aligned()? as usize;
-            // Aligned already: the size field was.
-            let hash = self.r.read_u32_aligned()?;
-            let value = match class.property_index(hash, hint) {
-                Some(i) => {
-                    hint = i + 1;
-                    let p = &class.properties[i];
-                    let v = match self.fast_scalar(p) {
-                        Some(Ok(v)) => v,
-                        Some(Err(e)) => return Err(e.in_key(p.name.as_str())),
-                        None => self.property(p).map_err(|e| e.in_key(p.name.as_str()))?,
-                    };
-                    deep::check_size(&self.r, start, size, p.name.as_str())?;
-                    v
-                }
-                None if self.skip => Value::Raw(Box::new(deep::read_unknown(
-                    &mut self.r,
-                    start,
-                    size,
-                    hash,
-                )?)),
-                None => return Err(deep::unknown_hash(&self.r, start, hash, class)),
-            };
-            left = deep::take(&self.r, start, left, size)?;
-            props.push(hash, value);
-        }
-        Ok(Object {
-            hash: class.hash,
-            properties: props.finish(),
-        })
-    }
-
-    /// The common byte-aligned scalars, read in the property loop itself (no call, no
-    /// `Result<Value>` moved through memory); `None` for everything else.
     #[inline(always)]
-    fn fast_scalar(&mut self, p: &PropertyDef) -> Option<Result<Value>> {
-        if p.dynamic {
-            return None;
-        }
-        let r = &mut self.r;
-        Some(match p.kind {
-            Kind::U32 => r.read_u32_aligned().map(|x| Value::UInt(u64::from(x))),
-            Kind::I32 => r
-                .read_u32_aligned()
-                .map(|x| Value::Int(i64::from(x as i32))),
-            Kind::F32 => r
-                .read_u32_aligned()
-                .map(|x| Value::Float(f32::from_bits(x))),
-            Kind::U64 => r.read_array().map(|a| Value::UInt(u64::from_le_bytes(a))),
-            Kind::Bool => r.read_bit().map(Value::Bool),
-            Kind::F64 => r.read_array().map(|a| Value::Double(f64::from_le_bytes(a))),
-            Kind::I64 => r.read_array().map(|a| Value::Int(i64::from_le_bytes(a))),
-            Kind::U8 => r.read_array::<1>().map(|a| Value::UInt(u64::from(a[0]))),
-            Kind::U16 => r
-                .read_array()
-                .map(|a| Value::UInt(u64::from(u16::from_le_bytes(a)))),
-            Kind::Str => self.string().map(|b| Value::String(b.to_vec())),
-            _ => return None,
-        })
-    }
-
-    fn property(&mut self, p: &PropertyDef) -> Result<Value> {
-        if p.dynamic {
-            let at = self.r.pos();
-            let n = self.length(false)?;
-            // Every element takes at least one bit.
-            if n > self.r.remaining_bits() {
-                return Err(self.r.error_at(
-                    at,
-                    ErrorKind::LengthPastEnd {
-                        what: "element count",
-                        declared: n as u64,
-                        remaining: self.r.remaining_bits() / 8,
-                    },
-                ));
-            }
-            self.enter()?;
-            // Elements of a few bits are kept compact (one byte each), so memory stays
-            // in proportion to the input.
-            match p.kind {
-                Kind::Bool => {
-                    let mut items = Vec::with_capacity(n.min(1 << 16));
-                    for i in 0..n {
-                        items.push(self.r.read_bit().map_err(|e| e.in_index(i))?);
-                    }
-                    self.depth -= 1;
-                    return Ok(Value::Bools(items));
-                }
-                Kind::SBits(b) if b <= 7 => {
-                    let mut items = Vec::with_capacity(n.min(1 << 16));
-                    for i in 0..n {
-                        let x = self
-                            .r
-                            .read_signed(u32::from(b))
-                            .map_err(|e| e.in_index(i))?;
-                        items.push(x as i8);
-                    }
-                    self.depth -= 1;
-                    return Ok(Value::SmallInts(items));
-                }
-                Kind::UBits(b) if b <= 7 => {
-                    let mut items = Vec::with_capacity(n.min(1 << 16));
-                    for i in 0..n {
-                        let x = self.r.read_bits(u32::from(b)).map_err(|e| e.in_index(i))?;
-                        items.push(x as u8);
-                    }
-                    self.depth -= 1;
-                    return Ok(Value::SmallUInts(items));
-                }
-                _ => {}
-            }
-            let mut items = Vec::with_capacity(n.min(1 << 16));
-            for i in 0..n {
-                items.push(self.single(p).map_err(|e| e.in_index(i))?);
-            }
-            self.depth -= 1;
-            Ok(Value::List(items))
+    fn begin_list(&mut self, slot: Slot, _: usize, room: usize) -> Open {
+        // Room for every element the bits left can hold, at once: for the outermost
+        // container only, so that containers nested in its elements, each starting
+        // before the bits it claims are read, do not each reserve that much (they
+        // start with room for up to 65,536 and grow with what they read).
+        let room = if self.lists.is_empty() {
+            room
         } else {
-            self.single(p)
+            room.min(1 << 16)
+        };
+        self.lists.push(Vec::with_capacity(room));
+        Open {
+            start: self.scratch.len(),
+            small: self.small,
+            slot,
+            hash: 0,
         }
     }
 
-    /// A length prefix: compact (flag 2) or aligned u16 (strings) / u32 (containers).
     #[inline]
-    fn length(&mut self, string: bool) -> Result<usize> {
-        deep::length(&mut self.r, self.flags, string)
+    fn end_list(&mut self, open: Open, _: &BitReader<'a>) -> Result<()> {
+        let items = self.lists.pop().unwrap_or_default();
+        self.push(open.slot, Value::List(items));
+        Ok(())
     }
 
-    fn string(&mut self) -> Result<&'a [u8]> {
-        let len = self.length(true)?;
-        if len == 0 {
-            return Ok(&[]);
+    fn small_list(
+        &mut self,
+        slot: Slot,
+        kind: Small,
+        width: u32,
+        first: usize,
+        n: usize,
+        data: &'a [u8],
+    ) {
+        // Every element is in the stream (the walker checked): the reads cannot fail.
+        let mut r = BitReader::new(data, 0);
+        r.skip_bits(first);
+        let v = match kind {
+            Small::Bools => Value::Bools((0..n).map(|_| r.read_bit().unwrap_or(false)).collect()),
+            Small::Ints => Value::SmallInts(
+                (0..n)
+                    .map(|_| r.read_signed(width).unwrap_or(0) as i8)
+                    .collect(),
+            ),
+            Small::UInts => Value::SmallUInts(
+                (0..n)
+                    .map(|_| r.read_bits(width).unwrap_or(0) as u8)
+                    .collect(),
+            ),
+        };
+        self.push(slot, v);
+    }
+
+    #[inline]
+    fn raw(&mut self, slot: Slot, raw: Raw) {
+        self.push(slot, Value::Raw(Box::new(raw)));
+    }
+
+    #[inline(always)]
+    fn bool(&mut self, slot: Slot, v: bool) {
+        self.count_small(slot, true);
+        self.push(slot, Value::Bool(v));
+    }
+
+    #[inline(always)]
+    fn int(&mut self, slot: Slot, v: i64) {
+        self.count_small(slot, (-64..=63).contains(&v));
+        self.push(slot, Value::Int(v));
+    }
+
+    #[inline(always)]
+    fn uint(&mut self, slot: Slot, v: u64) {
+        self.count_small(slot, v <= 124);
+        self.push(slot, Value::UInt(v));
+    }
+
+    #[inline(always)]
+    fn float(&mut self, slot: Slot, v: f32) {
+        self.push(slot, Value::Float(v));
+    }
+
+    #[inline(always)]
+    fn double(&mut self, slot: Slot, v: f64) {
+        self.push(slot, Value::Double(v));
+    }
+
+    #[inline(always)]
+    fn enum_value(&mut self, slot: Slot, v: i64) {
+        self.push(slot, Value::Enum(v));
+    }
+
+    #[inline(always)]
+    fn string(&mut self, slot: Slot, _: usize, bytes: &'a [u8]) {
+        self.push(slot, Value::String(bytes.into()));
+    }
+
+    #[inline]
+    fn wstring(&mut self, slot: Slot, _: usize, bytes: &'a [u8]) {
+        let units = bytes
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        self.push(slot, Value::WString(units));
+    }
+
+    #[inline]
+    fn enum_name(&mut self, slot: Slot, _: usize, text: &'a str) {
+        self.push(slot, Value::EnumName(text.to_owned()));
+    }
+
+    #[inline]
+    fn fixed(&mut self, slot: Slot, kind: Fixed, _: usize, b: &'a [u8]) {
+        self.push(slot, fixed_value(kind, b));
+    }
+
+    #[inline(always)]
+    fn mark(&self, _: usize) {}
+}
+
+/// The value of a fixed-size struct from its bytes (as many as `kind` takes).
+pub(crate) fn fixed_value(kind: Fixed, b: &[u8]) -> Value {
+    fn arr<const N: usize>(b: &[u8]) -> [u8; N] {
+        let mut a = [0; N];
+        a.copy_from_slice(&b[..N]);
+        a
+    }
+    match kind {
+        Fixed::Color => Value::Color(arr(b)),
+        Fixed::Vec3 => Value::Vec3(deep::f32s(&arr::<12>(b))),
+        Fixed::Euler => Value::Euler(deep::f32s(&arr::<12>(b))),
+        Fixed::Quat => Value::Quat(deep::f32s(&arr::<16>(b))),
+        Fixed::Matrix => Value::Matrix(Box::new(deep::f32s(&arr::<36>(b)))),
+        Fixed::PointInt => Value::PointInt(deep::i32s(&arr::<8>(b))),
+        Fixed::SizeInt => Value::SizeInt(deep::i32s(&arr::<8>(b))),
+        Fixed::RectInt => Value::RectInt(deep::i32s(&arr::<16>(b))),
+        Fixed::PointUChar => Value::PointUChar(arr(b)),
+        Fixed::PointUInt => {
+            let a = deep::i32s::<2, 8>(&arr(b));
+            Value::PointUInt([a[0] as u32, a[1] as u32])
         }
-        self.r.read_bytes(len, "string length")
-    }
-
-    fn single(&mut self, p: &PropertyDef) -> Result<Value> {
-        let r = &mut self.r;
-        Ok(match p.kind {
-            Kind::Bool => Value::Bool(r.read_bit()?),
-            Kind::I8 => Value::Int(i64::from(i8::from_le_bytes(r.read_array()?))),
-            Kind::U8 => Value::UInt(u64::from(r.read_array::<1>()?[0])),
-            Kind::I16 => Value::Int(i64::from(i16::from_le_bytes(r.read_array()?))),
-            Kind::U16 => Value::UInt(u64::from(u16::from_le_bytes(r.read_array()?))),
-            Kind::I32 => Value::Int(i64::from(i32::from_le_bytes(r.read_array()?))),
-            Kind::U32 => Value::UInt(u64::from(u32::from_le_bytes(r.read_array()?))),
-            Kind::I64 => Value::Int(i64::from_le_bytes(r.read_array()?)),
-            Kind::U64 => Value::UInt(u64::from_le_bytes(r.read_array()?)),
-            Kind::F32 => Value::Float(f32::from_le_bytes(r.read_array()?)),
-            Kind::F64 => Value::Double(f64::from_le_bytes(r.read_array()?)),
-            Kind::SBits(n) => Value::Int(r.read_signed(u32::from(n))?),
-            Kind::UBits(n) => Value::UInt(r.read_bits(u32::from(n))?),
-            Kind::Str => Value::String(self.string()?.to_vec()),
-            Kind::WStr => {
-                let len = self.length(true)?;
-                if len == 0 {
-                    Value::WString(Vec::new())
-                } else {
-                    let b = self
-                        .r
-                        .read_bytes(len.saturating_mul(2), "wide string length")?;
-                    Value::WString(
-                        b.chunks_exact(2)
-                            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                            .collect(),
-                    )
-                }
-            }
-            Kind::Enum => {
-                if self.flags & sf::HUMAN_READABLE_ENUMS != 0 {
-                    let at = self.r.pos();
-                    let raw = self.string()?;
-                    let text = std::str::from_utf8(raw).map_err(|_| {
-                        self.r
-                            .error_at(at, ErrorKind::InvalidText { encoding: "UTF-8" })
-                    })?;
-                    match p.enum_from_names(text) {
-                        Err(bad) => {
-                            return Err(self.r.error_at(
-                                at,
-                                ErrorKind::Unexpected {
-                                    expected: format!("an option of {}", p.enum_label()),
-                                    found: format!("{bad:?}"),
-                                },
-                            ));
-                        }
-                        // Written exactly as the encoder writes this value: keep the
-                        // value (JSON names it the same way); any other spelling is
-                        // kept as text so it is written back as it was.
-                        Ok(v) if p.enum_to_names(v).as_deref() == Some(text) => Value::Enum(v),
-                        Ok(_) => Value::EnumName(text.to_owned()),
-                    }
-                } else {
-                    Value::Enum(self.r.read_bits(32)? as i64)
-                }
-            }
-            Kind::Color => Value::Color(r.read_array()?),
-            Kind::Vec3 => Value::Vec3(deep::f32s(&r.read_array::<12>()?)),
-            Kind::Euler => Value::Euler(deep::f32s(&r.read_array::<12>()?)),
-            Kind::Quat => Value::Quat(deep::f32s(&r.read_array::<16>()?)),
-            Kind::Matrix => Value::Matrix(Box::new(deep::f32s(&r.read_array::<36>()?))),
-            Kind::PointInt => Value::PointInt(deep::i32s(&r.read_array::<8>()?)),
-            Kind::SizeInt => Value::SizeInt(deep::i32s(&r.read_array::<8>()?)),
-            Kind::RectInt => Value::RectInt(deep::i32s(&r.read_array::<16>()?)),
-            Kind::PointUChar => Value::PointUChar(r.read_array()?),
-            Kind::PointUInt => {
-                let a: [u8; 8] = r.read_array()?;
-                Value::PointUInt([
-                    u32::from_le_bytes([a[0], a[1], a[2], a[3]]),
-                    u32::from_le_bytes([a[4], a[5], a[6], a[7]]),
-                ])
-            }
-            Kind::PointFloat => Value::PointFloat(deep::f32s(&r.read_array::<8>()?)),
-            Kind::RectFloat => Value::RectFloat(deep::f32s(&r.read_array::<16>()?)),
-            Kind::Object => self.object()?,
-        })
+        Fixed::PointFloat => Value::PointFloat(deep::f32s(&arr::<8>(b))),
+        Fixed::RectFloat => Value::RectFloat(deep::f32s(&arr::<16>(b))),
     }
 }

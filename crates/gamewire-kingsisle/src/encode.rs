@@ -1,10 +1,10 @@
 //! [`Document`] to bytes: the shallow and deep bit encoders.
 
 use crate::bits::BitWriter;
-use crate::decode::masked;
 use crate::stack::{StackGuard, TOO_DEEP};
 use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
 use crate::value::{serializer_flags as sf, Document, Object, Raw, Value};
+use crate::walk::masked;
 use crate::{zlib, Options};
 use gamewire_core::{Error, Result};
 

@@ -1,6 +1,7 @@
 //! The inspect tree of a KingsIsle ObjectProperty file (plain or `BINd`), as
 //! [`gamewire_core::inspect`] nodes for every front end to show.
 
+use crate::view::{Item, ObjectRef, View};
 use crate::{bind, json, Document, Object, Options, PropertyDef, TypeList, Value};
 use gamewire_core::inspect::{short_str, Node, TreeBuilder};
 use gamewire_core::Result;
@@ -30,7 +31,7 @@ pub fn tree(
 /// Adds the tree of `data` to `tree`: a note naming the type list, the flags word and
 /// the trailing bytes, then the root object. Objects and properties the type list lacks
 /// (deep mode) are shown as raw bits, with a note counting them; enums show their
-/// option's name and number.
+/// option's name and number. Read through the borrowed view (no owned tree).
 pub fn fill(
     data: &[u8],
     types: &TypeList,
@@ -43,36 +44,60 @@ pub fn fill(
         skip_unknown: true,
         ..Options::default()
     };
-    let doc = decode_any(data, types, &opts)?;
+    let mut scratch = Vec::new();
+    let view = View::decode_any(data, types, &opts, &mut scratch)?;
     tree.note(&format!(
         "type list {types_source}; flags word {}; {} trailing byte(s)",
-        doc.flags.map_or("none".into(), |f| f.to_string()),
-        doc.trailing.len()
+        view.flags().map_or("none".into(), |f| f.to_string()),
+        view.trailing().len()
     ));
-    let raws = raw_count(&doc.root);
+    let raws = view.raw_count();
     if raws > 0 {
         tree.note(&format!(
             "{raws} value(s) of types or properties not in the type list, shown as raw bits"
         ));
     }
-    object(tree, "root", &doc.root, types);
+    view_object(tree, "root", view.root(), types);
     Ok(())
 }
 
-/// How many values under `root` are raw bits (unknown types or properties). Walks with
-/// its own stack: any nesting is safe.
-fn raw_count(root: &Object) -> usize {
-    let mut n = 0;
-    let mut stack: Vec<&Value> = root.properties.iter().map(|(_, v)| v).collect();
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Raw(_) => n += 1,
-            Value::Object(o) => stack.extend(o.properties.iter().map(|(_, v)| v)),
-            Value::List(items) => stack.extend(items.iter()),
-            _ => {}
+/// Adds an object of a view and its properties to the tree under `label` (as
+/// [`object`] does for an owned one).
+fn view_object(tree: &mut TreeBuilder, label: &str, o: ObjectRef<'_, '_, '_>, types: &TypeList) {
+    let props: Vec<_> = o.properties().collect();
+    tree.open(label, &o.class().name, Some(props.len()));
+    for p in props {
+        match p.def {
+            Some(d) => view_value(tree, &d.name, p.value, Some(d), types),
+            None => view_value(tree, &format!("#{}", p.tag), p.value, None, types),
         }
     }
-    n
+    tree.close();
+}
+
+/// Adds a value of a view to the tree under `label` (as [`value`] does for an owned one).
+fn view_value(
+    tree: &mut TreeBuilder,
+    label: &str,
+    v: Item<'_, '_, '_>,
+    p: Option<&PropertyDef>,
+    types: &TypeList,
+) {
+    match v {
+        Item::Object(o) => view_object(tree, label, o, types),
+        Item::List(l) => {
+            let ty = p.map_or("?", |p| p.type_name.as_str());
+            let n = l.len();
+            tree.open(label, &format!("list of {ty}"), Some(n));
+            for (i, item) in l.iter().enumerate() {
+                if tree.keep(i, n) {
+                    view_value(tree, &format!("[{i}]"), item, p, types);
+                }
+            }
+            tree.close();
+        }
+        leaf => value(tree, label, &leaf.to_value(), p, types),
+    }
 }
 
 /// Adds an object and its properties to the tree under `label`.

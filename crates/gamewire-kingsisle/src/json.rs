@@ -576,9 +576,9 @@ fn single(j: &Json, p: &PropertyDef, types: &TypeList, depth: usize) -> Result<V
             },
         }),
         Kind::Str => match j {
-            Json::String(s) => Value::String(s.as_bytes().to_vec()),
+            Json::String(s) => Value::String(s.as_str().into()),
             _ => match j.get("$bytes").and_then(Json::as_str) {
-                Some(h) => Value::String(unhex(h)?),
+                Some(h) => Value::String(unhex(h)?.into()),
                 None => return Err(expected("a string or {\"$bytes\": hex}", j)),
             },
         },

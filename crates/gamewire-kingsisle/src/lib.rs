@@ -14,11 +14,17 @@
 //! - [`wad`]: `KIWAD` archives: list, read (inflated on demand, CRC checked), build.
 //! - [`view`]: a borrowed, allocation-light reading ([`View`]): every value navigable,
 //!   strings borrowed from the input, no owned tree.
+//! - [`validate`]: the bytes checked, nothing built.
+//!
+//! The bit stream is read by one walker (the private `walk` module), generic over what
+//! it builds: the owned tree of [`decode`], the view's tape and [`validate`] are its
+//! sinks, so every reader applies the same rules, limits and error messages.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod bind;
 pub mod bits;
+pub mod bytes;
 pub mod codec;
 mod decode;
 mod deep;
@@ -27,7 +33,6 @@ mod fields;
 pub mod hash;
 pub mod inspect;
 pub mod json;
-mod layers;
 mod options;
 pub mod properties;
 pub mod span;
@@ -37,7 +42,9 @@ pub mod types;
 mod value;
 pub mod view;
 pub mod wad;
+mod walk;
 pub mod xml;
+pub mod xml_span;
 mod xmltypes;
 pub mod zlib;
 
@@ -49,8 +56,36 @@ pub use options::Options;
 pub use properties::Properties;
 pub use stack::set_stack_budget;
 pub use types::{ClassDef, Kind, PropertyDef, TypeList};
-pub use value::{serializer_flags, Document, KeptZlib, Object, Raw, Value};
+pub use value::{serializer_flags, Bytes, Document, KeptZlib, Object, Raw, Value};
 pub use view::View;
+
+/// Checks that `data` reads as [`decode`] (or, with the `BINd` magic, [`bind::decode`])
+/// reads it, with the same errors, building nothing: the one walk of the grammar into
+/// a sink that keeps nothing.
+pub fn validate(data: &[u8], types: &TypeList, opts: &Options) -> gamewire_core::Result<()> {
+    let (data, opts, shift) = if data.starts_with(bind::MAGIC) {
+        (
+            &data[bind::MAGIC.len()..],
+            bind::options(opts),
+            bind::MAGIC.len(),
+        )
+    } else {
+        (data, *opts, 0)
+    };
+    let run = || {
+        let u = walk::layers::unwrap(data, &opts, false)?;
+        walk::root(
+            u.stream(data),
+            u.base,
+            types,
+            &opts,
+            u.flags,
+            &mut walk::Check,
+        )
+        .map(|_| ())
+    };
+    run().map_err(|e| if shift > 0 { e.shift_offset(shift) } else { e })
+}
 
 /// True when `data` (and the file name, when known) looks like this format.
 ///

@@ -195,6 +195,42 @@ impl Builder {
     }
 }
 
+impl Properties {
+    /// The pairs from `start` to the end of `scratch`, taken off it: packed when at
+    /// least [`PACK_MIN`] are small scalars, else whole in one allocation of their
+    /// exact size (the owned decode's path: no growing, no second copy).
+    /// `small`: how many of them are small scalars (a `bool`, an `Int` in -64..=63, a
+    /// `UInt` up to 124: what packs into one byte), counted by the caller as it pushed.
+    pub(crate) fn take_tail(
+        scratch: &mut Vec<(u32, Value)>,
+        start: usize,
+        small: usize,
+    ) -> Properties {
+        let n = scratch.len() - start;
+        debug_assert_eq!(
+            scratch[start..]
+                .iter()
+                .filter(|(_, v)| code_of(v).is_some())
+                .count(),
+            small
+        );
+        if small < PACK_MIN || u32::try_from(n).is_err() {
+            // `split_off` allocates exactly the tail's length: no second allocation.
+            return Properties(Repr::Full(scratch.split_off(start).into_boxed_slice()));
+        }
+        let mut b = Builder {
+            tags: Vec::with_capacity(n),
+            codes: Vec::with_capacity(n),
+            values: Vec::with_capacity(n - small),
+            full_at: Vec::with_capacity(n - small),
+        };
+        for (h, v) in scratch.drain(start..) {
+            b.push(h, v);
+        }
+        b.finish()
+    }
+}
+
 impl From<Vec<(u32, Value)>> for Properties {
     fn from(pairs: Vec<(u32, Value)>) -> Self {
         pairs.into_iter().collect()
@@ -282,7 +318,7 @@ mod tests {
                     0 => Value::Bool(i % 4 == 0),
                     1 => Value::Int(i64::from(i % 128) - 64),
                     2 => Value::UInt(u64::from(i % 200)),
-                    3 => Value::String(format!("s{i}").into_bytes()),
+                    3 => Value::String(format!("s{i}").into()),
                     4 => Value::Int(-65 - i64::from(i)),
                     _ => Value::Float(i as f32),
                 };

@@ -7,15 +7,17 @@
 //! value's): no owned tree is built. A property's bits are its value's (in deep mode the
 //! size and tag before it are not included); a container's start with its count; an
 //! object's with its type hash (`$hash` is those 32 bits; `$class`, named from them,
-//! gets them too, marked not its own). A part of a value read whole (a `Color`'s `r`,
-//! a `Vector3D`'s `x`) gets the whole value's bits, marked not its own.
+//! gets them too, marked not its own). A component of a fixed struct (a `Color`'s `r`,
+//! a `Vector3D`'s `x`, a `Rect`'s `left`, a `Matrix3x3`'s row or number) gets its own
+//! bits, in wire order (a `Color` is b, g, r, a; a `Quaternion` w, x, y, z); a part of
+//! a raw value (`$hash`, `$bits`, `$raw`) gets the whole value's, marked not its own.
 //!
 //! When the data is compressed (manual zlib framing, serializer flag 8), the offsets
 //! are in the inflated data ([`BitSpan::inflated`]), whose bytes [`BitSpan::bytes`]
 //! holds.
 
 use crate::types::TypeList;
-use crate::view::{Pointed, View};
+use crate::view::{OwnedView, Pointed};
 use crate::Options;
 
 /// Where the bits of one value are.
@@ -43,49 +45,71 @@ pub struct BitSpan {
 
 /// The bits of the value at JSON Pointer tokens `toks` of the JSON document of `data`
 /// (a `BINd` file, by its magic, or a blob read with `opts`), read with `types`.
-/// Errors: the decode's (byte, bit, path), or a pointer that names no value.
+/// Errors: the decode's (byte, bit, path), or a pointer that names no value. Decodes
+/// `data` on each call: a program asking often keeps a [`SpanIndex`].
 pub fn span(
     data: &[u8],
     types: &TypeList,
     opts: &Options,
     toks: &[String],
 ) -> Result<BitSpan, String> {
-    let mut scratch = Vec::new();
-    let (view, located) = View::decode_any_located(data, types, opts, &mut scratch, false, true)
-        .map_err(|e| e.to_string())?;
-    let bits = |node: usize| located.spans.get(node).copied().unwrap_or([0, 0]);
-    let (start, len, own) = match view.pointed(toks).map_err(|e| missing(toks, e))? {
-        Pointed::Node(n, own) => {
-            let [a, b] = bits(n);
-            (a, b.saturating_sub(a), own)
-        }
-        Pointed::Hash(n, own) => (bits(n)[0], 32, own),
-        Pointed::Bits(a, n) => (a, n, true),
-    };
-    let (base, inflated, all): (usize, bool, &[u8]) = match located.input_at {
-        Some(at) => (at, false, data),
-        None => (located.scratch_at, true, &scratch),
-    };
-    let offset = base + (start / 8) as usize;
-    let bit = (start % 8) as u8;
-    let length = (u64::from(bit) + len).div_ceil(8) as usize;
-    let bytes = all
-        .get(offset..offset + length)
-        .ok_or_else(|| missing(toks, "its bits run past the data".into()))?
-        .to_vec();
-    Ok(BitSpan {
-        offset,
-        length,
-        bit,
-        bits: len,
-        own,
-        inflated,
-        bytes,
-    })
+    SpanIndex::decode(data, types, opts)?.span(toks)
+}
+
+/// A blob or `BINd` file decoded once with the bits of every value noted (the view's
+/// nodes and two words per node, no owned tree): [`SpanIndex::span`] then answers
+/// without decoding again. `B` is the input (`&[u8]`, `Arc<[u8]>`, ...), `T` the type
+/// list (`&TypeList`, `Arc<TypeList>`, ...), both kept.
+pub struct SpanIndex<B, T> {
+    view: OwnedView<B, T>,
+    bits: Vec<[u64; 2]>,
+}
+
+impl<B: AsRef<[u8]>, T: AsRef<TypeList>> SpanIndex<B, T> {
+    /// Decodes `data` (a `BINd` file, by its magic, or a blob read with `opts`) with
+    /// `types`, noting every value's bits. Errors: the decode's (byte, bit, path).
+    pub fn decode(data: B, types: T, opts: &Options) -> Result<Self, String> {
+        let (view, bits) = OwnedView::decode_any_with(data, types, opts, false, true)
+            .map_err(|e| e.to_string())?;
+        Ok(SpanIndex { view, bits })
+    }
+
+    /// The bits of the value at JSON Pointer tokens `toks`; an error names a pointer
+    /// that is not there.
+    pub fn span(&self, toks: &[String]) -> Result<BitSpan, String> {
+        let bits = |node: usize| self.bits.get(node).copied().unwrap_or([0, 0]);
+        let view = self.view.view();
+        let (start, len, own) = match view.pointed(toks).map_err(|e| missing(toks, e))? {
+            Pointed::Node(n, own) => {
+                let [a, b] = bits(n);
+                (a, b.saturating_sub(a), own)
+            }
+            Pointed::Hash(n, own) => (bits(n)[0], 32, own),
+            Pointed::Part(n, first, count) => (bits(n)[0] + first, count, true),
+            Pointed::Bits(a, n) => (a, n, true),
+        };
+        let (input_at, all, base) = self.view.stream();
+        let offset = base + (start / 8) as usize;
+        let bit = (start % 8) as u8;
+        let length = (u64::from(bit) + len).div_ceil(8) as usize;
+        let bytes = all
+            .get(offset..offset + length)
+            .ok_or_else(|| missing(toks, "its bits run past the data".into()))?
+            .to_vec();
+        Ok(BitSpan {
+            offset,
+            length,
+            bit,
+            bits: len,
+            own,
+            inflated: input_at.is_none(),
+            bytes,
+        })
+    }
 }
 
 /// The error for a pointer that is not there.
-fn missing(toks: &[String], why: String) -> String {
+pub(crate) fn missing(toks: &[String], why: String) -> String {
     let mut p = String::new();
     for t in toks {
         p.push('/');

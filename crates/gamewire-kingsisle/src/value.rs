@@ -1,5 +1,6 @@
 //! The model: a lossless value of every ObjectProperty type, and a decoded document.
 
+pub use crate::bytes::Bytes;
 use crate::properties::Properties;
 
 /// Serializer flag bits (the `flags` of [`crate::Options`]).
@@ -41,8 +42,8 @@ pub enum Value {
     Float(f32),
     /// `double`.
     Double(f64),
-    /// `std::string`: bytes, not necessarily UTF-8.
-    String(Vec<u8>),
+    /// `std::string`: bytes, not necessarily UTF-8 (up to 22 kept inline, see [`Bytes`]).
+    String(Bytes),
     /// `std::wstring`: UTF-16 code units, not necessarily valid.
     WString(Vec<u16>),
     /// An enum written as its value (u32 on the wire).

@@ -15,17 +15,16 @@
 //! lists and elements across those views.
 
 mod owned;
+mod tape;
 pub use owned::OwnedView;
 
 use crate::bits::BitReader;
-use crate::decode::masked;
 use crate::deep;
-use crate::layers;
-use crate::stack::{StackGuard, TOO_DEEP};
-use crate::types::{flags, ClassDef, Kind, PropertyDef, TypeList};
-use crate::value::{serializer_flags as sf, Document, KeptZlib, Object, Raw, Value};
-use crate::{bind, zlib, Options};
-use gamewire_core::{Error, ErrorKind, Result};
+use crate::types::{ClassDef, PropertyDef, TypeList};
+use crate::value::{Document, KeptZlib, Object, Raw, Value};
+use crate::walk::{self, layers, NO_DEF};
+use crate::{bind, Options};
+use gamewire_core::{Error, Result};
 use std::borrow::Cow;
 
 /// What a node holds (`x` is its payload).
@@ -86,15 +85,7 @@ struct Node {
     x: u64,
 }
 
-/// [`Node::def`] of a value that is not a property, or whose index does not fit.
-const NO_DEF: u16 = u16::MAX;
-
 const _: () = assert!(std::mem::size_of::<Node>() == 16);
-
-#[inline]
-fn def_index(i: usize) -> u16 {
-    u16::try_from(i).unwrap_or(NO_DEF)
-}
 
 #[inline]
 fn pair(lo: usize, hi: usize) -> u64 {
@@ -173,47 +164,24 @@ impl<'a, 't> View<'a, 't> {
         keep_zlib: bool,
         record: bool,
     ) -> Result<(Self, Located)> {
+        // The layers, unwrapped as for every reader; the stream stays in the input or
+        // moves to the caller's scratch buffer.
+        let u = layers::unwrap(data, opts, keep_zlib)?;
         let mut located = Located {
             input_at: None,
             scratch_at: 0,
-            manual_zlib: None,
-            flag_zlib: None,
+            manual_zlib: u.manual_zlib,
+            flag_zlib: u.flag_zlib,
             spans: Vec::new(),
         };
-        // Layers, as in `crate::decode`: manual zlib, flags word, zlib marker.
-        let mut manual: Option<Vec<u8>> = None;
-        if opts.manual_zlib {
-            let inflated = zlib::unframe(data, 0, opts.limits.decompress_cap(data.len()))?;
-            if keep_zlib {
-                located.manual_zlib = Some(KeptZlib {
-                    size: inflated.len() as u32,
-                    stream: data[4..].to_vec(),
-                });
-            }
-            manual = Some(inflated);
-        }
-        let outer: &[u8] = manual.as_deref().unwrap_or(data);
-        let layers = layers::read(outer, opts)?;
-        let (fl, at, base) = (layers.flags, layers.at, layers.base);
-        let (flags_word, zlib_marker) = (layers.flags_word, layers.zlib_marker);
-        let inflated = layers.inflated;
-        if let (Some(v), true) = (&inflated, keep_zlib) {
-            located.flag_zlib = Some(KeptZlib {
-                size: v.len() as u32,
-                stream: outer[at + 4..].to_vec(),
-            });
-        }
-        let stream: &'a [u8] = match (inflated, manual) {
-            (Some(v), _) => {
-                *scratch = v;
-                scratch.as_slice()
-            }
-            (None, Some(v)) => {
+        let (flags, base, at) = (u.flags, u.base, u.at);
+        let stream: &'a [u8] = match u.inflated {
+            Some(v) => {
                 *scratch = v;
                 located.scratch_at = at;
                 &scratch[at..]
             }
-            (None, None) => {
+            None => {
                 located.input_at = Some(at);
                 &data[at..]
             }
@@ -224,55 +192,27 @@ impl<'a, 't> View<'a, 't> {
                 stream.len()
             )));
         }
-        let mut de = Tape {
-            r: BitReader::new(stream, base),
-            types,
+        let mut t = tape::Tape {
             // A hint: about one node per 4 bytes (untouched capacity costs no memory).
             nodes: Vec::with_capacity(stream.len() / 4 + 4),
             raws: Vec::new(),
-            flags: fl,
-            mask: opts.property_mask,
-            shallow: opts.shallow,
-            skip: opts.skip_unknown && !opts.shallow,
-            depth: 0,
-            max_depth: opts.limits.max_depth,
-            last: None,
-            stack: StackGuard::new(),
             spans: record.then(Vec::new),
         };
-        let m = de.mark();
-        de.object(0, NO_DEF)?;
-        de.marked(m, None);
-        match de.nodes[0].op {
-            Op::Object => {}
-            Op::Null => {
-                return Err(Error::at(
-                    base,
-                    ErrorKind::Message("the root object is null (type hash 0)".into()),
-                ))
-            }
-            _ => {
-                let hash = de.raws.last().map_or(0, |r| r.type_hash);
-                return Err(deep::unknown_root(base, hash));
-            }
-        }
-        de.r.align();
-        let trailing = de.r.rest_bytes();
-        let padding = std::mem::take(&mut de.r.padding);
-        if let Some(mut spans) = de.spans.take() {
-            spans.resize(de.nodes.len(), [0, 0]);
+        let walked = walk::root(stream, base, types, opts, flags, &mut t)?;
+        if let Some(mut spans) = t.spans.take() {
+            spans.resize(t.nodes.len(), [0, 0]);
             located.spans = spans;
         }
         Ok((
             View {
                 data: stream,
                 types,
-                nodes: Cow::Owned(de.nodes),
-                raws: Cow::Owned(de.raws),
-                flags: flags_word,
-                zlib_marker,
-                padding: Cow::Owned(padding),
-                trailing,
+                nodes: Cow::Owned(t.nodes),
+                raws: Cow::Owned(t.raws),
+                flags: u.flags_word,
+                zlib_marker: u.zlib_marker,
+                padding: Cow::Owned(walked.padding),
+                trailing: walked.trailing,
                 bind: false,
             },
             located,
@@ -297,13 +237,7 @@ impl<'a, 't> View<'a, 't> {
         keep_zlib: bool,
         record: bool,
     ) -> Result<(Self, Located)> {
-        let body = data.strip_prefix(bind::MAGIC.as_slice()).ok_or_else(|| {
-            Error::unexpected_at(
-                0,
-                "the magic `BINd`",
-                format!("{:?}", String::from_utf8_lossy(&data[..data.len().min(4)])),
-            )
-        })?;
+        let body = bind::body(data)?;
         let (mut v, mut located) = Self::decode_located(
             body,
             types,
@@ -387,6 +321,11 @@ impl<'a, 't> View<'a, 't> {
     /// The type list the view was read with.
     pub fn types(&self) -> &'t TypeList {
         self.types
+    }
+
+    /// How many values are bits kept raw (unknown types and properties).
+    pub(crate) fn raw_count(&self) -> usize {
+        self.raws.len()
     }
 
     /// The value named by `id` (see [`NodeId`]); `None` when this view has no value
@@ -503,6 +442,11 @@ impl<'a, 't> View<'a, 't> {
                         _ => false,
                     } =>
                 {
+                    // A component of a fixed struct has bits of its own; a raw value's
+                    // parts are the whole value's.
+                    if let Some((first, count)) = part_bits(op, tok, more) {
+                        return Ok(Pointed::Part(at, first, count));
+                    }
                     own = false;
                 }
                 // The same value in another form (`{"$bytes": ..}`, `{"$f32": ..}`).
@@ -638,7 +582,7 @@ impl Item<'_, '_, '_> {
             Item::Float(x) => Value::Float(x),
             Item::Double(x) => Value::Double(x),
             Item::Enum(x) => Value::Enum(x),
-            Item::String(s) => Value::String(s.to_vec()),
+            Item::String(s) => Value::String(s.into()),
             Item::WString(w) => Value::WString(w.units().collect()),
             Item::EnumName(s) => Value::EnumName(s.to_owned()),
             Item::Color(a) => Value::Color(a),
@@ -975,374 +919,41 @@ fn parts(op: Op) -> &'static [&'static str] {
     }
 }
 
+/// Where the component `tok` (and, in a matrix row, the number `more[0]`) of a fixed
+/// struct read whole by `op` lies in its bits: the first bit from the value's start and
+/// how many. Components are in wire order (a `Color` is b, g, r, a; a `Quaternion` w, x,
+/// y, z); a non-finite float's `$f32` is the float's bits.
+fn part_bits(op: Op, tok: &str, more: &[String]) -> Option<(u64, u64)> {
+    let (wire, width): (&[&str], u64) = match op {
+        Op::Color => (&["b", "g", "r", "a"], 8),
+        Op::Vec3 => (&["x", "y", "z"], 32),
+        Op::Euler => (&["pitch", "yaw", "roll"], 32),
+        Op::Quat => (&["w", "x", "y", "z"], 32),
+        Op::Matrix => (&["i", "j", "k"], 96),
+        Op::PointUChar => (&["x", "y"], 8),
+        Op::PointInt | Op::PointUInt | Op::PointFloat => (&["x", "y"], 32),
+        Op::SizeInt => (&["width", "height"], 32),
+        Op::RectInt | Op::RectFloat => (&["left", "top", "right", "bottom"], 32),
+        _ => return None,
+    };
+    let first = wire.iter().position(|p| *p == tok)? as u64 * width;
+    match (op, more.first().map(String::as_str)) {
+        (Op::Matrix, Some(k @ ("0" | "1" | "2"))) => {
+            Some((first + k.parse::<u64>().ok()? * 32, 32))
+        }
+        _ => Some((first, width)),
+    }
+}
+
 /// What a JSON Pointer names in a view, for [`crate::span`].
 pub(crate) enum Pointed {
+    /// A component of a fixed struct at a node: its first bit from the value's start,
+    /// and how many (a `Color`'s `r`, a `Vector3D`'s `x`).
+    Part(usize, u64, u64),
     /// The value of a node (and whether the value is the pointer's own, not a part of it).
     Node(usize, bool),
     /// The type hash of the object at a node (own for `$hash`, not for `$class`).
     Hash(usize, bool),
     /// Bits in the stream: the first, and how many (an element of a small list).
     Bits(u64, u64),
-}
-
-/// The tape builder: `crate::decode`'s decoder, pushing nodes instead of values.
-struct Tape<'a, 't> {
-    r: BitReader<'a>,
-    types: &'t TypeList,
-    nodes: Vec<Node>,
-    raws: Vec<Raw>,
-    flags: u32,
-    mask: u32,
-    shallow: bool,
-    skip: bool,
-    depth: usize,
-    max_depth: usize,
-    /// The class met last, and its index (lists usually hold one class).
-    last: Option<(&'t ClassDef, usize)>,
-    stack: StackGuard,
-    /// When asked for ([`crate::span`]): each value node's bits in the stream, from its
-    /// first bit (after alignment padding) to the bit after it; `[0, 0]` for the others.
-    spans: Option<Vec<[u64; 2]>>,
-}
-
-impl<'a, 't> Tape<'a, 't> {
-    #[inline]
-    fn push(&mut self, tag: u32, def: u16, op: Op, x: u64) {
-        self.nodes.push(Node { tag, op, def, x });
-    }
-
-    /// Where the next value starts: its node's index and the bit position.
-    #[inline]
-    fn mark(&self) -> (usize, usize) {
-        (self.nodes.len(), self.r.pos())
-    }
-
-    /// Records the bits of the value read since `mark` (when spans are asked for): of
-    /// property `p` (`true`: one element of it), or aligned (`None`: an object, raw
-    /// bits); the padding before an aligned value is not its own.
-    #[inline]
-    fn marked(&mut self, (at, start): (usize, usize), p: Option<(&PropertyDef, bool)>) {
-        if self.spans.is_none() {
-            return;
-        }
-        let aligned = match p {
-            Some((p, element)) => self.starts_aligned(p, element),
-            None => true,
-        };
-        if let Some(spans) = self.spans.as_mut() {
-            let start = if aligned {
-                start.div_ceil(8) * 8
-            } else {
-                start
-            };
-            spans.resize(self.nodes.len(), [0, 0]);
-            if let Some(s) = spans.get_mut(at) {
-                *s = [start as u64, self.r.pos() as u64];
-            }
-        }
-    }
-
-    /// True when the first read of a value of `p` aligns to a byte (`element`: one
-    /// element of a container, else the property, a container's count first).
-    fn starts_aligned(&self, p: &PropertyDef, element: bool) -> bool {
-        let compact = self.flags & sf::COMPACT_LENGTH_PREFIXES != 0;
-        if p.dynamic && !element {
-            return !compact;
-        }
-        match p.kind {
-            Kind::Bool | Kind::SBits(_) | Kind::UBits(_) => false,
-            Kind::Enum => self.flags & sf::HUMAN_READABLE_ENUMS != 0 && !compact,
-            Kind::Str | Kind::WStr => !compact,
-            _ => true,
-        }
-    }
-
-    /// Sets the end index of the container node at `at` to the current length.
-    fn close(&mut self, at: usize) -> Result<()> {
-        let end = self.nodes.len();
-        if end > u32::MAX as usize {
-            return Err(self.r.error(ErrorKind::Message(
-                "too many values for a view (more than 2^32 nodes)".into(),
-            )));
-        }
-        let n = &mut self.nodes[at];
-        n.x = (n.x & 0xFFFF_FFFF) | ((end as u64) << 32);
-        Ok(())
-    }
-
-    fn enter(&mut self) -> Result<()> {
-        self.depth += 1;
-        if self.depth > self.max_depth {
-            return Err(self.r.error(ErrorKind::DepthLimit {
-                limit: self.max_depth,
-            }));
-        }
-        if !self.stack.ok() {
-            return Err(self.r.error(ErrorKind::Message(TOO_DEEP.into())));
-        }
-        Ok(())
-    }
-
-    fn object(&mut self, tag: u32, def: u16) -> Result<()> {
-        let start = self.r.pos();
-        let hash = self.r.read_u32_aligned()?;
-        if hash == 0 {
-            self.push(tag, def, Op::Null, 0);
-            return Ok(());
-        }
-        let found = match self.last {
-            Some((c, i)) if c.hash == hash => Some((c, i)),
-            _ => self
-                .types
-                .index_of(hash)
-                .map(|i| (&self.types.classes()[i], i)),
-        };
-        let Some((class, index)) = found else {
-            if self.skip {
-                let size = self.r.object_size()?;
-                let data = self.r.read_raw(size)?;
-                self.raws.push(Raw {
-                    type_hash: hash,
-                    bits: size as u64,
-                    data,
-                });
-                self.push(tag, def, Op::Raw, (self.raws.len() - 1) as u64);
-                return Ok(());
-            }
-            return Err(deep::unknown_type(&self.r, start, hash, self.shallow));
-        };
-        self.last = Some((class, index));
-        self.enter()?;
-        let at = self.nodes.len();
-        self.push(tag, def, Op::Object, index as u64);
-        if self.shallow {
-            self.shallow_props(class)?;
-        } else {
-            self.deep_props(class)?;
-        }
-        self.close(at)?;
-        self.depth -= 1;
-        Ok(())
-    }
-
-    fn shallow_props(&mut self, class: &'t ClassDef) -> Result<()> {
-        for (i, p) in class.properties.iter().enumerate() {
-            if !masked(p, self.mask) {
-                continue;
-            }
-            if p.flags & flags::DELTA_ENCODE != 0 {
-                let at = self.r.pos();
-                if !self.r.read_bit().map_err(|e| e.in_key(p.name.as_str()))? {
-                    if self.flags & sf::FORBID_DELTA_ENCODE != 0 {
-                        return Err(self
-                            .r
-                            .error_at(at, ErrorKind::Message("optional property is absent, but serializer flag 16 forbids absence".into()))
-                            .in_key(p.name.as_str()));
-                    }
-                    continue;
-                }
-            }
-            let m = self.mark();
-            self.property(p, p.hash, def_index(i))
-                .map_err(|e| e.in_key(p.name.as_str()))?;
-            self.marked(m, Some((p, false)));
-        }
-        Ok(())
-    }
-
-    fn deep_props(&mut self, class: &'t ClassDef) -> Result<()> {
-        let mut left = self.r.object_size()?;
-        let mut hint = 0usize;
-        while left > 0 {
-            let start = self.r.pos();
-            let size = self.r.read_u32_aligned()? as usize;
-            let hash = self.r.read_u32_aligned()?;
-            match class.property_index(hash, hint) {
-                Some(i) => {
-                    hint = i + 1;
-                    let p = &class.properties[i];
-                    let m = self.mark();
-                    self.property(p, hash, def_index(i))
-                        .map_err(|e| e.in_key(p.name.as_str()))?;
-                    self.marked(m, Some((p, false)));
-                    deep::check_size(&self.r, start, size, p.name.as_str())?;
-                }
-                None if self.skip => {
-                    let m = self.mark();
-                    let raw = deep::read_unknown(&mut self.r, start, size, hash)?;
-                    self.raws.push(raw);
-                    self.push(hash, NO_DEF, Op::Raw, (self.raws.len() - 1) as u64);
-                    self.marked(m, None);
-                }
-                None => return Err(deep::unknown_hash(&self.r, start, hash, class)),
-            }
-            left = deep::take(&self.r, start, left, size)?;
-        }
-        Ok(())
-    }
-
-    #[inline]
-    fn property(&mut self, p: &'t PropertyDef, tag: u32, def: u16) -> Result<()> {
-        if !p.dynamic {
-            return self.single(p, tag, def);
-        }
-        let at = self.r.pos();
-        let n = self.length(false)?;
-        if n > self.r.remaining_bits() {
-            return Err(self.r.error_at(
-                at,
-                ErrorKind::LengthPastEnd {
-                    what: "element count",
-                    declared: n as u64,
-                    remaining: self.r.remaining_bits() / 8,
-                },
-            ));
-        }
-        self.enter()?;
-        let small = match p.kind {
-            Kind::Bool => Some((Op::Bools, 1)),
-            Kind::SBits(b) if b <= 7 => Some((Op::SmallInts, u32::from(b))),
-            Kind::UBits(b) if b <= 7 => Some((Op::SmallUInts, u32::from(b))),
-            _ => None,
-        };
-        if let Some((op, width)) = small {
-            // Left in the input: checked here, read when visited.
-            let first = self.r.pos();
-            let need = n * width as usize;
-            if need > self.r.remaining_bits() {
-                // The element that runs out, as the owned decoder reports it.
-                let i = self.r.remaining_bits() / width as usize;
-                self.r.skip_bits(i * width as usize);
-                return Err(self
-                    .r
-                    .read_bits(width)
-                    .expect_err("past the end")
-                    .in_index(i));
-            }
-            self.r.skip_bits(need);
-            self.push(tag, def, op, first as u64);
-            self.push(width, NO_DEF, Op::Count, n as u64);
-            self.depth -= 1;
-            return Ok(());
-        }
-        let list = self.nodes.len();
-        self.push(tag, def, Op::List, n as u64);
-        for i in 0..n {
-            let m = self.mark();
-            self.single(p, 0, NO_DEF).map_err(|e| e.in_index(i))?;
-            self.marked(m, Some((p, true)));
-        }
-        self.close(list)?;
-        self.depth -= 1;
-        Ok(())
-    }
-
-    #[inline]
-    fn length(&mut self, string: bool) -> Result<usize> {
-        deep::length(&mut self.r, self.flags, string)
-    }
-
-    /// A string's (byte offset, length).
-    #[inline]
-    fn string(&mut self) -> Result<(usize, usize)> {
-        let len = self.length(true)?;
-        if len == 0 {
-            return Ok((0, 0));
-        }
-        self.r.read_bytes(len, "string length")?;
-        Ok((self.r.pos() / 8 - len, len))
-    }
-
-    /// Aligns and skips `N` bytes; returns their byte offset.
-    #[inline]
-    fn fixed<const N: usize>(&mut self) -> Result<u64> {
-        self.r.read_array::<N>()?;
-        Ok((self.r.pos() / 8 - N) as u64)
-    }
-
-    fn single(&mut self, p: &'t PropertyDef, tag: u32, def: u16) -> Result<()> {
-        let r = &mut self.r;
-        let (op, x) = match p.kind {
-            Kind::Bool => (Op::Bool, u64::from(r.read_bit()?)),
-            Kind::I8 => (
-                Op::Int,
-                i64::from(i8::from_le_bytes(r.read_array()?)) as u64,
-            ),
-            Kind::U8 => (Op::UInt, u64::from(r.read_array::<1>()?[0])),
-            Kind::I16 => (
-                Op::Int,
-                i64::from(i16::from_le_bytes(r.read_array()?)) as u64,
-            ),
-            Kind::U16 => (Op::UInt, u64::from(u16::from_le_bytes(r.read_array()?))),
-            Kind::I32 => (
-                Op::Int,
-                i64::from(i32::from_le_bytes(r.read_array()?)) as u64,
-            ),
-            Kind::U32 => (Op::UInt, u64::from(u32::from_le_bytes(r.read_array()?))),
-            Kind::I64 => (Op::Int, u64::from_le_bytes(r.read_array()?)),
-            Kind::U64 => (Op::UInt, u64::from_le_bytes(r.read_array()?)),
-            Kind::F32 => (Op::Float, u64::from(u32::from_le_bytes(r.read_array()?))),
-            Kind::F64 => (Op::Double, u64::from_le_bytes(r.read_array()?)),
-            Kind::SBits(n) => (Op::Int, r.read_signed(u32::from(n))? as u64),
-            Kind::UBits(n) => (Op::UInt, r.read_bits(u32::from(n))?),
-            Kind::Str => {
-                let (at, len) = self.string()?;
-                (Op::Str, pair(at, len))
-            }
-            Kind::WStr => {
-                let len = self.length(true)?;
-                if len == 0 {
-                    (Op::WStr, 0)
-                } else {
-                    let b = self
-                        .r
-                        .read_bytes(len.saturating_mul(2), "wide string length")?;
-                    (Op::WStr, pair(self.r.pos() / 8 - b.len(), len))
-                }
-            }
-            Kind::Enum => {
-                if self.flags & sf::HUMAN_READABLE_ENUMS != 0 {
-                    let at = self.r.pos();
-                    let (off, len) = self.string()?;
-                    let raw = &self.r.data()[off..off + len];
-                    let text = std::str::from_utf8(raw).map_err(|_| {
-                        self.r
-                            .error_at(at, ErrorKind::InvalidText { encoding: "UTF-8" })
-                    })?;
-                    match p.enum_from_names(text) {
-                        Err(bad) => {
-                            return Err(self.r.error_at(
-                                at,
-                                ErrorKind::Unexpected {
-                                    expected: format!("an option of {}", p.enum_label()),
-                                    found: format!("{bad:?}"),
-                                },
-                            ));
-                        }
-                        Ok(v) if p.enum_to_names(v).as_deref() == Some(text) => {
-                            (Op::Enum, v as u64)
-                        }
-                        Ok(_) => (Op::EnumName, pair(off, len)),
-                    }
-                } else {
-                    (Op::Enum, self.r.read_bits(32)?)
-                }
-            }
-            Kind::Color => (Op::Color, self.fixed::<4>()?),
-            Kind::Vec3 => (Op::Vec3, self.fixed::<12>()?),
-            Kind::Euler => (Op::Euler, self.fixed::<12>()?),
-            Kind::Quat => (Op::Quat, self.fixed::<16>()?),
-            Kind::Matrix => (Op::Matrix, self.fixed::<36>()?),
-            Kind::PointInt => (Op::PointInt, self.fixed::<8>()?),
-            Kind::SizeInt => (Op::SizeInt, self.fixed::<8>()?),
-            Kind::RectInt => (Op::RectInt, self.fixed::<16>()?),
-            Kind::PointUChar => (Op::PointUChar, self.fixed::<2>()?),
-            Kind::PointUInt => (Op::PointUInt, self.fixed::<8>()?),
-            Kind::PointFloat => (Op::PointFloat, self.fixed::<8>()?),
-            Kind::RectFloat => (Op::RectFloat, self.fixed::<16>()?),
-            Kind::Object => return self.object(tag, def),
-        };
-        self.push(tag, def, op, x);
-        Ok(())
-    }
 }

@@ -647,7 +647,7 @@ fn element(p: &PropertyDef, c: Content) -> Result<Value> {
         Kind::U8 | Kind::U16 | Kind::U32 | Kind::U64 | Kind::UBits(_) => Value::UInt(num(t)?),
         Kind::F32 => Value::Float(num(t)?),
         Kind::F64 => Value::Double(num(t)?),
-        Kind::Str => Value::String(t.as_bytes().to_vec()),
+        Kind::Str => Value::String(t.as_bytes().into()),
         Kind::WStr => Value::WString(t.encode_utf16().collect()),
         Kind::Enum => match t.trim().parse::<i64>() {
             Ok(v) => Value::Enum(v),

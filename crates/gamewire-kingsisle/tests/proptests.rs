@@ -48,7 +48,7 @@ proptest! {
         types.insert(c);
         let root = Object::new(hash, vec![
             (hashes[0], Value::Bool(b)), (hashes[1], Value::Int(bits)), (hashes[2], Value::Float(f)),
-            (hashes[3], Value::Double(d)), (hashes[4], Value::String(s)),
+            (hashes[3], Value::Double(d)), (hashes[4], Value::String(s.into())),
             (hashes[5], Value::WString(w.encode_utf16().collect())),
             (hashes[6], Value::List(list.into_iter().map(|x| Value::UInt(x.into())).collect())),
         ]);

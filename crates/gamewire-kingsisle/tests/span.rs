@@ -157,6 +157,7 @@ fn every_value_of_random_documents_has_its_bits() {
     let mut rng = Rng(0x5ba7_5ba7);
     let (_, lists, merged) = random_lists(&mut rng, 4);
     let mut parts = 0;
+    let mut numbers = 0;
     for i in 0..120 {
         let types = &lists[i % lists.len()];
         let root = types.classes()[rng.below(types.len() as u64) as usize].hash;
@@ -199,6 +200,26 @@ fn every_value_of_random_documents_has_its_bits() {
             if !s.own {
                 parts += 1;
             }
+            // A number of 8 or 32 bits of its own (a scalar, or a component of a fixed
+            // struct: its own bits) reads back from them.
+            if let (Some(n), true, 8 | 32) = (v.as_f64(), s.own, s.bits) {
+                let mut word = 0u64;
+                for (k, b) in s.bytes.iter().enumerate() {
+                    word |= u64::from(*b) << (8 * k);
+                }
+                let x = (word >> s.bit) & ((1u64 << s.bits) - 1);
+                let reads = if s.bits == 8 {
+                    [x as u8 as f64, x as u8 as i8 as f64, x as f64]
+                } else {
+                    [
+                        x as u32 as f64,
+                        x as u32 as i32 as f64,
+                        f64::from(f32::from_bits(x as u32)),
+                    ]
+                };
+                assert!(reads.contains(&n), "case {i} {ptr}: {n} not in {reads:?}");
+                numbers += 1;
+            }
             match v {
                 J::Object(m) => {
                     for (k, c) in m {
@@ -226,4 +247,5 @@ fn every_value_of_random_documents_has_its_bits() {
         }
     }
     assert!(parts > 0, "some parts of values read whole");
+    assert!(numbers > 100, "{numbers} numbers read back");
 }

@@ -1,4 +1,5 @@
-//! The borrowed view agrees with the owned decoder: on random documents over random type
+//! The borrowed view (and the validating walk) agrees with the owned decoder, all sinks
+//! of the one walk of the grammar: on random documents over random type
 //! lists (every option), on damaged copies of them (errors included: message, path and
 //! offset), and on the katsuba fixtures; and it can be navigated.
 
@@ -13,6 +14,19 @@ use std::path::PathBuf;
 /// Decodes `data` both ways and asserts the same result (or the same error).
 fn agree(data: &[u8], types: &TypeList, opts: &Options, what: &str) -> bool {
     let owned = inspect::decode_any(data, types, opts);
+    // The validating walk (the sink that keeps nothing) accepts and refuses alike.
+    match (&owned, gamewire_kingsisle::validate(data, types, opts)) {
+        (Ok(_), Ok(())) => {}
+        (Err(a), Err(b)) => {
+            assert_eq!(
+                a.to_string(),
+                b.to_string(),
+                "{what}: validate's error differs"
+            );
+            assert_eq!(a.offset(), b.offset(), "{what}: validate's offset differs");
+        }
+        (a, b) => panic!("{what}: decode gives {a:?}, validate {b:?}"),
+    }
     let mut scratch = Vec::new();
     let view = View::decode_any(data, types, opts, &mut scratch);
     let kept = OwnedView::decode_any(data.to_vec(), types, opts);
@@ -60,6 +74,25 @@ fn agree(data: &[u8], types: &TypeList, opts: &Options, what: &str) -> bool {
         (Ok(_), Err(e)) => panic!("{what}: only the view fails: {e}"),
         (Err(e), Ok(_)) => panic!("{what}: only the owned decode fails: {e}"),
     }
+}
+
+/// `inspect::tree` (read through the view) gives the nodes the owned tree's rendering
+/// gives (`inspect::object` over `inspect::decode_any`'s document), raw values included.
+fn inspect_agrees(data: &[u8], types: &TypeList, what: &str) {
+    use gamewire_core::inspect::TreeBuilder;
+    let opts = Options {
+        skip_unknown: true,
+        ..Options::default()
+    };
+    let Ok(doc) = inspect::decode_any(data, types, &opts) else {
+        assert!(inspect::tree(data, types, "t", 3).is_err(), "{what}");
+        return;
+    };
+    let nodes = inspect::tree(data, types, "t", 3).unwrap();
+    let mut t = TreeBuilder::new(3);
+    inspect::object(&mut t, "root", &doc.root, types);
+    let owned = t.finish();
+    assert_eq!(nodes.last(), owned.last(), "{what}: inspect trees differ");
 }
 
 /// Every object and list is reached again by its id, every element by its id and by
@@ -139,8 +172,21 @@ fn view_and_owned_decode_agree_on_random_and_damaged_input() {
         };
         let bytes = encode(&doc, &merged, &opts).unwrap();
         assert!(agree(&bytes, &merged, &opts, &format!("case {i}")));
+        // Against the encoder (code of its own): what the view read writes back the
+        // same bytes.
+        let kept = OwnedView::decode_any(bytes.clone(), &merged, &opts).unwrap();
+        assert_eq!(
+            encode(&kept.to_document(), &merged, &opts).unwrap(),
+            bytes,
+            "case {i}: the view's document re-encodes differently"
+        );
         // Read with a type list that lacks classes: unknown types (kept raw or refused).
         agree(&bytes, types, &opts, &format!("case {i}, own list only"));
+        // The inspect tree (read through the view) shows what the owned tree shows.
+        let file = bind::encode(&doc, &merged, &opts).unwrap();
+        for list in [&merged, types] {
+            inspect_agrees(&file, list, &format!("case {i}"));
+        }
         let file = bind::encode(&doc, &merged, &opts).unwrap();
         assert!(agree(&file, &merged, &opts, &format!("case {i}, BINd")));
         // Damaged copies: cut short, and bytes changed.

@@ -6,8 +6,8 @@
 use bson::{RawBsonRef, RawDocument};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gamewire_resonite::{
-    brotli_stream, bson_write, container, lz4, lzma, read_bson, synth, Compression, EncodeOptions,
-    Options,
+    brotli_stream, bson_write, container, lz4, lzma, read_bson, read_bson_in, synth, Arena,
+    Compression, EncodeOptions, Options,
 };
 use std::time::{Duration, Instant};
 
@@ -91,6 +91,14 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let (_, raw) = container::unpack(&file, None, &opts).unwrap();
                 let doc = read_bson(&raw, &opts).unwrap();
+                black_box(doc.len())
+            })
+        });
+        g.bench_function("gamewire: unpack + read_bson_in (tree in an arena)", |b| {
+            b.iter(|| {
+                let (_, raw) = container::unpack(&file, None, &opts).unwrap();
+                let arena = Arena::new();
+                let doc = read_bson_in(&raw, &arena, &opts).unwrap();
                 black_box(doc.len())
             })
         });

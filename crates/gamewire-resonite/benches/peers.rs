@@ -10,7 +10,8 @@
 //!
 //! Then the `bson` crate's raw reader on the same decompressed BSON: walk every element
 //! (`bson::RawDocument` iteration) against the same walk over our view, and against our
-//! owned decode (tree built and dropped).
+//! owned decode (tree built and dropped), each container in its own vector (`read_bson`)
+//! or all in one arena (`read_bson_in`, the arena made and dropped each time).
 //!
 //! Run: `cargo bench -p gamewire-resonite --bench peers`.
 
@@ -18,7 +19,9 @@ use bson::{RawBsonRef, RawDocument};
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gamewire_resonite::bson_view::{BsonView, DocumentRef, FileView, ValueRef};
 use gamewire_resonite::tree::DataTree;
-use gamewire_resonite::{container, read_bson, synth, Compression, EncodeOptions, Options};
+use gamewire_resonite::{
+    container, read_bson, read_bson_in, synth, Arena, Compression, EncodeOptions, Options,
+};
 
 fn brson() -> Vec<u8> {
     let doc = synth::data_tree(5_000, 8, 7);
@@ -261,6 +264,15 @@ fn peers(c: &mut Criterion) {
     g.bench_function("gamewire owned: read_bson (tree built and dropped)", |b| {
         b.iter(|| read_bson(black_box(&bson), &opts).unwrap().len())
     });
+    g.bench_function(
+        "gamewire owned: read_bson_in (arena made, tree built, both dropped)",
+        |b| {
+            b.iter(|| {
+                let arena = Arena::new();
+                read_bson_in(black_box(&bson), &arena, &opts).unwrap().len()
+            })
+        },
+    );
     g.finish();
 }
 

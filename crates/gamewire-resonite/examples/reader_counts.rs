@@ -4,7 +4,8 @@
 //! `cargo run --release -p gamewire-resonite --example reader_counts -- make FILE [SLOTS]`
 //! writes a stored FrDT data tree (`synth::data_tree(SLOTS, 8, 7)`, 1,000 slots by
 //! default, about 1.9 MB of BSON); then `-- MODE FILE` with MODE one of `read`, `owned`
-//! (tree built and dropped), `check` (the view's check), `view-walk` (check, then every
+//! (tree built and dropped), `owned-arena` (the same in an arena), `encode` (`owned`,
+//! then the tree written back to BSON: subtract `owned`), `check` (the view's check), `view-walk` (check, then every
 //! element touched), `json-owned`, `json-view`, `inspect`, `bson` (the `bson` crate's
 //! `RawDocument` walk).
 
@@ -90,6 +91,12 @@ fn main() {
     let n = match mode {
         "read" => bson.len(),
         "owned" => read_bson(black_box(&bson), &opts).unwrap().len(),
+        "owned-arena" => {
+            let arena = gamewire_resonite::Arena::new();
+            gamewire_resonite::read_bson_in(black_box(&bson), &arena, &opts)
+                .unwrap()
+                .len()
+        }
         "check" => usize::from(
             BsonView::new(black_box(&bson), &opts)
                 .unwrap()
@@ -97,6 +104,12 @@ fn main() {
                 .is_empty(),
         ),
         "view-walk" => view_walk(BsonView::new(black_box(&bson), &opts).unwrap().root()),
+        "encode" => {
+            let doc = read_bson(black_box(&bson), &opts).unwrap();
+            gamewire_resonite::bson_write::to_vec(black_box(&doc), 1024)
+                .unwrap()
+                .len()
+        }
         "json-owned" => {
             let doc = read_bson(black_box(&bson), &opts).unwrap();
             let mut w = std::io::BufWriter::new(Count(0));

@@ -768,6 +768,7 @@ impl<'a> ValueRef<'a> {
                 a.doc
                     .to_document()?
                     .entries
+                    .into_owned()
                     .into_iter()
                     .map(|(_, v)| v)
                     .collect(),
@@ -848,7 +849,7 @@ mod tests {
         );
         doc.push(
             "g",
-            Value::Array(vec![Value::Document(inner), Value::Int32(9)]),
+            Value::Array(vec![Value::Document(inner), Value::Int32(9)].into()),
         );
         let b = bytes_of(&doc);
         let view = BsonView::new(&b, &Options::default()).unwrap();

@@ -8,7 +8,7 @@
 //! and so on. A document with a key starting with `$`, or with a repeated key, is
 //! written as `{"$entries": [[key, value], ...]}` so no document is mistaken for a tag.
 
-use crate::value::{CodeWithScope, DbPointer, Document, Regex, Value};
+use crate::value::{CodeWithScope, DbPointer, Document, Regex, Seq, Value};
 use gamewire_core::hex::to_hex as hex;
 pub use gamewire_core::json_text::TextOptions;
 use gamewire_core::{Error, ErrorKind, Result};
@@ -366,7 +366,7 @@ fn classify(j: &Json) -> Result<Next<'_>> {
             it: m.iter(),
             key: None,
             doc: Document {
-                entries: Vec::with_capacity(m.len()),
+                entries: Seq::Owned(Vec::with_capacity(m.len())),
             },
         }),
         Json::Object(m) if m.len() == 1 && m.contains_key("$entries") => {
@@ -378,7 +378,7 @@ fn classify(j: &Json) -> Result<Next<'_>> {
                 index: 0,
                 key: None,
                 doc: Document {
-                    entries: Vec::with_capacity(list.len()),
+                    entries: Seq::Owned(Vec::with_capacity(list.len())),
                 },
             })
         }
@@ -459,6 +459,7 @@ impl<'j> In<'j> {
         match self {
             In::Obj { key, doc, .. } | In::Entries { key, doc, .. } => {
                 doc.entries
+                    .to_mut()
                     .push((Cow::Owned(key.unwrap_or_default().to_owned()), v));
             }
             In::Arr { items, .. } => items.push(v),
@@ -473,7 +474,7 @@ impl<'j> In<'j> {
     fn finish(self) -> Value<'static> {
         match self {
             In::Obj { doc, .. } | In::Entries { doc, .. } => Value::Document(doc),
-            In::Arr { items, .. } => Value::Array(items),
+            In::Arr { items, .. } => Value::Array(Seq::Owned(items)),
             In::Scope { code, scope, .. } => Value::JavaScriptWithScope(Box::new(CodeWithScope {
                 code: Cow::Owned(code.to_owned()),
                 scope,

@@ -189,7 +189,7 @@ mod tests {
         doc.push("odd", Value::Document(odd));
         doc.push(
             "list",
-            Value::Array(vec![Value::Int32(1), Value::Null, Value::Double(f64::NAN)]),
+            Value::Array(vec![Value::Int32(1), Value::Null, Value::Double(f64::NAN)].into()),
         );
         let bytes = bson_write::to_vec(&doc, 64).unwrap();
         let view = BsonView::new(&bytes, &Options::default()).unwrap();

@@ -12,8 +12,9 @@
 //! - [`walk`]: the one reader of the BSON grammar, generic over a [`walk::Sink`]: every
 //!   check, limit and error message is there once;
 //! - [`value`]: a lossless BSON model (int32, int64 and double kept apart),
-//!   [`bson_read`] (the walk into the owned tree, zero-copy), [`bson_view`] (checked by
-//!   the walk, then read in place, no tree) and [`bson_write`];
+//!   [`bson_read`] (the walk into the owned tree, zero-copy; its containers in an
+//!   [`arena`] when given one), [`bson_view`] (checked by the walk, then read in place,
+//!   no tree) and [`bson_write`];
 //! - [`codec`]: the uniform `decode(&[u8], &DecodeOptions)` and
 //!   `encode(&Document, &EncodeOptions)` every gamewire format crate offers;
 //! - [`json`]: the lossless JSON mapping ([`json::to_json`], [`json::from_json`],
@@ -32,6 +33,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod arena;
 pub mod brotli_stream;
 pub mod bson_read;
 pub mod bson_view;
@@ -58,8 +60,9 @@ pub use container::{Compression, Container, Framing};
 /// The checked BSON view read in place (no tree), under the name every gamewire format
 /// crate gives its borrowed view: the [`bson_view`] module.
 pub use crate::bson_view as view;
+pub use arena::Arena;
 pub use gamewire_core::{Error, Limits, Result};
-pub use value::{Document, Value};
+pub use value::{Document, Seq, Value};
 
 /// Options for decoding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,9 +143,21 @@ pub fn decode(data: &[u8], file_name: Option<&str>, opts: &Options) -> Result<De
     })
 }
 
-/// Reads raw (uncompressed) BSON, borrowing from `bson`.
+/// Reads raw (uncompressed) BSON, borrowing from `bson`; every document and array is
+/// its own vector ([`read_bson_in`] is faster).
 pub fn read_bson<'a>(bson: &'a [u8], opts: &Options) -> Result<Document<'a>> {
     bson_read::read_document(bson, 0, opts.limits.max_depth)
+}
+
+/// Reads raw (uncompressed) BSON, borrowing text from `bson` and the entries of
+/// documents and items of arrays from `arena` ([`arena`]: one allocation for the whole
+/// tree, nothing freed item by item).
+pub fn read_bson_in<'a>(
+    bson: &'a [u8],
+    arena: &'a arena::Arena,
+    opts: &Options,
+) -> Result<Document<'a>> {
+    bson_read::read_document_in(bson, arena, 0, opts.limits.max_depth)
 }
 
 /// Reads the BSON that [`container::unpack`] returned from a file of `file_len` bytes,
@@ -155,7 +170,33 @@ pub fn read_unpacked<'a>(
     bson: &'a [u8],
     opts: &Options,
 ) -> Result<Document<'a>> {
-    let mut build = walk::Build::new();
+    unpacked_into(file_len, container, bson, opts, walk::Build::new())
+}
+
+/// [`read_unpacked`] with the containers in `arena` (see [`read_bson_in`]).
+pub fn read_unpacked_in<'a>(
+    file_len: usize,
+    container: &Container,
+    bson: &'a [u8],
+    arena: &'a arena::Arena,
+    opts: &Options,
+) -> Result<Document<'a>> {
+    unpacked_into(
+        file_len,
+        container,
+        bson,
+        opts,
+        walk::Build::in_arena(arena),
+    )
+}
+
+fn unpacked_into<'a>(
+    file_len: usize,
+    container: &Container,
+    bson: &'a [u8],
+    opts: &Options,
+    mut build: walk::Build<'a>,
+) -> Result<Document<'a>> {
     walk_unpacked(file_len, container, bson, opts, &mut build)?;
     build
         .finish()

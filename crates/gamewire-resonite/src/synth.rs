@@ -85,7 +85,7 @@ fn component(g: &mut Gen, ty: i32, slot_refs: &[String]) -> Value<'static> {
         1 => {
             let r = slot_refs.first().cloned().unwrap_or_default();
             data.push("Mesh", field!(g, s(r.clone())));
-            let mats = field!(g, Value::Array(vec![field!(g, s(r))]));
+            let mats = field!(g, Value::Array(vec![field!(g, s(r))].into()));
             data.push("Materials", mats);
             data.push("ShadowCastMode", field!(g, s("On")));
             data.push("SortingOrder", field!(g, Value::Int32(0)));
@@ -103,7 +103,7 @@ fn component(g: &mut Gen, ty: i32, slot_refs: &[String]) -> Value<'static> {
                 Value::Double(1.0),
             ];
             albedo.push(s("sRGB"));
-            data.push("AlbedoColor", field!(g, Value::Array(albedo)));
+            data.push("AlbedoColor", field!(g, Value::Array(albedo.into())));
             data.push("Metallic", field!(g, Value::Double(g.float().abs() / 10.0)));
             data.push("BlendMode", field!(g, s("Opaque")));
         }
@@ -146,7 +146,7 @@ fn slot(
     let comps_field = {
         let mut c = Document::new();
         c.push("ID", s(g.guid()));
-        c.push("Data", Value::Array(cs));
+        c.push("Data", Value::Array(cs.into()));
         Value::Document(c)
     };
     d.push("Components", comps_field);
@@ -159,21 +159,24 @@ fn slot(
         "Rotation",
         field!(
             g,
-            Value::Array(vec![
-                Value::Double(0.0),
-                Value::Double(0.0),
-                Value::Double(0.0),
-                Value::Double(1.0)
-            ])
+            Value::Array(
+                vec![
+                    Value::Double(0.0),
+                    Value::Double(0.0),
+                    Value::Double(0.0),
+                    Value::Double(1.0)
+                ]
+                .into()
+            )
         ),
     );
     d.push(
         "Scale",
-        field!(g, Value::Array(vec![Value::Double(1.0); 3])),
+        field!(g, Value::Array(vec![Value::Double(1.0); 3].into())),
     );
     d.push("OrderOffset", field!(g, Value::Int64(0)));
     d.push("ParentReference", s(parent.to_owned()));
-    d.push("Children", Value::Array(children));
+    d.push("Children", Value::Array(children.into()));
     Value::Document(d)
 }
 
@@ -226,6 +229,6 @@ pub fn data_tree(slots: usize, fanout: usize, seed: u64) -> Document<'static> {
     let assets: Vec<Value<'static>> = (0..3)
         .map(|i| component(&mut g, 3 + (i % 2), &[]))
         .collect();
-    root.push("Assets", Value::Array(assets));
+    root.push("Assets", Value::Array(assets.into()));
     root
 }

@@ -66,10 +66,10 @@ pub fn typed_member(
 /// `{"ID", "Data"}` pair when there is one, else as the member itself (added when absent).
 pub fn set_typed_member(doc: &mut Document<'_>, name: &str, value: &TreeValue) {
     let bson = value.to_bson();
-    if let Some((_, v)) = doc.entries.iter_mut().find(|(k, _)| k == name) {
+    if let Some((_, v)) = doc.entries.to_mut().iter_mut().find(|(k, _)| k == name) {
         if let Value::Document(d) = v {
             if d.get("ID").is_some() {
-                match d.entries.iter_mut().find(|(k, _)| k == "Data") {
+                match d.entries.to_mut().iter_mut().find(|(k, _)| k == "Data") {
                     Some((_, data)) => *data = bson,
                     None => d.push("Data", bson),
                 }

@@ -1,9 +1,104 @@
 //! The lossless BSON model: every BSON element type kept apart.
 //!
 //! Strings, keys and binary data borrow from the decoded bytes where they can
-//! ([`Cow::Borrowed`]); values built by hand or from JSON own theirs.
+//! ([`Cow::Borrowed`]); values built by hand or from JSON own theirs. So do the entries
+//! of documents and the items of arrays: a document read into an [`Arena`] borrows
+//! them from it (one allocation for the whole tree, nothing to free item by item);
+//! one built by hand, or read without an arena, owns them (a [`Seq`] of either kind).
+//! [`Seq::to_mut`] makes a borrowed list owned where it is to be edited.
+//!
+//! [`Arena`]: crate::arena::Arena
 
 use std::borrow::Cow;
+use std::fmt;
+use std::ops::Deref;
+
+/// The entries of a [`Document`] or the items of an array: borrowed from the
+/// [`Arena`](crate::arena::Arena) the tree was read into, or owned. Reads go through
+/// the slice it derefs to; [`Seq::to_mut`] gives a vector to edit.
+#[derive(Clone)]
+pub enum Seq<'a, T> {
+    /// In an arena.
+    Borrowed(&'a [T]),
+    /// A vector of its own.
+    Owned(Vec<T>),
+}
+
+impl<T> Deref for Seq<'_, T> {
+    type Target = [T];
+    #[inline]
+    fn deref(&self) -> &[T] {
+        match self {
+            Seq::Borrowed(s) => s,
+            Seq::Owned(v) => v,
+        }
+    }
+}
+
+impl<T: Clone> Seq<'_, T> {
+    /// The items as a vector to edit (copied out of the arena first if borrowed).
+    pub fn to_mut(&mut self) -> &mut Vec<T> {
+        if let Seq::Borrowed(s) = *self {
+            *self = Seq::Owned(s.to_vec());
+        }
+        match self {
+            Seq::Owned(v) => v,
+            Seq::Borrowed(_) => unreachable!("made owned above"),
+        }
+    }
+
+    /// The items as a vector (copied out of the arena if borrowed).
+    pub fn into_owned(self) -> Vec<T> {
+        match self {
+            Seq::Borrowed(s) => s.to_vec(),
+            Seq::Owned(v) => v,
+        }
+    }
+}
+
+impl<T> Default for Seq<'_, T> {
+    fn default() -> Self {
+        Seq::Owned(Vec::new())
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Seq<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl<T: PartialEq> PartialEq for Seq<'_, T> {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl<T> From<Vec<T>> for Seq<'_, T> {
+    fn from(v: Vec<T>) -> Self {
+        Seq::Owned(v)
+    }
+}
+
+impl<'a, T> From<&'a [T]> for Seq<'a, T> {
+    fn from(s: &'a [T]) -> Self {
+        Seq::Borrowed(s)
+    }
+}
+
+impl<T> FromIterator<T> for Seq<'_, T> {
+    fn from_iter<I: IntoIterator<Item = T>>(iter: I) -> Self {
+        Seq::Owned(iter.into_iter().collect())
+    }
+}
+
+impl<'s, T> IntoIterator for &'s Seq<'_, T> {
+    type Item = &'s T;
+    type IntoIter = std::slice::Iter<'s, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
 
 /// One BSON value. int32, int64 and double stay distinct; so do the rarer types the
 /// engine never writes but a lossless tool must keep (regex, timestamp, decimal128, ...).
@@ -16,7 +111,7 @@ pub enum Value<'a> {
     /// 0x03: an embedded document.
     Document(Document<'a>),
     /// 0x04: an array (keys "0", "1", ... on the wire).
-    Array(Vec<Value<'a>>),
+    Array(Seq<'a, Value<'a>>),
     /// 0x05: binary data with its subtype.
     Binary {
         /// The subtype byte (0 generic, 4 UUID, ...).
@@ -90,18 +185,29 @@ pub struct CodeWithScope<'a> {
     pub scope: Document<'a>,
 }
 
+/// One entry of a [`Document`]: its key and its value.
+pub type Entry<'a> = (Cow<'a, str>, Value<'a>);
+
 /// A BSON document: keys in order, duplicates kept.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Document<'a> {
-    /// The entries in file order.
-    pub entries: Vec<(Cow<'a, str>, Value<'a>)>,
+    /// The entries in file order: borrowed from the [`Arena`](crate::arena::Arena) the
+    /// document was read into, or owned.
+    pub entries: Seq<'a, Entry<'a>>,
 }
 
 impl<'a> Document<'a> {
     /// An empty document.
     pub fn new() -> Self {
         Document {
-            entries: Vec::new(),
+            entries: Seq::Owned(Vec::new()),
+        }
+    }
+
+    /// A document of these entries.
+    pub fn from_entries(entries: Vec<Entry<'a>>) -> Self {
+        Document {
+            entries: Seq::Owned(entries),
         }
     }
 
@@ -110,9 +216,9 @@ impl<'a> Document<'a> {
         self.entries.iter().find(|(k, _)| k == key).map(|(_, v)| v)
     }
 
-    /// Appends an entry.
+    /// Appends an entry (the entries become owned first if they were borrowed).
     pub fn push(&mut self, key: impl Into<Cow<'a, str>>, value: Value<'a>) {
-        self.entries.push((key.into(), value));
+        self.entries.to_mut().push((key.into(), value));
     }
 
     /// The number of entries.
@@ -128,11 +234,13 @@ impl<'a> Document<'a> {
     /// A copy that borrows nothing.
     pub fn into_owned(self) -> Document<'static> {
         Document {
-            entries: self
-                .entries
-                .into_iter()
-                .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
-                .collect(),
+            entries: Seq::Owned(
+                self.entries
+                    .into_owned()
+                    .into_iter()
+                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
+                    .collect(),
+            ),
         }
     }
 }
@@ -253,7 +361,9 @@ impl<'a> Value<'a> {
             Value::Double(d) => Value::Double(d),
             Value::String(s) => Value::String(own_str(s)),
             Value::Document(d) => Value::Document(d.into_owned()),
-            Value::Array(a) => Value::Array(a.into_iter().map(Value::into_owned).collect()),
+            Value::Array(a) => Value::Array(Seq::Owned(
+                a.into_owned().into_iter().map(Value::into_owned).collect(),
+            )),
             Value::Binary { subtype, bytes } => Value::Binary {
                 subtype,
                 bytes: Cow::Owned(bytes.into_owned()),

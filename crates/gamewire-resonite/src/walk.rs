@@ -18,8 +18,9 @@
 //! depth up to the limit is safe on any thread. An error names the byte offset (from
 //! `base`) and the path of keys and array indexes to the fault.
 
+use crate::arena::Arena;
 use crate::bson_view::ValueRef;
-use crate::value::{CodeWithScope, Document, Value};
+use crate::value::{CodeWithScope, Document, Entry, Seq, Value};
 use gamewire_core::{Error, ErrorKind, Result};
 use std::borrow::Cow;
 
@@ -44,6 +45,10 @@ pub enum Open<'a> {
 /// Every `open` is matched by one `close`. When the walk fails, it stops at once and
 /// the sink is left with the containers still open.
 pub trait Sink<'a> {
+    /// Whether the sink reads the text of keys and strings. When false, the walk still
+    /// checks that all of it is UTF-8 (cheaply, where it is ASCII) but hands the sink
+    /// empty strings in its place.
+    const TEXT: bool = true;
     /// A document, array or code-with-scope's scope opens under `key`.
     fn open(&mut self, key: &'a str, kind: Open<'a>);
     /// The innermost open container ends.
@@ -59,6 +64,7 @@ pub trait Sink<'a> {
 pub struct Check;
 
 impl<'a> Sink<'a> for Check {
+    const TEXT: bool = false;
     #[inline(always)]
     fn open(&mut self, _: &'a str, _: Open<'a>) {}
     #[inline(always)]
@@ -70,13 +76,15 @@ impl<'a> Sink<'a> for Check {
 /// The sink that builds the owned tree, borrowing keys and text from the bytes.
 ///
 /// The children of every open container are kept in order in one shared scratch list;
-/// each container takes its own out when it closes, so each is allocated once with its
-/// exact size.
+/// each container takes its own out when it closes, into one slice of the [`Arena`]
+/// when the builder has one (and the container owns no heap memory: see
+/// [`crate::arena`]), else into its own vector of its exact size.
 #[derive(Debug, Default)]
 pub struct Build<'a> {
     open: Vec<Building<'a>>,
-    scratch: Vec<(Cow<'a, str>, Value<'a>)>,
+    scratch: Vec<Entry<'a>>,
     root: Option<Document<'a>>,
+    arena: Option<&'a Arena>,
 }
 
 #[derive(Debug)]
@@ -84,15 +92,27 @@ struct Building<'a> {
     key: &'a str,
     kind: Open<'a>,
     start: usize,
+    /// A child owns heap memory (a boxed rare value, or a container kept as a vector
+    /// for that reason): this container cannot go into the arena either.
+    owns: bool,
 }
 
 impl<'a> Build<'a> {
-    /// An empty builder.
+    /// An empty builder: every container in its own vector.
     pub fn new() -> Self {
         Build {
             open: Vec::with_capacity(16),
             scratch: Vec::with_capacity(64),
             root: None,
+            arena: None,
+        }
+    }
+
+    /// An empty builder that puts the containers into `arena`.
+    pub fn in_arena(arena: &'a Arena) -> Self {
+        Build {
+            arena: Some(arena),
+            ..Build::new()
         }
     }
 
@@ -109,6 +129,7 @@ impl<'a> Sink<'a> for Build<'a> {
             key,
             kind,
             start: self.scratch.len(),
+            owns: false,
         });
     }
 
@@ -118,29 +139,53 @@ impl<'a> Sink<'a> for Build<'a> {
             return;
         };
         let children = self.scratch.drain(done.start..);
-        let value = match done.kind {
-            Open::Array => Value::Array(children.map(|(_, v)| v).collect()),
-            Open::Document => Value::Document(Document {
-                entries: children.collect(),
-            }),
-            Open::Scope { code } => Value::JavaScriptWithScope(Box::new(CodeWithScope {
-                code: Cow::Borrowed(code),
-                scope: Document {
-                    entries: children.collect(),
-                },
-            })),
-        };
-        if self.open.is_empty() {
-            if let Value::Document(d) = value {
-                self.root = Some(d);
+        let arena = if done.owns { None } else { self.arena };
+        let mut owns = done.owns;
+        let value = match (done.kind, arena) {
+            (Open::Array, Some(a)) => {
+                Value::Array(Seq::Borrowed(a.slice(children.map(|(_, v)| v))))
             }
-        } else {
-            self.scratch.push((Cow::Borrowed(done.key), value));
+            (Open::Array, None) => Value::Array(Seq::Owned(children.map(|(_, v)| v).collect())),
+            (Open::Document, Some(a)) => Value::Document(Document {
+                entries: Seq::Borrowed(a.slice(children)),
+            }),
+            (Open::Document, None) => Value::Document(Document {
+                entries: Seq::Owned(children.collect()),
+            }),
+            (Open::Scope { code }, _) => {
+                owns = true;
+                Value::JavaScriptWithScope(Box::new(CodeWithScope {
+                    code: Cow::Borrowed(code),
+                    scope: Document {
+                        entries: match arena {
+                            Some(a) => Seq::Borrowed(a.slice(children)),
+                            None => Seq::Owned(children.collect()),
+                        },
+                    },
+                }))
+            }
+        };
+        match self.open.last_mut() {
+            Some(parent) => {
+                parent.owns |= owns;
+                self.scratch.push((Cow::Borrowed(done.key), value));
+            }
+            None => {
+                if let Value::Document(d) = value {
+                    self.root = Some(d);
+                }
+            }
         }
     }
 
     #[inline]
     fn leaf(&mut self, key: &'a str, value: ValueRef<'a>) {
+        if let ValueRef::Regex { .. } | ValueRef::DbPointer { .. } = value {
+            // boxed: owns heap memory
+            if let Some(parent) = self.open.last_mut() {
+                parent.owns = true;
+            }
+        }
         self.scratch.push((Cow::Borrowed(key), value.leaf_value()));
     }
 }
@@ -163,6 +208,9 @@ pub fn walk<'a, S: Sink<'a>>(
 }
 
 const NONE: usize = usize::MAX;
+
+/// How many bytes of a key are tested a word at a time for its NUL before a search.
+const SHORT: usize = 16;
 
 /// An open container while walking.
 #[derive(Clone, Copy)]
@@ -187,6 +235,7 @@ struct Walker<'a> {
 impl<'a> Walker<'a> {
     fn run<S: Sink<'a>>(&self, sink: &mut S) -> Result<()> {
         let data = self.data;
+        let text = S::TEXT;
         let mut pos = 0;
         let end = self.open(&mut pos, data.len(), 1)?;
         // The innermost open container is kept apart from the ones around it, so that
@@ -232,7 +281,7 @@ impl<'a> Walker<'a> {
             // an unknown type byte is found by `leaf`'s last arm (off the hot path), and
             // reported before anything after it
             let at = pos - 1;
-            let key = match self.cstring(&mut pos, limit) {
+            let key = match self.cstring(&mut pos, limit, text) {
                 Ok(k) => k,
                 Err(e) => return Err(self.fault(self.type_first(t, at, e), &parents, &cur, None)),
             };
@@ -251,7 +300,7 @@ impl<'a> Walker<'a> {
                     }
                 }),
                 0x0f => self
-                    .scope(&mut pos, limit, level)
+                    .scope(&mut pos, limit, level, text)
                     .map(|(code, end, cws_end)| {
                         sink.open(key, Open::Scope { code });
                         Frame {
@@ -262,7 +311,7 @@ impl<'a> Walker<'a> {
                             array: false,
                         }
                     }),
-                _ => match self.leaf(t, &mut pos, limit) {
+                _ => match self.leaf(t, &mut pos, limit, text) {
                     Ok(v) => {
                         sink.leaf(key, v);
                         continue;
@@ -282,7 +331,10 @@ impl<'a> Walker<'a> {
                     let label = if cur.array {
                         Label::Index(cur.count - 1)
                     } else {
-                        Label::Key(key)
+                        // a sink without text was handed an empty key: read it again
+                        let mut at = at + 1;
+                        self.cstring(&mut at, limit, true)
+                            .map_or(Label::Key(key), Label::Key)
                     };
                     return Err(self.fault(e, &parents, &cur, Some(label)));
                 }
@@ -334,10 +386,15 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// `bytes` (at `at`) as UTF-8 text; without `text`, only checked (an empty string
+    /// is returned), which for ASCII needs no call to the full validator.
     #[inline(always)]
-    fn utf8(&self, bytes: &'a [u8], at: usize) -> Result<&'a str> {
+    fn utf8(&self, bytes: &'a [u8], at: usize, text: bool) -> Result<&'a str> {
+        if !text && bytes.is_ascii() {
+            return Ok("");
+        }
         match std::str::from_utf8(bytes) {
-            Ok(s) => Ok(s),
+            Ok(s) => Ok(if text { s } else { "" }),
             Err(e) => Err(self.bad_utf8(at + e.valid_up_to())),
         }
     }
@@ -347,16 +404,17 @@ impl<'a> Walker<'a> {
         Error::at(self.base + at, ErrorKind::InvalidText { encoding: "UTF-8" })
     }
 
-    /// A NUL-terminated key or regex part ending before `limit`.
+    /// A NUL-terminated key or regex part ending before `limit` (see [`Self::utf8`] for
+    /// `text`); its NUL is found by [`nul`].
     #[inline(always)]
-    fn cstring(&self, pos: &mut usize, limit: usize) -> Result<&'a str> {
+    fn cstring(&self, pos: &mut usize, limit: usize, text: bool) -> Result<&'a str> {
         let start = *pos;
         let rest = self.data.get(start..limit).unwrap_or_default();
-        let Some(n) = memchr::memchr(0, rest) else {
+        let Some(n) = nul(rest) else {
             return Err(self.no_nul(start));
         };
         *pos = start + n + 1;
-        self.utf8(&rest[..n], start)
+        self.utf8(&rest[..n], start, text)
     }
 
     #[cold]
@@ -399,7 +457,7 @@ impl<'a> Walker<'a> {
 
     /// An int32-length-prefixed, NUL-terminated string ending by `limit`.
     #[inline(always)]
-    fn string(&self, pos: &mut usize, limit: usize) -> Result<&'a str> {
+    fn string(&self, pos: &mut usize, limit: usize, text: bool) -> Result<&'a str> {
         let at = *pos;
         let len = self.i32_at(pos, limit)?;
         let remaining = limit - *pos;
@@ -411,7 +469,7 @@ impl<'a> Walker<'a> {
         if body[len - 1] != 0 {
             return Err(self.no_string_nul(*pos + len - 1, body[len - 1]));
         }
-        let s = self.utf8(&body[..len - 1], *pos)?;
+        let s = self.utf8(&body[..len - 1], *pos, text)?;
         *pos += len;
         Ok(s)
     }
@@ -454,6 +512,7 @@ impl<'a> Walker<'a> {
         pos: &mut usize,
         limit: usize,
         depth: usize,
+        text: bool,
     ) -> Result<(&'a str, usize, usize)> {
         let at = *pos;
         let total = self.i32_at(pos, limit)?;
@@ -462,17 +521,17 @@ impl<'a> Walker<'a> {
             return Err(self.bad_length(at, "code-with-scope length", total, 14, remaining));
         }
         let cws_end = at + total as usize;
-        let code = self.string(pos, cws_end)?;
+        let code = self.string(pos, cws_end, text)?;
         let end = self.open(pos, cws_end, depth)?;
         Ok((code, end, cws_end))
     }
 
     /// A value that is not a container, of type `t`, ending by `limit`.
     #[inline(always)]
-    fn leaf(&self, t: u8, pos: &mut usize, limit: usize) -> Result<ValueRef<'a>> {
+    fn leaf(&self, t: u8, pos: &mut usize, limit: usize, text: bool) -> Result<ValueRef<'a>> {
         Ok(match t {
             0x01 => ValueRef::Double(f64::from_le_bytes(self.bytes(pos, limit)?)),
-            0x02 => ValueRef::String(self.string(pos, limit)?),
+            0x02 => ValueRef::String(self.string(pos, limit, text)?),
             0x05 => {
                 let at = *pos;
                 let len = self.i32_at(pos, limit)?;
@@ -498,17 +557,17 @@ impl<'a> Walker<'a> {
             0x09 => ValueRef::DateTime(i64::from_le_bytes(self.bytes(pos, limit)?)),
             0x0a => ValueRef::Null,
             0x0b => {
-                let pattern = self.cstring(pos, limit)?;
-                let options = self.cstring(pos, limit)?;
+                let pattern = self.cstring(pos, limit, text)?;
+                let options = self.cstring(pos, limit, text)?;
                 ValueRef::Regex { pattern, options }
             }
             0x0c => {
-                let namespace = self.string(pos, limit)?;
+                let namespace = self.string(pos, limit, text)?;
                 let id = self.bytes(pos, limit)?;
                 ValueRef::DbPointer { namespace, id }
             }
-            0x0d => ValueRef::JavaScript(self.string(pos, limit)?),
-            0x0e => ValueRef::Symbol(self.string(pos, limit)?),
+            0x0d => ValueRef::JavaScript(self.string(pos, limit, text)?),
+            0x0e => ValueRef::Symbol(self.string(pos, limit, text)?),
             0x10 => ValueRef::Int32(self.i32_at(pos, limit)?),
             0x11 => {
                 let raw = u64::from_le_bytes(self.bytes(pos, limit)?);
@@ -594,7 +653,7 @@ impl<'a> Walker<'a> {
             Some(_) => {
                 // the key was read and checked when the container opened
                 let mut at = frame.at + 1;
-                self.cstring(&mut at, frame.end)
+                self.cstring(&mut at, frame.end, true)
                     .map_or(Label::Root, Label::Key)
             }
         }
@@ -617,6 +676,31 @@ impl<'a> Walker<'a> {
         }
         e
     }
+}
+
+/// Where the first NUL byte of `bytes` is. Keys are short: the first [`SHORT`] bytes
+/// are tested eight at a time in a word (the lowest byte flagged by the zero-byte test
+/// is always a true zero), the rest searched with `memchr`.
+#[inline(always)]
+fn nul(bytes: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let x = u64::from_le_bytes(w);
+        let zero = x.wrapping_sub(LO) & !x & HI;
+        if zero != 0 {
+            return Some(i + (zero.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+        if i >= SHORT {
+            return memchr::memchr(0, &bytes[i..]).map(|n| i + n);
+        }
+    }
+    let tail = bytes.get(i..).unwrap_or_default();
+    tail.iter().position(|&b| b == 0).map(|n| i + n)
 }
 
 /// True for the element types BSON defines.
@@ -642,6 +726,25 @@ mod tests {
         let b = walk(bytes, 0, 64, &mut Build::new()).unwrap_err();
         assert_eq!(a.to_string(), b.to_string(), "one walk, one error");
         a
+    }
+
+    #[test]
+    fn nul_finds_the_first_zero_byte_at_every_position_and_length() {
+        for len in 0..40 {
+            for at in 0..=len {
+                // bytes 0x01 and 0x80-0xff around the zero (the word test's borrows)
+                let mut b: Vec<u8> = (0..len).map(|i| [1u8, 0x80, 0xff, b'a'][i % 4]).collect();
+                if at < len {
+                    b[at] = 0;
+                    // a second zero after the first is never the answer
+                    if at + 1 < len {
+                        b[at + 1] = 0;
+                    }
+                }
+                let want = b.iter().position(|&x| x == 0);
+                assert_eq!(nul(&b), want, "len {len}, zero at {at}");
+            }
+        }
     }
 
     #[test]

@@ -3,8 +3,8 @@
 
 use gamewire_core::peers;
 use gamewire_resonite::{
-    bson_write, container, json, read_bson, synth, Compression, Document, EncodeOptions, Framing,
-    Options, Value,
+    bson_write, container, json, read_bson, read_bson_in, synth, Arena, Compression, Document,
+    EncodeOptions, Framing, Options, Value,
 };
 use std::borrow::Cow;
 use std::path::Path;
@@ -79,8 +79,21 @@ fn files_made_by_python_peers_decode_in_gamewire() {
             assert!(raw2.as_ref() == expected.as_slice());
         }
     }
-    // Numeric types as pymongo wrote them.
-    let doc = read_bson(&expected, &opts).unwrap();
+    // Numeric types as pymongo wrote them, in the tree with a vector per container and
+    // in the tree read into an arena.
+    let arena = Arena::new();
+    let trees = [
+        read_bson(&expected, &opts).unwrap(),
+        read_bson_in(&expected, &arena, &opts).unwrap(),
+    ];
+    for doc in &trees {
+        pymongo_values(doc);
+    }
+    assert!(bson_write::to_vec(&trees[1], 1024).unwrap() == expected);
+}
+
+/// The values `peers.py make` wrote with pymongo, as it wrote them.
+fn pymongo_values(doc: &Document<'_>) {
     let arr = |k: &str| doc.get(k).and_then(Value::as_array).unwrap().to_vec();
     assert_eq!(
         arr("ints"),

@@ -1,7 +1,9 @@
 //! Real engine-written files from public repositories (`tests/fixtures/resonite/real`,
 //! sources and licences in its `SOURCES.md`): they decode; the compression agrees with
 //! the extension; the BSON re-encodes byte for byte; re-compressing gives the same tree;
-//! the borrowed view agrees with the owned tree; and a few values checked by hand.
+//! the borrowed view agrees with the owned tree, and so do the tree read into an arena
+//! and the `bson` crate's reading of the same bytes (an independent reader); and a few
+//! values checked by hand.
 
 use gamewire_resonite::bson_view::{BsonView, DocumentRef, FileView, ValueRef};
 use gamewire_resonite::tree::DataTree;
@@ -10,6 +12,8 @@ use gamewire_resonite::{
     Framing, Options, Value,
 };
 use std::path::PathBuf;
+
+mod common;
 
 /// What each file holds, checked by hand (see `SOURCES.md`).
 struct Expected {
@@ -151,6 +155,21 @@ fn check_tree(e: &Expected, bson: &[u8], doc: &Document<'_>) {
     assert_eq!(bson.len(), e.bson_len, "{}", e.name);
     // the decoded tree re-encodes to the very bytes
     assert!(bytes_of(doc) == bson, "{}: re-encoded BSON differs", e.name);
+    // an independent reader (the `bson` crate) reads the same document from the bytes
+    let theirs = common::bson_crate(bson).unwrap();
+    assert!(
+        common::same_values(&Value::Document(theirs), &Value::Document(doc.clone())),
+        "{}: the bson crate reads another document",
+        e.name
+    );
+    // the tree read into an arena is the same tree
+    let arena = gamewire_resonite::Arena::new();
+    let in_arena = gamewire_resonite::read_bson_in(bson, &arena, &Options::default()).unwrap();
+    assert!(
+        common::same_values(&Value::Document(in_arena), &Value::Document(doc.clone())),
+        "{}: the arena tree differs",
+        e.name
+    );
     // the borrowed view agrees with the owned tree
     let view = BsonView::new(bson, &Options::default()).unwrap();
     same_doc(view.root(), doc, e.name);

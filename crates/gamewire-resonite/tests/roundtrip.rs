@@ -3,12 +3,15 @@
 
 use gamewire_resonite::value::CodeWithScope;
 use gamewire_resonite::{
-    decode, encode, json, read_bson, Compression, Document, EncodeOptions, Options, Value,
+    decode, encode, json, read_bson, read_bson_in, Arena, Compression, Document, EncodeOptions,
+    Options, Value,
 };
 use proptest::prelude::*;
 
 mod common;
-use common::{bytes_of, common_leaf, document_of, json_texts, samples, value_of};
+use common::{
+    bson_crate, bytes_of, common_leaf, document_of, json_texts, same_values, samples, value_of,
+};
 
 /// Any value, plain `f64`s among the leaves.
 fn value() -> impl Strategy<Value = Value<'static>> {
@@ -24,8 +27,21 @@ proptest! {
     #[test]
     fn bson_and_json_round_trip(doc in document_of(value())) {
         let bson = bytes_of(&doc);
+        // what we write, an independent reader (the `bson` crate) reads as the document
+        // (it refuses old-subtype binary whose inner length disagrees, which we keep)
+        match bson_crate(&bson) {
+            Ok(theirs) => {
+                prop_assert!(bytes_of(&theirs) == bson, "the bson crate reads another document");
+                prop_assert!(same_values(&Value::Document(theirs), &Value::Document(doc.clone())));
+            }
+            Err(e) => prop_assert!(e.contains("old binary subtype"), "{}", e),
+        }
         let back = read_bson(&bson, &Options::default()).unwrap();
         prop_assert_eq!(bytes_of(&back), bson.clone());
+        // into an arena: the same tree
+        let arena = Arena::new();
+        let in_arena = read_bson_in(&bson, &arena, &Options::default()).unwrap();
+        prop_assert!(same_values(&Value::Document(in_arena), &Value::Document(back.clone())));
         let j = json::document_to_json(&back, 1024).unwrap();
         // through text, as the CLI does
         let text = serde_json::to_string(&j).unwrap();
@@ -107,7 +123,7 @@ fn the_json_view_writes_the_text_of_document_to_json_on_every_sample() {
     doc.push("$x", Value::Null);
     doc.push(
         "$x",
-        Value::Array(vec![Value::Double(f64::NAN), Value::Double(-0.0)]),
+        Value::Array(vec![Value::Double(f64::NAN), Value::Double(-0.0)].into()),
     );
     let mut plain = Document::new();
     plain.push("a", Value::Document(doc.clone()));

@@ -171,13 +171,13 @@ fn built_bson_reads_with_engine_conventions() {
     );
     assert_eq!(
         read(
-            Value::Array(vec![Value::Int32(1), Value::Int32(-2)]),
+            Value::Array(vec![Value::Int32(1), Value::Int32(-2)].into()),
             "int2"
         ),
         TreeValue::Vector(vec![Scalar::Int(1), Scalar::Int(-2)])
     );
     // a colorX saved before profiles existed (4 elements) loads as sRGBAlpha
-    let c4 = Value::Array(vec![Value::Double(0.5); 4]);
+    let c4 = Value::Array(vec![Value::Double(0.5); 4].into());
     assert_eq!(
         read(c4, "colorX"),
         TreeValue::ColorX {
@@ -194,21 +194,22 @@ fn built_bson_reads_with_engine_conventions() {
     assert_eq!(inf(Value::Double(0.5)).type_name(), "float");
     assert_eq!(inf(Value::Double(0.1)).type_name(), "double");
     assert_eq!(
-        inf(Value::Array(vec![
-            Value::Bool(true),
-            Value::Bool(false),
-            Value::Bool(true)
-        ]))
+        inf(Value::Array(
+            vec![Value::Bool(true), Value::Bool(false), Value::Bool(true)].into()
+        ))
         .type_name(),
         "bool3"
     );
-    let cx = Value::Array(vec![
-        Value::Double(1.0),
-        Value::Double(0.5),
-        Value::Int32(0),
-        Value::Double(1.0),
-        s("sRGB"),
-    ]);
+    let cx = Value::Array(
+        vec![
+            Value::Double(1.0),
+            Value::Double(0.5),
+            Value::Int32(0),
+            Value::Double(1.0),
+            s("sRGB"),
+        ]
+        .into(),
+    );
     assert_eq!(inf(cx).to_string(), "colorX (1, 0.5, 0, 1, sRGB)");
     assert_eq!(inf(s("@resdb:///x")), TreeValue::Uri("resdb:///x".into()));
     assert_eq!(
@@ -239,12 +240,15 @@ fn typed_values_write_as_resonite_does() {
     );
     assert_eq!(
         TreeValue::Color32([1, 2, 3, 255]).to_bson(),
-        Value::Array(vec![
-            Value::Int32(1),
-            Value::Int32(2),
-            Value::Int32(3),
-            Value::Int32(255)
-        ])
+        Value::Array(
+            vec![
+                Value::Int32(1),
+                Value::Int32(2),
+                Value::Int32(3),
+                Value::Int32(255)
+            ]
+            .into()
+        )
     );
     // set_typed_member replaces the Data of an {ID, Data} pair and keeps the ID
     let mut d = Document::new();
@@ -273,15 +277,15 @@ fn malformed_shapes_name_the_path() {
     let mut d = Document::new();
     d.push(
         "Position",
-        field(Value::Array(vec![Value::Double(1.0), Value::Double(2.0)])),
+        field(Value::Array(
+            vec![Value::Double(1.0), Value::Double(2.0)].into(),
+        )),
     );
     d.push(
         "Size",
-        field(Value::Array(vec![
-            Value::Double(1.0),
-            s("x"),
-            Value::Double(2.0),
-        ])),
+        field(Value::Array(
+            vec![Value::Double(1.0), s("x"), Value::Double(2.0)].into(),
+        )),
     );
     d.push("Name", field(s("@resdb:///x")));
     d.push("Count", field(Value::Int32(300)));

@@ -8,7 +8,8 @@ use gamewire_resonite::bson_view::{BsonView, DocumentRef, FileView, ValueRef};
 use gamewire_resonite::json_view::{DocumentRefView, DocumentView};
 use gamewire_resonite::value::{CodeWithScope, DbPointer};
 use gamewire_resonite::{
-    container, decode, encode, read_bson, Compression, Document, EncodeOptions, Options, Value,
+    container, decode, encode, read_bson, Arena, Compression, Document, EncodeOptions, Options,
+    Seq, Value,
 };
 use proptest::prelude::*;
 
@@ -87,6 +88,62 @@ fn same_accessors(v: ValueRef<'_>, o: &Value<'_>) {
     }
 }
 
+/// True when `v` owns heap memory (so that it must not be in an arena slice).
+fn owns_memory(v: &Value<'_>) -> bool {
+    match v {
+        Value::String(s) | Value::JavaScript(s) | Value::Symbol(s) => matches!(s, Cow::Owned(_)),
+        Value::Binary { bytes, .. } => matches!(bytes, Cow::Owned(_)),
+        Value::Regex(_) | Value::DbPointer(_) | Value::JavaScriptWithScope(_) => true,
+        Value::Document(d) => match &d.entries {
+            Seq::Owned(_) => true,
+            Seq::Borrowed(e) => e
+                .iter()
+                .any(|(k, v)| matches!(k, Cow::Owned(_)) || owns_memory(v)),
+        },
+        Value::Array(a) => match a {
+            Seq::Owned(_) => true,
+            Seq::Borrowed(items) => items.iter().any(owns_memory),
+        },
+        _ => false,
+    }
+}
+
+/// In a tree read into an arena, every container is in the arena (borrowed) unless it
+/// holds, at any depth, a value that owns memory (the boxed rare types); and nothing in
+/// the arena owns memory, so that nothing leaks when it is dropped.
+fn arena_holds_nothing_owned(doc: &Document<'_>) {
+    fn boxed_inside(v: &Value<'_>) -> bool {
+        match v {
+            Value::Regex(_) | Value::DbPointer(_) | Value::JavaScriptWithScope(_) => true,
+            Value::Document(d) => d.entries.iter().any(|(_, v)| boxed_inside(v)),
+            Value::Array(a) => a.iter().any(boxed_inside),
+            _ => false,
+        }
+    }
+    fn check(v: &Value<'_>) {
+        let borrowed = match v {
+            Value::Document(d) => {
+                d.entries.iter().for_each(|(_, v)| check(v));
+                matches!(d.entries, Seq::Borrowed(_))
+            }
+            Value::Array(a) => {
+                a.iter().for_each(check);
+                matches!(a, Seq::Borrowed(_))
+            }
+            Value::JavaScriptWithScope(c) => {
+                c.scope.entries.iter().for_each(|(_, v)| check(v));
+                return;
+            }
+            _ => return,
+        };
+        assert_eq!(borrowed, !boxed_inside(v), "{v:?}");
+        if borrowed {
+            assert!(!owns_memory(v), "{v:?}");
+        }
+    }
+    check(&Value::Document(doc.clone()));
+}
+
 /// Where the walk refuses what the `bson` crate reads: the depth limit (the crate has
 /// none).
 fn stricter(e: &str) -> bool {
@@ -108,6 +165,24 @@ fn laxer(e: &str) -> bool {
 fn agree(bson: &[u8], base: usize, max_depth: usize) {
     let owned = gamewire_resonite::bson_read::read_document(bson, base, max_depth);
     let view = BsonView::with_base(bson, base, max_depth);
+    // the tree read into an arena: the same tree or the same error, and its arena holds
+    // nothing that owns memory (it runs no destructors)
+    let arena = Arena::new();
+    match (
+        gamewire_resonite::bson_read::read_document_in(bson, &arena, base, max_depth),
+        &owned,
+    ) {
+        (Ok(a), Ok(d)) => {
+            assert!(bytes_of(&a) == bytes_of(d), "arena tree != owned tree");
+            arena_holds_nothing_owned(&a);
+        }
+        (Err(a), Err(d)) => assert_eq!(a.to_string(), d.to_string()),
+        (a, d) => panic!(
+            "the arena read and the owned read disagree: {:?} {:?}",
+            a.map(|_| ()),
+            d.as_ref().map(|_| ())
+        ),
+    }
     match (&owned, bson_crate(bson)) {
         (Ok(d), Ok(e)) => assert!(bytes_of(d) == bytes_of(&e), "walk != bson crate"),
         (Ok(_), Err(e)) => assert!(
@@ -204,7 +279,7 @@ fn depth_limit_errors_agree() {
     let mut v = Value::Int32(1);
     for i in 0..40 {
         v = if i % 2 == 0 {
-            Value::Array(vec![v])
+            Value::Array(vec![v].into())
         } else {
             let mut d = Document::new();
             d.push("x", v);

@@ -15,6 +15,10 @@
 //! value's own ([`Span::own`] false). `"items"` and `"entries"` span the bytes after
 //! the header. A frame's `"family"` is the family class header,
 //! which also carries the result-code bit.
+//!
+//! A bean read with its schema (JSON keyed by variable names) has its spans from
+//! [`typed_bean_span`], the same walk led by the schema; a frame stream typed by a
+//! solution from [`typed_frames_span`].
 
 use crate::cursor::Cursor;
 use crate::decode::{skip_bean, skip_value, Options};
@@ -23,6 +27,9 @@ use crate::value::WireType;
 use crate::walk::grammar::{list_header, map_header, tag};
 use crate::walk::Tag;
 use std::ops::Range;
+
+mod typed;
+pub use typed::typed_bean_span;
 
 /// Where the bytes of one value are.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,8 +54,35 @@ pub fn bean_span(data: &[u8], toks: &[String], opts: &Options) -> Result<Span, S
 /// (`/1`) spans its 12-byte header and its body; `module`, `protocol`, `family`,
 /// `result_code`, `session_id`, `bean` and `raw` (a body kept as bytes) their own bytes.
 pub fn frames_span(data: &[u8], toks: &[String], opts: &Options) -> Result<Span, String> {
+    frames_span_with(data, toks, opts, None)?
+        .ok_or_else(|| missing(toks, "no bytes hold it".into()))
+}
+
+/// The span of the value at JSON Pointer tokens `toks` of the JSON of a stream of
+/// protocol frames typed by a solution ([`crate::typed_json::Frames`]): as
+/// [`frames_span`], but a body whose bean `typing` knows (the bean given for every
+/// frame, or the protocol's argument or result bean) is walked with its schema
+/// ([`typed_bean_span`]: `Ok(None)` for a variable absent from the bytes), and a frame's
+/// `"name"` (the protocol's, from the solution) spans the module and protocol ids it is
+/// found by, marked not its own.
+pub fn typed_frames_span(
+    typing: crate::typed_json::Typing<'_>,
+    data: &[u8],
+    toks: &[String],
+    opts: &Options,
+) -> Result<Option<Span>, String> {
+    frames_span_with(data, toks, opts, Some(typing))
+}
+
+/// [`frames_span`] or [`typed_frames_span`].
+fn frames_span_with(
+    data: &[u8],
+    toks: &[String],
+    opts: &Options,
+    typing: Option<crate::typed_json::Typing<'_>>,
+) -> Result<Option<Span>, String> {
     let Some(first) = toks.first() else {
-        return Ok(own(0..data.len()));
+        return Ok(Some(own(0..data.len())));
     };
     let index: usize = first
         .parse()
@@ -65,7 +99,7 @@ pub fn frames_span(data: &[u8], toks: &[String], opts: &Options) -> Result<Span,
             .filter(|&e| e <= data.len())
             .ok_or_else(|| format!("frame {n} at byte {at} runs past the end"))?;
         if n == index {
-            return in_frame(data, at, end, &toks[1..], opts).map_err(|e| missing(toks, e));
+            return in_frame(data, at, end, &toks[1..], opts, typing).map_err(|e| missing(toks, e));
         }
         at = end;
         n += 1;
@@ -92,37 +126,53 @@ fn err(e: gamewire_core::Error) -> String {
     e.to_string()
 }
 
-/// The span inside the frame at `at..end` (`at` is its header).
+/// The span inside the frame at `at..end` (`at` is its header), its body typed by
+/// `typing` when given.
 fn in_frame(
     data: &[u8],
     at: usize,
     end: usize,
     toks: &[String],
     opts: &Options,
-) -> Result<Span, String> {
+    typing: Option<crate::typed_json::Typing<'_>>,
+) -> Result<Option<Span>, String> {
     let body = at + HEADER_SIZE..end;
     let Some(key) = toks.first() else {
-        return Ok(own(at..end));
+        return Ok(Some(own(at..end)));
     };
     let rest = &toks[1..];
     let leaf = |r: Range<usize>| {
         if rest.is_empty() {
-            Ok(own(r))
+            Ok(Some(own(r)))
         } else {
             Err(format!("{key:?} holds no {:?}", rest[0]))
         }
     };
+    let id = |k: usize| u32::from_le_bytes([data[k], data[k + 1], data[k + 2], data[k + 3]]);
+    let (module, protocol) = (id(at), id(at + 4));
     match key.as_str() {
         "module" => return leaf(at..at + 4),
         "protocol" => return leaf(at + 4..at + 8),
+        // A typed frame's protocol name, found by its module and protocol ids.
+        "name" if rest.is_empty() => {
+            return match typing.and_then(|t| t.frame_bean(module, protocol, None).1) {
+                Some(_) => Ok(Some(Span {
+                    range: at..at + 8,
+                    own: false,
+                })),
+                None => Err("the frame has no \"name\"".into()),
+            }
+        }
         _ => {}
     }
     // The standard layout, as the frame decoder reads it: else the body is kept raw.
     let bytes = &data[body.clone()];
     let mut c = Cursor::with_base(bytes, body.start);
     let mut marks = [body.start; 3];
+    let mut family = None;
     let standard = (|| -> gamewire_core::Result<Option<Cursor<'_>>> {
-        let (_, result_code, session_id) = read_family_head(&mut c)?;
+        let (fam, result_code, session_id) = read_family_head(&mut c)?;
+        family = Some(fam);
         // Where each part ends, read again: the head is a few compact integers.
         let mut r = Cursor::with_base(bytes, body.start);
         r.skip_long()?;
@@ -145,24 +195,34 @@ fn in_frame(
     .map_err(err)?;
     let Some(mut bean) = standard else {
         return match (key.as_str(), rest) {
-            ("raw", []) => Ok(own(body)),
-            ("raw", [b]) if b == "bytes" => Ok(own(body)),
+            ("raw", []) => Ok(Some(own(body))),
+            ("raw", [b]) if b == "bytes" => Ok(Some(own(body))),
             _ => Err(format!("the frame's body is kept raw: it has no {key:?}")),
         };
     };
+    let family_of = family;
     let (family, result_code, session_id) = (
         body.start..marks[0],
         (marks[1] > marks[0]).then_some(marks[0]..marks[1]),
         (marks[2] > marks[1]).then_some(marks[1]..marks[2]),
     );
+    // The bean a typed frame's body is, when the solution knows it.
+    let typed = typing.and_then(|t| {
+        t.frame_bean(module, protocol, family_of)
+            .0
+            .map(|n| (t.schema, n))
+    });
     match key.as_str() {
-        "family" if rest.is_empty() => Ok(Span {
+        "family" if rest.is_empty() => Ok(Some(Span {
             range: family,
             own: false,
-        }),
+        })),
         "result_code" => leaf(result_code.ok_or("the frame has no result code")?),
         "session_id" => leaf(session_id.ok_or("the frame has no session id")?),
-        "bean" => in_bean(&mut bean, rest, opts, 0),
+        "bean" => match typed {
+            Some((schema, name)) => typed::bean_at(schema, name, &mut bean, rest, opts),
+            None => in_bean(&mut bean, rest, opts, 0).map(Some),
+        },
         k => Err(format!("a frame has no {k:?}")),
     }
 }

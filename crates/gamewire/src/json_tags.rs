@@ -17,7 +17,7 @@ pub fn bytes(format: Format, b: &[u8]) -> Option<Json> {
         )),
         #[cfg(feature = "kingsisle")]
         Format::KingsIsle => gamewire_kingsisle::json::value_to_json(
-            &gamewire_kingsisle::Value::String(b.to_vec()),
+            &gamewire_kingsisle::Value::String(b.into()),
             &gamewire_kingsisle::TypeList::new(),
         )
         .ok(),

@@ -263,7 +263,7 @@ fn identify_godot_nil_frames() -> Case {
 fn resonite_nulls() -> Case {
     use gamewire::resonite::{encode, read_bson, Compression, Document, EncodeOptions, Value};
     let mut doc = Document::new();
-    doc.push("a", Value::Array(vec![Value::Null; 1 << 20]));
+    doc.push("a", Value::Array(vec![Value::Null; 1 << 20].into()));
     let file = encode(&doc, &EncodeOptions::new(Compression::None)).unwrap();
     // Compression::None: the FrDT header, then the BSON.
     let input = file[9..].to_vec();

@@ -571,7 +571,10 @@ async fn compare(State(app): State<Shared>, Query(q): Query<CompareReq>) -> Resp
         let ((va, fmt_a), (vb, fmt_b)) = (view_of(&fa), view_of(&fb));
         if let (Some(x), Some(y)) = (va, vb) {
             if fmt_a == fmt_b {
-                return Json(super::lazy::changes(&x, &y, 1000)).into_response();
+                return match super::lazy::changes(&x, &y, 1000) {
+                    Ok(v) => Json(v).into_response(),
+                    Err(e) => fail(StatusCode::UNPROCESSABLE_ENTITY, e),
+                };
             }
         }
         // One lock for a file compared with itself; two taken in one order.

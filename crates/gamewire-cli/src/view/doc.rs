@@ -35,7 +35,8 @@ pub struct OpenFile {
     /// holds only the header until the first edit builds the document.
     pub lazy: Option<LazyFile>,
     /// The bytes of a file read whole whose values' bytes the library finds (O3DE,
-    /// schema-less Zeze, KingsIsle blobs and `BINd` files).
+    /// Zeze beans and frames, KingsIsle files), with what the first bytes
+    /// request decoded (dropped on an edit).
     spans: Option<gamewire::open::spans::Spans>,
 }
 
@@ -255,7 +256,7 @@ impl OpenFile {
             return Ok(lazy::no_bytes(if self.entry.is_some() {
                 "an entry of a pack or an archive: byte positions are not shown"
             } else {
-                "byte positions are shown for Godot, Resonite, O3DE, KingsIsle (not XML) and schema-less Zeze files"
+                "byte positions are shown for Godot, Resonite, O3DE, KingsIsle and Zeze files"
             }));
         }
         let toks = tokens(pointer)?;
@@ -444,6 +445,10 @@ impl OpenFile {
             }
         }
         undo.reverse();
+        // What a bytes request decoded is not kept past an edit.
+        if let Some(s) = &mut self.spans {
+            s.forget();
+        }
         Ok(undo)
     }
 
@@ -474,7 +479,9 @@ impl OpenFile {
     pub fn is_edited(&self) -> bool {
         if let Some(l) = self.lazy.as_ref().filter(|l| !l.converted) {
             return !std::sync::Arc::ptr_eq(&l.base, &l.browse)
-                && !l.base.diff(&l.browse, 1).0.is_empty();
+                && l.base
+                    .diff(&l.browse, 1)
+                    .map_or(true, |(c, _)| !c.is_empty());
         }
         self.originals
             .iter()
@@ -485,7 +492,8 @@ impl OpenFile {
     /// new (shortened), at most `limit`, in pointer order.
     pub fn changes(&self, limit: usize) -> Value {
         if let Some(l) = self.lazy.as_ref().filter(|l| !l.converted) {
-            return lazy::changes(&l.base, &l.browse, limit);
+            return lazy::changes(&l.base, &l.browse, limit)
+                .unwrap_or_else(|e| json!({"changes": [], "more": false, "error": e}));
         }
         let mut kept: Vec<&(Vec<String>, Value)> = self.originals.iter().collect();
         kept.sort_by(|a, b| a.0.cmp(&b.0));

@@ -84,10 +84,12 @@ pub fn bytes(b: &Browse, pointer: &str) -> Result<Value, String> {
 }
 
 /// The bytes of the value at `pointer` in a file read whole whose values' bytes the
-/// library finds (O3DE, schema-less Zeze, KingsIsle blobs and `BINd` files).
+/// library finds (O3DE, Zeze beans and frames, KingsIsle files).
 pub fn read_bytes(spans: &gamewire::open::spans::Spans, pointer: &str) -> Result<Value, String> {
     let Some((span, bytes)) = spans.span_and_bytes(pointer)? else {
-        return Ok(no_bytes("no byte positions here"));
+        return Ok(no_bytes(
+            "not in the file: a value the bytes do not hold, shown with its default",
+        ));
     };
     Ok(render(&span, &bytes[..bytes.len().min(MAX_BYTES)]))
 }
@@ -109,6 +111,11 @@ fn render(span: &gamewire::open::browse::Span, shown: &[u8]) -> Value {
     if let Some(b) = span.bits {
         out["bit"] = json!(b.first);
         out["bits"] = json!(b.count);
+    }
+    // A text file's value: where it starts on the page.
+    if let Some(l) = span.line {
+        out["line"] = json!(l.line);
+        out["column"] = json!(l.column);
     }
     out
 }
@@ -339,8 +346,8 @@ fn position(b: &Browse, parent: &str, key: &str) -> Result<usize, String> {
 
 /// The differences between the file as read (`base`) and as edited, as the page lists
 /// them (the document path's form).
-pub fn changes(base: &Browse, now: &Browse, limit: usize) -> Value {
-    let (found, more) = base.diff(now, limit);
+pub fn changes(base: &Browse, now: &Browse, limit: usize) -> Result<Value, String> {
+    let (found, more) = base.diff(now, limit)?;
     let short = |v: &Option<Value>| match v {
         None => Value::Null,
         Some(v) => json!(super::doc::clip(&v.to_string(), 200)),
@@ -356,5 +363,5 @@ pub fn changes(base: &Browse, now: &Browse, limit: usize) -> Value {
             json!({"pointer": c.pointer, "old": short(&c.old), "new": short(&c.new), "what": what})
         })
         .collect();
-    json!({"changes": out, "more": more})
+    Ok(json!({"changes": out, "more": more}))
 }

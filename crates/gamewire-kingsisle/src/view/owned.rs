@@ -42,6 +42,18 @@ impl<B: AsRef<[u8]>, T: AsRef<TypeList>> OwnedView<B, T> {
     /// Reads `data` as [`View::decode_any`] does (a `BINd` file when it starts with the
     /// magic, else a bare blob), with the same checks and errors, and keeps it.
     pub fn decode_any(data: B, types: T, opts: &Options) -> Result<Self> {
+        Self::decode_any_with(data, types, opts, true, false).map(|(v, _)| v)
+    }
+
+    /// [`OwnedView::decode_any`], keeping the zlib streams when `keep_zlib`, and with
+    /// each node's bits in the stream when `record` (for [`crate::span`]).
+    pub(crate) fn decode_any_with(
+        data: B,
+        types: T,
+        opts: &Options,
+        keep_zlib: bool,
+        record: bool,
+    ) -> Result<(Self, Vec<[u64; 2]>)> {
         let mut scratch = Vec::new();
         let (parts, located) = {
             let (v, located) = View::decode_any_located(
@@ -49,8 +61,8 @@ impl<B: AsRef<[u8]>, T: AsRef<TypeList>> OwnedView<B, T> {
                 types.as_ref(),
                 opts,
                 &mut scratch,
-                true,
-                false,
+                keep_zlib,
+                record,
             )?;
             let trailing_len = v.trailing.len();
             let parts = (
@@ -70,13 +82,13 @@ impl<B: AsRef<[u8]>, T: AsRef<TypeList>> OwnedView<B, T> {
             scratch_at,
             manual_zlib,
             flag_zlib,
-            ..
+            spans,
         } = located;
         let stream = match input_at {
             Some(at) => Stream::Input(at),
             None => Stream::Inflated(scratch, scratch_at),
         };
-        Ok(OwnedView {
+        let owned = OwnedView {
             data,
             types,
             stream,
@@ -89,7 +101,18 @@ impl<B: AsRef<[u8]>, T: AsRef<TypeList>> OwnedView<B, T> {
             bind,
             manual_zlib,
             flag_zlib,
-        })
+        };
+        Ok((owned, spans))
+    }
+
+    /// Where the bit stream is: `Some(at)` when it is the input from byte `at`, `None`
+    /// when it was inflated; the bytes it lies in (the input or the inflated data), and
+    /// its first byte there.
+    pub(crate) fn stream(&self) -> (Option<usize>, &[u8], usize) {
+        match &self.stream {
+            Stream::Input(at) => (Some(*at), self.data.as_ref(), *at),
+            Stream::Inflated(v, at) => (None, v, *at),
+        }
     }
 
     /// The view of the kept bytes.

@@ -154,7 +154,7 @@ pub fn random_single(
         K::Str => {
             let big = rng.chance(10);
             let n = rng.below(if big { 300 } else { 12 });
-            Value::String((0..n).map(|_| rng.next() as u8).collect())
+            Value::String((0..n).map(|_| rng.next() as u8).collect::<Vec<u8>>().into())
         }
         K::WStr => {
             let big = rng.chance(10);

@@ -663,7 +663,7 @@ impl TreeValue {
                     .map(|r| Value::Array(r.iter().map(Scalar::to_bson).collect()))
                     .collect(),
             ),
-            TreeValue::FloatQ(q) | TreeValue::Color(q) => Value::Array(floats(q)),
+            TreeValue::FloatQ(q) | TreeValue::Color(q) => Value::Array(floats(q).into()),
             TreeValue::DoubleQ(q) => Value::Array(q.iter().map(|x| Value::Double(*x)).collect()),
             TreeValue::Color32(c) => {
                 Value::Array(c.iter().map(|b| Value::Int32(i32::from(*b))).collect())
@@ -671,7 +671,7 @@ impl TreeValue {
             TreeValue::ColorX { rgba, profile } => {
                 let mut a = floats(rgba);
                 a.push(s(profile.clone()));
-                Value::Array(a)
+                Value::Array(a.into())
             }
             TreeValue::String(t) | TreeValue::Enum(t) | TreeValue::Decimal(t) => s(escape(t)),
             TreeValue::Char(c) => s(escape(&c.to_string())),

@@ -61,7 +61,7 @@ pub fn value_of(
 ) -> impl Strategy<Value = Value<'static>> {
     leaf.prop_recursive(4, 48, 6, |inner| {
         prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+            proptest::collection::vec(inner.clone(), 0..6).prop_map(|v| Value::Array(v.into())),
             document_of(inner.clone()).prop_map(Value::Document),
             ("[a-z]{0,5}", document_of(inner)).prop_map(|(c, scope)| Value::JavaScriptWithScope(
                 Box::new(CodeWithScope {
@@ -71,6 +71,32 @@ pub fn value_of(
             )),
         ]
     })
+}
+
+/// Value equality where a NaN equals a NaN of the same bits (`PartialEq` on `f64` says
+/// no), and every type, key and order must match.
+pub fn same_values(a: &Value<'_>, b: &Value<'_>) -> bool {
+    match (a, b) {
+        (Value::Double(x), Value::Double(y)) => x.to_bits() == y.to_bits(),
+        (Value::Document(x), Value::Document(y)) => {
+            x.len() == y.len()
+                && x.entries
+                    .iter()
+                    .zip(y.entries.iter())
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_values(va, vb))
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same_values(p, q))
+        }
+        (Value::JavaScriptWithScope(x), Value::JavaScriptWithScope(y)) => {
+            x.code == y.code
+                && same_values(
+                    &Value::Document(x.scope.clone()),
+                    &Value::Document(y.scope.clone()),
+                )
+        }
+        (x, y) => x == y,
+    }
 }
 
 /// The BSON bytes of `d`.

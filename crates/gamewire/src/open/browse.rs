@@ -6,8 +6,8 @@
 //!
 //! [`span`] gives the bytes of a value for every file the view reads, opened lazily or
 //! not, and for the files whose values [`super::spans::Spans`] finds in their bytes
-//! (O3DE, schema-less Zeze, KingsIsle blobs and `BINd` files); other formats (typed
-//! Zeze, KingsIsle XML, and Godot text, bytes and project.binary) have none.
+//! (O3DE, Zeze beans and frames, KingsIsle blobs, `BINd` and XML files); other formats
+//! (Godot text, bytes and project.binary) have none.
 
 use super::{Opened, Settings};
 use gamewire_core::lazy_json::{self, Hit, Key, LazyJson, Node, Shape, Summary};
@@ -188,6 +188,37 @@ pub struct Span {
     pub space: String,
     /// For a bit-packed format (KingsIsle): where in the bytes the value's bits are.
     pub bits: Option<Bits>,
+    /// For a text format (O3DE JSON, KingsIsle XML): the line and column of the first
+    /// byte.
+    pub line: Option<LineColumn>,
+}
+
+/// Where a byte is on the page of a text file ([`Span::line`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LineColumn {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column, from 1, in characters.
+    pub column: usize,
+}
+
+impl LineColumn {
+    /// The line and column of byte `at` of the UTF-8 text `text`.
+    pub fn of(text: &[u8], at: usize) -> LineColumn {
+        let before = &text[..at.min(text.len())];
+        let start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        LineColumn {
+            line: 1 + before.iter().filter(|&&b| b == b'\n').count(),
+            // Counting the bytes that start a character.
+            column: 1 + before[start..]
+                .iter()
+                .filter(|&&b| (b & 0xC0) != 0x80)
+                .count(),
+        }
+    }
 }
 
 /// Where a value's bits are in its bytes ([`Span::bits`]).
@@ -224,19 +255,24 @@ impl Browse {
         self.opened
     }
 
-    /// Runs `f` on the root of the file's JSON.
-    fn with_root<R>(&self, f: impl FnOnce(Node<Lazy<'_, '_>>) -> R) -> R {
+    /// Runs `f` on the root of the file's JSON. Errors: a Godot tape index that is not
+    /// of the bytes it is read with (never, since the file's bytes are kept unchanged).
+    fn with_root<R>(
+        &self,
+        f: impl FnOnce(Node<Lazy<'_, '_>>) -> std::result::Result<R, String>,
+    ) -> std::result::Result<R, String> {
         match &self.index {
             #[cfg(feature = "godot")]
             Index::Godot { frames, framed } => {
                 let data = self.opened.data();
-                let tapes: Vec<(usize, gamewire_godot::tape::Tape<'_>)> = frames
-                    .iter()
-                    .map(|(r, ix)| {
-                        let tape = ix.tape(&data[r.clone()]).expect("indexed from these bytes");
-                        (r.start, tape)
-                    })
-                    .collect();
+                let mut tapes: Vec<(usize, gamewire_godot::tape::Tape<'_>)> =
+                    Vec::with_capacity(frames.len());
+                for (r, ix) in frames {
+                    let tape = ix
+                        .tape(&data[r.clone()])
+                        .map_err(|e| format!("the file's view: {e}"))?;
+                    tapes.push((r.start, tape));
+                }
                 if *framed {
                     f(Node::of(Lazy::Frames(&tapes)))
                 } else {
@@ -284,15 +320,18 @@ impl Browse {
     }
 
     /// Pointers whose key or scalar value contains `q` (ignoring case), in document
-    /// order, at most `limit`; and whether more were left.
+    /// order, at most `limit`; and whether more were left. None when the view cannot be
+    /// read (never: the bytes it indexes are kept unchanged with it, see
+    /// [`Browse::with_root`]).
     pub fn search(&self, q: &str, limit: usize) -> (Vec<Hit>, bool) {
         let q = q.to_lowercase();
-        self.with_root(|root| root.search("", &q, limit))
+        self.with_root(|root| Ok(root.search("", &q, limit)))
+            .unwrap_or_default()
     }
 
     /// Where the bytes of the value at `pointer` are.
     pub fn span(&self, pointer: &str) -> std::result::Result<Option<Span>, String> {
-        let found = self.with_root(|root| Ok::<_, String>(root.at(pointer)?.span()))?;
+        let found = self.with_root(|root| Ok(root.at(pointer)?.span()))?;
         Ok(found.map(|(r, own)| self.place(r, own)))
     }
 
@@ -306,6 +345,7 @@ impl Browse {
             unpacked,
             space,
             bits: None,
+            line: None,
         }
     }
 
@@ -389,16 +429,20 @@ impl Browse {
     /// document order (list items by position), and whether more were left. Values whose
     /// bytes are the same are not read (an edited file against itself as read reads
     /// only the values on the way to its edits); the others are compared as JSON.
-    pub fn diff(&self, other: &Browse, limit: usize) -> (Vec<Change>, bool) {
+    pub fn diff(
+        &self,
+        other: &Browse,
+        limit: usize,
+    ) -> std::result::Result<(Vec<Change>, bool), String> {
         let mut out = Vec::new();
         let more = self.with_root(|a| {
             other.with_root(|b| {
                 let raw_a = |r: Range<usize>| self.raw(r);
                 let raw_b = |r: Range<usize>| other.raw(r);
-                diff_nodes(&a, &raw_a, &b, &raw_b, "", &mut out, limit)
+                Ok(diff_nodes(&a, &raw_a, &b, &raw_b, "", &mut out, limit))
             })
-        });
-        (out, more)
+        })?;
+        Ok((out, more))
     }
 }
 
@@ -573,7 +617,7 @@ pub(super) fn index(o: &Opened) -> Option<Index> {
 /// Where the bytes of the value at `pointer` (of the file's JSON) are: for a file whose
 /// format has a view here, and for the files [`super::spans::Spans`] reads (an O3DE
 /// file, whose JSON is its own text: the value's text in the file, [`text_span`]; a
-/// schema-less Zeze bean or frame stream; a KingsIsle blob or `BINd` file); else
+/// Zeze bean or frame stream; a KingsIsle blob, `BINd` or XML file); else
 /// `None`. Indexes the file on each call:
 /// a program asking often keeps a [`Browse`] or a [`super::spans::Spans`].
 pub fn span(opened: Opened, pointer: &str) -> std::result::Result<Option<Span>, String> {
@@ -605,6 +649,7 @@ pub fn text_span(text: &[u8], pointer: &str) -> std::result::Result<Option<Span>
         unpacked: false,
         space: "the file (its JSON text)".into(),
         bits: None,
+        line: Some(LineColumn::of(text, r.start)),
     }))
 }
 

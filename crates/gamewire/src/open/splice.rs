@@ -437,7 +437,7 @@ mod tests {
         assert_eq!(out.len(), data.len());
         let differ: Vec<usize> = (0..out.len()).filter(|&i| out[i] != data[i]).collect();
         assert_eq!(differ, [s.offset + 4], "only the integer's low byte");
-        let (changes, more) = b.diff(&e, 10);
+        let (changes, more) = b.diff(&e, 10).unwrap();
         assert!(!more);
         assert_eq!(changes.len(), 1);
         assert_eq!(changes[0].pointer, "/0/40000/1");

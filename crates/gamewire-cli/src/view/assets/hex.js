@@ -54,6 +54,8 @@ async function show(file, pointer) {
     if (r.bits !== undefined) {
       parts.push(`(${r.bits} bits from bit ${r.bit} of the first byte, least significant first)`);
     }
+    // A text format (O3DE JSON, KingsIsle XML): where the value starts on the page.
+    if (r.line !== undefined) parts.push(`(line ${r.line}, column ${r.column})`);
     if (!r.own) parts.push('(the bytes of the value this is a part of)');
     if (r.note) parts.push(`(${r.note})`);
     if (r.shown < r.length) parts.push(`(first ${r.shown} shown)`);
