@@ -16,12 +16,17 @@ fresh process, and reports the wall time of:
 - first level again: GET /api/node for the root, 200 children (the file already open);
 - expand 10,000: GET /api/node for the 10,000-item list with limit 10000, and with the
   page's 200;
-- search: GET /api/search for a string found once, near the end;
-- first edit: POST /api/patch of one value, which builds the whole JSON document the
-  first time (the page says it converts), and an undo;
+- search: GET /api/search for a string found once, near the end (the whole file read),
+  and for a string in every record (the first page of 200 hits, the search stopped);
+- a request during a search: GET /api/node for the root while a search that reads the
+  whole file runs (it runs without the file's lock);
+- first edit: POST /api/patch of one value (made on the file's bytes, no document
+  built), then the median of --runs edits and of their undos;
+- save: POST /api/save of the edited file (the bytes written back, compressed again for
+  the Resonite file);
 
 and the server's peak resident memory (VmHWM) after the first open, after the runs
-(searches included) and after the first edit. With --browser, the same
+(searches included) and after the edits and the save. With --browser, the same
 file is then timed in the page (scripts/view/bench-browser.mjs: headless chromium through
 tests/peers/view's playwright-core). Figures go in docs/PERFORMANCE.md.
 """
@@ -124,10 +129,39 @@ def bench(args, fmt, path):
         _, hits = call("/api/search?" + q({"file": fid, "q": "needle in"}))
         assert len(hits["hits"]) == 1, hits
         bytes_t = median(lambda: call("/api/bytes?" + q({"file": fid, "pointer": many + "/9999"})))
+        page_t = median(lambda: call("/api/search?" + q({"file": fid, "q": "item"})))
+        _, hits = call("/api/search?" + q({"file": fid, "q": "item"}))
+        assert hits["more"] and len(hits["hits"]) == 200, hits
+        # A listing while a search reads the whole file.
+        import threading
+        during = []
+        for _ in range(args.runs):
+            t = threading.Thread(target=call, args=(
+                "/api/search?" + q({"file": fid, "q": "not in the file"}),))
+            t.start()
+            time.sleep(0.05)
+            during.append(call("/api/node?" + q({"file": fid, "pointer": "", "limit": 200}))[0])
+            busy = t.is_alive()
+            t.join()
+            assert busy, "the search ended before the listing: use a bigger file"
+        during_t = statistics.median(during)
         hwm_view = peak(server.pid)
         edit_t, r = call("/api/patch", {"file": fid, "ops": [
             {"op": "replace", "path": many + "/0", "value": 1}]})
+        assert r["ok"], r
+        _, o = call("/api/open", {"file": fid})
+        assert o["lazy"] and o["inPlace"], "the edit built the document"
         call("/api/patch", {"file": fid, "ops": json.loads(r["undo"])})
+        edits, undos = [], []
+        for i in range(args.runs):
+            t, r = call("/api/patch", {"file": fid, "ops": [
+                {"op": "replace", "path": many + "/1", "value": 1000 + i}]})
+            edits.append(t)
+            undos.append(call("/api/patch", {"file": fid, "ops": json.loads(r["undo"])})[0])
+        call("/api/patch", {"file": fid, "ops": [
+            {"op": "replace", "path": many + "/2", "value": 7}]})
+        save_t, r = call("/api/save", {"file": fid})
+        assert r["ok"], r
         hwm_edit = peak(server.pid)
         bson = ""
         if fmt == "resonite":
@@ -140,10 +174,15 @@ def bench(args, fmt, path):
         print(f"expand 10,000 children (all):                {exp_all * 1000:.1f} ms")
         print(f"expand 10,000 children (first 200):          {exp_page * 1000:.1f} ms")
         print(f"bytes of the last of the 10,000:             {bytes_t * 1000:.1f} ms")
-        print(f"search the whole tree:                       {search_t * 1000:.0f} ms")
-        print(f"first edit (builds the document):            {edit_t * 1000:.0f} ms")
+        print(f"search the whole tree (one hit):             {search_t * 1000:.0f} ms")
+        print(f"search, first page of 200 hits (stopped):    {page_t * 1000:.1f} ms")
+        print(f"first level during a whole-file search:      {during_t * 1000:.1f} ms")
+        print(f"first edit (on the bytes):                   {edit_t * 1000:.0f} ms")
+        print(f"edit / undo (median):                        {statistics.median(edits) * 1000:.0f}"
+              f" / {statistics.median(undos) * 1000:.0f} ms")
+        print(f"save the edited file:                        {save_t * 1000:.0f} ms")
         print(f"server peak memory: {hwm_open} after the first open, {hwm_view} after the"
-              f" runs above (searches included), {hwm_edit} after the first edit")
+              f" runs above (searches included), {hwm_edit} after the edits and the save")
     finally:
         server.terminate()
         server.wait()

@@ -1346,13 +1346,17 @@ fn a_file_is_listed_from_its_view_shows_its_bytes_and_edits_byte_exact() {
     let patch = json!({"file": id, "ops": [{"op": "replace", "path": "/0/locked", "value": true}]});
     let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
     assert_eq!(status, 200, "{body}");
-    // Edited, not saved: its bytes are not the disk's any more; others still are.
+    // Edited, not saved: the bytes shown are the file's as edited (made on its bytes).
     let (_, b) = s.api(
         "GET",
         &format!("/api/bytes?file={id}&pointer=/0/locked"),
         "",
     );
-    assert_eq!(b["available"], false, "{b}");
+    assert_eq!(b["available"], true, "{b}");
+    let mut edited = before[0xe4..0xec].to_vec();
+    edited[4] = 1;
+    assert_eq!(b["hex"], gamewire_core::hex::to_hex(&edited), "{b}");
+    assert!(b["note"].as_str().unwrap().contains("not saved"), "{b}");
     let (_, b) = s.api(
         "GET",
         &format!("/api/bytes?file={id}&pointer=/0/parent"),
@@ -1499,6 +1503,183 @@ fn kingsisle_values_show_their_bits() {
     );
     let (status, b) = s.api("GET", "/api/bytes?file=0/item.bin&pointer=/m_nope", "");
     assert_ne!(status, 200, "{b}");
+}
+
+/// A Godot 3 bare file of `n` records, made with `gamewire encode` (as
+/// scripts/view/bench.py makes its big files); the last one's name is a needle.
+fn big_godot(dir: &Path, n: usize) -> PathBuf {
+    let mut items: Vec<Value> = (0..n)
+        .map(|i| json!({"name": format!("item {i}"), "level": i, "hp": i as f64 * 0.5}))
+        .collect();
+    items[0]["ids"] = json!({"$type": "PackedInt32Array", "value": [1, 2, 3]});
+    let src = dir.join("big.json");
+    std::fs::write(&src, serde_json::to_vec(&items).unwrap()).unwrap();
+    let out = dir.join("big.godot3.bin");
+    let r = common::gamewire(&[
+        "encode",
+        "godot3",
+        src.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    std::fs::remove_file(&src).unwrap();
+    out
+}
+
+/// Issue 28: a file read through its view is edited on its bytes (no document built),
+/// undone, listed as changed and saved with only the edited value's bytes changed; a
+/// search with many hits stops at its first page and says so.
+#[test]
+fn big_files_are_edited_on_their_bytes() {
+    let dir = folder(&["resonite/item.brson"]);
+    let path = big_godot(dir.path(), 20_000);
+    let before = std::fs::read(&path).unwrap();
+    let s = start(&[dir.path()]);
+    let id = "0/big.godot3.bin";
+    let (status, o) = s.open(id);
+    assert_eq!((status, &o["lazy"]), (200, &json!(true)), "{o}");
+    let (_, b) = s.api(
+        "GET",
+        &format!("/api/bytes?file={id}&pointer=/15000/level"),
+        "",
+    );
+    let at = b["offset"].as_u64().unwrap() as usize;
+    let patch = |ops: Value| {
+        let (status, r) = s.api(
+            "POST",
+            "/api/patch",
+            &json!({"file": id, "ops": ops}).to_string(),
+        );
+        assert_eq!(status, 200, "{r}");
+        serde_json::from_str::<Value>(r["undo"].as_str().unwrap()).unwrap()
+    };
+    let undo = patch(json!([{"op": "replace", "path": "/15000/level", "value": 15001}]));
+    let (_, o) = s.open(id);
+    assert_eq!(
+        (&o["lazy"], &o["edited"]),
+        (&json!(true), &json!(true)),
+        "still no document: {o}"
+    );
+    let (_, c) = s.api("GET", &format!("/api/changes?file={id}"), "");
+    assert_eq!(
+        c["changes"],
+        json!([{"pointer": "/15000/level", "old": "15000", "new": "15001", "what": "changed"}])
+    );
+    // The bytes shown are the file's as edited.
+    let (_, b) = s.api(
+        "GET",
+        &format!("/api/bytes?file={id}&pointer=/15000/level"),
+        "",
+    );
+    assert_eq!(b["offset"].as_u64(), Some(at as u64), "{b}");
+    assert!(b["note"].as_str().unwrap().contains("not saved"), "{b}");
+    // Undone: no change left; done again and saved: one byte differs.
+    patch(undo);
+    let (_, c) = s.api("GET", &format!("/api/changes?file={id}"), "");
+    assert_eq!(c["changes"], json!([]));
+    patch(json!([{"op": "replace", "path": "/15000/level", "value": 15001}]));
+    let (status, r) = s.api("POST", "/api/save", &json!({"file": id}).to_string());
+    assert_eq!(status, 200, "{r}");
+    let after = std::fs::read(&path).unwrap();
+    let differ: Vec<usize> = (0..before.len())
+        .filter(|&i| before[i] != after[i])
+        .collect();
+    assert_eq!(
+        (after.len(), differ),
+        (before.len(), vec![at + 4]),
+        "only the integer's low byte"
+    );
+    // An item added and one removed: the list's count and the items' bytes only.
+    patch(
+        json!([{"op": "remove", "path": "/3"}, {"op": "add", "path": "/-", "value": {"name": "new"}}]),
+    );
+    s.api("POST", "/api/save", &json!({"file": id}).to_string());
+    let doc = decode(&path);
+    let data = doc["data"].as_array().unwrap();
+    assert_eq!(data.len(), 20_000);
+    assert_eq!(data[3]["name"], "item 4");
+    assert_eq!(data[19_999], json!({"name": "new"}));
+    assert_eq!(data[14_999]["level"], 15001);
+    // A search with more hits than a page: the first page, and it says it stopped.
+    let (_, hits) = s.api("GET", &format!("/api/search?file={id}&q=item"), "");
+    assert_eq!(hits["hits"].as_array().unwrap().len(), 200);
+    assert_eq!(hits["hits"][0]["pointer"], "/0/name");
+    assert_eq!(hits["more"], true);
+    assert!(
+        hits["stopped"].as_str().unwrap().contains("stopped"),
+        "{hits}"
+    );
+    // An edit must fit its place's type (a PackedInt32Array's items are 32-bit).
+    let (status, r) = s.api(
+        "POST",
+        "/api/patch",
+        &json!({"file": id, "ops": [{"op": "replace", "path": "/0/ids/value/1", "value": 3_000_000_000u64}]})
+            .to_string(),
+    );
+    assert_eq!(status, 422, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("range"), "{r}");
+    patch(json!([{"op": "replace", "path": "/0/ids/value/1", "value": -5}]));
+    s.api("POST", "/api/save", &json!({"file": id}).to_string());
+    assert_eq!(decode(&path)["data"][0]["ids"]["value"], json!([1, -5, 3]));
+    // A Brotli Resonite file: edited in its BSON, compressed again on save.
+    let rid = "0/item.brson";
+    let file = dir.path().join("item.brson");
+    let old = decode(&file);
+    s.open(rid);
+    let (status, r) = s.api(
+        "POST",
+        "/api/patch",
+        &json!({"file": rid, "ops": [{"op": "replace", "path": "/VersionNumber", "value": "9.9"}]})
+            .to_string(),
+    );
+    assert_eq!(status, 200, "{r}");
+    let (status, r) = s.api("POST", "/api/save", &json!({"file": rid}).to_string());
+    assert_eq!(status, 200, "{r}");
+    let mut want = old.clone();
+    want["data"]["VersionNumber"] = json!("9.9");
+    assert_eq!(decode(&file), want);
+    // A value the format cannot hold: refused with the message, nothing changed.
+    let (status, r) = s.api(
+        "POST",
+        "/api/patch",
+        &json!({"file": rid, "ops": [{"op": "add", "path": "/a\u{0}b", "value": 1}]}).to_string(),
+    );
+    assert_eq!(status, 422, "{r}");
+    assert!(r["error"].as_str().unwrap().contains("NUL"), "{r}");
+}
+
+/// Issue 28: a long operation on one file (a search that reads all of a big file) holds
+/// up no request to another file, nor the listing.
+#[test]
+fn a_long_operation_on_one_file_holds_up_no_other() {
+    let dir = folder(&["resonite/item.brson"]);
+    big_godot(dir.path(), 100_000);
+    let s = std::sync::Arc::new(start(&[dir.path()]));
+    assert_eq!(s.open("0/big.godot3.bin").0, 200);
+    assert_eq!(s.open("0/item.brson").0, 200);
+    let long = {
+        let s = s.clone();
+        std::thread::spawn(move || {
+            let t = std::time::Instant::now();
+            let (status, r) = s.api("GET", "/api/search?file=0/big.godot3.bin&q=not-there", "");
+            assert_eq!((status, &r["hits"]), (200, &json!([])), "{r}");
+            t.elapsed()
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    let t = std::time::Instant::now();
+    let (status, n) = s.api("GET", "/api/node?file=0/item.brson&pointer=", "");
+    assert_eq!(status, 200, "{n}");
+    let (status, _) = s.api("GET", "/api/files", "");
+    assert_eq!(status, 200);
+    let other = t.elapsed();
+    let whole = long.join().unwrap();
+    // Held up, the other requests would have waited for most of the search.
+    assert!(
+        other * 3 < whole,
+        "the other requests took {other:?}, the search {whole:?}"
+    );
 }
 
 /// A Zeze bean typed by the solution beside it (its JSON keyed by variable names): its

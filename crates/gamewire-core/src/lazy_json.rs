@@ -357,6 +357,94 @@ fn json_summary(v: &Json) -> Summary {
     }
 }
 
+/// An edit of the value at a JSON Pointer, as a format's splicing of its bytes takes it
+/// (the page's JSON Patch operations).
+#[derive(Debug, Clone, Copy)]
+pub enum Edit<'j> {
+    /// Replaces the value (JSON Patch `replace`).
+    Replace(&'j Json),
+    /// Adds a list item (at an index, or `-` for the end) or an object member (JSON
+    /// Patch `add`; a member that exists is replaced).
+    Add(&'j Json),
+    /// Adds an object member at a position among the members (undoing a removal puts
+    /// the member back where it was).
+    Insert(usize, &'j Json),
+    /// Removes the item or member (JSON Patch `remove`).
+    Remove,
+}
+
+impl Edit<'_> {
+    /// True for an edit that changes its container's count (add, insert, remove).
+    pub fn changes_count(&self) -> bool {
+        !matches!(self, Edit::Replace(_))
+    }
+
+    /// The value the edit puts in place, if any.
+    pub fn value(&self) -> Option<&Json> {
+        match *self {
+            Edit::Replace(v) | Edit::Add(v) | Edit::Insert(_, v) => Some(v),
+            Edit::Remove => None,
+        }
+    }
+}
+
+/// Applies `edit` at `toks` inside `j` (a small value's JSON, edited whole by a format
+/// that re-encodes it). Errors name what is missing.
+pub fn apply_edit(j: &mut Json, toks: &[String], edit: Edit<'_>) -> Result<(), String> {
+    let Some((last, up)) = toks.split_last() else {
+        return match edit {
+            Edit::Replace(v) => {
+                *j = v.clone();
+                Ok(())
+            }
+            _ => Err("the whole value can only be replaced".into()),
+        };
+    };
+    let mut at = j;
+    for t in up {
+        at = match at {
+            Json::Array(a) => index(t).and_then(|i| a.get_mut(i)),
+            Json::Object(m) => m.get_mut(t.as_str()),
+            _ => None,
+        }
+        .ok_or_else(|| format!("no value at {t:?}"))?;
+    }
+    match (at, edit) {
+        (Json::Object(m), Edit::Replace(v)) => match m.get_mut(last.as_str()) {
+            Some(slot) => *slot = v.clone(),
+            None => return Err(format!("no key {last:?}")),
+        },
+        (Json::Object(m), Edit::Add(v)) => {
+            m.insert(last.clone(), v.clone());
+        }
+        (Json::Object(m), Edit::Insert(i, v)) => {
+            m.shift_remove(last.as_str());
+            m.shift_insert(i.min(m.len()), last.clone(), v.clone());
+        }
+        (Json::Object(m), Edit::Remove) => {
+            m.shift_remove(last.as_str())
+                .ok_or_else(|| format!("no key {last:?}"))?;
+        }
+        (Json::Array(a), edit) => {
+            let i = if last == "-" && matches!(edit, Edit::Add(_)) {
+                a.len()
+            } else {
+                index(last).ok_or_else(|| format!("{last:?} is not an index"))?
+            };
+            match edit {
+                Edit::Add(v) | Edit::Insert(_, v) if i <= a.len() => a.insert(i, v.clone()),
+                Edit::Replace(v) if i < a.len() => a[i] = v.clone(),
+                Edit::Remove if i < a.len() => {
+                    a.remove(i);
+                }
+                _ => return Err(format!("index {i} is past the end ({})", a.len())),
+            }
+        }
+        _ => return Err("the value holds no list or map".into()),
+    }
+    Ok(())
+}
+
 /// Parses an array index token as [`LazyJson::get`] implementations do (no leading
 /// zeros, no sign).
 pub fn index_token(tok: &str) -> Option<usize> {
@@ -448,5 +536,24 @@ mod tests {
         let (hits, more) = root.search("", "1999", 2);
         assert!(more);
         assert_eq!(hits.len(), 2);
+    }
+
+    #[test]
+    fn edits_apply_as_json_patch_does_with_members_kept_in_order() {
+        let mut j = json!({"a": [1, 2], "b": {"x": 1, "y": 2}});
+        let t = |p: &str| tokens(p).unwrap();
+        apply_edit(&mut j, &t("/a/-"), Edit::Add(&json!(3))).unwrap();
+        apply_edit(&mut j, &t("/a/0"), Edit::Remove).unwrap();
+        apply_edit(&mut j, &t("/b/x"), Edit::Remove).unwrap();
+        apply_edit(&mut j, &t("/b/x"), Edit::Insert(1, &json!(5))).unwrap();
+        apply_edit(&mut j, &t("/b/z"), Edit::Insert(0, &json!(0))).unwrap();
+        apply_edit(&mut j, &t("/b/y"), Edit::Add(&json!(9))).unwrap();
+        assert_eq!(j, json!({"a": [2, 3], "b": {"z": 0, "y": 9, "x": 5}}));
+        let keys: Vec<&String> = j["b"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["z", "y", "x"]);
+        assert!(apply_edit(&mut j, &t("/a/5"), Edit::Remove).is_err());
+        assert!(apply_edit(&mut j, &t("/b/q"), Edit::Replace(&json!(1))).is_err());
+        assert!(apply_edit(&mut j, &t(""), Edit::Remove).is_err());
+        assert!(Edit::Remove.changes_count() && !Edit::Replace(&json!(1)).changes_count());
     }
 }

@@ -69,6 +69,12 @@ fn shell(v: &ValueRef<'_, '_>, children: &'static str) -> Map<String, Json> {
     m
 }
 
+/// True when `v` is an Array or a Dictionary the mapping gives as a plain JSON array
+/// or object (untyped, not empty, and a Dictionary's keys distinct Strings).
+pub(crate) fn is_plain(v: &ValueRef<'_, '_>) -> bool {
+    matches!(form(v), Some(Form::Plain))
+}
+
 /// How the container `v` maps to JSON (`None`: not a container read lazily).
 fn form(v: &ValueRef<'_, '_>) -> Option<Form> {
     let kind = v.kind();

@@ -29,6 +29,7 @@ pub mod pck;
 pub mod probe;
 pub mod project_binary;
 mod ser;
+pub mod splice;
 pub mod tape;
 mod value;
 mod walk;

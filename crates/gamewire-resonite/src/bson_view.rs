@@ -96,6 +96,22 @@ impl<'a> FileView<'a> {
         })
     }
 
+    /// A view of edited BSON of a file read with `container` (its BSON at `stored_at`
+    /// in the file when stored uncompressed), checked as [`FileView::open`] checks.
+    pub fn of_bson(
+        container: Container,
+        bson: Vec<u8>,
+        stored_at: Option<usize>,
+        opts: &Options,
+    ) -> Result<FileView<'static>> {
+        BsonView::new(&bson, opts)?;
+        Ok(FileView {
+            container,
+            bson: Cow::Owned(bson),
+            stored_at,
+        })
+    }
+
     /// Where the BSON is in the file: `Some(offset)` when it is stored uncompressed,
     /// `None` when it was decompressed (offsets into [`FileView::bson`] are then
     /// offsets in the decompressed data).

@@ -48,6 +48,7 @@ pub mod json_view;
 pub mod lz4;
 pub mod lzma;
 #[doc(hidden)]
+pub mod splice;
 pub mod synth;
 pub mod tree;
 pub mod value;

@@ -27,8 +27,26 @@ struct App {
     bound_loopback: bool,
     given_host: Option<String>,
     /// The files the page opened, by canonical path (and entry of a pack or an
-    /// archive): the only ones written.
-    files: Mutex<HashMap<Key, OpenFile>>,
+    /// archive): the only ones written. The map's lock is held only to find a file;
+    /// each file has its own lock, so a long operation on one file (building its
+    /// document, saving it) holds up only the requests to that file.
+    files: Mutex<HashMap<Key, Arc<Mutex<OpenFile>>>>,
+}
+
+impl App {
+    /// The open file at `key`, if the page opened it (the map's lock released).
+    fn file(&self, key: &Key) -> Option<Arc<Mutex<OpenFile>>> {
+        self.files
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned()
+    }
+}
+
+/// Locks one open file (a panic in another request leaves it usable).
+fn lock_file(f: &Mutex<OpenFile>) -> std::sync::MutexGuard<'_, OpenFile> {
+    f.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 type Shared = Arc<App>;
@@ -296,22 +314,23 @@ async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
             // The old tree goes before the new one is built: one at a time in memory.
             lock().remove(&path);
         }
-        if !lock().contains_key(&path) {
-            // Decoded without the lock: other requests go on meanwhile.
-            match open_file(&path.0, path.1.as_deref()) {
-                Ok(f) => {
-                    lock().insert(path.clone(), f);
-                }
+        let file = match app.file(&path) {
+            Some(f) => f,
+            // Decoded without any lock: other requests go on meanwhile.
+            None => match open_file(&path.0, path.1.as_deref()) {
+                Ok(f) => lock()
+                    .entry(path.clone())
+                    .or_insert_with(|| Arc::new(Mutex::new(f)))
+                    .clone(),
                 Err(e) => {
                     return fail(
                         StatusCode::UNPROCESSABLE_ENTITY,
                         format!("{}: {e}", req.file),
                     )
                 }
-            }
-        }
-        let files = lock();
-        let f = &files[&path];
+            },
+        };
+        let f = lock_file(&file);
         let node = f.node("", 0, 200).unwrap_or(Value::Null);
         Json(json!({
             "file": req.file,
@@ -322,6 +341,7 @@ async fn open(State(app): State<Shared>, Json(req): Json<FileReq>) -> Response {
             "edited": f.is_edited(),
             "entry": f.entry,
             "lazy": f.is_lazy(),
+            "inPlace": f.edits_in_place(),
         }))
         .into_response()
     })
@@ -338,15 +358,12 @@ async fn with_file(
         Ok(p) => p,
         Err(e) => return fail(StatusCode::FORBIDDEN, e.0),
     };
-    blocking(move || {
-        let mut files = app.files.lock().unwrap_or_else(|e| e.into_inner());
-        match files.get_mut(&path) {
-            Some(file) => f(file),
-            None => fail(
-                StatusCode::FORBIDDEN,
-                format!("{id}: not opened by the page"),
-            ),
-        }
+    blocking(move || match app.file(&path) {
+        Some(file) => f(&mut lock_file(&file)),
+        None => fail(
+            StatusCode::FORBIDDEN,
+            format!("{id}: not opened by the page"),
+        ),
     })
     .await
 }
@@ -401,10 +418,37 @@ struct SearchReq {
     q: String,
 }
 
-/// `GET /api/search?file&q`: pointers whose key or value holds `q`.
+/// Search hits answered at most (the first page; the walk stops at the next hit).
+const SEARCH_PAGE: usize = 200;
+
+/// `GET /api/search?file&q`: pointers whose key or value holds `q`, the first
+/// [`SEARCH_PAGE`] in document order, and whether the search stopped early. A file read
+/// through its view is searched without its lock (on the view as it is), so a search
+/// that walks a whole big file holds up no other request.
 async fn search(State(app): State<Shared>, Query(q): Query<SearchReq>) -> Response {
-    with_file(app, q.file, move |f| {
-        Json(f.search(&q.q, 200)).into_response()
+    let path = match locate(&app, &q.file) {
+        Ok(p) => p,
+        Err(e) => return fail(StatusCode::FORBIDDEN, e.0),
+    };
+    blocking(move || {
+        let Some(file) = app.file(&path) else {
+            return fail(
+                StatusCode::FORBIDDEN,
+                format!("{}: not opened by the page", q.file),
+            );
+        };
+        let view = lock_file(&file).shared_view();
+        let mut out = match view {
+            Some(b) => super::lazy::search(&b, &q.q, SEARCH_PAGE),
+            None => lock_file(&file).search(&q.q, SEARCH_PAGE),
+        };
+        if out["more"] == true {
+            out["stopped"] = json!(format!(
+                "the first {SEARCH_PAGE} hits: the search stopped there, the rest of the file \
+                 was not read"
+            ));
+        }
+        Json(out).into_response()
     })
     .await
 }
@@ -418,14 +462,56 @@ struct PatchReq {
 
 /// `POST /api/patch {"file", "ops": [JSON Patch]}`: edits the working copy (all the
 /// operations or none); answers with the operations that undo them, as JSON text.
+///
+/// The long part runs without the file's lock, so the file stays listed meanwhile: a
+/// file whose edits the library makes on its bytes is edited on its view as it is,
+/// and the result kept if no other edit came first (else made again); a file read
+/// through its view whose edits need its document gets the document built first.
 async fn patch(State(app): State<Shared>, Json(req): Json<PatchReq>) -> Response {
-    with_file(app, req.file, move |f| match f.patch(&req.ops) {
-        // The operations that undo these, as JSON text: the page sends them back as they
-        // are (JavaScript would round integers past 2^53 it parsed).
-        Ok(undo) => {
+    let path = match locate(&app, &req.file) {
+        Ok(p) => p,
+        Err(e) => return fail(StatusCode::FORBIDDEN, e.0),
+    };
+    blocking(move || {
+        let Some(file) = app.file(&path) else {
+            return fail(
+                StatusCode::FORBIDDEN,
+                format!("{}: not opened by the page", req.file),
+            );
+        };
+        let ok = |undo: Vec<Value>| {
+            // The operations that undo these, as JSON text: the page sends them back as
+            // they are (JavaScript would round integers past 2^53 it parsed).
             Json(json!({"ok": true, "undo": Value::Array(undo).to_string()})).into_response()
+        };
+        let refused = |e: String| fail(StatusCode::UNPROCESSABLE_ENTITY, e);
+        loop {
+            let splicing = lock_file(&file).splicing();
+            let Some((from, types)) = splicing else { break };
+            match super::lazy::patch(&from, &types, &req.ops) {
+                Ok((now, undo)) => {
+                    if lock_file(&file).install(&from, now) {
+                        return ok(undo);
+                    }
+                }
+                Err(e) => return refused(e),
+            }
         }
-        Err(e) => fail(StatusCode::UNPROCESSABLE_ENTITY, e),
+        let building = {
+            let f = lock_file(&file);
+            f.needs_document().map(|b| (b, f.path.clone()))
+        };
+        if let Some((from, p)) = building {
+            match super::doc::document_of(&from, &p) {
+                Ok(doc) => lock_file(&file).install_document(&from, doc),
+                Err(e) => return refused(e),
+            }
+        }
+        let result = lock_file(&file).patch(&req.ops);
+        match result {
+            Ok(undo) => ok(undo),
+            Err(e) => refused(e),
+        }
     })
     .await
 }
@@ -461,17 +547,50 @@ async fn compare(State(app): State<Shared>, Query(q): Query<CompareReq>) -> Resp
     blocking(move || {
         let lock = || app.files.lock().unwrap_or_else(|e| e.into_inner());
         for (path, id) in [(&a, &q.file), (&b, &q.other)] {
-            if !lock().contains_key(path) {
+            if app.file(path).is_none() {
                 match open_file(&path.0, path.1.as_deref()) {
                     Ok(f) => {
-                        lock().entry(path.clone()).or_insert(f);
+                        lock()
+                            .entry(path.clone())
+                            .or_insert_with(|| Arc::new(Mutex::new(f)));
                     }
                     Err(e) => return fail(StatusCode::UNPROCESSABLE_ENTITY, format!("{id}: {e}")),
                 }
             }
         }
-        let files = lock();
-        match files[&a].compare(&files[&b], 1000) {
+        let (Some(fa), Some(fb)) = (app.file(&a), app.file(&b)) else {
+            return fail(StatusCode::CONFLICT, "a file was closed meanwhile");
+        };
+        // Two files read through their views: compared on the views, without the
+        // files' locks (taken one at a time, only to get the views), skipping the
+        // values whose bytes are the same.
+        let view_of = |f: &Arc<Mutex<OpenFile>>| {
+            let g = lock_file(f);
+            (g.shared_view(), g.working["$gamewire"]["format"].clone())
+        };
+        let ((va, fmt_a), (vb, fmt_b)) = (view_of(&fa), view_of(&fb));
+        if let (Some(x), Some(y)) = (va, vb) {
+            if fmt_a == fmt_b {
+                return match super::lazy::changes(&x, &y, 1000) {
+                    Ok(v) => Json(v).into_response(),
+                    Err(e) => fail(StatusCode::UNPROCESSABLE_ENTITY, e),
+                };
+            }
+        }
+        // One lock for a file compared with itself; two taken in one order.
+        let result = if Arc::ptr_eq(&fa, &fb) {
+            let f = lock_file(&fa);
+            f.compare(&f, 1000)
+        } else if a < b {
+            let x = lock_file(&fa);
+            let y = lock_file(&fb);
+            x.compare(&y, 1000)
+        } else {
+            let y = lock_file(&fb);
+            let x = lock_file(&fa);
+            x.compare(&y, 1000)
+        };
+        match result {
             Ok(v) => Json(v).into_response(),
             Err(e) => fail(StatusCode::UNPROCESSABLE_ENTITY, e),
         }

@@ -113,7 +113,9 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
             Ok(browse) => {
                 let header = serde_json::to_value(browse.opened().header(path.parent()))
                     .map_err(|e| e.to_string())?;
+                let browse = std::sync::Arc::new(browse);
                 let lazy = LazyFile {
+                    base: browse.clone(),
                     browse,
                     converted: false,
                 };
@@ -136,6 +138,12 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
         lazy,
         spans,
     })
+}
+
+/// The JSON document of a file read through its view, as `decode FILE` writes it (for
+/// [`OpenFile::install_document`]).
+pub fn document_of(b: &gamewire::open::browse::Browse, path: &Path) -> Result<Value, String> {
+    document(b.opened(), path)
 }
 
 /// The JSON document of an opened file, as `decode FILE` writes it.
@@ -167,7 +175,73 @@ impl OpenFile {
         self.lazy
             .as_ref()
             .filter(|l| !l.converted)
-            .map(|l| &l.browse)
+            .map(|l| &*l.browse)
+    }
+
+    /// The view of a file read through it, shared: long reads (a search) run on it
+    /// without the file's lock.
+    pub fn shared_view(&self) -> Option<std::sync::Arc<gamewire::open::browse::Browse>> {
+        self.lazy
+            .as_ref()
+            .filter(|l| !l.converted)
+            .map(|l| l.browse.clone())
+    }
+
+    /// The view of a file whose edits the library makes on its bytes, and the types
+    /// the edits are checked against: edits ([`lazy::patch`]) run on them without the
+    /// file's lock, then [`OpenFile::install`] keeps the result.
+    pub fn splicing(
+        &self,
+    ) -> Option<(
+        std::sync::Arc<gamewire::open::browse::Browse>,
+        gamewire::open::types::Types,
+    )> {
+        let b = self.shared_view().filter(|b| b.splices())?;
+        Some((b, self.types.clone()))
+    }
+
+    /// Keeps `now`, the file edited from the view `from`, unless another edit came
+    /// first (false: the edit is to be made again on the file as it is now).
+    pub fn install(
+        &mut self,
+        from: &std::sync::Arc<gamewire::open::browse::Browse>,
+        now: std::sync::Arc<gamewire::open::browse::Browse>,
+    ) -> bool {
+        match self.lazy.as_mut().filter(|l| !l.converted) {
+            Some(l) if std::sync::Arc::ptr_eq(&l.browse, from) => {
+                l.browse = now;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The view a file was read from whose document is to be built, the document
+    /// built without the file's lock ([`document_of`]) and kept by
+    /// [`OpenFile::install_document`].
+    pub fn needs_document(&self) -> Option<std::sync::Arc<gamewire::open::browse::Browse>> {
+        self.shared_view().filter(|b| !b.splices())
+    }
+
+    /// Keeps the document built from the view `from` (unless the file was read again).
+    pub fn install_document(
+        &mut self,
+        from: &std::sync::Arc<gamewire::open::browse::Browse>,
+        doc: Value,
+    ) {
+        if let Some(l) = self
+            .lazy
+            .as_mut()
+            .filter(|l| !l.converted && std::sync::Arc::ptr_eq(&l.browse, from))
+        {
+            self.working = doc;
+            l.converted = true;
+        }
+    }
+
+    /// True when the file's edits are made on its bytes (no document built).
+    pub fn edits_in_place(&self) -> bool {
+        self.shared_view().is_some_and(|b| b.splices())
     }
 
     /// True while the file is read through its view (no document built yet).
@@ -225,6 +299,9 @@ impl OpenFile {
             .any(|(k, v)| k.starts_with(&toks) && changed(k, v))
         {
             out["note"] = json!("a value inside was edited: these are the bytes on disk");
+        }
+        if self.shared_view().is_some_and(|b| b.is_edited()) {
+            out["note"] = json!("the file's bytes as edited (not saved yet)");
         }
         Ok(out)
     }
@@ -348,6 +425,12 @@ impl OpenFile {
     /// replaced, or the list or map an item is added to or removed from): the changes
     /// are those subtrees against the working data, with no second copy of the document.
     pub fn patch(&mut self, ops: &[Value]) -> Result<Vec<Value>, String> {
+        if let Some((from, types)) = self.splicing() {
+            // Made on the file's bytes by the library (see `lazy::patch`).
+            let (now, undo) = lazy::patch(&from, &types, ops)?;
+            self.install(&from, now);
+            return Ok(undo);
+        }
         self.ensure_document()?;
         let mut undo = Vec::new();
         for (i, op) in ops.iter().enumerate() {
@@ -411,6 +494,12 @@ impl OpenFile {
 
     /// True when the working data differs from the disk's.
     pub fn is_edited(&self) -> bool {
+        if let Some(l) = self.lazy.as_ref().filter(|l| !l.converted) {
+            return !std::sync::Arc::ptr_eq(&l.base, &l.browse)
+                && l.base
+                    .diff(&l.browse, 1)
+                    .map_or(true, |(c, _)| !c.is_empty());
+        }
         self.originals
             .iter()
             .any(|(k, v)| self.working["data"].pointer(&pointer_of(k)) != Some(v))
@@ -419,6 +508,10 @@ impl OpenFile {
     /// The differences between the data on disk and the working data: pointer, old and
     /// new (shortened), at most `limit`, in pointer order.
     pub fn changes(&self, limit: usize) -> Value {
+        if let Some(l) = self.lazy.as_ref().filter(|l| !l.converted) {
+            return lazy::changes(&l.base, &l.browse, limit)
+                .unwrap_or_else(|e| json!({"changes": [], "more": false, "error": e}));
+        }
         let mut kept: Vec<&(Vec<String>, Value)> = self.originals.iter().collect();
         kept.sort_by(|a, b| a.0.cmp(&b.0));
         let mut out = Vec::new();
@@ -470,6 +563,13 @@ impl OpenFile {
                  edits are then lost) or save elsewhere"
                     .into(),
             );
+        }
+        if let Some(b) = self.shared_view().filter(|b| b.splices()) {
+            // The bytes as edited, with the settings the file was read with.
+            let bytes = b.file_bytes()?;
+            crate::io::write_file(&self.path, &bytes, true).map_err(|e| e.to_string())?;
+            *self = open_file(&self.path, None)?;
+            return Ok(bytes.len());
         }
         self.ensure_document()?;
         let text = serde_json::to_vec(&self.working).map_err(|e| e.to_string())?;

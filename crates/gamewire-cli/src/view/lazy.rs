@@ -1,9 +1,10 @@
 //! Files looked at without being decoded: a Godot or Resonite file opened by the page is
 //! kept as its bytes and the index of the library's borrowed view
 //! ([`gamewire::open::browse::Browse`]), and the tree, values, search and the bytes of
-//! a value are read from it. The JSON document is built only when the page first edits
-//! the file (or compares it), as `decode FILE` writes it; the index stays for the bytes
-//! of the values not edited. An O3DE file's values are found in its own text. No format
+//! a value are read from it. Edits of a Godot or Resonite file are made on its bytes
+//! by the library ([`patch`]: no document built; undo by inverse operations, changes
+//! listed against the file as read); a file whose edits are not made on its bytes gets
+//! its JSON document on the first edit, as `decode FILE` writes it. An O3DE file's values are found in its own text. No format
 //! rule lives here: the library lists and finds, this renders.
 
 use gamewire::open::browse::{Browse, Listing};
@@ -12,9 +13,14 @@ use serde_json::{json, Value};
 
 /// A file read through its view.
 pub struct LazyFile {
-    /// The file and its view's index.
-    pub browse: Browse,
-    /// True once the JSON document was built (on the first edit).
+    /// The file and its view's index (shared with long reads such as a search, which
+    /// run without the file's lock).
+    pub browse: std::sync::Arc<Browse>,
+    /// The file as read from disk, which the changes are listed against (the same
+    /// view until the first edit; edits make new ones, [`patch`]).
+    pub base: std::sync::Arc<Browse>,
+    /// True once the JSON document was built (on the first edit of a file whose edits
+    /// are not made on its bytes, or a comparison).
     pub converted: bool,
 }
 
@@ -52,7 +58,9 @@ fn summary(key: Value, s: &Summary) -> Value {
     }
 }
 
-/// The search's answer as the document path gives it.
+/// The search's answer as the document path gives it: the first `limit` hits in
+/// document order; the walk stops at the hit after them (`more`), so a search with
+/// enough hits answers without reading the rest of the file.
 pub fn search(b: &Browse, q: &str, limit: usize) -> Value {
     let (hits, more) = b.search(q, limit);
     let hits: Vec<Value> = hits
@@ -241,4 +249,181 @@ fn place(root: &mut Value, toks: &[String], v: Value) {
         }
         _ => {}
     }
+}
+
+/// A file read through its view whose edits the library makes on its bytes
+/// ([`Browse::edit`]): the edits of one request, all or none, on `from`; gives the file
+/// edited and the operations that undo them (in the order to apply them). Reads and
+/// edits only the values on the way to each edit: no document is built. Each edit's
+/// value must fit its place's type (checked on a small stand-in, as listings are typed)
+/// and the format must hold it (the format's message).
+pub fn patch(
+    from: &std::sync::Arc<Browse>,
+    types: &gamewire::open::types::Types,
+    ops: &[Value],
+) -> Result<(std::sync::Arc<Browse>, Vec<Value>), String> {
+    let mut b = from.clone();
+    let mut undo = Vec::new();
+    for (i, op) in ops.iter().enumerate() {
+        let step = || -> Result<(Browse, Value), String> {
+            let (name, toks) = op_of(op)?;
+            let pointer = super::doc::pointer_of(&toks);
+            if !types.is_none() {
+                super::typed::check_op(types, &stand_in(&b, types, &toks)?, op)?;
+            }
+            let value = || op.get("value").ok_or("no \"value\"".to_string());
+            let edit = match name {
+                "replace" => Edit::Replace(value()?),
+                "add" => Edit::Add(value()?),
+                "$insert" => Edit::Insert(
+                    op["index"].as_u64().ok_or("no \"index\"")? as usize,
+                    value()?,
+                ),
+                "remove" => Edit::Remove,
+                other => return Err(format!("unknown op {other:?}")),
+            };
+            // The edit first: its message names what is wrong with it.
+            let next = b.edit(&pointer, edit)?;
+            Ok((next, inverse(&b, name, &toks)?))
+        };
+        let (next, inverse) = step().map_err(|e| format!("edit {i}: {e}"))?;
+        b = std::sync::Arc::new(next);
+        undo.push(inverse);
+    }
+    undo.reverse();
+    Ok((b, undo))
+}
+
+use gamewire::open::splice::Edit;
+
+/// A small stand-in for the document, for checking an edit at `toks` against its
+/// place's type. Where the library types the format by more than tags (Resonite: BSON
+/// number types, a component's members), the value at `toks` (or, for a new member, its
+/// parent) with the scalars listed there and the values the library names (its
+/// `context`); else the nearest tagged value holding the place (a vector, a packed
+/// array: the values whose parts have types) within three levels, read whole, on its
+/// path.
+fn stand_in(
+    b: &Browse,
+    types: &gamewire::open::types::Types,
+    toks: &[String],
+) -> Result<Value, String> {
+    let (extra, scalars) = types.context(toks);
+    if scalars {
+        let at = |t: &[String]| node(b, &super::doc::pointer_of(t), 0, 0);
+        return match at(toks) {
+            Ok(listed) => {
+                let mut root = partial(b, toks, &listed, (extra, true))?;
+                // A scalar or a small value whole, as the document holds it (an
+                // int64 as its `$numberLong` tag, a vector's numbers).
+                let small = listed["count"].as_u64().is_none_or(|n| n <= 4);
+                if small || !matches!(listed["kind"].as_str(), Some("array" | "object")) {
+                    place(&mut root, toks, b.value(&super::doc::pointer_of(toks))?);
+                }
+                Ok(root)
+            }
+            Err(_) if !toks.is_empty() => {
+                let up = &toks[..toks.len() - 1];
+                partial(b, up, &at(up)?, (extra, true))
+            }
+            Err(e) => Err(e),
+        };
+    }
+    for i in (toks.len().saturating_sub(3)..toks.len()).rev() {
+        let up = &toks[..i];
+        let Ok(listed) = node(b, &super::doc::pointer_of(up), 0, 0) else {
+            continue;
+        };
+        if listed.get("tag").is_some() {
+            return partial(b, up, &listed, (Vec::new(), false));
+        }
+    }
+    Ok(Value::Null)
+}
+
+/// One JSON Patch operation's name and tokens.
+fn op_of(op: &Value) -> Result<(&str, Vec<String>), String> {
+    let name = op["op"].as_str().ok_or("no \"op\"")?;
+    let path = op["path"].as_str().ok_or("no \"path\"")?;
+    Ok((name, super::doc::tokens(path)?))
+}
+
+/// The operation that undoes `name` at `toks`, read from the file before it is made
+/// (the value replaced or removed, where a removed member was).
+fn inverse(b: &Browse, name: &str, toks: &[String]) -> Result<Value, String> {
+    let path = super::doc::pointer_of(toks);
+    if name == "replace" {
+        return Ok(json!({"op": "replace", "path": path, "value": b.value(&path)?}));
+    }
+    let Some((last, up)) = toks.split_last() else {
+        return Err("the whole document can only be replaced".into());
+    };
+    let parent = super::doc::pointer_of(up);
+    let listed = b.listing(&parent, 0, 0)?;
+    if listed.value.kind == "array" {
+        return Ok(match name {
+            "remove" => json!({"op": "add", "path": path, "value": b.value(&path)?}),
+            _ => {
+                let index = if last == "-" {
+                    listed.value.count.unwrap_or(0)
+                } else {
+                    last.parse::<usize>()
+                        .map_err(|_| format!("{last:?} is not an index"))?
+                };
+                json!({"op": "remove", "path": format!("{parent}/{index}")})
+            }
+        });
+    }
+    let old = b.value(&path).ok();
+    Ok(match (name, old) {
+        ("remove", None) => return Err(format!("no key {last:?}")),
+        // Put back where it was: key order is kept in the file.
+        (_, Some(old)) if name != "add" => {
+            json!({"op": "$insert", "path": path, "index": position(b, &parent, last)?, "value": old})
+        }
+        (_, Some(old)) => json!({"op": "replace", "path": path, "value": old}),
+        (_, None) => json!({"op": "remove", "path": path}),
+    })
+}
+
+/// The position of the member `key` among the members of the object at `parent`.
+fn position(b: &Browse, parent: &str, key: &str) -> Result<usize, String> {
+    const CHUNK: usize = 4096;
+    let mut at = 0;
+    loop {
+        let l = b.listing(parent, at, CHUNK)?;
+        if l.children.is_empty() {
+            return Err(format!("no key {key:?}"));
+        }
+        if let Some(i) = l
+            .children
+            .iter()
+            .position(|c| matches!(&c.key, Key::Name(n) if n == key))
+        {
+            return Ok(at + i);
+        }
+        at += l.children.len();
+    }
+}
+
+/// The differences between the file as read (`base`) and as edited, as the page lists
+/// them (the document path's form).
+pub fn changes(base: &Browse, now: &Browse, limit: usize) -> Result<Value, String> {
+    let (found, more) = base.diff(now, limit)?;
+    let short = |v: &Option<Value>| match v {
+        None => Value::Null,
+        Some(v) => json!(super::doc::clip(&v.to_string(), 200)),
+    };
+    let out: Vec<Value> = found
+        .iter()
+        .map(|c| {
+            let what = match (&c.old, &c.new) {
+                (None, _) => "added",
+                (_, None) => "removed",
+                _ => "changed",
+            };
+            json!({"pointer": c.pointer, "old": short(&c.old), "new": short(&c.new), "what": what})
+        })
+        .collect();
+    Ok(json!({"changes": out, "more": more}))
 }

@@ -16,12 +16,23 @@ use std::ops::Range;
 
 /// An opened file and the index of its view. See the module docs.
 pub struct Browse {
-    opened: Opened,
-    index: Index,
+    pub(super) opened: Opened,
+    pub(super) index: Index,
+    /// True once an edit changed the bytes ([`Browse::edit`]).
+    pub(super) edited: bool,
+}
+
+impl std::fmt::Debug for Browse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Browse")
+            .field("opened", &self.opened)
+            .field("edited", &self.edited)
+            .finish()
+    }
 }
 
 /// The index of a file's view.
-enum Index {
+pub(super) enum Index {
     /// Godot: one tape per value (a bare file has one, starting at 0).
     #[cfg(feature = "godot")]
     Godot {
@@ -225,7 +236,11 @@ impl Browse {
     /// eager path's to give).
     pub fn new(opened: Opened) -> std::result::Result<Browse, Box<Opened>> {
         match index(&opened) {
-            Some(index) => Ok(Browse { opened, index }),
+            Some(index) => Ok(Browse {
+                opened,
+                index,
+                edited: false,
+            }),
             None => Err(Box::new(opened)),
         }
     }
@@ -371,18 +386,192 @@ impl Browse {
     /// The bytes offsets count in ([`Span::unpacked`]: the decompressed or decrypted
     /// data), from `offset`, at most `length`.
     pub fn bytes(&self, offset: usize, length: usize) -> &[u8] {
-        let data: &[u8] = match &self.index {
+        let (data, offset): (&[u8], usize) = match &self.index {
+            // The BSON as it is now (edits change it, not the file's bytes read).
             #[cfg(feature = "resonite")]
-            Index::Resonite(view) if view.stored_at().is_none() => view.bson(),
-            _ => self.opened.data(),
+            Index::Resonite(view) => match view.stored_at() {
+                Some(at) if offset < at => (self.opened.data(), offset),
+                Some(at) => (view.bson(), offset - at),
+                None => (view.bson(), offset),
+            },
+            #[allow(unreachable_patterns)]
+            _ => (self.opened.data(), offset),
         };
         let start = offset.min(data.len());
         &data[start..start.saturating_add(length).min(data.len())]
     }
 }
 
+/// A difference between two files' JSON ([`Browse::diff`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// Where.
+    pub pointer: String,
+    /// The value in the first file (`None`: added in the second).
+    pub old: Option<Json>,
+    /// The value in the second file (`None`: removed from it).
+    pub new: Option<Json>,
+}
+
+impl Browse {
+    /// The bytes of a span of the view's data, as [`LazyJson::span`] gives it.
+    fn raw(&self, r: Range<usize>) -> Option<&[u8]> {
+        let data: &[u8] = match &self.index {
+            #[cfg(feature = "resonite")]
+            Index::Resonite(view) => view.bson(),
+            #[allow(unreachable_patterns)]
+            _ => self.opened.data(),
+        };
+        data.get(r)
+    }
+
+    /// Where this file's JSON and `other`'s differ, at most `limit` differences in
+    /// document order (list items by position), and whether more were left. Values whose
+    /// bytes are the same are not read (an edited file against itself as read reads
+    /// only the values on the way to its edits); the others are compared as JSON.
+    pub fn diff(
+        &self,
+        other: &Browse,
+        limit: usize,
+    ) -> std::result::Result<(Vec<Change>, bool), String> {
+        let mut out = Vec::new();
+        let more = self.with_root(|a| {
+            other.with_root(|b| {
+                let raw_a = |r: Range<usize>| self.raw(r);
+                let raw_b = |r: Range<usize>| other.raw(r);
+                Ok(diff_nodes(&a, &raw_a, &b, &raw_b, "", &mut out, limit))
+            })
+        })?;
+        Ok((out, more))
+    }
+}
+
+/// Children compared at a time.
+const DIFF_CHUNK: usize = 4096;
+
+/// Adds the differences between `a` and `b` (at `p`) to `out`; true when `limit` was
+/// reached with more left.
+fn diff_nodes<'x, A: LazyJson, B: LazyJson>(
+    a: &Node<A>,
+    raw_a: &dyn Fn(Range<usize>) -> Option<&'x [u8]>,
+    b: &Node<B>,
+    raw_b: &dyn Fn(Range<usize>) -> Option<&'x [u8]>,
+    p: &str,
+    out: &mut Vec<Change>,
+    limit: usize,
+) -> bool {
+    if let (Some((ra, true)), Some((rb, true))) = (a.span(), b.span()) {
+        if let (Some(x), Some(y)) = (raw_a(ra), raw_b(rb)) {
+            if x == y {
+                return false;
+            }
+        }
+    }
+    let (sa, sb) = (a.summary(), b.summary());
+    let push = |c: Change, out: &mut Vec<Change>| {
+        if out.len() >= limit {
+            return true;
+        }
+        out.push(c);
+        false
+    };
+    let both = |k: &str| sa.kind == k && sb.kind == k && sa.count.is_some() && sb.count.is_some();
+    if both("array") {
+        let n = sa.count.unwrap_or(0).max(sb.count.unwrap_or(0));
+        let mut i = 0;
+        while i < n {
+            let ca = a.children(i, DIFF_CHUNK);
+            let cb = b.children(i, DIFF_CHUNK);
+            for j in 0..ca.len().max(cb.len()) {
+                let q = format!("{p}/{}", i + j);
+                let stop = match (ca.get(j), cb.get(j)) {
+                    (Some((_, x)), Some((_, y))) => diff_nodes(x, raw_a, y, raw_b, &q, out, limit),
+                    (x, y) => push(
+                        Change {
+                            pointer: q,
+                            old: x.map(|(_, x)| x.to_json()),
+                            new: y.map(|(_, y)| y.to_json()),
+                        },
+                        out,
+                    ),
+                };
+                if stop {
+                    return true;
+                }
+            }
+            i += DIFF_CHUNK;
+        }
+        return false;
+    }
+    if both("object") {
+        let theirs: std::collections::HashMap<String, Node<B>> = b
+            .children(0, usize::MAX)
+            .into_iter()
+            .filter_map(|(k, c)| match k {
+                Key::Name(n) => Some((n, c)),
+                Key::Index(_) => None,
+            })
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut i = 0;
+        loop {
+            let ca = a.children(i, DIFF_CHUNK);
+            if ca.is_empty() {
+                break;
+            }
+            i += ca.len();
+            for (k, x) in &ca {
+                let Key::Name(name) = k else { continue };
+                let q = format!("{p}/{}", k.token());
+                seen.insert(name.clone());
+                let stop = match theirs.get(name) {
+                    Some(y) => diff_nodes(x, raw_a, y, raw_b, &q, out, limit),
+                    None => push(
+                        Change {
+                            pointer: q,
+                            old: Some(x.to_json()),
+                            new: None,
+                        },
+                        out,
+                    ),
+                };
+                if stop {
+                    return true;
+                }
+            }
+        }
+        for (k, y) in b.children(0, usize::MAX) {
+            let Key::Name(name) = &k else { continue };
+            if seen.contains(name) {
+                continue;
+            }
+            let c = Change {
+                pointer: format!("{p}/{}", k.token()),
+                old: None,
+                new: Some(y.to_json()),
+            };
+            if push(c, out) {
+                return true;
+            }
+        }
+        return false;
+    }
+    let (x, y) = (a.to_json(), b.to_json());
+    if x != y {
+        return push(
+            Change {
+                pointer: p.to_owned(),
+                old: Some(x),
+                new: Some(y),
+            },
+            out,
+        );
+    }
+    false
+}
+
 /// The index of a file's view, or `None`.
-fn index(o: &Opened) -> Option<Index> {
+pub(super) fn index(o: &Opened) -> Option<Index> {
     match o.settings() {
         #[cfg(feature = "godot")]
         Settings::Godot3(g) | Settings::Godot4(g) => {

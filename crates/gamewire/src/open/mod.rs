@@ -28,6 +28,7 @@ pub mod numbers;
 pub mod settings;
 pub mod side;
 pub mod spans;
+pub mod splice;
 pub mod types;
 mod value;
 
@@ -493,6 +494,22 @@ impl Opened {
             self.path.as_deref(),
             opts,
         )
+    }
+
+    /// This file with other bytes (the same format, settings and side files): what an
+    /// edit of the bytes gives ([`splice`]). The settings are those that write the
+    /// file back byte-exact, worked out now.
+    pub(crate) fn with_data(&self, data: Vec<u8>) -> Opened {
+        Opened {
+            data,
+            path: self.path.clone(),
+            found: self.found.clone(),
+            settings: self.write_settings().into_owned(),
+            resolved: self.resolved.clone(),
+            opts: self.opts.clone(),
+            notes: self.notes.clone(),
+            original: None,
+        }
     }
 
     /// The settings that write the file back byte-exact: [`Opened::settings`], and for a

@@ -153,6 +153,7 @@ async function openInto(id, reload) {
   select(root, false);
   current.entry = r.entry;
   current.lazy = r.lazy;
+  current.inPlace = r.inPlace;
   updateButtons(r.edited);
   const ro = r.entry ? ' — an entry of a pack or an archive: saved into it' : '';
   status(`${id}: ${r.format}${ro}${r.notes.length ? ' — ' + r.notes.join('; ') : ''}`);
@@ -521,11 +522,13 @@ function opsText(op) {
 
 // Sends a patch (JSON text of its operations); returns the JSON text that undoes it.
 async function send(ops) {
-  // A big file is read through the library's view until its first edit, which builds
-  // its whole document on the server: say so while it does.
-  if (current.lazy) status(`Converting ${current.id} for editing: the first edit reads the whole file…`);
+  // A big file is read through the library's view; its edits are made on its bytes
+  // (Godot, Resonite), or its first edit builds its whole document on the server: say
+  // so while it does.
+  const converting = current.lazy && !current.inPlace;
+  if (converting) status(`Converting ${current.id} for editing: the first edit reads the whole file…`);
   const r = await api('/api/patch', `{"file":${JSON.stringify(current.id)},"ops":${ops}}`);
-  current.lazy = false;
+  if (converting) current.lazy = false;
   return r.undo;
 }
 
@@ -679,7 +682,7 @@ async function search(text) {
   const ul = $('results');
   ul.textContent = '';
   if (!text) { ul.hidden = true; return; }
-  const { hits, more } = await api('/api/search?' + q({ file: current.id, q: text }));
+  const { hits, more, stopped } = await api('/api/search?' + q({ file: current.id, q: text }));
   for (const h of hits) {
     const li = document.createElement('li');
     const b = button(`${h.pointer} — ${h.on === 'key' ? 'key' : h.kind} ${h.text}`, () => reveal(h.pointer));
@@ -688,7 +691,7 @@ async function search(text) {
     ul.append(li);
   }
   ul.hidden = false;
-  status(`${hits.length}${more ? '+' : ''} found for ${JSON.stringify(text)}`);
+  status(`${hits.length}${more ? '+' : ''} found for ${JSON.stringify(text)}${stopped ? ` (${stopped})` : ''}`);
 }
 
 // Expands the tree down to `pointer` and selects it.

@@ -296,6 +296,12 @@ fn no_secret(what: &str) -> Error {
     ))
 }
 
+/// The file's bytes from its (edited) plaintext: wrapped in its container as it was
+/// read (compressed blocks whose plaintext is unchanged are written as they were).
+pub(crate) fn file_bytes(o: &Opened, g: &GodotSettings) -> Result<Vec<u8>> {
+    wrap(g, o.data.clone(), o.opts.secret.as_ref())
+}
+
 /// Wraps plaintext in the container `g` names (none: as it is).
 fn wrap(g: &GodotSettings, plain: Vec<u8>, secret: Option<&Secret>) -> Result<Vec<u8>> {
     match &g.container {

@@ -37,6 +37,12 @@ pub(super) fn open_godot_container(
     godot::open_container(data, path, name, opts)
 }
 
+/// A Godot file's bytes from its (edited) plaintext, wrapped in its container.
+#[cfg(feature = "godot")]
+pub(super) fn godot_file_bytes(o: &Opened, g: &super::settings::GodotSettings) -> Result<Vec<u8>> {
+    godot::file_bytes(o, g)
+}
+
 /// `settings` with the blocks of the compressed file `original` that gamewire's
 /// compressor does not give back as they were.
 #[cfg(feature = "godot")]
