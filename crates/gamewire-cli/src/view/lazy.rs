@@ -316,7 +316,7 @@ fn stand_in(
                 let mut root = partial(b, toks, &listed, (extra, true))?;
                 // A scalar or a small value whole, as the document holds it (an
                 // int64 as its `$numberLong` tag, a vector's numbers).
-                let small = listed["count"].as_u64().is_none_or(|n| n <= 4);
+                let small = listed["count"].as_u64().map_or(true, |n| n <= 4);
                 if small || !matches!(listed["kind"].as_str(), Some("array" | "object")) {
                     place(&mut root, toks, b.value(&super::doc::pointer_of(toks))?);
                 }
