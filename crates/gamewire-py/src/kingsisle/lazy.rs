@@ -289,7 +289,7 @@ impl LazyObject {
     /// The eager `Object` (nested values built too), equal to `decode(..., lazy=False)`.
     fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let value = crate::build_deep(py, |py, limit| {
-            let conv = self.doc.conv(py)?.limit(limit);
+            let conv = self.doc.conv(py)?.share_strings().limit(limit);
             let r = if self.root {
                 conv.root(&self.doc.owned)
             } else {
@@ -445,7 +445,7 @@ impl LazyList {
     /// The eager list (nested values built too).
     fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let value = crate::build_deep(py, |py, limit| {
-            let conv = self.doc.conv(py)?.limit(limit);
+            let conv = self.doc.conv(py)?.share_strings().limit(limit);
             let def = def_of(&self.doc.types().list, self.def);
             let r = self.with(|l| conv.list(l, def));
             super::limited(&conv, r)
