@@ -189,7 +189,8 @@ fn decode_binary(
     })
     .map_err(|e| errors::to_py(py, e))?;
     let value = build_deep(py, |py, limit| {
-        let conv = Conv::new(py, &t)?.share_strings().limit(limit);
+        let values = owned.view().node_count();
+        let conv = Conv::new(py, &t)?.share_strings(values).limit(limit);
         limited(&conv, conv.root(&owned))
     })?;
     py.allow_threads(move || drop(owned));

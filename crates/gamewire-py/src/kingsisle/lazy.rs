@@ -294,7 +294,13 @@ impl LazyObject {
     /// The eager `Object` (nested values built too), equal to `decode(..., lazy=False)`.
     fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let value = crate::build_deep(py, |py, limit| {
-            let conv = self.doc.conv(py)?.share_strings().limit(limit);
+            // A table for the whole document at the root, a small one below.
+            let values = if self.root {
+                self.doc.owned.view().node_count()
+            } else {
+                0
+            };
+            let conv = self.doc.conv(py)?.share_strings(values).limit(limit);
             let r = if self.root {
                 conv.root(&self.doc.owned)
             } else {
@@ -463,7 +469,7 @@ impl LazyList {
     /// The eager list (nested values built too).
     fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let value = crate::build_deep(py, |py, limit| {
-            let conv = self.doc.conv(py)?.share_strings().limit(limit);
+            let conv = self.doc.conv(py)?.share_strings(self.len()).limit(limit);
             let def = def_of(&self.doc.types().list, self.def);
             let r = self.with(|l| conv.list(l, def));
             super::limited(&conv, r)

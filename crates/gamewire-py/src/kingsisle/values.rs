@@ -161,43 +161,54 @@ pub fn raw_prop_key(tag: u32) -> String {
 
 /// Strings up to this many bytes go through [`Strings`].
 const SHORT: usize = 16;
-/// Slots of [`Strings`] (a power of two).
-const SLOTS: usize = 1024;
+/// The most slots [`Strings`] has (a power of two).
+const MAX_SLOTS: usize = 4096;
 
 /// The Python strings of short UTF-8 `std::string` values made during one conversion,
 /// so that a text met again (a name, a template, a tag) is shared, not made anew: a
 /// direct-mapped table by a hash of the bytes, each slot holding the last string that
 /// fell there.
-#[derive(Default)]
-struct Strings {
-    slots: Vec<Option<Slot>>,
+struct Strings<'py> {
+    /// Made on the first short string.
+    slots: Vec<Option<Slot<'py>>>,
+    /// The number of slots to make.
+    size: usize,
 }
 
 /// A string of [`Strings`]: its length, its bytes (zero-padded), and its Python string.
-type Slot = (u8, [u8; SHORT], Py<PyString>);
+type Slot<'py> = (u8, [u8; SHORT], Bound<'py, PyString>);
 
-impl Strings {
+impl<'py> Strings<'py> {
+    /// A table for a build of about `values` values (more slots for more values, up to
+    /// [`MAX_SLOTS`]).
+    fn new(values: usize) -> Self {
+        Strings {
+            slots: Vec::new(),
+            size: (values / 2).next_power_of_two().clamp(64, MAX_SLOTS),
+        }
+    }
+
     /// The Python string of `s` (at most [`SHORT`] bytes), shared when it was made
     /// before and is still in its slot.
-    fn get<'py>(&mut self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+    fn get(&mut self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
         let b = s.as_bytes();
         let mut key = [0u8; SHORT];
         key[..b.len()].copy_from_slice(b);
         let lo = u64::from_le_bytes(key[..8].try_into().expect("8 bytes"));
         let hi = u64::from_le_bytes(key[8..].try_into().expect("8 bytes"));
         let h = (lo ^ hi.rotate_left(29) ^ b.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let at = (h >> 54) as usize & (SLOTS - 1);
         if self.slots.is_empty() {
-            self.slots.resize_with(SLOTS, || None);
+            self.slots.resize_with(self.size, || None);
         }
+        let at = (h >> 40) as usize & (self.slots.len() - 1);
         let slot = &mut self.slots[at];
         if let Some((len, k, v)) = slot {
             if usize::from(*len) == b.len() && *k == key {
-                return v.bind(py).clone();
+                return v.clone();
             }
         }
         let v = PyString::new(py, s);
-        *slot = Some((b.len() as u8, key, v.clone().unbind()));
+        *slot = Some((b.len() as u8, key, v.clone()));
         v
     }
 }
@@ -207,7 +218,7 @@ pub struct Conv<'py, 'x> {
     py: Python<'py>,
     types: &'x Types,
     /// Short strings made so far (for the eager decode; see [`Conv::share_strings`]).
-    strings: Option<RefCell<Strings>>,
+    strings: Option<RefCell<Strings<'py>>>,
     /// The deepest nesting of objects and lists built (see [`Conv::limit`]).
     limit: usize,
     /// Objects and lists open now.
@@ -232,10 +243,11 @@ impl<'py, 'x> Conv<'py, 'x> {
     }
 
     /// Shares the Python strings of short texts met more than once (worth it when many
-    /// values are built in one go, as the eager decode does).
-    pub fn share_strings(self) -> Self {
+    /// values are built in one go, as the eager decode does), for a build of about
+    /// `values` values.
+    pub fn share_strings(self, values: usize) -> Self {
         Conv {
-            strings: Some(RefCell::default()),
+            strings: Some(RefCell::new(Strings::new(values))),
             ..self
         }
     }
