@@ -77,13 +77,18 @@ def _object_json(self):
 
 _object_init.__doc__ = """``Object("ClassName", {"m_x": 1})``; the hash is looked up in the type list when
 ``encode`` meets ``type_hash=None``."""
-Object.__init__ = _object_init
-Object.__eq__ = _object_eq
-Object.__ne__ = _object_ne
+for _name, _fn in (
+    ("__init__", _object_init),
+    ("__eq__", _object_eq),
+    ("__ne__", _object_ne),
+    ("__repr__", _object_repr),
+    ("__reduce__", _object_reduce),
+    ("_gamewire_json", _object_json),
+):
+    _fn.__name__, _fn.__qualname__ = _name, f"Object.{_name}"
+    setattr(Object, _name, _fn)
 Object.__hash__ = None
-Object.__repr__ = _object_repr
-Object.__reduce__ = _object_reduce
-Object._gamewire_json = _object_json
+del _name, _fn
 
 
 def load(path, *, types=None, **options):

@@ -17,13 +17,12 @@ use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
 use std::cell::{Cell, RefCell};
 
-/// `gamewire.kingsisle.Object`: a dict of an object's properties by name (wire order)
-/// with its class name (`type_name`) and hash (`type_hash`), both `None` when not given.
-///
-/// A dict subclass made here so that the decode builds it with one allocation and no
-/// Python call; `gamewire/kingsisle.py` gives it its constructor
-/// (`Object(type_name=None, properties=(), type_hash=None)`), equality, `repr` and
-/// pickling.
+// A dict subclass made here so that the decode builds it with one allocation and no
+// Python call; `gamewire/kingsisle.py` gives it its constructor, equality, `repr` and
+// pickling. Its doc comment is the class's `__doc__`.
+/// A KingsIsle object: its properties by name, with its class name (``type_name``) and
+/// class hash (``type_hash``). ``Object("ClassName", {"m_x": 1})``; the hash is looked
+/// up in the type list when ``encode`` meets ``type_hash=None``.
 #[pyclass(name = "Object", module = "gamewire.kingsisle", extends = PyDict, subclass)]
 pub struct KiObject {
     /// The class name (a `str`, or `None`).
