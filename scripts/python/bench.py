@@ -27,6 +27,9 @@ The contenders run in turn within each of R rounds (after one warm-up round), so
 of machine load touches all of them alike; each time is the median over the rounds and
 each ratio the median of the per-round ratios, peer / gamewire (above 1: gamewire faster). Run with the venv that has katsuba and the gamewire wheel
 built with `--release` (maturin build --release, then pip install the wheel).
+
+Wall time under load swings; scripts/python/instructions.py counts the same KingsIsle
+workloads' instructions per call with callgrind, which stay steady under load.
 """
 import argparse
 import os

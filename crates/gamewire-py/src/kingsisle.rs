@@ -189,7 +189,8 @@ fn decode_binary(
     })
     .map_err(|e| errors::to_py(py, e))?;
     let value = build_deep(py, |py, limit| {
-        let conv = Conv::new(py, &t)?.limit(limit);
+        let values = owned.view().node_count();
+        let conv = Conv::new(py, &t)?.share_strings(values).limit(limit);
         limited(&conv, conv.root(&owned))
     })?;
     py.allow_threads(move || drop(owned));
@@ -254,6 +255,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(decode, m)?)?;
     m.add_function(wrap_pyfunction!(encode, m)?)?;
     m.add_function(wrap_pyfunction!(check_types, m)?)?;
+    m.add_class::<values::KiObject>()?;
     m.add_class::<PyTypeList>()?;
     m.add_class::<wad::PyWad>()?;
     m.add_function(wrap_pyfunction!(wad::pack_folder, m)?)?;

@@ -36,42 +36,59 @@ _abc.Mapping.register(LazyObject)
 _abc.Sequence.register(LazyList)
 
 
-class Object(dict):
-    """A KingsIsle object: its properties by name, with its class name (``type_name``)
-    and class hash (``type_hash``). ``Object("ClassName", {"m_x": 1})``; the hash is looked
-    up in the type list when ``encode`` meets ``type_hash=None``."""
+Object = _k.Object
+# Object is a dict subclass made in Rust (the decode builds it with no Python call); its
+# constructor, equality, repr and pickling are these.
 
-    __slots__ = ("type_name", "type_hash")
 
-    def __init__(self, type_name=None, properties=(), type_hash=None):
-        super().__init__(properties)
-        self.type_name = type_name
-        self.type_hash = type_hash
+def _object_init(self, type_name=None, properties=(), type_hash=None):
+    dict.__init__(self, properties)
+    self.type_name = type_name
+    self.type_hash = type_hash
 
-    def __eq__(self, other):
-        if isinstance(other, Object):
-            return self.type_name == other.type_name and self.type_hash == other.type_hash and dict.__eq__(self, other)
-        return NotImplemented if not isinstance(other, dict) else False
 
-    def __ne__(self, other):
-        r = self.__eq__(other)
-        return r if r is NotImplemented else not r
+def _object_eq(self, other):
+    if isinstance(other, Object):
+        return self.type_name == other.type_name and self.type_hash == other.type_hash and dict.__eq__(self, other)
+    return NotImplemented if not isinstance(other, dict) else False
 
-    __hash__ = None
 
-    def __repr__(self):
-        return f"Object({self.type_name!r}, {dict.__repr__(self)}, type_hash={self.type_hash!r})"
+def _object_ne(self, other):
+    r = _object_eq(self, other)
+    return r if r is NotImplemented else not r
 
-    def __reduce__(self):
-        return (Object, (self.type_name, dict(self), self.type_hash))
 
-    def _gamewire_json(self):
-        head = {}
-        if self.type_name is not None:
-            head["$class"] = self.type_name
-        if self.type_hash is not None:
-            head["$hash"] = self.type_hash
-        return {**head, **self}
+def _object_repr(self):
+    return f"Object({self.type_name!r}, {dict.__repr__(self)}, type_hash={self.type_hash!r})"
+
+
+def _object_reduce(self):
+    return (Object, (self.type_name, dict(self), self.type_hash))
+
+
+def _object_json(self):
+    head = {}
+    if self.type_name is not None:
+        head["$class"] = self.type_name
+    if self.type_hash is not None:
+        head["$hash"] = self.type_hash
+    return {**head, **self}
+
+
+_object_init.__doc__ = """``Object("ClassName", {"m_x": 1})``; the hash is looked up in the type list when
+``encode`` meets ``type_hash=None``."""
+for _name, _fn in (
+    ("__init__", _object_init),
+    ("__eq__", _object_eq),
+    ("__ne__", _object_ne),
+    ("__repr__", _object_repr),
+    ("__reduce__", _object_reduce),
+    ("_gamewire_json", _object_json),
+):
+    _fn.__name__, _fn.__qualname__ = _name, f"Object.{_name}"
+    setattr(Object, _name, _fn)
+Object.__hash__ = None
+del _name, _fn
 
 
 def load(path, *, types=None, **options):

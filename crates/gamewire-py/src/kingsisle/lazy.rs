@@ -144,14 +144,19 @@ impl LazyObject {
         let types = self.doc.types();
         let mut out = self.with(|o| -> PyResult<Vec<_>> {
             let names = types.prop_names(py, o.class());
-            let mut out = Vec::with_capacity(o.len());
+            let class_at = types.list.index_of_class(o.class());
+            // The class's property count: every property of most objects, no count pass.
+            let mut out = Vec::with_capacity(o.class().properties.len());
             for p in o.properties() {
                 let key = match p.def {
                     Some(def) => names.get(py, def).into_any(),
                     None => PyString::new(py, &raw_prop_key(p.tag)).into_any(),
                 };
                 let value = if values {
-                    let at = def_at(&types.list, &o, p.def);
+                    let at = match (class_at, p.def) {
+                        (Some(c), Some(def)) => o.class().index_of_property(def).map(|i| (c, i)),
+                        _ => None,
+                    };
                     Some(lazy_value(py, &self.doc, &conv, p.value, p.def, at)?)
                 } else {
                     None
@@ -289,7 +294,13 @@ impl LazyObject {
     /// The eager `Object` (nested values built too), equal to `decode(..., lazy=False)`.
     fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let value = crate::build_deep(py, |py, limit| {
-            let conv = self.doc.conv(py)?.limit(limit);
+            // A table for the whole document at the root, a small one below.
+            let values = if self.root {
+                self.doc.owned.view().node_count()
+            } else {
+                0
+            };
+            let conv = self.doc.conv(py)?.share_strings(values).limit(limit);
             let r = if self.root {
                 conv.root(&self.doc.owned)
             } else {
@@ -377,10 +388,21 @@ impl LazyList {
         conv: &Conv<'py, '_>,
         i: usize,
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.element_in(py, conv, self.ids().as_deref(), i)
+    }
+
+    /// Element `i`, found through `ids` (this list's [`LazyList::ids`]).
+    fn element_in<'py>(
+        &self,
+        py: Python<'py>,
+        conv: &Conv<'py, '_>,
+        ids: Option<&[NodeId]>,
+        i: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let types = &self.doc.types().list;
         let def = def_of(types, self.def);
         let view = self.doc.owned.view();
-        let item = match self.ids() {
+        let item = match ids {
             Some(ids) => view.get(ids[i]),
             None => match view.get(self.id) {
                 Some(Item::List(l)) => l.get(i),
@@ -426,7 +448,9 @@ impl LazyList {
     }
 
     fn __iter__(slf: Bound<'_, Self>) -> LazyListIter {
+        let ids = slf.get().ids();
         LazyListIter {
+            ids,
             list: slf.unbind(),
             at: std::sync::atomic::AtomicUsize::new(0),
         }
@@ -445,7 +469,7 @@ impl LazyList {
     /// The eager list (nested values built too).
     fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let value = crate::build_deep(py, |py, limit| {
-            let conv = self.doc.conv(py)?.limit(limit);
+            let conv = self.doc.conv(py)?.share_strings(self.len()).limit(limit);
             let def = def_of(&self.doc.types().list, self.def);
             let r = self.with(|l| conv.list(l, def));
             super::limited(&conv, r)
@@ -481,6 +505,8 @@ impl LazyList {
 #[pyclass(module = "gamewire.kingsisle", frozen)]
 pub struct LazyListIter {
     list: Py<LazyList>,
+    /// The list's element ids, fetched once for the whole iteration.
+    ids: Option<Arc<[NodeId]>>,
     at: std::sync::atomic::AtomicUsize,
 }
 
@@ -498,6 +524,6 @@ impl LazyListIter {
             return Ok(None);
         }
         let conv = list.doc.conv(py)?;
-        list.element(py, &conv, i).map(Some)
+        list.element_in(py, &conv, self.ids.as_deref(), i).map(Some)
     }
 }

@@ -13,9 +13,54 @@ use gamewire::kingsisle::{ClassDef, KeptZlib, PropertyDef, TypeList};
 use gamewire_core::hex::to_hex as hex;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyFloat, PyList, PyString, PyTuple};
 use pyo3::{intern, IntoPyObjectExt};
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+
+// A dict subclass made here so that the decode builds it with one allocation and no
+// Python call; `gamewire/kingsisle.py` gives it its constructor, equality, `repr` and
+// pickling. Its doc comment is the class's `__doc__`.
+/// A KingsIsle object: its properties by name, with its class name (``type_name``) and
+/// class hash (``type_hash``). ``Object("ClassName", {"m_x": 1})``; the hash is looked
+/// up in the type list when ``encode`` meets ``type_hash=None``.
+#[pyclass(name = "Object", module = "gamewire.kingsisle", extends = PyDict, subclass)]
+pub struct KiObject {
+    /// The class name (a `str`, or `None`).
+    #[pyo3(get, set)]
+    type_name: PyObject,
+    /// The class hash (an `int`, or `None`: `encode` looks it up by name).
+    #[pyo3(get, set)]
+    type_hash: PyObject,
+}
+
+#[pymethods]
+impl KiObject {
+    /// An empty object; `__init__` (set in `kingsisle.py`) fills it from its arguments.
+    #[new]
+    #[pyo3(signature = (*_args, **_kwargs))]
+    fn new(
+        py: Python<'_>,
+        _args: &Bound<'_, PyTuple>,
+        _kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> Self {
+        KiObject {
+            type_name: py.None(),
+            type_hash: py.None(),
+        }
+    }
+
+    fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
+        visit.call(&self.type_name)?;
+        visit.call(&self.type_hash)
+    }
+
+    fn __clear__(&mut self) {
+        Python::with_gil(|py| {
+            self.type_name = py.None();
+            self.type_hash = py.None();
+        })
+    }
+}
 
 /// A type list with the Python strings of its names, each made once on first use and
 /// shared by every value that names it (dict keys, `type_name`).
@@ -28,6 +73,8 @@ pub struct Types {
 /// The Python strings of one class: its name and its properties' names (by index).
 struct ClassNames {
     name: Py<PyString>,
+    /// The class hash as a Python `int`, shared by every object of the class.
+    hash: PyObject,
     props: Vec<Py<PyString>>,
 }
 
@@ -45,6 +92,7 @@ impl Types {
         Some(self.names[i].get_or_init(py, || {
             ClassNames {
                 name: PyString::intern(py, &class.name).unbind(),
+                hash: class.hash.into_py_any(py).expect("a u32 converts to int"),
                 props: class
                     .properties
                     .iter()
@@ -59,6 +107,17 @@ impl Types {
         match self.class_names(py, class) {
             Some(n) => n.name.bind(py).clone(),
             None => PyString::new(py, &class.name),
+        }
+    }
+
+    /// The class name and hash as shared Python objects.
+    fn class_head(&self, py: Python<'_>, class: &ClassDef) -> (PyObject, PyObject) {
+        match self.class_names(py, class) {
+            Some(n) => (n.name.clone_ref(py).into_any(), n.hash.clone_ref(py)),
+            None => (
+                PyString::new(py, &class.name).into_any().unbind(),
+                class.hash.into_py_any(py).expect("a u32 converts to int"),
+            ),
         }
     }
 
@@ -94,20 +153,71 @@ impl AsRef<TypeList> for Types {
     }
 }
 
-static OBJECT_CLASS: GILOnceCell<Py<PyAny>> = GILOnceCell::new();
-static DICT_NEW: GILOnceCell<Py<PyAny>> = GILOnceCell::new();
-
 /// The key under which a property without a definition (kept raw) is listed.
 pub fn raw_prop_key(tag: u32) -> String {
     format!("$prop:{tag}")
+}
+
+/// Strings up to this many bytes go through [`Strings`].
+const SHORT: usize = 16;
+/// The most slots [`Strings`] has (a power of two).
+const MAX_SLOTS: usize = 4096;
+
+/// The Python strings of short UTF-8 `std::string` values made during one conversion,
+/// so that a text met again (a name, a template, a tag) is shared, not made anew: a
+/// direct-mapped table by a hash of the bytes, each slot holding the last string that
+/// fell there.
+struct Strings<'py> {
+    /// Made on the first short string.
+    slots: Vec<Option<Slot<'py>>>,
+    /// The number of slots to make.
+    size: usize,
+}
+
+/// A string of [`Strings`]: its length, its bytes (zero-padded), and its Python string.
+type Slot<'py> = (u8, [u8; SHORT], Bound<'py, PyString>);
+
+impl<'py> Strings<'py> {
+    /// A table for a build of about `values` values (more slots for more values, up to
+    /// [`MAX_SLOTS`]).
+    fn new(values: usize) -> Self {
+        Strings {
+            slots: Vec::new(),
+            size: (values / 2).next_power_of_two().clamp(64, MAX_SLOTS),
+        }
+    }
+
+    /// The Python string of `s` (at most [`SHORT`] bytes), shared when it was made
+    /// before and is still in its slot.
+    fn get(&mut self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+        let b = s.as_bytes();
+        let mut key = [0u8; SHORT];
+        key[..b.len()].copy_from_slice(b);
+        let lo = u64::from_le_bytes(key[..8].try_into().expect("8 bytes"));
+        let hi = u64::from_le_bytes(key[8..].try_into().expect("8 bytes"));
+        let h = (lo ^ hi.rotate_left(29) ^ b.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        if self.slots.is_empty() {
+            self.slots.resize_with(self.size, || None);
+        }
+        let at = (h >> 40) as usize & (self.slots.len() - 1);
+        let slot = &mut self.slots[at];
+        if let Some((len, k, v)) = slot {
+            if usize::from(*len) == b.len() && *k == key {
+                return v.clone();
+            }
+        }
+        let v = PyString::new(py, s);
+        *slot = Some((b.len() as u8, key, v.clone()));
+        v
+    }
 }
 
 /// Builds Python values from a view's items.
 pub struct Conv<'py, 'x> {
     py: Python<'py>,
     types: &'x Types,
-    object_class: Bound<'py, PyAny>,
-    dict_new: Bound<'py, PyAny>,
+    /// Short strings made so far (for the eager decode; see [`Conv::share_strings`]).
+    strings: Option<RefCell<Strings<'py>>>,
     /// The deepest nesting of objects and lists built (see [`Conv::limit`]).
     limit: usize,
     /// Objects and lists open now.
@@ -121,29 +231,24 @@ type R<'py> = PyResult<Bound<'py, PyAny>>;
 impl<'py, 'x> Conv<'py, 'x> {
     /// A converter naming things through `types`.
     pub fn new(py: Python<'py>, types: &'x Types) -> PyResult<Self> {
-        let object_class = OBJECT_CLASS
-            .get_or_try_init(py, || {
-                crate::py_attr(py, "kingsisle", "Object").map(Bound::unbind)
-            })?
-            .bind(py)
-            .clone();
-        let dict_new = DICT_NEW
-            .get_or_try_init(py, || {
-                py.get_type::<PyDict>()
-                    .getattr(intern!(py, "__new__"))
-                    .map(Bound::unbind)
-            })?
-            .bind(py)
-            .clone();
         Ok(Conv {
             py,
             types,
-            object_class,
-            dict_new,
+            strings: None,
             limit: usize::MAX,
             depth: Cell::new(0),
             over: Cell::new(false),
         })
+    }
+
+    /// Shares the Python strings of short texts met more than once (worth it when many
+    /// values are built in one go, as the eager decode does), for a build of about
+    /// `values` values.
+    pub fn share_strings(self, values: usize) -> Self {
+        Conv {
+            strings: Some(RefCell::new(Strings::new(values))),
+            ..self
+        }
     }
 
     /// Refuses (with an error, and [`Conv::went_over`] true) to build objects and lists
@@ -239,7 +344,10 @@ impl<'py, 'x> Conv<'py, 'x> {
             }
             Item::Enum(x) => self.enum_value(x, def),
             Item::String(b) => match std::str::from_utf8(b) {
-                Ok(s) => Ok(PyString::new(py, s).into_any()),
+                Ok(s) => match &self.strings {
+                    Some(cache) if s.len() <= SHORT => Ok(cache.borrow_mut().get(py, s).into_any()),
+                    _ => Ok(PyString::new(py, s).into_any()),
+                },
                 Err(_) => Ok(PyBytes::new(py, b).into_any()),
             },
             Item::WString(w) => {
@@ -321,13 +429,16 @@ impl<'py, 'x> Conv<'py, 'x> {
         &self,
         o: ObjectRef<'_, '_, '_>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
-        let py = self.py;
-        let obj = self.dict_new.call1((&self.object_class,))?;
-        let dict = obj.downcast::<PyDict>()?.clone();
-        let class = o.class();
-        obj.setattr(intern!(py, "type_name"), self.types.class_name(py, class))?;
-        obj.setattr(intern!(py, "type_hash"), class.hash)?;
-        Ok((obj, dict))
+        let (type_name, type_hash) = self.types.class_head(self.py, o.class());
+        let obj = Bound::new(
+            self.py,
+            KiObject {
+                type_name,
+                type_hash,
+            },
+        )?;
+        let dict = obj.as_super().clone();
+        Ok((obj.into_any(), dict))
     }
 
     /// Puts the properties of `o` into `dict`.
