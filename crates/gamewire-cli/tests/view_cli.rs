@@ -1937,3 +1937,110 @@ fn an_entry_of_an_encrypted_pack_is_saved_with_its_key() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["data"]["application/config/name"], "Cell Game, edited");
 }
+
+/// The Bytes pane of a value inside an entry of a pack or an archive: its span in the
+/// entry's bytes, as for the file alone, said to be in the entry, and, for an entry
+/// stored as it is, its offset in the archive file too; in a compressed entry, in its
+/// inflated data.
+#[test]
+fn values_inside_entries_show_their_bytes() {
+    use gamewire::kingsisle::wad::{Builder, Prepared};
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let pck = std::fs::read(fixtures.join("godot/engine-3.2.3/packer.pck")).unwrap();
+    std::fs::write(dir.path().join("packer.pck"), &pck).unwrap();
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/kingsisle");
+    std::fs::copy(samples.join("types.json"), dir.path().join("types.json")).unwrap();
+    let item = std::fs::read(samples.join("item.bin")).unwrap();
+    let mut b = Builder::new(2, None).unwrap();
+    b.add(Prepared::stored("readme.txt", b"text before it".to_vec()).unwrap())
+        .unwrap();
+    b.add(Prepared::stored("ObjectData/item.bin", item.clone()).unwrap())
+        .unwrap();
+    b.add(Prepared::compressed("ObjectData/packed.bin", &item, 9).unwrap())
+        .unwrap();
+    let wad = b.to_bytes().unwrap();
+    std::fs::write(dir.path().join("Root.wad"), &wad).unwrap();
+    let s = start(&[dir.path()]);
+
+    // packer.pck (format 1): hello.txt's 35 bytes end with "Packer\n" at 285; the entry
+    // saves/save.dat starts at 286 with its frame's length (76), then the dictionary
+    // (type 18 at 4, 3 pairs at 8), the key "name" (type at 12, length at 16, text at
+    // 20), and its value at 24: type 4, length 3, "Ann" and a byte of padding.
+    assert_eq!(&pck[278..290], b"KPacker\nL\0\0\0");
+    let file = "0/packer.pck//saves/save.dat";
+    let (status, o) = s.open(file);
+    assert_eq!(status, 200, "{o}");
+    let (status, r) = s.api(
+        "GET",
+        &format!("/api/bytes?file={file}&pointer=/0/name"),
+        "",
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["available"], true, "{r}");
+    assert_eq!(
+        (r["offset"].as_u64(), r["length"].as_u64()),
+        (Some(24), Some(12)),
+        "{r}"
+    );
+    assert_eq!(r["archive_offset"], json!(286 + 24), "{r}");
+    assert_eq!(r["entry"], "saves/save.dat");
+    assert_eq!(r["unpacked"], false, "{r}");
+    let space = r["space"].as_str().unwrap();
+    assert!(
+        space.contains("entry \"saves/save.dat\"") && space.contains("byte 286"),
+        "{space}"
+    );
+    assert_eq!(r["hex"], gamewire_core::hex::to_hex(&pck[310..322]));
+    assert!(r["hex"]
+        .as_str()
+        .unwrap()
+        .contains(&gamewire_core::hex::to_hex(b"Ann")));
+
+    // A KingsIsle object file stored as it is: m_name at 24 in the file (as in
+    // `kingsisle_values_show_their_bits`), so 24 after where the entry's bytes are in
+    // the archive.
+    let at = wad
+        .windows(item.len())
+        .position(|w| w == item.as_slice())
+        .unwrap();
+    assert!(at > 0);
+    let file = "0/Root.wad//ObjectData/item.bin";
+    let (status, o) = s.open(file);
+    assert_eq!(status, 200, "{o}");
+    let (status, r) = s.api(
+        "GET",
+        &format!("/api/bytes?file={file}&pointer=/m_name"),
+        "",
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        (r["offset"].as_u64(), r["length"].as_u64()),
+        (Some(24), Some(11)),
+        "{r}"
+    );
+    assert_eq!((&r["bit"], &r["bits"]), (&json!(0), &json!(88)), "{r}");
+    assert_eq!(r["archive_offset"], json!(at + 24), "{r}");
+    assert_eq!(r["hex"], gamewire_core::hex::to_hex(&wad[at + 24..at + 35]));
+    assert!(r["space"].as_str().unwrap().contains(&format!("byte {at}")));
+
+    // The same file compressed in the archive: the same offsets, in its inflated data,
+    // and none in the archive file.
+    let file = "0/Root.wad//ObjectData/packed.bin";
+    let (status, o) = s.open(file);
+    assert_eq!(status, 200, "{o}");
+    let (status, r) = s.api(
+        "GET",
+        &format!("/api/bytes?file={file}&pointer=/m_name"),
+        "",
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["offset"].as_u64(), Some(24), "{r}");
+    assert_eq!(r["archive_offset"], Value::Null, "{r}");
+    assert_eq!(r["unpacked"], true, "{r}");
+    assert!(
+        r["space"].as_str().unwrap().contains("inflated data"),
+        "{r}"
+    );
+    assert_eq!(r["hex"], gamewire_core::hex::to_hex(&item[24..35]));
+}
