@@ -2044,3 +2044,72 @@ fn values_inside_entries_show_their_bytes() {
     );
     assert_eq!(r["hex"], gamewire_core::hex::to_hex(&item[24..35]));
 }
+
+/// Issue 28: a search with more hits than a page answers them a page at a time
+/// (`offset`, and `next` while more are left), in document order, none twice; the page
+/// has a "More results" button for the next one.
+#[test]
+fn search_results_come_a_page_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    big_godot(dir.path(), 450);
+    let s = start(&[dir.path()]);
+    let id = "0/big.godot3.bin";
+    assert_eq!(s.open(id).0, 200);
+    let page = |offset: usize| {
+        let (status, r) = s.api(
+            "GET",
+            &format!("/api/search?file={id}&q=ITEM&offset={offset}"),
+            "",
+        );
+        assert_eq!(status, 200, "{r}");
+        let ptrs: Vec<String> = r["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["pointer"].as_str().unwrap().to_owned())
+            .collect();
+        (ptrs, r)
+    };
+    // Each record's name ("item N") is a hit, in order.
+    let names =
+        |r: std::ops::Range<usize>| -> Vec<String> { r.map(|i| format!("/{i}/name")).collect() };
+    let mut all = Vec::new();
+    let mut offset = 0;
+    let mut pages = 0;
+    loop {
+        let (ptrs, r) = page(offset);
+        assert_eq!(r["offset"], json!(offset), "{r}");
+        pages += 1;
+        all.extend(ptrs);
+        if r["more"] != true {
+            assert_eq!(r["next"], Value::Null, "{r}");
+            assert!(r["stopped"].as_str().unwrap().contains("last page"), "{r}");
+            break;
+        }
+        assert_eq!(r["next"], json!(offset + 200), "{r}");
+        offset = r["next"].as_u64().unwrap() as usize;
+        assert!(pages < 10, "no end to the pages");
+    }
+    assert_eq!(pages, 3);
+    assert_eq!(all, names(0..450));
+    // A page may start anywhere: from hit 101, 200 of them.
+    assert_eq!(page(100).0, names(100..300));
+    assert_eq!(page(450).0, Vec::<String>::new());
+    // The page: a "More results" button, named for assistive technology, a button
+    // (reached with Tab, pressed with Enter or Space).
+    let (status, html) = request(s.port, "GET", &format!("/?token={}", s.token), &[], "");
+    assert_eq!(status, 200);
+    assert!(
+        html.contains(r#"<button id="more-results" type="button" aria-label="More results""#),
+        "{html}"
+    );
+    let (status, js) = request(
+        s.port,
+        "GET",
+        &format!("/app.js?token={}", s.token),
+        &[],
+        "",
+    );
+    assert_eq!(status, 200);
+    assert!(js.contains("offset }))") && js.contains("more-results"));
+}
