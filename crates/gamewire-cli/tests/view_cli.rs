@@ -1996,6 +1996,17 @@ fn values_inside_entries_show_their_bytes() {
         .as_str()
         .unwrap()
         .contains(&gamewire_core::hex::to_hex(b"Ann")));
+    // Edited and not saved: the value's bytes are not known until it is.
+    let patch = json!({"file": "0/packer.pck//saves/save.dat",
+                       "ops": [{"op": "replace", "path": "/0/name", "value": "Annabel"}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
+    let (_, r) = s.api(
+        "GET",
+        &format!("/api/bytes?file={file}&pointer=/0/name"),
+        "",
+    );
+    assert_eq!(r["available"], false, "{r}");
+    assert_eq!(r["archive_offset"], Value::Null, "{r}");
 
     // A KingsIsle object file stored as it is: m_name at 24 in the file (as in
     // `kingsisle_values_show_their_bits`), so 24 after where the entry's bytes are in
@@ -2043,6 +2054,45 @@ fn values_inside_entries_show_their_bytes() {
         "{r}"
     );
     assert_eq!(r["hex"], gamewire_core::hex::to_hex(&item[24..35]));
+
+    // The same save in an encrypted pack: the same offsets, in its decrypted data.
+    use gamewire::godot::pck::{Encryption, Key, Pack};
+    let key_hex = "5a".repeat(32);
+    let save = pck[286..286 + 120].to_vec();
+    let mut p = Pack::new((4, 6, 0));
+    p.add_file("saves/save.dat", save.clone()).unwrap();
+    p.encrypt(Encryption {
+        key: Key::from_hex(&key_hex).unwrap(),
+        directory: true,
+        files: true,
+    })
+    .unwrap();
+    let locked = tempfile::tempdir().unwrap();
+    let game = p.to_bytes();
+    assert!(!game.windows(3).any(|w| w == b"Ann"), "encrypted");
+    std::fs::write(locked.path().join("game.pck"), &game).unwrap();
+    let s = start_with(&[locked.path()], &[("GAMEWIRE_GODOT_KEY", &key_hex)]);
+    let file = "0/game.pck//saves/save.dat";
+    let (status, o) = s.open(file);
+    assert_eq!(status, 200, "{o}");
+    let (status, r) = s.api(
+        "GET",
+        &format!("/api/bytes?file={file}&pointer=/0/name"),
+        "",
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        (r["offset"].as_u64(), r["length"].as_u64()),
+        (Some(24), Some(12)),
+        "{r}"
+    );
+    assert_eq!(r["archive_offset"], Value::Null, "{r}");
+    assert_eq!(r["unpacked"], true, "{r}");
+    assert!(
+        r["space"].as_str().unwrap().contains("decrypted data"),
+        "{r}"
+    );
+    assert_eq!(r["hex"], gamewire_core::hex::to_hex(&save[24..36]));
 }
 
 /// Issue 28: a search with more hits than a page answers them a page at a time
