@@ -1937,3 +1937,229 @@ fn an_entry_of_an_encrypted_pack_is_saved_with_its_key() {
     let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(doc["data"]["application/config/name"], "Cell Game, edited");
 }
+
+/// The Bytes pane of a value inside an entry of a pack or an archive: its span in the
+/// entry's bytes, as for the file alone, said to be in the entry, and, for an entry
+/// stored as it is, its offset in the archive file too; in a compressed entry, in its
+/// inflated data.
+#[test]
+fn values_inside_entries_show_their_bytes() {
+    use gamewire::kingsisle::wad::{Builder, Prepared};
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+    let pck = std::fs::read(fixtures.join("godot/engine-3.2.3/packer.pck")).unwrap();
+    std::fs::write(dir.path().join("packer.pck"), &pck).unwrap();
+    let samples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/kingsisle");
+    std::fs::copy(samples.join("types.json"), dir.path().join("types.json")).unwrap();
+    let item = std::fs::read(samples.join("item.bin")).unwrap();
+    let mut b = Builder::new(2, None).unwrap();
+    b.add(Prepared::stored("readme.txt", b"text before it".to_vec()).unwrap())
+        .unwrap();
+    b.add(Prepared::stored("ObjectData/item.bin", item.clone()).unwrap())
+        .unwrap();
+    b.add(Prepared::compressed("ObjectData/packed.bin", &item, 9).unwrap())
+        .unwrap();
+    let wad = b.to_bytes().unwrap();
+    std::fs::write(dir.path().join("Root.wad"), &wad).unwrap();
+    let s = start(&[dir.path()]);
+
+    // packer.pck (format 1): hello.txt's 35 bytes end with "Packer\n" at 285; the entry
+    // saves/save.dat starts at 286 with its frame's length (76), then the dictionary
+    // (type 18 at 4, 3 pairs at 8), the key "name" (type at 12, length at 16, text at
+    // 20), and its value at 24: type 4, length 3, "Ann" and a byte of padding.
+    assert_eq!(&pck[278..290], b"KPacker\nL\0\0\0");
+    let file = "0/packer.pck//saves/save.dat";
+    let (status, o) = s.open(file);
+    assert_eq!(status, 200, "{o}");
+    let (status, r) = s.api(
+        "GET",
+        &format!("/api/bytes?file={file}&pointer=/0/name"),
+        "",
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["available"], true, "{r}");
+    assert_eq!(
+        (r["offset"].as_u64(), r["length"].as_u64()),
+        (Some(24), Some(12)),
+        "{r}"
+    );
+    assert_eq!(r["archive_offset"], json!(286 + 24), "{r}");
+    assert_eq!(r["entry"], "saves/save.dat");
+    assert_eq!(r["unpacked"], false, "{r}");
+    let space = r["space"].as_str().unwrap();
+    assert!(
+        space.contains("entry \"saves/save.dat\"") && space.contains("byte 286"),
+        "{space}"
+    );
+    assert_eq!(r["hex"], gamewire_core::hex::to_hex(&pck[310..322]));
+    assert!(r["hex"]
+        .as_str()
+        .unwrap()
+        .contains(&gamewire_core::hex::to_hex(b"Ann")));
+    // Edited and not saved: the value's bytes are not known until it is.
+    let patch = json!({"file": "0/packer.pck//saves/save.dat",
+                       "ops": [{"op": "replace", "path": "/0/name", "value": "Annabel"}]});
+    assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
+    let (_, r) = s.api(
+        "GET",
+        &format!("/api/bytes?file={file}&pointer=/0/name"),
+        "",
+    );
+    assert_eq!(r["available"], false, "{r}");
+    assert_eq!(r["archive_offset"], Value::Null, "{r}");
+
+    // A KingsIsle object file stored as it is: m_name at 24 in the file (as in
+    // `kingsisle_values_show_their_bits`), so 24 after where the entry's bytes are in
+    // the archive.
+    let at = wad
+        .windows(item.len())
+        .position(|w| w == item.as_slice())
+        .unwrap();
+    assert!(at > 0);
+    let file = "0/Root.wad//ObjectData/item.bin";
+    let (status, o) = s.open(file);
+    assert_eq!(status, 200, "{o}");
+    let (status, r) = s.api(
+        "GET",
+        &format!("/api/bytes?file={file}&pointer=/m_name"),
+        "",
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        (r["offset"].as_u64(), r["length"].as_u64()),
+        (Some(24), Some(11)),
+        "{r}"
+    );
+    assert_eq!((&r["bit"], &r["bits"]), (&json!(0), &json!(88)), "{r}");
+    assert_eq!(r["archive_offset"], json!(at + 24), "{r}");
+    assert_eq!(r["hex"], gamewire_core::hex::to_hex(&wad[at + 24..at + 35]));
+    assert!(r["space"].as_str().unwrap().contains(&format!("byte {at}")));
+
+    // The same file compressed in the archive: the same offsets, in its inflated data,
+    // and none in the archive file.
+    let file = "0/Root.wad//ObjectData/packed.bin";
+    let (status, o) = s.open(file);
+    assert_eq!(status, 200, "{o}");
+    let (status, r) = s.api(
+        "GET",
+        &format!("/api/bytes?file={file}&pointer=/m_name"),
+        "",
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(r["offset"].as_u64(), Some(24), "{r}");
+    assert_eq!(r["archive_offset"], Value::Null, "{r}");
+    assert_eq!(r["unpacked"], true, "{r}");
+    assert!(
+        r["space"].as_str().unwrap().contains("inflated data"),
+        "{r}"
+    );
+    assert_eq!(r["hex"], gamewire_core::hex::to_hex(&item[24..35]));
+
+    // The same save in an encrypted pack: the same offsets, in its decrypted data.
+    use gamewire::godot::pck::{Encryption, Key, Pack};
+    let key_hex = "5a".repeat(32);
+    let save = pck[286..286 + 120].to_vec();
+    let mut p = Pack::new((4, 6, 0));
+    p.add_file("saves/save.dat", save.clone()).unwrap();
+    p.encrypt(Encryption {
+        key: Key::from_hex(&key_hex).unwrap(),
+        directory: true,
+        files: true,
+    })
+    .unwrap();
+    let locked = tempfile::tempdir().unwrap();
+    let game = p.to_bytes();
+    assert!(!game.windows(3).any(|w| w == b"Ann"), "encrypted");
+    std::fs::write(locked.path().join("game.pck"), &game).unwrap();
+    let s = start_with(&[locked.path()], &[("GAMEWIRE_GODOT_KEY", &key_hex)]);
+    let file = "0/game.pck//saves/save.dat";
+    let (status, o) = s.open(file);
+    assert_eq!(status, 200, "{o}");
+    let (status, r) = s.api(
+        "GET",
+        &format!("/api/bytes?file={file}&pointer=/0/name"),
+        "",
+    );
+    assert_eq!(status, 200, "{r}");
+    assert_eq!(
+        (r["offset"].as_u64(), r["length"].as_u64()),
+        (Some(24), Some(12)),
+        "{r}"
+    );
+    assert_eq!(r["archive_offset"], Value::Null, "{r}");
+    assert_eq!(r["unpacked"], true, "{r}");
+    assert!(
+        r["space"].as_str().unwrap().contains("decrypted data"),
+        "{r}"
+    );
+    assert_eq!(r["hex"], gamewire_core::hex::to_hex(&save[24..36]));
+}
+
+/// Issue 28: a search with more hits than a page answers them a page at a time
+/// (`offset`, and `next` while more are left), in document order, none twice; the page
+/// has a "More results" button for the next one.
+#[test]
+fn search_results_come_a_page_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    big_godot(dir.path(), 450);
+    let s = start(&[dir.path()]);
+    let id = "0/big.godot3.bin";
+    assert_eq!(s.open(id).0, 200);
+    let page = |offset: usize| {
+        let (status, r) = s.api(
+            "GET",
+            &format!("/api/search?file={id}&q=ITEM&offset={offset}"),
+            "",
+        );
+        assert_eq!(status, 200, "{r}");
+        let ptrs: Vec<String> = r["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["pointer"].as_str().unwrap().to_owned())
+            .collect();
+        (ptrs, r)
+    };
+    // Each record's name ("item N") is a hit, in order.
+    let names =
+        |r: std::ops::Range<usize>| -> Vec<String> { r.map(|i| format!("/{i}/name")).collect() };
+    let mut all = Vec::new();
+    let mut offset = 0;
+    let mut pages = 0;
+    loop {
+        let (ptrs, r) = page(offset);
+        assert_eq!(r["offset"], json!(offset), "{r}");
+        pages += 1;
+        all.extend(ptrs);
+        if r["more"] != true {
+            assert_eq!(r["next"], Value::Null, "{r}");
+            assert!(r["stopped"].as_str().unwrap().contains("last page"), "{r}");
+            break;
+        }
+        assert_eq!(r["next"], json!(offset + 200), "{r}");
+        offset = r["next"].as_u64().unwrap() as usize;
+        assert!(pages < 10, "no end to the pages");
+    }
+    assert_eq!(pages, 3);
+    assert_eq!(all, names(0..450));
+    // A page may start anywhere: from hit 101, 200 of them.
+    assert_eq!(page(100).0, names(100..300));
+    assert_eq!(page(450).0, Vec::<String>::new());
+    // The page: a "More results" button, named for assistive technology, a button
+    // (reached with Tab, pressed with Enter or Space).
+    let (status, html) = request(s.port, "GET", &format!("/?token={}", s.token), &[], "");
+    assert_eq!(status, 200);
+    assert!(
+        html.contains(r#"<button id="more-results" type="button" aria-label="More results""#),
+        "{html}"
+    );
+    let (status, js) = request(
+        s.port,
+        "GET",
+        &format!("/app.js?token={}", s.token),
+        &[],
+        "",
+    );
+    assert_eq!(status, 200);
+    assert!(js.contains("offset }))") && js.contains("more-results"));
+}

@@ -416,15 +416,20 @@ async fn bytes(State(app): State<Shared>, Query(q): Query<NodeReq>) -> Response 
 struct SearchReq {
     file: String,
     q: String,
+    /// The hits to skip: a later page starts at the `next` an earlier one gave.
+    #[serde(default)]
+    offset: usize,
 }
 
-/// Search hits answered at most (the first page; the walk stops at the next hit).
+/// Search hits answered at most (a page; the walk stops at the next hit).
 const SEARCH_PAGE: usize = 200;
 
-/// `GET /api/search?file&q`: pointers whose key or value holds `q`, the first
-/// [`SEARCH_PAGE`] in document order, and whether the search stopped early. A file read
-/// through its view is searched without its lock (on the view as it is), so a search
-/// that walks a whole big file holds up no other request.
+/// `GET /api/search?file&q[&offset]`: pointers whose key or value holds `q`, in
+/// document order, [`SEARCH_PAGE`] of them from hit `offset`, and whether the search
+/// stopped early (then `next`, the offset of the next page). A later page walks the
+/// file again up to its last hit (the hits before it are skipped, not kept between
+/// requests). A file read through its view is searched without its lock (on the view
+/// as it is), so a search that walks a whole big file holds up no other request.
 async fn search(State(app): State<Shared>, Query(q): Query<SearchReq>) -> Response {
     let path = match locate(&app, &q.file) {
         Ok(p) => p,
@@ -437,15 +442,32 @@ async fn search(State(app): State<Shared>, Query(q): Query<SearchReq>) -> Respon
                 format!("{}: not opened by the page", q.file),
             );
         };
+        let Some(upto) = q.offset.checked_add(SEARCH_PAGE) else {
+            return fail(StatusCode::BAD_REQUEST, "offset: too large");
+        };
         let view = lock_file(&file).shared_view();
         let mut out = match view {
-            Some(b) => super::lazy::search(&b, &q.q, SEARCH_PAGE),
-            None => lock_file(&file).search(&q.q, SEARCH_PAGE),
+            Some(b) => super::lazy::search(&b, &q.q, upto),
+            None => lock_file(&file).search(&q.q, upto),
         };
+        // The page asked for: the hits before `offset` dropped.
+        if let Some(hits) = out["hits"].as_array_mut() {
+            hits.drain(..q.offset.min(hits.len()));
+        }
+        let shown = out["hits"].as_array().map_or(0, Vec::len);
+        out["offset"] = json!(q.offset);
         if out["more"] == true {
+            out["next"] = json!(upto);
             out["stopped"] = json!(format!(
-                "the first {SEARCH_PAGE} hits: the search stopped there, the rest of the file \
-                 was not read"
+                "hits {} to {upto}: the search stopped there, the rest of the file was not \
+                 read (More results reads on)",
+                q.offset + 1
+            ));
+        } else if q.offset > 0 {
+            out["stopped"] = json!(format!(
+                "hits {} to {}: the last page",
+                q.offset + 1,
+                q.offset + shown
             ));
         }
         Json(out).into_response()

@@ -42,6 +42,17 @@ pub struct OpenFile {
     /// Zeze beans and frames, KingsIsle files), with what the first bytes
     /// request decoded (dropped on an edit).
     spans: Option<gamewire::open::spans::Spans>,
+    /// For an entry of a pack or an archive read whole: the view of its bytes (a Godot
+    /// or Resonite entry) whose spans the Bytes pane shows ([`lazy::bytes`]), and where
+    /// its bytes lie in the archive.
+    entry_bytes: Option<EntryBytes>,
+}
+
+/// An entry's bytes, for the Bytes pane: its view, if its format has one (else its
+/// [`OpenFile::spans`]), and where they lie in the archive.
+struct EntryBytes {
+    view: Option<gamewire::open::browse::Browse>,
+    placement: gamewire::open::archive::Placement,
 }
 
 /// The size and modification time of `path`.
@@ -84,9 +95,16 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
     let side = gamewire::SideFiles::filesystem();
     let mut opts = gamewire::OpenOptions::default();
     let mut archive = None;
-    if entry.is_some() {
+    let mut placement = None;
+    if let Some(name) = entry {
         opts.secret = archive_secret()?;
         archive = Some(gamewire::open::archive_edit::Fingerprint::of(&data));
+        if gamewire::open::archive::is_archive(&data) {
+            placement = Some(
+                gamewire::open::archive::placement(&data, name, opts.secret.as_ref())
+                    .map_err(|e| e.to_string())?,
+            );
+        }
     }
     let opened = match entry {
         Some(name) if gamewire::open::archive::is_archive(&data) => {
@@ -103,11 +121,10 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
     let notes = opened.notes().to_vec();
     let types = gamewire::open::types::Types::of(&opened);
     // A file the library has a view of is listed from it; entries of packs and archives
-    // are read whole (their bytes are not the file's).
-    let spans = entry
-        .is_none()
-        .then(|| gamewire::open::spans::Spans::of(&opened))
-        .flatten();
+    // are read whole (their bytes are not the file's), their values' bytes found in the
+    // entry's bytes as in a file's.
+    let spans = gamewire::open::spans::Spans::of(&opened);
+    let mut entry_bytes = None;
     let (working, lazy) = match entry {
         None => match gamewire::open::browse::Browse::new(opened) {
             Ok(browse) => {
@@ -123,7 +140,16 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
             }
             Err(opened) => (document(&opened, path)?, None),
         },
-        Some(_) => (document(&opened, path)?, None),
+        Some(_) => {
+            let working = document(&opened, path)?;
+            let placement = placement.ok_or("not a pack or an archive")?;
+            let view = match spans {
+                Some(_) => None,
+                None => gamewire::open::browse::Browse::new(opened).ok(),
+            };
+            entry_bytes = Some(EntryBytes { view, placement });
+            (working, None)
+        }
     };
     Ok(OpenFile {
         path: path.to_path_buf(),
@@ -137,6 +163,7 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
         types,
         lazy,
         spans,
+        entry_bytes,
     })
 }
 
@@ -268,9 +295,10 @@ impl OpenFile {
 
     /// The bytes of the value at `pointer` in the file as read (see [`lazy::bytes`]).
     pub fn bytes(&self, pointer: &str) -> Result<Value, String> {
-        if self.lazy.is_none() && self.spans.is_none() {
+        let entry_view = self.entry_bytes.as_ref().and_then(|e| e.view.as_ref());
+        if self.lazy.is_none() && self.spans.is_none() && entry_view.is_none() {
             return Ok(lazy::no_bytes(if self.entry.is_some() {
-                "an entry of a pack or an archive: byte positions are not shown"
+                "this entry's format has no byte positions here"
             } else {
                 "byte positions are shown for Godot, Resonite, O3DE, KingsIsle and Zeze files"
             }));
@@ -288,11 +316,15 @@ impl OpenFile {
                 "edited since the file was read: its bytes are known once it is saved",
             ));
         }
-        let mut out = match (&self.lazy, &self.spans) {
-            (Some(l), _) => lazy::bytes(&l.browse, pointer)?,
-            (None, Some(spans)) => lazy::read_bytes(spans, pointer)?,
-            (None, None) => unreachable!("answered above"),
+        let mut out = match (&self.lazy, &self.spans, entry_view) {
+            (Some(l), _, _) => lazy::bytes(&l.browse, pointer)?,
+            (None, Some(spans), _) => lazy::read_bytes(spans, pointer)?,
+            (None, None, Some(b)) => lazy::bytes(b, pointer)?,
+            (None, None, None) => unreachable!("answered above"),
         };
+        if let (Some(e), Some(name)) = (&self.entry_bytes, &self.entry) {
+            lazy::in_entry(&mut out, name, &e.placement);
+        }
         if self
             .originals
             .iter()
@@ -846,6 +878,7 @@ mod tests {
             types: gamewire::open::types::Types::none(),
             lazy: None,
             spans: None,
+            entry_bytes: None,
         }
     }
 

@@ -120,6 +120,33 @@ fn render(span: &gamewire::open::browse::Span, shown: &[u8]) -> Value {
     out
 }
 
+/// Says on a Bytes answer for a value of the entry `name` of a pack or an archive
+/// that its offsets are in the entry (or in its inflated or decrypted data), and, for
+/// an entry stored as it is, the value's offset in the archive file.
+pub fn in_entry(out: &mut Value, name: &str, placement: &gamewire::open::archive::Placement) {
+    if out["available"] != true {
+        return;
+    }
+    out["entry"] = json!(name);
+    out["space"] = json!(match out["space"].as_str() {
+        Some(inner) if out["unpacked"] == true => {
+            format!("{inner}, in {}", placement.describe(name))
+        }
+        _ => placement.describe(name),
+    });
+    // Offsets in data the entry unpacks to (a compressed blob inside it) have no place in
+    // the archive file.
+    let archive = out["offset"]
+        .as_u64()
+        .filter(|_| out["unpacked"] != true)
+        .and_then(|o| placement.in_archive(o));
+    if let Some(a) = archive {
+        out["archive_offset"] = json!(a);
+    } else {
+        out["unpacked"] = json!(true);
+    }
+}
+
 /// The answer for a value whose bytes are not known.
 pub fn no_bytes(reason: &str) -> Value {
     json!({"available": false, "reason": reason})

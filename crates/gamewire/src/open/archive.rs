@@ -44,6 +44,51 @@ pub trait Archive: Send + Sync {
         let _ = i;
         None
     }
+    /// Where entry `i`'s bytes (as [`Archive::read`] gives them) lie in the archive:
+    /// at a byte of it when stored as they are, else in data inflated or decrypted.
+    fn placement(&self, i: usize) -> Placement;
+}
+
+/// Where an entry's bytes lie in its archive ([`Archive::placement`]): what an offset
+/// in the entry is in the archive file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// Stored as they are, from this byte of the archive file: an offset in the entry
+    /// is this plus it in the archive.
+    Stored(u64),
+    /// Stored zlib-compressed: offsets count in the inflated data.
+    Compressed,
+    /// Stored encrypted: offsets count in the decrypted data.
+    Encrypted,
+}
+
+impl Placement {
+    /// The offset in the archive file of byte `offset` of the entry, where the entry is
+    /// stored as it is.
+    pub fn in_archive(&self, offset: u64) -> Option<u64> {
+        match self {
+            Placement::Stored(at) => at.checked_add(offset),
+            Placement::Compressed | Placement::Encrypted => None,
+        }
+    }
+
+    /// What an offset in the entry `name` counts in, for people.
+    pub fn describe(&self, name: &str) -> String {
+        match self {
+            Placement::Stored(at) => format!(
+                "the entry {name:?} (stored as it is from byte {at} of the archive: \
+                 add {at} for the offset in the archive file)"
+            ),
+            Placement::Compressed => format!(
+                "the inflated data of the entry {name:?} (it is stored zlib-compressed \
+                 in the archive)"
+            ),
+            Placement::Encrypted => format!(
+                "the decrypted data of the entry {name:?} (it is stored encrypted in the \
+                 archive)"
+            ),
+        }
+    }
 }
 
 /// A Godot pack (`GDPC`) as an [`Archive`]: entry names without `res://`, every read
@@ -121,6 +166,12 @@ impl Archive for Pack<'_> {
             .filter(|e| e.has_md5())
             .map(|_| "MD5")
     }
+    fn placement(&self, i: usize) -> Placement {
+        match self.0.entries().get(i) {
+            Some(e) if !e.encrypted() => Placement::Stored(e.offset),
+            _ => Placement::Encrypted,
+        }
+    }
 }
 
 /// The pack key a secret gives: a 32-byte key as it is, a password as the engine
@@ -175,6 +226,12 @@ impl<D: AsRef<[u8]> + Send + Sync> Archive for Wad<D> {
             .entry(i)
             .ok_or_else(|| Error::msg(format!("no entry {i}")))?;
         Ok(self.0.read(&e)?.into_bytes())
+    }
+    fn placement(&self, i: usize) -> Placement {
+        match self.0.entry(i) {
+            Some(e) if !e.compressed => Placement::Stored(u64::from(e.offset)),
+            _ => Placement::Compressed,
+        }
     }
 }
 
@@ -376,6 +433,15 @@ pub fn open_index(
     open(bytes.into_owned(), Some(&path), side, opts)
 }
 
+/// Where the bytes of the entry `name` of the archive in `data` (read with `secret`)
+/// lie in it ([`Placement`]).
+pub fn placement(data: &[u8], name: &str, secret: Option<&Secret>) -> Result<Placement> {
+    let a =
+        archive_with(data, secret).ok_or_else(|| Error::msg("not an archive gamewire reads"))??;
+    let i = find(a.as_ref(), name)?;
+    Ok(a.placement(i))
+}
+
 /// Opens the entry `name` of the archive in `data` as [`open`] opens a file named so
 /// beside the archive at `archive_path`.
 pub fn open_entry(
@@ -411,6 +477,16 @@ mod tests {
         let l = list(a.as_ref());
         assert_eq!(l[0].name, "a.txt");
         assert_eq!(l[0].format, None);
+        assert_eq!(a.placement(0), Placement::Compressed);
+        // A stored entry's bytes are the archive's from its offset.
+        let mut b = Builder::new(2, None).unwrap();
+        b.add(Prepared::stored("s.txt", b"stored text".to_vec()).unwrap())
+            .unwrap();
+        let stored = b.to_bytes().unwrap();
+        let Placement::Stored(at) = placement(&stored, "s.txt", None).unwrap() else {
+            panic!("a stored entry is placed");
+        };
+        assert_eq!(&stored[at as usize..][..11], b"stored text");
         let e = find(a.as_ref(), "nope").unwrap_err().to_string();
         assert!(
             e.contains("no entry \"nope\"") && e.contains("a.txt"),
@@ -500,6 +576,11 @@ mod pack_tests {
         assert_eq!(l[0].checked, Some("MD5"));
         assert_eq!(l[1].name, "icon.png");
         assert_eq!(l[1].format, None);
+        let Placement::Stored(at) = a.placement(1) else {
+            panic!("an unencrypted entry is placed");
+        };
+        assert_eq!(&bytes[at as usize..][..6], b"\x89PNG\r\n");
+        assert_eq!(Placement::Stored(at).in_archive(2), Some(at + 2));
         // Both spellings of a path find the entry.
         assert_eq!(find(a.as_ref(), "res://icon.png").unwrap(), 1);
         assert_eq!(find(a.as_ref(), "icon.png").unwrap(), 1);
@@ -534,6 +615,10 @@ mod pack_tests {
         let (desc, tree) = inspect(&bytes, Some(&secret)).unwrap();
         assert!(desc.contains("directory encrypted"), "{desc}");
         assert!(!tree.is_empty());
+        assert_eq!(
+            placement(&bytes, "icon.png", Some(&secret)).unwrap(),
+            Placement::Encrypted
+        );
         let opts = OpenOptions {
             secret: Some(secret),
             ..OpenOptions::default()

@@ -140,6 +140,8 @@ async function openInto(id, reload) {
   $('format').textContent = r.format;
   $('settings-text').textContent = JSON.stringify(r.settings);
   $('results').hidden = true;
+  $('more-results').hidden = true;
+  searching = null;
   $('changes').hidden = true;
   $('comparison').hidden = true;
   fillCompareChoices(id);
@@ -678,20 +680,46 @@ async function compare() {
 
 // ---- search ----
 
+// The search whose hits are listed, and where its next page starts (null: no more).
+let searching = null;
+
 async function search(text) {
   const ul = $('results');
   ul.textContent = '';
+  $('more-results').hidden = true;
+  searching = null;
   if (!text) { ul.hidden = true; return; }
-  const { hits, more, stopped } = await api('/api/search?' + q({ file: current.id, q: text }));
+  await searchPage(text, 0);
+}
+
+// Lists the page of hits from `offset` after those already listed.
+async function searchPage(text, offset) {
+  const ul = $('results');
+  const file = current.id;
+  const { hits, more, next, stopped } = await api('/api/search?' + q({ file, q: text, offset }));
+  if (current.id !== file) return;
+  let first = null;
   for (const h of hits) {
     const li = document.createElement('li');
     const b = button(`${h.pointer} — ${h.on === 'key' ? 'key' : h.kind} ${h.text}`, () => reveal(h.pointer));
     b.dataset.pointer = h.pointer;
     li.append(b);
     ul.append(li);
+    first ??= b;
   }
   ul.hidden = false;
-  status(`${hits.length}${more ? '+' : ''} found for ${JSON.stringify(text)}${stopped ? ` (${stopped})` : ''}`);
+  searching = more ? { text, next } : null;
+  $('more-results').hidden = !more;
+  const total = offset + hits.length;
+  status(`${total}${more ? '+' : ''} found for ${JSON.stringify(text)}${stopped ? ` (${stopped})` : ''}`);
+  return first;
+}
+
+// The next page of the search, its first hit focused (the button goes when none are left).
+async function moreResults() {
+  if (!searching) return;
+  const first = await searchPage(searching.text, searching.next);
+  if (first) first.focus();
 }
 
 // Expands the tree down to `pointer` and selects it.
@@ -718,6 +746,7 @@ async function reveal(pointer) {
 $('search').addEventListener('keydown', (ev) => {
   if (ev.key === 'Enter') { ev.preventDefault(); search($('search').value).catch((e) => showError(e.message)); }
 });
+$('more-results').addEventListener('click', () => moreResults().catch((e) => showError(e.message)));
 $('undo').addEventListener('click', undo);
 $('redo').addEventListener('click', redo);
 $('save').addEventListener('click', save);

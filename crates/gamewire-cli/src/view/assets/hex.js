@@ -56,6 +56,9 @@ async function show(file, pointer) {
     }
     // A text format (O3DE JSON, KingsIsle XML): where the value starts on the page.
     if (r.line !== undefined) parts.push(`(line ${r.line}, column ${r.column})`);
+    // A value of an entry stored as it is in its pack or archive: where it is in the
+    // archive file too.
+    if (r.archive_offset !== undefined) parts.push(`(offset ${number(r.archive_offset)} in the archive file)`);
     if (!r.own) parts.push('(the bytes of the value this is a part of)');
     if (r.note) parts.push(`(${r.note})`);
     if (r.shown < r.length) parts.push(`(first ${r.shown} shown)`);
