@@ -3,7 +3,7 @@
 //!
 //! `cargo bench -p gamewire-resonite --bench decode` (results: docs/PERFORMANCE.md).
 
-use bson::{RawBsonRef, RawDocument};
+use bson::RawDocument;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gamewire_resonite::{
     brotli_stream, bson_write, container, lz4, lzma, read_bson, read_bson_in, synth, Arena,
@@ -11,33 +11,9 @@ use gamewire_resonite::{
 };
 use std::time::{Duration, Instant};
 
-/// Touches every element, as a consumer of the tree would, without building one.
-fn walk(doc: &RawDocument) -> usize {
-    let mut n = 0;
-    for el in doc {
-        let (k, v) = el.expect("valid BSON");
-        n += k.len();
-        n += walk_value(v);
-    }
-    n
-}
-
-fn walk_value(v: RawBsonRef<'_>) -> usize {
-    match v {
-        RawBsonRef::Document(d) => walk(d),
-        RawBsonRef::Array(a) => a
-            .into_iter()
-            .map(|x| walk_value(x.expect("valid BSON")))
-            .sum(),
-        RawBsonRef::String(s) => s.len(),
-        RawBsonRef::Double(d) => d.to_bits() as usize & 1,
-        RawBsonRef::Int32(i) => i as usize & 1,
-        RawBsonRef::Int64(i) => i as usize & 1,
-        RawBsonRef::Boolean(b) => b as usize,
-        RawBsonRef::Binary(b) => b.bytes.len(),
-        _ => 1,
-    }
-}
+#[path = "common/bson_walk.rs"]
+mod bson_walk;
+use bson_walk::raw_walk;
 
 fn tree_bson() -> Vec<u8> {
     let mut slots = 26_000;
@@ -84,7 +60,7 @@ fn bench(c: &mut Criterion) {
                         .unwrap()
                         .into(),
                 };
-                black_box(walk(RawDocument::from_bytes(&raw).unwrap()))
+                black_box(raw_walk(RawDocument::from_bytes(&raw).unwrap()))
             })
         });
         g.bench_function("gamewire: unpack + read_bson (tree)", |b| {

@@ -15,13 +15,17 @@
 //!
 //! Run: `cargo bench -p gamewire-resonite --bench peers`.
 
-use bson::{RawBsonRef, RawDocument};
+use bson::RawDocument;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use gamewire_resonite::bson_view::{BsonView, DocumentRef, FileView, ValueRef};
 use gamewire_resonite::tree::DataTree;
 use gamewire_resonite::{
     container, read_bson, read_bson_in, synth, Arena, Compression, EncodeOptions, Options,
 };
+
+#[path = "common/bson_walk.rs"]
+mod bson_walk;
+use bson_walk::raw_walk;
 
 fn brson() -> Vec<u8> {
     let doc = synth::data_tree(5_000, 8, 7);
@@ -124,33 +128,6 @@ fn view_summary(file: &[u8], opts: &Options) -> (usize, usize, usize) {
         .and_then(|t| t.as_array())
         .map_or(0, |a| a.len());
     (slots, components, types)
-}
-
-/// The `bson` crate: touch every element (keys, string lengths, scalars).
-fn raw_walk(doc: &RawDocument) -> usize {
-    let mut n = 0;
-    for el in doc {
-        let (k, v) = el.expect("valid BSON");
-        n += 1 + k.len() + raw_value(v);
-    }
-    n
-}
-
-fn raw_value(v: RawBsonRef<'_>) -> usize {
-    match v {
-        RawBsonRef::Document(d) => raw_walk(d),
-        RawBsonRef::Array(a) => a
-            .into_iter()
-            .map(|x| 1 + raw_value(x.expect("valid BSON")))
-            .sum(),
-        RawBsonRef::String(s) => s.len(),
-        RawBsonRef::Double(d) => d.to_bits() as usize & 1,
-        RawBsonRef::Int32(i) => i as usize & 1,
-        RawBsonRef::Int64(i) => i as usize & 1,
-        RawBsonRef::Boolean(b) => b as usize,
-        RawBsonRef::Binary(b) => b.bytes.len(),
-        _ => 0,
-    }
 }
 
 /// gamewire's view: the same walk.

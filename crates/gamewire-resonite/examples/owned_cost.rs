@@ -9,37 +9,15 @@
 //! check; and the memory the arena took. `SLOTS` (5,000, about 9.5 MB of BSON as in
 //! `benches/peers.rs`) sizes the tree.
 
-use bson::{RawBsonRef, RawDocument};
+use bson::RawDocument;
 use gamewire_resonite::bson_view::BsonView;
 use gamewire_resonite::{bson_write, read_bson, read_bson_in, synth, Arena, Options};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-fn raw_walk(doc: &RawDocument) -> usize {
-    let mut n = 0;
-    for el in doc {
-        let (k, v) = el.expect("valid BSON");
-        n += 1 + k.len() + raw_value(v);
-    }
-    n
-}
-
-fn raw_value(v: RawBsonRef<'_>) -> usize {
-    match v {
-        RawBsonRef::Document(d) => raw_walk(d),
-        RawBsonRef::Array(a) => a
-            .into_iter()
-            .map(|x| 1 + raw_value(x.expect("valid BSON")))
-            .sum(),
-        RawBsonRef::String(s) => s.len(),
-        RawBsonRef::Double(d) => d.to_bits() as usize & 1,
-        RawBsonRef::Int32(i) => i as usize & 1,
-        RawBsonRef::Int64(i) => i as usize & 1,
-        RawBsonRef::Boolean(b) => b as usize,
-        RawBsonRef::Binary(b) => b.bytes.len(),
-        _ => 0,
-    }
-}
+#[path = "../benches/common/bson_walk.rs"]
+mod bson_walk;
+use bson_walk::raw_walk;
 
 /// Entries of documents and items of arrays in `doc`, at every depth.
 fn count(doc: &gamewire_resonite::Document<'_>) -> usize {

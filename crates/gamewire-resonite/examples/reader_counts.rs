@@ -9,7 +9,7 @@
 //! element touched), `json-owned`, `json-view`, `inspect`, `bson` (the `bson` crate's
 //! `RawDocument` walk).
 
-use bson::{RawBsonRef, RawDocument};
+use bson::RawDocument;
 use gamewire_core::inspect::TreeBuilder;
 use gamewire_resonite::bson_view::{BsonView, DocumentRef, ValueRef};
 use gamewire_resonite::json_view::{DocumentRefView, DocumentView};
@@ -18,6 +18,10 @@ use gamewire_resonite::{
 };
 use std::hint::black_box;
 use std::io::Write;
+
+#[path = "../benches/common/bson_walk.rs"]
+mod bson_walk;
+use bson_walk::raw_walk;
 
 struct Count(usize);
 
@@ -28,32 +32,6 @@ impl Write for Count {
     }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-fn raw_walk(doc: &RawDocument) -> usize {
-    let mut n = 0;
-    for el in doc {
-        let (k, v) = el.expect("valid BSON");
-        n += 1 + k.len() + raw_value(v);
-    }
-    n
-}
-
-fn raw_value(v: RawBsonRef<'_>) -> usize {
-    match v {
-        RawBsonRef::Document(d) => raw_walk(d),
-        RawBsonRef::Array(a) => a
-            .into_iter()
-            .map(|x| 1 + raw_value(x.expect("valid BSON")))
-            .sum(),
-        RawBsonRef::String(s) => s.len(),
-        RawBsonRef::Double(d) => d.to_bits() as usize & 1,
-        RawBsonRef::Int32(i) => i as usize & 1,
-        RawBsonRef::Int64(i) => i as usize & 1,
-        RawBsonRef::Boolean(b) => b as usize,
-        RawBsonRef::Binary(b) => b.bytes.len(),
-        _ => 0,
     }
 }
 
