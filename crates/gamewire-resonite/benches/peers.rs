@@ -26,6 +26,9 @@ use gamewire_resonite::{
 #[path = "common/bson_walk.rs"]
 mod bson_walk;
 use bson_walk::raw_walk;
+#[path = "common/view_walk.rs"]
+mod view_walk;
+use view_walk::view_walk;
 
 fn brson() -> Vec<u8> {
     let doc = synth::data_tree(5_000, 8, 7);
@@ -128,25 +131,6 @@ fn view_summary(file: &[u8], opts: &Options) -> (usize, usize, usize) {
         .and_then(|t| t.as_array())
         .map_or(0, |a| a.len());
     (slots, components, types)
-}
-
-/// gamewire's view: the same walk.
-fn view_walk(doc: DocumentRef<'_>) -> usize {
-    doc.iter().map(|(k, v)| 1 + k.len() + view_value(v)).sum()
-}
-
-fn view_value(v: ValueRef<'_>) -> usize {
-    match v {
-        ValueRef::Document(d) => view_walk(d),
-        ValueRef::Array(a) => a.iter().map(|x| 1 + view_value(x)).sum(),
-        ValueRef::String(s) => s.len(),
-        ValueRef::Double(d) => d.to_bits() as usize & 1,
-        ValueRef::Int32(i) => i as usize & 1,
-        ValueRef::Int64(i) => i as usize & 1,
-        ValueRef::Bool(b) => b as usize,
-        ValueRef::Binary { bytes, .. } => bytes.len(),
-        _ => 0,
-    }
 }
 
 fn peers(c: &mut Criterion) {

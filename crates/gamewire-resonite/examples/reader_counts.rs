@@ -11,7 +11,7 @@
 
 use bson::RawDocument;
 use gamewire_core::inspect::TreeBuilder;
-use gamewire_resonite::bson_view::{BsonView, DocumentRef, ValueRef};
+use gamewire_resonite::bson_view::BsonView;
 use gamewire_resonite::json_view::{DocumentRefView, DocumentView};
 use gamewire_resonite::{
     container, inspect, read_bson, synth, Compression, EncodeOptions, Options,
@@ -22,6 +22,9 @@ use std::io::Write;
 #[path = "../benches/common/bson_walk.rs"]
 mod bson_walk;
 use bson_walk::raw_walk;
+#[path = "../benches/common/view_walk.rs"]
+mod view_walk;
+use view_walk::view_walk;
 
 struct Count(usize);
 
@@ -32,24 +35,6 @@ impl Write for Count {
     }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-fn view_walk(doc: DocumentRef<'_>) -> usize {
-    doc.iter().map(|(k, v)| 1 + k.len() + view_value(v)).sum()
-}
-
-fn view_value(v: ValueRef<'_>) -> usize {
-    match v {
-        ValueRef::Document(d) => view_walk(d),
-        ValueRef::Array(a) => a.iter().map(|x| 1 + view_value(x)).sum(),
-        ValueRef::String(s) => s.len(),
-        ValueRef::Double(d) => d.to_bits() as usize & 1,
-        ValueRef::Int32(i) => i as usize & 1,
-        ValueRef::Int64(i) => i as usize & 1,
-        ValueRef::Bool(b) => b as usize,
-        ValueRef::Binary { bytes, .. } => bytes.len(),
-        _ => 0,
     }
 }
 
