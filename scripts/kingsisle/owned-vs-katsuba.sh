@@ -36,8 +36,8 @@ OWN=$("$BIN" "$F" "$T" "$RUNS")
 echo "$OWN"
 KW=$(echo "$KAT" | num '.*decode: median \([0-9.]*\) s .*')
 KC=$(echo "$KAT" | num '.*median CPU \([0-9.]*\) s.*')
-OW=$(echo "$OWN" | num '.*steady: median \([0-9.]*\) ms wall.*')
-OC=$(echo "$OWN" | num '.*steady: .* wall, \([0-9.]*\) ms CPU.*')
+OW=$(echo "$OWN" | num '^owned steady: median \([0-9.]*\) ms wall.*')
+OC=$(echo "$OWN" | num '^owned steady: .* wall, \([0-9.]*\) ms CPU.*')
 ratio "steady, wall medians" "$KW * 1000" "$OW"
 ratio "steady, on-CPU medians" "$KC * 1000" "$OC"
 RW=$(echo "$OWN" | num '.*recycled steady: median \([0-9.]*\) ms wall.*')
