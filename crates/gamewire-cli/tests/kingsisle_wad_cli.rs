@@ -397,3 +397,70 @@ fn a_damaged_entry_stops_unpacking_and_leaves_nothing_extracted() {
     );
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "left empty");
 }
+
+#[test]
+fn convert_keeps_raw_an_entry_whose_json_would_not_come_back_exact() {
+    // An XML object file decodes, but its JSON is written back as gamewire lays XML out
+    // (not byte for byte): it must be extracted as it is, with a note; the Godot save
+    // beside it comes back exact and is written as JSON.
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let xml = root().join("tests/fixtures/kingsisle/xml/item.xml");
+    std::fs::copy(&xml, src.join("item.xml")).unwrap();
+    std::fs::copy(
+        root().join("samples/godot/save.godot3.bin"),
+        src.join("save.dat"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root().join("tests/fixtures/kingsisle/xml/item.types.json"),
+        t.path().join("types.json"),
+    )
+    .unwrap();
+    let wad = t.path().join("mixed.wad");
+    ok(&bin()
+        .args(["kingsisle", "wad", "pack"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&wad)
+        .output()
+        .unwrap());
+    let out = t.path().join("conv");
+    let c = bin()
+        .arg("convert")
+        .arg(&wad)
+        .arg("--out-dir")
+        .arg(&out)
+        .output()
+        .unwrap();
+    ok(&c);
+    let err = String::from_utf8_lossy(&c.stderr);
+    assert!(
+        err.contains("entry item.xml: extracted as it is: its JSON would not encode back"),
+        "{err}"
+    );
+    assert!(!out.join("item.xml.json").exists());
+    assert_eq!(
+        std::fs::read(out.join("item.xml")).unwrap(),
+        std::fs::read(&xml).unwrap()
+    );
+    // The save's document encodes back to the save.
+    let json = out.join("save.dat.json");
+    let back = t.path().join("save.back");
+    ok(&bin()
+        .arg("encode")
+        .arg(&json)
+        .arg("-o")
+        .arg(&back)
+        .output()
+        .unwrap());
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(root().join("samples/godot/save.godot3.bin")).unwrap()
+    );
+    assert!(
+        err.contains("1 decoded to JSON, 1 extracted as they are"),
+        "{err}"
+    );
+}
