@@ -28,6 +28,36 @@ fn fails(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `gamewire convert WAD --out-dir OUT`, which succeeds; its stderr (notes and summary).
+fn converted(wad: &Path, out: &Path) -> String {
+    let c = bin()
+        .arg("convert")
+        .arg(wad)
+        .arg("--out-dir")
+        .arg(out)
+        .output()
+        .unwrap();
+    ok(&c);
+    String::from_utf8_lossy(&c.stderr).into_owned()
+}
+
+/// `gamewire encode JSON -o BACK` gives the bytes of the repository's file `want`.
+fn encodes_back(json: &Path, back: &Path, want: &str) {
+    ok(&bin()
+        .arg("encode")
+        .arg(json)
+        .arg("-o")
+        .arg(back)
+        .output()
+        .unwrap());
+    assert_eq!(
+        std::fs::read(back).unwrap(),
+        std::fs::read(root().join(want)).unwrap(),
+        "{}",
+        json.display()
+    );
+}
+
 /// A folder with an ObjectProperty BINd file, a text file and an `.mp3`, packed; and the
 /// sample's type list beside the archive.
 fn packed(dir: &Path, version: &str) -> PathBuf {
@@ -205,31 +235,15 @@ fn inspect_decode_entry_and_convert() {
     assert!(e.contains("--entry NAME"), "{e}");
     // convert: the object to JSON that encodes back to the entry's bytes, the rest as is.
     let out = t.path().join("conv");
-    let c = bin()
-        .arg("convert")
-        .arg(&wad)
-        .arg("--out-dir")
-        .arg(&out)
-        .output()
-        .unwrap();
-    ok(&c);
-    let summary = String::from_utf8_lossy(&c.stderr);
+    let summary = converted(&wad, &out);
     assert!(
         summary.contains("1 decoded to JSON, 2 extracted"),
         "{summary}"
     );
-    let json = out.join("ObjectData/Items/item.bin.json");
-    let back = t.path().join("back.bin");
-    ok(&bin()
-        .arg("encode")
-        .arg(&json)
-        .arg("-o")
-        .arg(&back)
-        .output()
-        .unwrap());
-    assert_eq!(
-        std::fs::read(&back).unwrap(),
-        std::fs::read(root().join("samples/kingsisle/item.bin")).unwrap()
+    encodes_back(
+        &out.join("ObjectData/Items/item.bin.json"),
+        &t.path().join("back.bin"),
+        "samples/kingsisle/item.bin",
     );
     assert_eq!(
         std::fs::read(out.join("readme.txt")).unwrap(),
@@ -427,15 +441,7 @@ fn convert_keeps_raw_an_entry_whose_json_would_not_come_back_exact() {
         .output()
         .unwrap());
     let out = t.path().join("conv");
-    let c = bin()
-        .arg("convert")
-        .arg(&wad)
-        .arg("--out-dir")
-        .arg(&out)
-        .output()
-        .unwrap();
-    ok(&c);
-    let err = String::from_utf8_lossy(&c.stderr);
+    let err = converted(&wad, &out);
     assert!(
         err.contains("entry item.xml: extracted as it is: its JSON would not encode back"),
         "{err}"
@@ -446,18 +452,10 @@ fn convert_keeps_raw_an_entry_whose_json_would_not_come_back_exact() {
         std::fs::read(&xml).unwrap()
     );
     // The save's document encodes back to the save.
-    let json = out.join("save.dat.json");
-    let back = t.path().join("save.back");
-    ok(&bin()
-        .arg("encode")
-        .arg(&json)
-        .arg("-o")
-        .arg(&back)
-        .output()
-        .unwrap());
-    assert_eq!(
-        std::fs::read(&back).unwrap(),
-        std::fs::read(root().join("samples/godot/save.godot3.bin")).unwrap()
+    encodes_back(
+        &out.join("save.dat.json"),
+        &t.path().join("save.back"),
+        "samples/godot/save.godot3.bin",
     );
     assert!(
         err.contains("1 decoded to JSON, 1 extracted as they are"),
