@@ -826,16 +826,7 @@ pub fn run(args: ConvertArgs) -> CliResult {
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("cannot make folder {}: {e}", dir.display()))?;
     }
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(jobs.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} files, {elapsed} elapsed, {eta} left",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
+    let bar = progress_bar(jobs.len() as u64, "files", args.quiet);
     let start = Instant::now();
     let bytes = AtomicU64::new(0);
     let bytes_out = AtomicU64::new(0);
@@ -949,4 +940,19 @@ pub fn run(args: ConvertArgs) -> CliResult {
         return Err(format!("{failed} file(s) failed").into());
     }
     Ok(())
+}
+
+/// The progress bar of a run over `len` items (`unit`: "files", "entries"), on a terminal
+/// and unless `quiet`.
+pub(crate) fn progress_bar(len: u64, unit: &str, quiet: bool) -> Option<indicatif::ProgressBar> {
+    (!quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar = indicatif::ProgressBar::new(len);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(&format!(
+                "{{bar:40}} {{pos}}/{{len}} {unit}, {{elapsed}} elapsed, {{eta}} left"
+            ))
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        bar
+    })
 }

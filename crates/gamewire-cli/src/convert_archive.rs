@@ -15,7 +15,6 @@ use crate::CliResult;
 use gamewire::open::archive::{self, Archive};
 use gamewire::{OpenOptions, SideFiles};
 use rayon::prelude::*;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -134,19 +133,10 @@ fn one(path: &Path, several: bool, args: &ConvertArgs, side: &SideFiles) -> CliR
     }
     std::fs::create_dir_all(&dir)
         .map_err(|e| format!("cannot make folder {}: {e}", dir.display()))?;
-    let types = args.types.clone().or_else(|| {
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let mut names: Vec<String> = Vec::new();
-        if let Some(n) = &name {
-            names.push(format!("{n}.types.json"));
-            if let Some(stem) = n.split('.').next().filter(|s| !s.is_empty() && *s != n) {
-                names.push(format!("{stem}.types.json"));
-            }
-        }
-        names.push("types.json".into());
-        names.push("types.xml".into());
-        side.find(Some(path), &names)
-    });
+    let types = args
+        .types
+        .clone()
+        .or_else(|| archive::type_list(side, path));
     if types.is_none() && !args.quiet {
         eprintln!(
             "gamewire: note: {shown}: no type list (--types FILE, or types.json beside the \
@@ -159,16 +149,7 @@ fn one(path: &Path, several: bool, args: &ConvertArgs, side: &SideFiles) -> CliR
         secret: secret.clone(),
         ..OpenOptions::default()
     };
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar = indicatif::ProgressBar::new(a.len() as u64);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} entries, {elapsed} elapsed, {eta} left",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        bar
-    });
+    let bar = crate::convert::progress_bar(a.len() as u64, "entries", args.quiet);
     let start = Instant::now();
     let counts = [
         AtomicU64::new(0),
@@ -279,10 +260,14 @@ fn entry(
         let entry_path = archive::entry_path(Some(path), name);
         match gamewire::open(bytes.to_vec(), Some(&entry_path), side, opts) {
             Ok(opened) => {
-                let json_dir = crate::io::parent_dir(&json_out);
-                let mut doc = Vec::new();
-                opened.write_document(&mut doc, !args.compact, Some(&json_dir))?;
-                Some((exact(&doc, &json_out, &bytes, side, opts), doc))
+                // Encoded back as `gamewire encode` would encode the JSON file.
+                let enc = gamewire::open::EncodeOptions {
+                    secret: opts.secret.clone(),
+                    ..gamewire::open::EncodeOptions::default()
+                };
+                let c =
+                    opened.write_document_checked(!args.compact, &json_out, &bytes, side, &enc)?;
+                Some((c.exact, c.text))
             }
             Err(_) => None,
         }
@@ -310,19 +295,4 @@ fn entry(
             Ok(Done::Extracted(size))
         }
     }
-}
-
-/// True when the JSON document `doc` (to be written at `json_path`) encodes back to
-/// `bytes`, as `gamewire encode` would encode it.
-fn exact(doc: &[u8], json_path: &Path, bytes: &[u8], side: &SideFiles, opts: &OpenOptions) -> bool {
-    let Ok(read) = gamewire::open::read_document(doc) else {
-        return false;
-    };
-    let enc = gamewire::open::EncodeOptions {
-        secret: opts.secret.clone(),
-        ..gamewire::open::EncodeOptions::default()
-    };
-    gamewire::open::encode_document(&read, Some(json_path), None, side, &enc)
-        .map(|e| e.bytes == bytes)
-        .unwrap_or(false)
 }

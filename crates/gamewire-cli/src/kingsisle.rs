@@ -1,7 +1,6 @@
 //! The `kingsisle` commands of the CLI.
 
 use crate::{Action, CliResult};
-use gamewire::kingsisle::view::{Item, ObjectRef};
 use gamewire::kingsisle::{self as ki, bind, json, Document, Options, TypeList, View};
 use std::path::PathBuf;
 
@@ -216,7 +215,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
             if args.view {
                 let mut scratch = Vec::new();
                 let v = View::decode_any(&input, &types, &opts, &mut scratch)?;
-                std::hint::black_box(visit(v.root()));
+                std::hint::black_box(v.root().visit_all());
             } else {
                 drop(decode_any(&input, &types, &opts)?);
             }
@@ -254,7 +253,7 @@ pub fn run(action: Action, args: Args) -> CliResult {
                 crate::bench::print_line("view", input.len(), t);
                 let t = crate::bench::median_time(|| {
                     let v = View::decode_any(&input, &types, &opts, &mut scratch)?;
-                    Ok(visit(v.root()))
+                    Ok(v.root().visit_all())
                 })?;
                 crate::bench::print_line("view+visit", input.len(), t);
             }
@@ -267,25 +266,6 @@ pub fn run(action: Action, args: Args) -> CliResult {
             Ok(())
         }
     }
-}
-
-/// Visits every property and value of `o` (the view's work a caller meets when it reads
-/// everything); returns a count that depends on all of them.
-fn visit(o: ObjectRef<'_, '_, '_>) -> u64 {
-    fn item(i: Item<'_, '_, '_>) -> u64 {
-        match i {
-            Item::Object(o) => visit(o),
-            Item::List(l) => l.iter().map(item).sum::<u64>() + 1,
-            Item::String(s) => s.len() as u64,
-            Item::Int(x) => x as u64 & 1,
-            Item::UInt(x) => x & 1,
-            _ => 1,
-        }
-    }
-    o.properties()
-        .map(|p| item(p.value) + u64::from(p.def.is_some()))
-        .sum::<u64>()
-        + 1
 }
 
 /// Options of `gamewire hash`.

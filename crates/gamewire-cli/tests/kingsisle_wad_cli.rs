@@ -28,6 +28,36 @@ fn fails(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `gamewire convert WAD --out-dir OUT`, which succeeds; its stderr (notes and summary).
+fn converted(wad: &Path, out: &Path) -> String {
+    let c = bin()
+        .arg("convert")
+        .arg(wad)
+        .arg("--out-dir")
+        .arg(out)
+        .output()
+        .unwrap();
+    ok(&c);
+    String::from_utf8_lossy(&c.stderr).into_owned()
+}
+
+/// `gamewire encode JSON -o BACK` gives the bytes of the repository's file `want`.
+fn encodes_back(json: &Path, back: &Path, want: &str) {
+    ok(&bin()
+        .arg("encode")
+        .arg(json)
+        .arg("-o")
+        .arg(back)
+        .output()
+        .unwrap());
+    assert_eq!(
+        std::fs::read(back).unwrap(),
+        std::fs::read(root().join(want)).unwrap(),
+        "{}",
+        json.display()
+    );
+}
+
 /// A folder with an ObjectProperty BINd file, a text file and an `.mp3`, packed; and the
 /// sample's type list beside the archive.
 fn packed(dir: &Path, version: &str) -> PathBuf {
@@ -205,31 +235,15 @@ fn inspect_decode_entry_and_convert() {
     assert!(e.contains("--entry NAME"), "{e}");
     // convert: the object to JSON that encodes back to the entry's bytes, the rest as is.
     let out = t.path().join("conv");
-    let c = bin()
-        .arg("convert")
-        .arg(&wad)
-        .arg("--out-dir")
-        .arg(&out)
-        .output()
-        .unwrap();
-    ok(&c);
-    let summary = String::from_utf8_lossy(&c.stderr);
+    let summary = converted(&wad, &out);
     assert!(
         summary.contains("1 decoded to JSON, 2 extracted"),
         "{summary}"
     );
-    let json = out.join("ObjectData/Items/item.bin.json");
-    let back = t.path().join("back.bin");
-    ok(&bin()
-        .arg("encode")
-        .arg(&json)
-        .arg("-o")
-        .arg(&back)
-        .output()
-        .unwrap());
-    assert_eq!(
-        std::fs::read(&back).unwrap(),
-        std::fs::read(root().join("samples/kingsisle/item.bin")).unwrap()
+    encodes_back(
+        &out.join("ObjectData/Items/item.bin.json"),
+        &t.path().join("back.bin"),
+        "samples/kingsisle/item.bin",
     );
     assert_eq!(
         std::fs::read(out.join("readme.txt")).unwrap(),
@@ -396,4 +410,55 @@ fn a_damaged_entry_stops_unpacking_and_leaves_nothing_extracted() {
         "{e}"
     );
     assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0, "left empty");
+}
+
+#[test]
+fn convert_keeps_raw_an_entry_whose_json_would_not_come_back_exact() {
+    // An XML object file decodes, but its JSON is written back as gamewire lays XML out
+    // (not byte for byte): it must be extracted as it is, with a note; the Godot save
+    // beside it comes back exact and is written as JSON.
+    let t = tempfile::tempdir().unwrap();
+    let src = t.path().join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let xml = root().join("tests/fixtures/kingsisle/xml/item.xml");
+    std::fs::copy(&xml, src.join("item.xml")).unwrap();
+    std::fs::copy(
+        root().join("samples/godot/save.godot3.bin"),
+        src.join("save.dat"),
+    )
+    .unwrap();
+    std::fs::copy(
+        root().join("tests/fixtures/kingsisle/xml/item.types.json"),
+        t.path().join("types.json"),
+    )
+    .unwrap();
+    let wad = t.path().join("mixed.wad");
+    ok(&bin()
+        .args(["kingsisle", "wad", "pack"])
+        .arg(&src)
+        .arg("-o")
+        .arg(&wad)
+        .output()
+        .unwrap());
+    let out = t.path().join("conv");
+    let err = converted(&wad, &out);
+    assert!(
+        err.contains("entry item.xml: extracted as it is: its JSON would not encode back"),
+        "{err}"
+    );
+    assert!(!out.join("item.xml.json").exists());
+    assert_eq!(
+        std::fs::read(out.join("item.xml")).unwrap(),
+        std::fs::read(&xml).unwrap()
+    );
+    // The save's document encodes back to the save.
+    encodes_back(
+        &out.join("save.dat.json"),
+        &t.path().join("save.back"),
+        "samples/godot/save.godot3.bin",
+    );
+    assert!(
+        err.contains("1 decoded to JSON, 1 extracted as they are"),
+        "{err}"
+    );
 }

@@ -108,15 +108,21 @@ pub fn check_text(text: &[u8], max_depth: usize) -> Result<(), TextError> {
     while i < text.len() {
         let b = text[i];
         if in_str {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_str = false,
-                b'\n' => {
+            if escaped {
+                escaped = false;
+                i += 1;
+                continue;
+            }
+            // Straight to the string's next quote, backslash or line break.
+            i += memchr::memchr3(b'"', b'\\', b'\n', &text[i..]).unwrap_or(text.len() - i);
+            match text.get(i) {
+                Some(b'\\') => escaped = true,
+                Some(b'"') => in_str = false,
+                Some(_) => {
                     line += 1;
                     line_start = i + 1;
                 }
-                _ => {}
+                None => break,
             }
             i += 1;
             continue;
@@ -125,6 +131,11 @@ pub fn check_text(text: &[u8], max_depth: usize) -> Result<(), TextError> {
             b'\n' => {
                 line += 1;
                 line_start = i + 1;
+            }
+            // Indentation in one step.
+            b' ' => {
+                i += text[i..].iter().take_while(|&&c| c == b' ').count();
+                continue;
             }
             b'"' => in_str = true,
             b'[' | b'{' => {
@@ -358,6 +369,22 @@ mod tests {
             e.to_string().contains("limit of 64 at line 2 column 66"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn strings_and_indentation_are_passed_over_with_lines_counted() {
+        // Brackets, digits and escaped quotes inside strings count for nothing; a line
+        // break inside a string (and after indentation) still counts a line.
+        let inner = "\"[[{ 18446744073709551616 \\\" ]]\\\\\"";
+        let text = format!("[\n    {inner},\n    \"a\nb\",\n        [[18446744073709551616]]]");
+        let e = check_text(text.as_bytes(), 64).unwrap_err();
+        assert_eq!((e.line, e.column), (5, 11), "{e}");
+        assert!(check_text(format!("[{inner}]").as_bytes(), 1).is_ok());
+        let e = check_text(format!("[{inner}, [2]]").as_bytes(), 1).unwrap_err();
+        assert!(e.message.contains("limit of 1"), "{e}");
+        // A string left open at the end is the parser's error, not a panic here.
+        assert!(check_text(b"[\"abc\\", 8).is_ok());
+        assert!(check_text(b"[\"abc", 8).is_ok());
     }
 
     #[test]

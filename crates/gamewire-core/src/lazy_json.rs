@@ -388,6 +388,44 @@ impl Edit<'_> {
     }
 }
 
+/// An [`Edit`] that owns its value: one kept past the request that gave it (a list of
+/// edits to apply later, a test's table of cases). [`OwnedEdit::edit`] lends it as the
+/// [`Edit`] the formats' splicing takes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OwnedEdit {
+    /// [`Edit::Replace`].
+    Replace(Json),
+    /// [`Edit::Add`].
+    Add(Json),
+    /// [`Edit::Insert`].
+    Insert(usize, Json),
+    /// [`Edit::Remove`].
+    Remove,
+}
+
+impl OwnedEdit {
+    /// The edit, borrowing this one's value.
+    pub fn edit(&self) -> Edit<'_> {
+        match self {
+            OwnedEdit::Replace(v) => Edit::Replace(v),
+            OwnedEdit::Add(v) => Edit::Add(v),
+            OwnedEdit::Insert(i, v) => Edit::Insert(*i, v),
+            OwnedEdit::Remove => Edit::Remove,
+        }
+    }
+}
+
+impl From<Edit<'_>> for OwnedEdit {
+    fn from(e: Edit<'_>) -> Self {
+        match e {
+            Edit::Replace(v) => OwnedEdit::Replace(v.clone()),
+            Edit::Add(v) => OwnedEdit::Add(v.clone()),
+            Edit::Insert(i, v) => OwnedEdit::Insert(i, v.clone()),
+            Edit::Remove => OwnedEdit::Remove,
+        }
+    }
+}
+
 /// Applies `edit` at `toks` inside `j` (a small value's JSON, edited whole by a format
 /// that re-encodes it). Errors name what is missing.
 pub fn apply_edit(j: &mut Json, toks: &[String], edit: Edit<'_>) -> Result<(), String> {
@@ -555,5 +593,15 @@ mod tests {
         assert!(apply_edit(&mut j, &t("/b/q"), Edit::Replace(&json!(1))).is_err());
         assert!(apply_edit(&mut j, &t(""), Edit::Remove).is_err());
         assert!(Edit::Remove.changes_count() && !Edit::Replace(&json!(1)).changes_count());
+        let v = json!({"k": [1]});
+        for e in [
+            Edit::Replace(&v),
+            Edit::Add(&v),
+            Edit::Insert(2, &v),
+            Edit::Remove,
+        ] {
+            let owned = OwnedEdit::from(e);
+            assert_eq!(format!("{:?}", owned.edit()), format!("{e:?}"));
+        }
     }
 }

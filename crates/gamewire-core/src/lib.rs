@@ -6,6 +6,9 @@
 //! - [`Reader`]: a little-endian byte cursor over a slice that checks every length
 //!   against the bytes that remain before anything is allocated.
 //! - [`inspect`]: the inspect tree every format fills and every front end shows.
+//! - [`json_gaps`]: the text between a JSON value's tokens that a file's layout keeps
+//!   (O3DE's comments, trailing commas, odd spacing), for the O3DE crate and the
+//!   library's settings alike.
 //! - [`json_text`]: reading JSON text strictly (integers past 64 bits, repeated keys,
 //!   nesting), with line and column in every error.
 //! - [`hex`] and [`base64`]: text of raw bytes, as the JSON mappings write them (the one
@@ -19,6 +22,7 @@ mod error;
 pub mod files;
 pub mod hex;
 pub mod inspect;
+pub mod json_gaps;
 pub mod json_out;
 pub mod json_span;
 pub mod json_text;

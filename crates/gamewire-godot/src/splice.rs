@@ -188,26 +188,8 @@ mod tests {
     use super::*;
     use crate::json::to_json;
     use crate::{DecodeOptions, Version};
+    use gamewire_core::lazy_json::OwnedEdit as Op;
     use serde_json::json;
-
-    /// An edit with its value owned.
-    enum Op {
-        Replace(serde_json::Value),
-        Add(serde_json::Value),
-        Insert(usize, serde_json::Value),
-        Remove,
-    }
-
-    impl Op {
-        fn edit(&self) -> Edit<'_> {
-            match self {
-                Op::Replace(v) => Edit::Replace(v),
-                Op::Add(v) => Edit::Add(v),
-                Op::Insert(i, v) => Edit::Insert(*i, v),
-                Op::Remove => Edit::Remove,
-            }
-        }
-    }
 
     fn bytes(j: serde_json::Value, v: Version) -> Vec<u8> {
         encode(&from_json(&j, v).unwrap(), &EncodeOptions::new(v)).unwrap()

@@ -5,7 +5,6 @@
 //! list of N objects, each an `unsigned int`, an `int` and a short `std::string`; default
 //! N = 100,000). Restrict callgrind to the reader with
 //! `--toggle-collect=profile_kingsisle::run` (the one function that reads).
-use gamewire_kingsisle::view::{Item, ObjectRef};
 use gamewire_kingsisle::{
     bind, inspect, json, ClassDef, Document, Object, Options, PropertyDef, TypeList, Value, View,
 };
@@ -58,24 +57,6 @@ fn setup(n: usize) -> (TypeList, Vec<u8>) {
     (types, bytes)
 }
 
-/// Every property and value of `o` visited (as the CLI's `bench kingsisle --view` does).
-fn visit(o: ObjectRef<'_, '_, '_>) -> u64 {
-    fn item(i: Item<'_, '_, '_>) -> u64 {
-        match i {
-            Item::Object(o) => visit(o),
-            Item::List(l) => l.iter().map(item).sum::<u64>() + 1,
-            Item::String(s) => s.len() as u64,
-            Item::Int(x) => x as u64 & 1,
-            Item::UInt(x) => x & 1,
-            _ => 1,
-        }
-    }
-    o.properties()
-        .map(|p| item(p.value) + u64::from(p.def.is_some()))
-        .sum::<u64>()
-        + 1
-}
-
 /// Reads `bytes` with the named reader (the owned decode's tree is dropped inside);
 /// returns something that depends on every value.
 #[inline(never)]
@@ -95,7 +76,7 @@ fn run(reader: &str, bytes: &[u8], types: &TypeList, doc: &Document) -> usize {
         "visit" => {
             let mut scratch = Vec::new();
             let v = View::decode_bind(bytes, types, &opts, &mut scratch).unwrap();
-            visit(v.root()) as usize
+            v.root().visit_all() as usize
         }
         "json" => json::to_json_bytes(doc, types, false).unwrap().len(),
         "inspect" => inspect::tree(bytes, types, "types", 8).unwrap().len(),

@@ -25,48 +25,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
-/// The text between the tokens of one value, where it is not the file's own layout
-/// (`None`: as the layout writes it).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Gaps {
-    /// Before the value (a member: before its name), after the `{`, `[` or `,` before
-    /// it; for the root, the start of the file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub before: Option<String>,
-    /// A member: between its name and the colon.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// A member: between the colon and the value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub colon: Option<String>,
-    /// After the value, up to the `,` or closing bracket after it; for the root, the end
-    /// of the file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after: Option<String>,
-    /// A comment on the value's line after its comma (`"a": 1, // why`), or after the
-    /// last value (`"a": 1 // why`): it goes with this value, not the next.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comma: Option<String>,
-    /// An object or array: before its closing bracket (after the last value, or after
-    /// its trailing comma; in an empty one, between the brackets).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub close: Option<String>,
-    /// An object or array: a comma follows its last value (as the settings registry
-    /// accepts).
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub trailing_comma: bool,
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-impl Gaps {
-    fn is_empty(&self) -> bool {
-        *self == Gaps::default()
-    }
-}
+/// The text between the tokens of one value (written once, in `gamewire_core`, for the
+/// library's settings too).
+pub use gamewire_core::json_gaps::Gaps;
 
 /// How a file is laid out, beyond its JSON document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

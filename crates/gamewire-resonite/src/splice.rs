@@ -226,26 +226,8 @@ fn spliced(bson: &[u8], cut: Range<usize>, bytes: &[u8], holders: &[usize]) -> R
 mod tests {
     use super::*;
     use crate::json::document_to_json;
+    use gamewire_core::lazy_json::OwnedEdit as Op;
     use serde_json::json;
-
-    /// An edit with its value owned.
-    enum Op {
-        Replace(serde_json::Value),
-        Add(serde_json::Value),
-        Insert(usize, serde_json::Value),
-        Remove,
-    }
-
-    impl Op {
-        fn edit(&self) -> Edit<'_> {
-            match self {
-                Op::Replace(v) => Edit::Replace(v),
-                Op::Add(v) => Edit::Add(v),
-                Op::Insert(i, v) => Edit::Insert(*i, v),
-                Op::Remove => Edit::Remove,
-            }
-        }
-    }
 
     fn bson(j: &serde_json::Value) -> Vec<u8> {
         bson_write::to_vec(&document_from_json(j, 64).unwrap(), 64).unwrap()

@@ -28,15 +28,7 @@ impl Type {
     /// The names of a vector type's components, in the order of its JSON array, and
     /// whether they are integers (32-bit) rather than floats (32-bit).
     pub fn components(&self) -> Option<(&'static [&'static str], bool)> {
-        tag_components(match self {
-            Type::Vector2 => "vector2",
-            Type::Vector2Int => "vector2int",
-            Type::Vector3 => "vector3",
-            Type::Vector3Int => "vector3int",
-            Type::Vector4 => "vector4",
-            Type::Quaternion => "quaternion",
-            _ => return None,
-        })
+        tag_components(self.keyword()?)
     }
 }
 

@@ -88,6 +88,26 @@ fn every_file_opens_and_comes_back_from_its_value_and_its_document() {
         let from_doc = encode_document(&d, Some(&path), None, &side, &EncodeOptions::default())
             .unwrap_or_else(|e| panic!("{name}: {e}"))
             .bytes;
+        // The check `convert` makes (the document written in memory, its header, floats
+        // and data read back where they were written) gives the same document and the
+        // verdict of the whole round trip through `read_document`.
+        let checked = opened
+            .write_document_checked(true, &path, &data, &side, &EncodeOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(checked.text, doc, "{name}: the checked document");
+        assert_eq!(
+            checked.exact,
+            from_doc == data,
+            "{name}: the check's verdict"
+        );
+        if checked.exact {
+            let mut other = data.clone();
+            other.push(0);
+            let again = opened
+                .write_document_checked(true, &path, &other, &side, &EncodeOptions::default())
+                .unwrap();
+            assert!(!again.exact, "{name}: other bytes are not exact");
+        }
         let compressed = matches!(&settings, Settings::Resonite(r) if r.compression != "none");
         if compressed {
             // Recompressed: the same data tree.

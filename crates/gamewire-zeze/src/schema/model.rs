@@ -52,7 +52,61 @@ pub enum Type {
     Quaternion,
 }
 
+/// The built-in types a solution names by a keyword (every other name is a bean's).
+const KEYWORDS: [Type; 16] = [
+    Type::Bool,
+    Type::Byte,
+    Type::Short,
+    Type::Int,
+    Type::Long,
+    Type::Float,
+    Type::Double,
+    Type::String,
+    Type::Binary,
+    Type::Decimal,
+    Type::Vector2,
+    Type::Vector2Int,
+    Type::Vector3,
+    Type::Vector3Int,
+    Type::Vector4,
+    Type::Quaternion,
+];
+
 impl Type {
+    /// The keyword a solution names this built-in type by (`int`, `vector3`), in lower
+    /// case; `None` for containers, beans and `dynamic`.
+    pub fn keyword(&self) -> Option<&'static str> {
+        Some(match self {
+            Type::Bool => "bool",
+            Type::Byte => "byte",
+            Type::Short => "short",
+            Type::Int => "int",
+            Type::Long => "long",
+            Type::Float => "float",
+            Type::Double => "double",
+            Type::String => "string",
+            Type::Binary => "binary",
+            Type::Decimal => "decimal",
+            Type::Vector2 => "vector2",
+            Type::Vector2Int => "vector2int",
+            Type::Vector3 => "vector3",
+            Type::Vector3Int => "vector3int",
+            Type::Vector4 => "vector4",
+            Type::Quaternion => "quaternion",
+            Type::List(_) | Type::Set(_) | Type::Map(..) | Type::Bean(_) | Type::Dynamic(_) => {
+                return None
+            }
+        })
+    }
+
+    /// The built-in type a solution names by `keyword` (in lower case), if it is one.
+    pub fn from_keyword(keyword: &str) -> Option<Type> {
+        KEYWORDS
+            .iter()
+            .find(|t| t.keyword() == Some(keyword))
+            .cloned()
+    }
+
     /// The wire type Zeze writes for this type (its `TypeTagName`).
     pub fn wire(&self) -> WireType {
         match self {
@@ -326,5 +380,27 @@ impl Schema {
             out.push(b);
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_name_the_built_in_types_both_ways() {
+        for t in &KEYWORDS {
+            let k = t.keyword().unwrap();
+            assert_eq!(Type::from_keyword(k).as_ref(), Some(t), "{k}");
+        }
+        assert_eq!(Type::from_keyword("vector3int"), Some(Type::Vector3Int));
+        assert_eq!(Type::from_keyword("quaternion"), Some(Type::Quaternion));
+        assert_eq!(Type::from_keyword("BeanName"), None);
+        assert_eq!(Type::from_keyword("list"), None);
+        assert_eq!(Type::List(Box::new(Type::Int)).keyword(), None);
+        assert_eq!(Type::Bean("a.B".into()).keyword(), None);
+        // The vector keywords are the schema-less JSON's tags too.
+        assert_eq!(Type::Vector2Int.components(), Some((&["x", "y"][..], true)));
+        assert_eq!(Type::Int.components(), None);
     }
 }

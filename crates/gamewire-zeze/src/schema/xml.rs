@@ -436,24 +436,9 @@ fn resolve_type(
             Box::new(resolve_type(v, resolve, dynamic)?),
         ),
         Raw::Dynamic(vals, base) => Type::Dynamic(dynamic(vals, base.as_deref())?),
-        Raw::Named(n) => match n.to_ascii_lowercase().as_str() {
-            "bool" => Type::Bool,
-            "byte" => Type::Byte,
-            "short" => Type::Short,
-            "int" => Type::Int,
-            "long" => Type::Long,
-            "float" => Type::Float,
-            "double" => Type::Double,
-            "string" => Type::String,
-            "binary" => Type::Binary,
-            "decimal" => Type::Decimal,
-            "vector2" => Type::Vector2,
-            "vector2int" => Type::Vector2Int,
-            "vector3" => Type::Vector3,
-            "vector3int" => Type::Vector3Int,
-            "vector4" => Type::Vector4,
-            "quaternion" => Type::Quaternion,
-            _ => Type::Bean(resolve(n)?),
+        Raw::Named(n) => match Type::from_keyword(&n.to_ascii_lowercase()) {
+            Some(t) => t,
+            None => Type::Bean(resolve(n)?),
         },
     })
 }

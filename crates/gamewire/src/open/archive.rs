@@ -245,6 +245,26 @@ pub fn archive(data: &[u8]) -> Option<Result<Box<dyn Archive + '_>>> {
     archive_with(data, None)
 }
 
+/// The KingsIsle type list for the ObjectProperty entries of the archive at `path`: the
+/// one rule of a file's type list (`NAME.types.json`, `STEM.types.json`, `types.json`,
+/// `types.xml`, beside the archive or in a parent folder), for the archive's name.
+/// `None` when there is none (or without KingsIsle support).
+pub fn type_list(side: &SideFiles, path: &Path) -> Option<PathBuf> {
+    #[cfg(feature = "kingsisle")]
+    {
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        side.find(
+            Some(path),
+            &super::formats::kingsisle::type_list_names(name.as_deref()),
+        )
+    }
+    #[cfg(not(feature = "kingsisle"))]
+    {
+        let _ = (side, path);
+        None
+    }
+}
+
 /// The archive in `data` read with `secret` (the key of an encrypted Godot pack), or
 /// `None` when `data` is no archive gamewire knows.
 pub fn archive_with<'a>(

@@ -426,6 +426,17 @@ impl Opened {
         pretty: bool,
         json_dir: Option<&Path>,
     ) -> Result<()> {
+        self.write_document_parts(w, pretty, json_dir).map(|_| ())
+    }
+
+    /// [`Opened::write_document`], giving the header's text, where the data stands in
+    /// what was written and the text of the float record (if any).
+    fn write_document_parts(
+        &self,
+        w: &mut dyn Write,
+        pretty: bool,
+        json_dir: Option<&Path>,
+    ) -> Result<Written> {
         let header =
             serde_json::to_string(&self.header(json_dir)).map_err(|e| Error::msg(e.to_string()))?;
         let io = |e: std::io::Error| Error::msg(format!("cannot write: {e}"));
@@ -434,26 +445,65 @@ impl Opened {
         // The header goes out with the data's first byte: a file that fails to decode
         // leaves nothing written.
         let head = format!("{{\"$gamewire\":{sp}{header},{sep}\"data\":{sp}").into_bytes();
+        let data_start = head.len();
         let mut scan = numbers::ScanningWriter {
             inner: Prefixed {
                 inner: &mut *w,
                 head: Some(head),
+                written: 0,
             },
             scan: numbers::FloatScan::new(),
         };
-        self.write_json(&mut scan, pretty)?;
+        // The JSON writers write a token at a time: the scan (and the writer under it)
+        // take it in blocks.
+        let mut blocks = Blocks::new(&mut scan);
+        self.write_json(&mut blocks, pretty)?;
+        blocks.finish().map_err(io)?;
         let numbers::ScanningWriter { inner, scan } = scan;
+        let data = data_start..data_start + inner.written;
         if let Some(head) = inner.head {
             inner.inner.write_all(&head).map_err(io)?;
         }
         let floats = scan.finish();
-        if !floats.is_empty() {
+        let floats = if floats.is_empty() {
+            None
+        } else {
             let f = serde_json::to_string(&floats).map_err(|e| Error::msg(e.to_string()))?;
             write!(w, ",{sep}\"$floats\":{sp}{f}").map_err(io)?;
-        }
-        w.write_all(b"}\n").map_err(io)
+            Some(f)
+        };
+        w.write_all(b"}\n").map_err(io)?;
+        Ok(Written {
+            header,
+            data,
+            floats,
+        })
     }
 
+    /// The whole JSON document ([`Opened::write_document`]) in memory, and whether it
+    /// encodes back to exactly `bytes` (the file as it was read) as `gamewire encode`
+    /// encodes it from `json_path`: its header read back into settings, side files
+    /// found from the document's folder, floats restored from its record, its data
+    /// parsed and encoded by the format. What is not read again is only what
+    /// [`read_document`] would find where this document was just written: where its
+    /// data starts and ends. What `convert` writes only when exact.
+    pub fn write_document_checked(
+        &self,
+        pretty: bool,
+        json_path: &Path,
+        bytes: &[u8],
+        side: &SideFiles,
+        opts: &EncodeOptions,
+    ) -> Result<CheckedDocument> {
+        let json_dir = json_path.parent().unwrap_or(Path::new(""));
+        let mut text = Vec::new();
+        let written = self.write_document_parts(&mut text, pretty, Some(json_dir))?;
+        let exact = written
+            .read_back(&text)
+            .and_then(|doc| encode_document(&doc, Some(json_path), None, side, opts))
+            .is_ok_and(|e| e.bytes == bytes);
+        Ok(CheckedDocument { text, exact })
+    }
     /// The file's value in its format crate's model (see [`Value`]), read with the
     /// file's settings.
     pub fn value(&self) -> Result<Value<'_>> {
@@ -528,10 +578,12 @@ impl Opened {
     }
 }
 
-/// A writer that puts `head` out before the first bytes written through it.
+/// A writer that puts `head` out before the first bytes written through it, and counts
+/// the bytes written after it.
 struct Prefixed<'a> {
     inner: &'a mut dyn Write,
     head: Option<Vec<u8>>,
+    written: usize,
 }
 
 impl Write for Prefixed<'_> {
@@ -539,12 +591,99 @@ impl Write for Prefixed<'_> {
         if let Some(head) = self.head.take() {
             self.inner.write_all(&head)?;
         }
-        self.inner.write(buf)
+        let n = self.inner.write(buf)?;
+        self.written += n;
+        Ok(n)
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner.flush()
     }
+}
+
+/// A writer that hands what is written to `inner` in blocks of [`Blocks::SIZE`] bytes
+/// (and the rest at [`Blocks::finish`]); nothing is handed on when dropped unfinished.
+struct Blocks<'a> {
+    inner: &'a mut dyn Write,
+    buf: Vec<u8>,
+}
+
+impl<'a> Blocks<'a> {
+    const SIZE: usize = 64 * 1024;
+
+    fn new(inner: &'a mut dyn Write) -> Self {
+        Blocks {
+            inner,
+            buf: Vec::with_capacity(Self::SIZE),
+        }
+    }
+
+    /// Hands on what is left.
+    fn finish(mut self) -> std::io::Result<()> {
+        self.inner.write_all(&self.buf)?;
+        self.buf.clear();
+        Ok(())
+    }
+}
+
+impl Write for Blocks<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.buf.len() + buf.len() > Self::SIZE {
+            self.inner.write_all(&self.buf)?;
+            self.buf.clear();
+            if buf.len() >= Self::SIZE {
+                self.inner.write_all(buf)?;
+                return Ok(buf.len());
+            }
+        }
+        self.buf.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// What [`Opened::write_document_parts`] wrote, to read it back as [`read_document`]
+/// does without finding the data again.
+struct Written {
+    header: String,
+    data: std::ops::Range<usize>,
+    floats: Option<String>,
+}
+
+impl Written {
+    /// The document in `text` (what was written): the header's settings and the float
+    /// record read back from their text as [`read_document`] reads them, and the data's
+    /// text where it was written.
+    fn read_back<'t>(&self, text: &'t [u8]) -> Result<JsonDocument<'t>> {
+        let header: serde_json::Value = serde_json::from_str(&self.header)
+            .map_err(|e| Error::msg(format!("a gamewire JSON document: {e}")))?;
+        let floats = match &self.floats {
+            Some(f) => serde_json::from_str(f)
+                .map_err(|e| Error::msg(format!("a gamewire JSON document: {e}")))?,
+            None => FloatRecord::default(),
+        };
+        let data = text
+            .get(self.data.clone())
+            .ok_or_else(|| Error::msg("the document's data is not where it was written"))?;
+        Ok(JsonDocument {
+            settings: Some(formats::header_settings(header)?),
+            data: Cow::Borrowed(data),
+            floats,
+        })
+    }
+}
+
+/// A JSON document written in memory with the verdict of its round trip
+/// ([`Opened::write_document_checked`]).
+#[derive(Debug, Clone)]
+pub struct CheckedDocument {
+    /// The whole document, as [`Opened::write_document`] writes it.
+    pub text: Vec<u8>,
+    /// True when it encodes back to exactly the file's bytes.
+    pub exact: bool,
 }
 
 /// A JSON document as gamewire writes it: the header (if any), the exact text of the

@@ -219,33 +219,10 @@ pub enum O3deLayout {
 }
 
 /// The text of an O3DE file between the tokens of one value, where it differs from the
-/// file's layout (`None`: as the layout writes it). The same fields as
-/// `gamewire_o3de::layout::Gaps`, which reads and writes them.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct O3deGaps {
-    /// Before the value (a member: before its name); for the root, the file's start.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub before: Option<String>,
-    /// A member: between its name and the colon.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
-    /// A member: between the colon and the value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub colon: Option<String>,
-    /// After the value, before its comma; for the root, the file's end.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after: Option<String>,
-    /// A comment on the value's line, after its comma (or after the last value).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub comma: Option<String>,
-    /// An object or array: before its closing bracket.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub close: Option<String>,
-    /// An object or array: a comma follows its last value.
-    #[serde(default, skip_serializing_if = "is_false")]
-    pub trailing_comma: bool,
-}
+/// file's layout (`None`: as the layout writes it): `gamewire_o3de::layout::Gaps`, which
+/// reads and writes it, written once in `gamewire_core` so that the settings build
+/// without the O3DE crate.
+pub use gamewire_core::json_gaps::Gaps as O3deGaps;
 
 /// Settings of an O3DE file: its layout, so that it is written back byte for byte, and
 /// an edited document in the file's own layout.

@@ -797,21 +797,7 @@ mod zeze {
     }
 
     fn name(ty: &Type) -> &'static str {
-        match ty {
-            Type::Byte => "byte",
-            Type::Short => "short",
-            Type::Int => "int",
-            Type::Long => "long",
-            Type::Float => "float",
-            Type::Double => "double",
-            Type::Vector2 => "vector2",
-            Type::Vector2Int => "vector2int",
-            Type::Vector3 => "vector3",
-            Type::Vector3Int => "vector3int",
-            Type::Vector4 => "vector4",
-            Type::Quaternion => "quaternion",
-            _ => "",
-        }
+        ty.keyword().unwrap_or("")
     }
 
     fn of_type(ty: &Type) -> Option<ValueType> {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 /// The names a type list beside `name` may have, nearest first: `<name>.types.json`,
 /// `<stem>.types.json`, `types.json`, `types.xml`.
-pub(super) fn type_list_names(name: Option<&str>) -> Vec<String> {
+pub(in crate::open) fn type_list_names(name: Option<&str>) -> Vec<String> {
     let mut names = Vec::new();
     if let Some(name) = name {
         let stem = name.split('.').next().unwrap_or("");

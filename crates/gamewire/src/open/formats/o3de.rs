@@ -1,14 +1,14 @@
 //! O3DE: the document as written, checked by a registry beside it when it knows the
 //! file's class.
 
-use super::super::settings::{O3deGaps, O3deLayout, O3deSettings};
+use super::super::settings::{O3deLayout, O3deSettings};
 use super::super::side::SideFiles;
 use super::super::{OpenOptions, Opened, Resolved, Settings};
 use gamewire_core::inspect::TreeBuilder;
 use gamewire_core::{Error, Result};
 use gamewire_o3de::doc::{Document, Layout, Syntax, MAX_DEPTH};
 use gamewire_o3de::envelope::Envelope;
-use gamewire_o3de::layout::{Gaps, Style};
+use gamewire_o3de::layout::Style;
 use gamewire_o3de::recognize::{self, FileKind};
 use gamewire_o3de::{self as o3de, LoadOptions, Processing, Registry};
 use std::io::Write;
@@ -77,22 +77,7 @@ fn style(s: &O3deSettings) -> Style {
         indent: s.indent.clone().unwrap_or_else(|| "    ".to_owned()),
         newline: s.newline.clone().unwrap_or_else(|| "\n".to_owned()),
         final_newline: s.final_newline,
-        gaps: s
-            .gaps
-            .iter()
-            .map(|(k, g)| {
-                let g = Gaps {
-                    before: g.before.clone(),
-                    name: g.name.clone(),
-                    colon: g.colon.clone(),
-                    after: g.after.clone(),
-                    comma: g.comma.clone(),
-                    close: g.close.clone(),
-                    trailing_comma: g.trailing_comma,
-                };
-                (k.clone(), g)
-            })
-            .collect(),
+        gaps: s.gaps.clone(),
         texts: s.texts.clone(),
     }
 }
@@ -107,22 +92,7 @@ fn keep_style(s: &mut O3deSettings, style: Style) {
     s.final_newline = style.final_newline;
     s.indent = (style.indent != "    " && !style.compact).then_some(style.indent);
     s.newline = (style.newline != "\n").then_some(style.newline);
-    s.gaps = style
-        .gaps
-        .into_iter()
-        .map(|(k, g)| {
-            let g = O3deGaps {
-                before: g.before,
-                name: g.name,
-                colon: g.colon,
-                after: g.after,
-                comma: g.comma,
-                close: g.close,
-                trailing_comma: g.trailing_comma,
-            };
-            (k, g)
-        })
-        .collect();
+    s.gaps = style.gaps;
     s.texts = style.texts;
 }
 
