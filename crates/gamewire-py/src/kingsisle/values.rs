@@ -257,6 +257,16 @@ impl<'py, 'x> Conv<'py, 'x> {
         Conv { limit, ..self }
     }
 
+    /// The interpreter the values are made in.
+    pub fn py(&self) -> Python<'py> {
+        self.py
+    }
+
+    /// The type list's names.
+    pub fn types(&self) -> &'x Types {
+        self.types
+    }
+
     /// True when a conversion stopped at the depth limit.
     pub fn went_over(&self) -> bool {
         self.over.get()
@@ -429,7 +439,15 @@ impl<'py, 'x> Conv<'py, 'x> {
         &self,
         o: ObjectRef<'_, '_, '_>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
-        let (type_name, type_hash) = self.types.class_head(self.py, o.class());
+        self.new_object(o.class())
+    }
+
+    /// An empty `Object` of `class`, and the dict it is.
+    pub fn new_object(
+        &self,
+        class: &ClassDef,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        let (type_name, type_hash) = self.types.class_head(self.py, class);
         let obj = Bound::new(
             self.py,
             KiObject {
@@ -473,29 +491,42 @@ impl<'py, 'x> Conv<'py, 'x> {
         manual: Option<&KeptZlib>,
         flag: Option<&KeptZlib>,
     ) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
+        self.extras(&Extras {
+            bind: view.is_bind(),
+            flags: view.flags(),
+            zlib_marker: view.zlib_marker(),
+            padding: view.padding(),
+            trailing: view.trailing(),
+            manual,
+            flag,
+        })
+    }
+
+    /// The root object's `$` entries of `e`, only those present.
+    pub fn extras(&self, e: &Extras<'_>) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
         let py = self.py;
         let mut out = Vec::new();
-        if view.is_bind() {
+        if e.bind {
             out.push(("$bind", true.into_bound_py_any(py)?));
         }
-        if let Some(f) = view.flags() {
+        if let Some(f) = e.flags {
             out.push(("$flags", f.into_bound_py_any(py)?));
         }
-        if let Some(z) = view.zlib_marker() {
+        if let Some(z) = e.zlib_marker {
             out.push(("$zlib_marker", z.into_bound_py_any(py)?));
         }
-        if !view.padding().is_empty() {
-            let pairs = view
-                .padding()
+        if !e.padding.is_empty() {
+            let pairs = e
+                .padding
                 .iter()
                 .map(|&(bit, v)| PyList::new(py, [bit, u64::from(v)]))
                 .collect::<PyResult<Vec<_>>>()?;
             out.push(("$padding", PyList::new(py, pairs)?.into_any()));
         }
-        if !view.trailing().is_empty() {
-            out.push(("$trailing", hex(view.trailing()).into_bound_py_any(py)?));
+        if !e.trailing.is_empty() {
+            out.push(("$trailing", hex(e.trailing).into_bound_py_any(py)?));
         }
-        for (key, k) in [("$manual_zlib", manual), ("$flag_zlib", flag)] {
+        for (key, k) in [("$manual_zlib", e.manual), ("$flag_zlib", e.flag)] {
             if let Some(k) = k {
                 let pair = PyList::new(
                     py,
@@ -509,4 +540,22 @@ impl<'py, 'x> Conv<'py, 'x> {
         }
         Ok(out)
     }
+}
+
+/// What lies around a root object, for its `$` entries ([`Conv::extras`]).
+pub struct Extras<'e> {
+    /// Read from a `BINd` file.
+    pub bind: bool,
+    /// The flags word.
+    pub flags: Option<u32>,
+    /// The zlib marker byte.
+    pub zlib_marker: Option<u8>,
+    /// Non-zero padding bits: (bit position, value).
+    pub padding: &'e [(u64, u8)],
+    /// The bytes after the root object.
+    pub trailing: &'e [u8],
+    /// The manual zlib framing's stream.
+    pub manual: Option<&'e KeptZlib>,
+    /// The stream behind serializer flag 8's marker.
+    pub flag: Option<&'e KeptZlib>,
 }
