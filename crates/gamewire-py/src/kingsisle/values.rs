@@ -25,12 +25,26 @@ use std::cell::{Cell, RefCell};
 /// up in the type list when ``encode`` meets ``type_hash=None``.
 #[pyclass(name = "Object", module = "gamewire.kingsisle", extends = PyDict, subclass)]
 pub struct KiObject {
-    /// The class name (a `str`, or `None`).
-    #[pyo3(get, set)]
-    type_name: PyObject,
-    /// The class hash (an `int`, or `None`: `encode` looks it up by name).
-    #[pyo3(get, set)]
-    type_hash: PyObject,
+    /// `(type_name, type_hash)`: one tuple shared by every object of a class that the
+    /// decode made (one field: a smaller object, one reference count to take), a new
+    /// one when either is set.
+    head: Py<PyTuple>,
+}
+
+impl KiObject {
+    /// An object of the class `head`, `(type_name, type_hash)`.
+    fn with_head(head: Py<PyTuple>) -> Self {
+        KiObject { head }
+    }
+
+    /// `(value, type_hash)` or `(type_name, value)`.
+    fn set_head(&mut self, py: Python<'_>, at: usize, value: PyObject) -> PyResult<()> {
+        let old = self.head.bind(py);
+        let mut pair = [old.get_item(0)?.unbind(), old.get_item(1)?.unbind()];
+        pair[at] = value;
+        self.head = PyTuple::new(py, pair)?.unbind();
+        Ok(())
+    }
 }
 
 #[pymethods]
@@ -43,23 +57,45 @@ impl KiObject {
         _args: &Bound<'_, PyTuple>,
         _kwargs: Option<&Bound<'_, PyDict>>,
     ) -> Self {
-        KiObject {
-            type_name: py.None(),
-            type_hash: py.None(),
-        }
+        KiObject::with_head(none_pair(py))
+    }
+
+    /// The class name (a `str`, or `None`).
+    #[getter]
+    fn type_name(&self, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(self.head.bind(py).get_item(0)?.unbind())
+    }
+
+    #[setter]
+    fn set_type_name(&mut self, py: Python<'_>, value: PyObject) -> PyResult<()> {
+        self.set_head(py, 0, value)
+    }
+
+    /// The class hash (an `int`, or `None`: `encode` looks it up by name).
+    #[getter]
+    fn type_hash(&self, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(self.head.bind(py).get_item(1)?.unbind())
+    }
+
+    #[setter]
+    fn set_type_hash(&mut self, py: Python<'_>, value: PyObject) -> PyResult<()> {
+        self.set_head(py, 1, value)
     }
 
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
-        visit.call(&self.type_name)?;
-        visit.call(&self.type_hash)
+        visit.call(&self.head)
     }
 
     fn __clear__(&mut self) {
-        Python::with_gil(|py| {
-            self.type_name = py.None();
-            self.type_hash = py.None();
-        })
+        Python::with_gil(|py| self.head = none_pair(py))
     }
+}
+
+/// `(None, None)`.
+fn none_pair(py: Python<'_>) -> Py<PyTuple> {
+    PyTuple::new(py, [py.None(), py.None()])
+        .expect("a tuple of two")
+        .unbind()
 }
 
 /// A type list with the Python strings of its names, each made once on first use and
@@ -73,8 +109,9 @@ pub struct Types {
 /// The Python strings of one class: its name and its properties' names (by index).
 struct ClassNames {
     name: Py<PyString>,
-    /// The class hash as a Python `int`, shared by every object of the class.
-    hash: PyObject,
+    /// `(name, hash)`: the head of every `Object` of the class (the hash a Python
+    /// `int`).
+    head: Py<PyTuple>,
     props: Vec<Py<PyString>>,
 }
 
@@ -92,7 +129,15 @@ impl Types {
         Some(self.names[i].get_or_init(py, || {
             ClassNames {
                 name: PyString::intern(py, &class.name).unbind(),
-                hash: class.hash.into_py_any(py).expect("a u32 converts to int"),
+                head: PyTuple::new(
+                    py,
+                    [
+                        PyString::intern(py, &class.name).into_any().unbind(),
+                        class.hash.into_py_any(py).expect("a u32 converts to int"),
+                    ],
+                )
+                .expect("a tuple of two")
+                .unbind(),
                 props: class
                     .properties
                     .iter()
@@ -110,14 +155,18 @@ impl Types {
         }
     }
 
-    /// The class name and hash as shared Python objects.
-    fn class_head(&self, py: Python<'_>, class: &ClassDef) -> (PyObject, PyObject) {
+    /// `(name, hash)` of `class`, shared by its objects.
+    fn class_head(&self, py: Python<'_>, class: &ClassDef) -> PyResult<Py<PyTuple>> {
         match self.class_names(py, class) {
-            Some(n) => (n.name.clone_ref(py).into_any(), n.hash.clone_ref(py)),
-            None => (
-                PyString::new(py, &class.name).into_any().unbind(),
-                class.hash.into_py_any(py).expect("a u32 converts to int"),
-            ),
+            Some(n) => Ok(n.head.clone_ref(py)),
+            None => Ok(PyTuple::new(
+                py,
+                [
+                    PyString::new(py, &class.name).into_any().unbind(),
+                    class.hash.into_py_any(py)?,
+                ],
+            )?
+            .unbind()),
         }
     }
 
@@ -447,14 +496,8 @@ impl<'py, 'x> Conv<'py, 'x> {
         &self,
         class: &ClassDef,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
-        let (type_name, type_hash) = self.types.class_head(self.py, class);
-        let obj = Bound::new(
-            self.py,
-            KiObject {
-                type_name,
-                type_hash,
-            },
-        )?;
+        let head = self.types.class_head(self.py, class)?;
+        let obj = Bound::new(self.py, KiObject::with_head(head))?;
         let dict = obj.as_super().clone();
         Ok((obj.into_any(), dict))
     }
