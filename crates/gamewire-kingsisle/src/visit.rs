@@ -23,8 +23,8 @@ pub enum At<'t> {
     /// The root object.
     Root,
     /// The value of a property of the enclosing object (of a container property: the
-    /// container).
-    Property(&'t PropertyDef),
+    /// container): its definition and its index in the object's class.
+    Property(&'t PropertyDef, usize),
     /// The value of a property the enclosing object's class does not define (kept
     /// raw): its tag. [`crate::view::PropRef::def`] is `None` for the same values.
     Unknown(u32),
@@ -148,8 +148,8 @@ impl<'t, V: Visitor<'t>> Adapter<'_, 't, V> {
             },
             i => Some(usize::from(i)),
         };
-        match def.and_then(|i| class.properties.get(i)) {
-            Some(p) => At::Property(p),
+        match def.and_then(|i| Some((class.properties.get(i)?, i))) {
+            Some((p, i)) => At::Property(p, i),
             None => At::Unknown(slot.tag),
         }
     }

@@ -88,7 +88,7 @@ struct Trace(Vec<String>);
 fn at_text(at: At<'_>) -> String {
     match at {
         At::Root => "root".into(),
-        At::Property(p) => format!("property {}", p.name),
+        At::Property(p, i) => format!("property {} {i}", p.name),
         At::Unknown(tag) => format!("unknown {tag}"),
         At::Element => "element".into(),
     }
@@ -121,7 +121,7 @@ fn trace_item(t: &mut Trace, at: At<'_>, item: Item<'_, '_, '_>) {
             t.0.push(format!("{} object {}", at_text(at), o.class().name));
             for p in o.properties() {
                 let at = match p.def {
-                    Some(d) => At::Property(d),
+                    Some(d) => At::Property(d, o.class().index_of_property(d).unwrap()),
                     None => At::Unknown(p.tag),
                 };
                 trace_item(t, at, p.value);

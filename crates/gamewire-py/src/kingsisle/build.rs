@@ -43,7 +43,10 @@ impl<'py, 't> Build<'_, 'py, '_, 't> {
         let py = self.conv.py();
         let r = match self.stack.last_mut() {
             Some(Frame::Object { dict, names }) => match at {
-                At::Property(p) => dict.set_item(names.get(py, p), v),
+                At::Property(p, i) => match names.at(py, i) {
+                    Some(name) => dict.set_item(name, v),
+                    None => dict.set_item(names.get(py, p), v),
+                },
                 At::Unknown(tag) => dict.set_item(raw_prop_key(tag), v),
                 // Only lists hold elements, only the root has no parent.
                 At::Element | At::Root => Ok(()),
@@ -100,7 +103,7 @@ impl<'t> Visitor<'t> for Build<'_, '_, '_, 't> {
             return;
         }
         let def = match at {
-            At::Property(p) => Some(p),
+            At::Property(p, _) => Some(p),
             _ => None,
         };
         self.stack.push(Frame::List {
@@ -131,7 +134,7 @@ impl<'t> Visitor<'t> for Build<'_, '_, '_, 't> {
             return;
         }
         let def = match at {
-            At::Property(p) => Some(p),
+            At::Property(p, _) => Some(p),
             At::Element => match self.stack.last() {
                 Some(Frame::List { def, .. }) => *def,
                 _ => None,

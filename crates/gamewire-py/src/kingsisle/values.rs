@@ -194,6 +194,13 @@ impl PropNames<'_, '_> {
             _ => PyString::new(py, &def.name),
         }
     }
+
+    /// The shared name of the class's property at `index`, borrowed (no reference
+    /// count taken); `None` when the class has no shared names.
+    #[inline(always)]
+    pub fn at<'py>(&self, py: Python<'py>, index: usize) -> Option<&Bound<'py, PyString>> {
+        Some(self.names?.props.get(index)?.bind(py))
+    }
 }
 
 impl AsRef<TypeList> for Types {
@@ -215,7 +222,8 @@ const MAX_SLOTS: usize = 4096;
 /// The Python strings of short UTF-8 `std::string` values made during one conversion,
 /// so that a text met again (a name, a template, a tag) is shared, not made anew: a
 /// direct-mapped table by a hash of the bytes, each slot holding the last string that
-/// fell there.
+/// fell there. The bytes are checked as UTF-8 only when they are not found (bytes
+/// found are those of a string made before).
 struct Strings<'py> {
     /// Made on the first short string.
     slots: Vec<Option<Slot<'py>>>,
@@ -223,8 +231,30 @@ struct Strings<'py> {
     size: usize,
 }
 
-/// A string of [`Strings`]: its length, its bytes (zero-padded), and its Python string.
-type Slot<'py> = (u8, [u8; SHORT], Bound<'py, PyString>);
+/// A string of [`Strings`]: its key ([`key`]) and its Python string.
+type Slot<'py> = ([u64; 3], Bound<'py, PyString>);
+
+/// Up to 16 bytes as two words and their length, with no copy: for 8 bytes or more the
+/// first 8 and the last 8 (overlapping), for 4 to 7 the first 4 and the last 4, below
+/// that the bytes one by one. Given the length, the words give the bytes back, so equal
+/// keys are equal bytes.
+#[inline(always)]
+fn key(b: &[u8]) -> [u64; 3] {
+    let n = b.len();
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| u64::from(u32::from_le_bytes(b[at..at + 4].try_into().expect("4")));
+    if n >= 8 {
+        [word(0), word(n - 8), n as u64]
+    } else if n >= 4 {
+        [half(0) | (half(n - 4) << 32), 0, n as u64]
+    } else {
+        let mut x = 0u64;
+        for (i, c) in b.iter().enumerate() {
+            x |= u64::from(*c) << (8 * i);
+        }
+        [x, 0, n as u64]
+    }
+}
 
 impl<'py> Strings<'py> {
     /// A table for a build of about `values` values (more slots for more values, up to
@@ -236,28 +266,30 @@ impl<'py> Strings<'py> {
         }
     }
 
-    /// The Python string of `s` (at most [`SHORT`] bytes), shared when it was made
-    /// before and is still in its slot.
-    fn get(&mut self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
-        let b = s.as_bytes();
-        let mut key = [0u8; SHORT];
-        key[..b.len()].copy_from_slice(b);
-        let lo = u64::from_le_bytes(key[..8].try_into().expect("8 bytes"));
-        let hi = u64::from_le_bytes(key[8..].try_into().expect("8 bytes"));
-        let h = (lo ^ hi.rotate_left(29) ^ b.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    /// The Python value of the `std::string` bytes `b` (at most [`SHORT`]): a string,
+    /// shared when it was made before and is still in its slot, or `bytes` when they
+    /// are not UTF-8.
+    fn get(&mut self, py: Python<'py>, b: &[u8]) -> Bound<'py, PyAny> {
+        let k = key(b);
+        let h = (k[0] ^ k[1].rotate_left(29) ^ k[2]).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         if self.slots.is_empty() {
             self.slots.resize_with(self.size, || None);
         }
         let at = (h >> 40) as usize & (self.slots.len() - 1);
         let slot = &mut self.slots[at];
-        if let Some((len, k, v)) = slot {
-            if usize::from(*len) == b.len() && *k == key {
-                return v.clone();
+        if let Some((sk, v)) = slot {
+            if *sk == k {
+                return v.clone().into_any();
             }
         }
-        let v = PyString::new(py, s);
-        *slot = Some((b.len() as u8, key, v.clone()));
-        v
+        match std::str::from_utf8(b) {
+            Ok(s) => {
+                let v = PyString::new(py, s);
+                *slot = Some((k, v.clone()));
+                v.into_any()
+            }
+            Err(_) => PyBytes::new(py, b).into_any(),
+        }
     }
 }
 
@@ -402,12 +434,12 @@ impl<'py, 'x> Conv<'py, 'x> {
                 }
             }
             Item::Enum(x) => self.enum_value(x, def),
-            Item::String(b) => match std::str::from_utf8(b) {
-                Ok(s) => match &self.strings {
-                    Some(cache) if s.len() <= SHORT => Ok(cache.borrow_mut().get(py, s).into_any()),
-                    _ => Ok(PyString::new(py, s).into_any()),
+            Item::String(b) => match &self.strings {
+                Some(cache) if b.len() <= SHORT => Ok(cache.borrow_mut().get(py, b)),
+                _ => match std::str::from_utf8(b) {
+                    Ok(s) => Ok(PyString::new(py, s).into_any()),
+                    Err(_) => Ok(PyBytes::new(py, b).into_any()),
                 },
-                Err(_) => Ok(PyBytes::new(py, b).into_any()),
             },
             Item::WString(w) => {
                 let units: Vec<u16> = w.units().collect();
