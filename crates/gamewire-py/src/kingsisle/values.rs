@@ -275,7 +275,8 @@ impl<'py> Strings<'py> {
         if self.slots.is_empty() {
             self.slots.resize_with(self.size, || None);
         }
-        let at = (h >> 40) as usize & (self.slots.len() - 1);
+        // The top bits of the product, the best mixed (the table has 64 or more slots).
+        let at = (h >> (64 - self.slots.len().trailing_zeros())) as usize;
         let slot = &mut self.slots[at];
         if let Some((sk, v)) = slot {
             if *sk == k {
