@@ -221,8 +221,8 @@ const MAX_SLOTS: usize = 4096;
 
 /// The Python strings of short UTF-8 `std::string` values made during one conversion,
 /// so that a text met again (a name, a template, a tag) is shared, not made anew: a
-/// direct-mapped table by a hash of the bytes, each slot holding the last string that
-/// fell there. The bytes are checked as UTF-8 only when they are not found (bytes
+/// two-way table by a hash of the bytes, each set of two slots holding the last two
+/// strings that fell there. The bytes are checked as UTF-8 only when they are not found (bytes
 /// found are those of a string made before).
 struct Strings<'py> {
     /// Made on the first short string.
@@ -275,18 +275,21 @@ impl<'py> Strings<'py> {
         if self.slots.is_empty() {
             self.slots.resize_with(self.size, || None);
         }
-        // The top bits of the product, the best mixed (the table has 64 or more slots).
-        let at = (h >> (64 - self.slots.len().trailing_zeros())) as usize;
-        let slot = &mut self.slots[at];
-        if let Some((sk, v)) = slot {
-            if *sk == k {
-                return v.clone().into_any();
+        // The top bits of the product, the best mixed (the table has 64 or more slots):
+        // a set of two slots, the newer string first.
+        let at = (h >> (64 - self.slots.len().trailing_zeros())) as usize & !1;
+        for way in [at, at + 1] {
+            if let Some((sk, v)) = &self.slots[way] {
+                if *sk == k {
+                    return v.clone().into_any();
+                }
             }
         }
         match std::str::from_utf8(b) {
             Ok(s) => {
                 let v = PyString::new(py, s);
-                *slot = Some((k, v.clone()));
+                self.slots[at + 1] = self.slots[at].take();
+                self.slots[at] = Some((k, v.clone()));
                 v.into_any()
             }
             Err(_) => PyBytes::new(py, b).into_any(),
