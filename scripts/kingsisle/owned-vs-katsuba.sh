@@ -3,7 +3,9 @@
 # `Serializer.deserialize` (which also builds a tree; Python binding) on the same deep
 # BINd file of N objects (scripts/kingsisle/make_bind.py, default 1,000,000); both trees
 # are dropped untimed (katsuba_decode.py `del`s its value after the clock):
-#   1. steady: medians of RUNS decodes in a warm process, wall and on-CPU;
+#   1. steady: medians of RUNS decodes in a warm process, wall and on-CPU; then the same
+#      with each tree given back to a `recycle::Recycler` (instead of dropped) for the
+#      next decode to be built in (`bind::decode_with`);
 #   2. first call: the first decode in each of RUNS fresh processes, CPU medians.
 # Prints the load; on a shared machine trust the CPU ratios.
 #
@@ -34,10 +36,14 @@ OWN=$("$BIN" "$F" "$T" "$RUNS")
 echo "$OWN"
 KW=$(echo "$KAT" | num '.*decode: median \([0-9.]*\) s .*')
 KC=$(echo "$KAT" | num '.*median CPU \([0-9.]*\) s.*')
-OW=$(echo "$OWN" | num '.*steady: median \([0-9.]*\) ms wall.*')
-OC=$(echo "$OWN" | num '.*steady: .* wall, \([0-9.]*\) ms CPU.*')
+OW=$(echo "$OWN" | num '^owned steady: median \([0-9.]*\) ms wall.*')
+OC=$(echo "$OWN" | num '^owned steady: .* wall, \([0-9.]*\) ms CPU.*')
 ratio "steady, wall medians" "$KW * 1000" "$OW"
 ratio "steady, on-CPU medians" "$KC * 1000" "$OC"
+RW=$(echo "$OWN" | num '.*recycled steady: median \([0-9.]*\) ms wall.*')
+RC=$(echo "$OWN" | num '.*recycled steady: .* wall, \([0-9.]*\) ms CPU.*')
+ratio "steady with a Recycler, wall medians" "$KW * 1000" "$RW"
+ratio "steady with a Recycler, on-CPU medians" "$KC * 1000" "$RC"
 
 KD=$(for i in $(seq "$RUNS"); do "$PY" "$HERE/katsuba_once.py" "$F" "$T"; done | num '.*, \([0-9.]*\) ms CPU' | med)
 OD=$(for i in $(seq "$RUNS"); do "$BIN" "$F" "$T" once; done | num '.*once: .* wall, \([0-9.]*\) ms CPU' | med)

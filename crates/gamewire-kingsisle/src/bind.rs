@@ -1,6 +1,7 @@
 //! `BINd` files: the game's persistent object files. `BINd`, then a blob in deep mode
 //! with stateful flags (the flags word follows the magic).
 
+use crate::recycle::Recycler;
 use crate::value::serializer_flags as sf;
 use crate::{Document, Options, TypeList};
 use gamewire_core::{Error, Result};
@@ -33,6 +34,21 @@ pub(crate) fn body(data: &[u8]) -> Result<&[u8]> {
 pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
     let body = body(data)?;
     let mut doc = crate::decode(body, types, &options(opts)).map_err(|e| e.shift_offset(4))?;
+    doc.bind = true;
+    Ok(doc)
+}
+
+/// Decodes a `BINd` file (magic included) as [`decode`] does, building the tree in the
+/// allocations `recycler` kept ([`crate::recycle`]).
+pub fn decode_with(
+    data: &[u8],
+    types: &TypeList,
+    opts: &Options,
+    recycler: &mut Recycler,
+) -> Result<Document> {
+    let body = body(data)?;
+    let mut doc = crate::recycle::decode_with(body, types, &options(opts), recycler)
+        .map_err(|e| e.shift_offset(4))?;
     doc.bind = true;
     Ok(doc)
 }

@@ -3,6 +3,7 @@
 
 use crate::bits::BitReader;
 use crate::properties::Properties;
+use crate::recycle::Spare;
 use crate::types::{ClassDef, TypeList};
 use crate::value::{Document, Object, Raw, Value};
 use crate::walk::{self, layers, Fixed, Sink, Slot, Small};
@@ -15,9 +16,28 @@ use gamewire_core::Result;
 /// [`Options::manual_zlib`]), the flags word (when flag 1), the zlib marker (when flag 8),
 /// then the bit stream holding the root object.
 pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
+    decode_in(data, types, opts, Spare::default()).0
+}
+
+/// [`decode`], building the tree in the allocations of `spare` ([`crate::recycle`]);
+/// gives back what is left of them.
+pub(crate) fn decode_in(
+    data: &[u8],
+    types: &TypeList,
+    opts: &Options,
+    spare: Spare,
+) -> (Result<Document>, Spare) {
+    let mut tree = Tree {
+        spare,
+        ..Tree::default()
+    };
+    let doc = build(data, types, opts, &mut tree);
+    (doc, std::mem::take(&mut tree.spare))
+}
+
+fn build(data: &[u8], types: &TypeList, opts: &Options, tree: &mut Tree) -> Result<Document> {
     let u = layers::unwrap(data, opts, true)?;
-    let mut tree = Tree::default();
-    let walked = walk::root(u.stream(data), u.base, types, opts, u.flags, &mut tree)?;
+    let walked = walk::root(u.stream(data), u.base, types, opts, u.flags, tree)?;
     let trailing = walked.trailing.to_vec();
     Ok(Document {
         root: tree.root(),
@@ -43,6 +63,8 @@ pub(crate) struct Tree {
     small: usize,
     /// The elements of the open containers (the innermost last).
     lists: Vec<Vec<Value>>,
+    /// Allocations of earlier trees to build this one in ([`crate::recycle`]).
+    spare: Spare,
 }
 
 /// What the tree keeps from the start of an object or a container to its end.
@@ -59,7 +81,7 @@ pub(crate) struct Open {
 
 impl Tree {
     /// The root object, once the walk found it.
-    fn root(mut self) -> Object {
+    fn root(&mut self) -> Object {
         match self.scratch.pop() {
             Some((_, Value::Object(o))) => o,
             _ => Object::default(),
@@ -107,7 +129,7 @@ impl<'a, 't> Sink<'a, 't> for Tree {
     fn end_object(&mut self, open: Open, _: &BitReader<'a>) -> Result<()> {
         let own = self.small - open.small;
         self.small = open.small;
-        let properties = Properties::take_tail(&mut self.scratch, open.start, own);
+        let properties = Properties::take_tail(&mut self.scratch, open.start, own, &mut self.spare);
         self.push(
             open.slot,
             Value::Object(Object {
@@ -124,12 +146,15 @@ impl<'a, 't> Sink<'a, 't> for Tree {
         // container only, so that containers nested in its elements, each starting
         // before the bits it claims are read, do not each reserve that much (they
         // start with room for up to 65,536 and grow with what they read).
-        let room = if self.lists.is_empty() {
-            room
-        } else {
-            room.min(1 << 16)
+        let outermost = self.lists.is_empty();
+        let room = if outermost { room } else { room.min(1 << 16) };
+        // A kept vector grows as it must rather than to `room` (a bound from the bits
+        // left, often far above the count), so that its memory is reused, not moved.
+        let items = match self.spare.take_list(outermost) {
+            Some(v) => v,
+            None => Vec::with_capacity(room),
         };
-        self.lists.push(Vec::with_capacity(room));
+        self.lists.push(items);
         Open {
             start: self.scratch.len(),
             small: self.small,

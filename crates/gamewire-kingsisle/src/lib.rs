@@ -35,6 +35,7 @@ pub mod inspect;
 pub mod json;
 mod options;
 pub mod properties;
+pub mod recycle;
 pub mod span;
 mod stack;
 pub mod typed;

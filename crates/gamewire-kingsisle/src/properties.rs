@@ -6,6 +6,7 @@
 //! at least [`PACK_MIN`] small scalar values instead keeps its tags in one array and a
 //! one-byte code per property (5 bytes each); the other values stay whole [`Value`]s.
 
+use crate::recycle::Spare;
 use crate::Value;
 use std::sync::LazyLock;
 
@@ -118,6 +119,15 @@ impl Properties {
         }
     }
 
+    /// The pairs as one array when they are kept whole, else the values that are not
+    /// small scalars (for [`crate::recycle`]).
+    pub(crate) fn into_pairs(self) -> Result<Box<[(u32, Value)]>, Vec<Value>> {
+        match self.0 {
+            Repr::Full(p) => Ok(p),
+            Repr::Packed(p) => Err(p.values.into_vec()),
+        }
+    }
+
     /// The pairs, to edit (turn them back with `.into()`).
     pub fn into_vec(self) -> Vec<(u32, Value)> {
         match self.0 {
@@ -201,10 +211,13 @@ impl Properties {
     /// exact size (the owned decode's path: no growing, no second copy).
     /// `small`: how many of them are small scalars (a `bool`, an `Int` in -64..=63, a
     /// `UInt` up to 124: what packs into one byte), counted by the caller as it pushed.
+    /// Pairs kept whole go into an array `spare` kept, when it has one of their length.
+    #[inline]
     pub(crate) fn take_tail(
         scratch: &mut Vec<(u32, Value)>,
         start: usize,
         small: usize,
+        spare: &mut Spare,
     ) -> Properties {
         let n = scratch.len() - start;
         debug_assert_eq!(
@@ -215,6 +228,12 @@ impl Properties {
             small
         );
         if small < PACK_MIN || u32::try_from(n).is_err() {
+            if let Some(mut pairs) = spare.take_props(n) {
+                for (slot, p) in pairs.iter_mut().zip(scratch.drain(start..)) {
+                    *slot = p;
+                }
+                return Properties(Repr::Full(pairs));
+            }
             // `split_off` allocates exactly the tail's length: no second allocation.
             return Properties(Repr::Full(scratch.split_off(start).into_boxed_slice()));
         }

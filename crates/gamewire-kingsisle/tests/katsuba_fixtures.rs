@@ -1,18 +1,28 @@
 //! The katsuba fixtures (engine-shaped blobs with their serializer options): every one
 //! decodes, re-encodes to the same bytes, and the should-fail ones fail. Each is read by
 //! every sink of the one walk of the grammar (the owned tree, the view's tape, the
-//! validating walk), which must agree, so the fixtures' expectations hold for all.
+//! validating walk), which must agree, so the fixtures' expectations hold for all. The
+//! owned tree is also built in the allocations of the trees read before it
+//! (`recycle::decode_with`, one `Recycler` for every fixture a thread reads).
 
 use gamewire_core::Result;
+use gamewire_kingsisle::recycle::{self, Recycler};
 use gamewire_kingsisle::view::{OwnedView, View};
 use gamewire_kingsisle::{encode, hash, validate, Document, Options, TypeList, Value};
 use std::path::PathBuf;
 
-/// Reads `data` with every reader: the owned decode, the view (and its owned form) and
-/// the validating walk; asserts they agree (the same document, or the same error at the
-/// same byte and bit), and returns the owned decode's result.
+thread_local! {
+    /// The trees this thread read so far, taken apart for the next decodes.
+    static RECYCLER: std::cell::RefCell<Recycler> = std::cell::RefCell::new(Recycler::new());
+}
+
+/// Reads `data` with every reader: the owned decode (also into recycled memory), the
+/// view (and its owned form) and the validating walk; asserts they agree (the same
+/// document, or the same error at the same byte and bit), and returns the owned decode's
+/// result.
 fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
     let owned = gamewire_kingsisle::decode(data, types, opts);
+    let reused = RECYCLER.with(|r| recycle::decode_with(data, types, opts, &mut r.borrow_mut()));
     let mut scratch = Vec::new();
     let view = View::decode(data, types, opts, &mut scratch).map(|v| v.to_document());
     let kept = OwnedView::decode_any(data.to_vec(), types, opts).map(|v| v.to_document());
@@ -22,6 +32,9 @@ fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
         Ok(d) => {
             let mut d = d.clone();
             assert_eq!(format!("{:?}", kept.as_ref().unwrap()), format!("{d:?}"));
+            let reused = reused.unwrap();
+            assert_eq!(format!("{reused:?}"), format!("{d:?}"));
+            RECYCLER.with(|r| r.borrow_mut().recycle(reused));
             (d.manual_zlib, d.flag_zlib) = (None, None);
             assert_eq!(format!("{:?}", view.as_ref().unwrap()), format!("{d:?}"));
             assert!(checked.is_ok(), "{checked:?}");
@@ -31,6 +44,7 @@ fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
             assert_eq!(describe(view.as_ref().unwrap_err()), want);
             assert_eq!(describe(kept.as_ref().unwrap_err()), want);
             assert_eq!(describe(checked.as_ref().unwrap_err()), want);
+            assert_eq!(describe(reused.as_ref().unwrap_err()), want);
         }
     }
     owned
