@@ -42,6 +42,7 @@ pub mod typed;
 pub mod types;
 mod value;
 pub mod view;
+pub mod visit;
 pub mod wad;
 mod walk;
 pub mod xml;

@@ -606,7 +606,7 @@ impl Item<'_, '_, '_> {
 
 /// A `std::wstring` borrowed from the input: UTF-16LE units, not necessarily valid.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct WStr<'a>(&'a [u8]);
+pub struct WStr<'a>(pub(crate) &'a [u8]);
 
 impl<'a> WStr<'a> {
     /// The UTF-16 code units.

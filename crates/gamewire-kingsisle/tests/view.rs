@@ -1,11 +1,15 @@
 //! The borrowed view (and the validating walk) agrees with the owned decoder, all sinks
 //! of the one walk of the grammar: on random documents over random type
 //! lists (every option), on damaged copies of them (errors included: message, path and
-//! offset), and on the katsuba fixtures; and it can be navigated.
+//! offset), and on the katsuba fixtures; and it can be navigated. The walk handed to a
+//! caller's visitor (`visit::visit_any`) gives the view's values in the view's order,
+//! named alike, and the view's errors.
 
 mod common;
 use common::{random_lists, random_object, Rng};
 use gamewire_kingsisle::view::{Item, ListRef, ObjectRef, OwnedView, View};
+use gamewire_kingsisle::visit::{self, At, Visitor};
+use gamewire_kingsisle::ClassDef;
 use gamewire_kingsisle::{
     bind, encode, inspect, serializer_flags as sf, Document, Options, TypeList,
 };
@@ -30,6 +34,7 @@ fn agree(data: &[u8], types: &TypeList, opts: &Options, what: &str) -> bool {
     let mut scratch = Vec::new();
     let view = View::decode_any(data, types, opts, &mut scratch);
     let kept = OwnedView::decode_any(data.to_vec(), types, opts);
+    visit_agrees(data, types, opts, &kept, what);
     match (&owned, &kept) {
         (Ok(d), Ok(k)) => {
             // The owned view keeps everything, the zlib streams included.
@@ -73,6 +78,108 @@ fn agree(data: &[u8], types: &TypeList, opts: &Options, what: &str) -> bool {
         }
         (Ok(_), Err(e)) => panic!("{what}: only the view fails: {e}"),
         (Err(e), Ok(_)) => panic!("{what}: only the owned decode fails: {e}"),
+    }
+}
+
+/// What a visitor was told, one line per call.
+#[derive(Default)]
+struct Trace(Vec<String>);
+
+fn at_text(at: At<'_>) -> String {
+    match at {
+        At::Root => "root".into(),
+        At::Property(p, i) => format!("property {} {i}", p.name),
+        At::Unknown(tag) => format!("unknown {tag}"),
+        At::Element => "element".into(),
+    }
+}
+
+impl<'t> Visitor<'t> for Trace {
+    fn begin_object(&mut self, at: At<'t>, class: &'t ClassDef) {
+        self.0
+            .push(format!("{} object {}", at_text(at), class.name));
+    }
+    fn end_object(&mut self) {
+        self.0.push("end object".into());
+    }
+    fn begin_list(&mut self, at: At<'t>, _: usize) {
+        self.0.push(format!("{} list", at_text(at)));
+    }
+    fn end_list(&mut self) {
+        self.0.push("end list".into());
+    }
+    fn value(&mut self, at: At<'t>, item: Item<'_, '_, 't>) {
+        assert!(!matches!(item, Item::Object(_) | Item::List(_)));
+        self.0.push(format!("{} {item:?}", at_text(at)));
+    }
+}
+
+/// The same lines from the view.
+fn trace_item(t: &mut Trace, at: At<'_>, item: Item<'_, '_, '_>) {
+    match item {
+        Item::Object(o) => {
+            t.0.push(format!("{} object {}", at_text(at), o.class().name));
+            for p in o.properties() {
+                let at = match p.def {
+                    Some(d) => At::Property(d, o.class().index_of_property(d).unwrap()),
+                    None => At::Unknown(p.tag),
+                };
+                trace_item(t, at, p.value);
+            }
+            t.0.push("end object".into());
+        }
+        Item::List(l) => {
+            t.0.push(format!("{} list", at_text(at)));
+            for e in l.iter() {
+                trace_item(t, At::Element, e);
+            }
+            t.0.push("end list".into());
+        }
+        i => t.0.push(format!("{} {i:?}", at_text(at))),
+    }
+}
+
+/// `visit::visit_any` tells a visitor what the view holds, in order, with the view's
+/// root entries, or fails with the view's error.
+fn visit_agrees(
+    data: &[u8],
+    types: &TypeList,
+    opts: &Options,
+    kept: &gamewire_core::Result<OwnedView<Vec<u8>, &TypeList>>,
+    what: &str,
+) {
+    let mut got = Trace::default();
+    let visited = visit::visit_any(data, types, opts, &mut got);
+    match (visited, kept) {
+        (Ok(v), Ok(k)) => {
+            let view = k.view();
+            let mut want = Trace::default();
+            trace_item(&mut want, At::Root, Item::Object(view.root()));
+            assert_eq!(got.0, want.0, "{what}: the visitor's values differ");
+            assert_eq!(v.bind, view.is_bind(), "{what}: bind");
+            assert_eq!(v.flags, view.flags(), "{what}: flags");
+            assert_eq!(v.zlib_marker, view.zlib_marker(), "{what}: marker");
+            assert_eq!(v.padding, view.padding(), "{what}: padding");
+            assert_eq!(v.trailing, view.trailing(), "{what}: trailing");
+            assert_eq!(
+                format!("{:?} {:?}", v.manual_zlib, v.flag_zlib),
+                format!("{:?} {:?}", k.manual_zlib(), k.flag_zlib()),
+                "{what}: zlib streams"
+            );
+        }
+        (Err(a), Err(b)) => {
+            assert_eq!(
+                a.to_string(),
+                b.to_string(),
+                "{what}: visit's error differs"
+            );
+            assert_eq!(a.offset(), b.offset(), "{what}: visit's offset differs");
+        }
+        (a, b) => panic!(
+            "{what}: visit gives {:?}, the view {:?}",
+            a.map(|_| ()),
+            b.as_ref().map(|_| ())
+        ),
     }
 }
 

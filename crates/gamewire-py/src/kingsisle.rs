@@ -5,13 +5,14 @@
 //! crate's lossless JSON mapping (`json=True` gives that mapping as it is). Names come
 //! from a type list (wiztype JSON or KingsIsle's XML dump), given as a path or as text.
 
+mod build;
 mod lazy;
 mod values;
 mod wad;
 
 use crate::json::Format;
 use crate::pyser::PySer;
-use crate::{build_deep, errors, maybe_allow_threads};
+use crate::{build_deep, errors, gc_paused, maybe_allow_threads};
 use gamewire::kingsisle::view::OwnedView;
 use gamewire::kingsisle::{self as ki, bind, Options, TypeList};
 use lazy::{Doc, LazyList, LazyListIter, LazyObject, SharedTypes};
@@ -183,6 +184,17 @@ fn decode_binary(
         .map_err(|e| errors::to_py(py, e))?;
         let doc = Doc::new(owned);
         return Ok(Bound::new(py, doc.root())?.into_any().unbind());
+    }
+    // Built straight from the walk; when the walk fails (bad bytes, or its stack
+    // budget used up on a deep value) the view's path below runs and gives its own
+    // result or error, as before.
+    let direct = gc_paused(py, || {
+        // About one value per 8 bytes of input (the string table's size).
+        let conv = Conv::new(py, &t)?.share_strings(data.len() / 8);
+        build::eager(&conv, &data, &t.list, &o)
+    })?;
+    if let build::Built::Value(v) = direct {
+        return Ok(v);
     }
     let owned = maybe_allow_threads(py, data.len(), || {
         OwnedView::decode_any(&*data, &t.list, &o)

@@ -25,12 +25,26 @@ use std::cell::{Cell, RefCell};
 /// up in the type list when ``encode`` meets ``type_hash=None``.
 #[pyclass(name = "Object", module = "gamewire.kingsisle", extends = PyDict, subclass)]
 pub struct KiObject {
-    /// The class name (a `str`, or `None`).
-    #[pyo3(get, set)]
-    type_name: PyObject,
-    /// The class hash (an `int`, or `None`: `encode` looks it up by name).
-    #[pyo3(get, set)]
-    type_hash: PyObject,
+    /// `(type_name, type_hash)`: one tuple shared by every object of a class that the
+    /// decode made (one field: a smaller object, one reference count to take), a new
+    /// one when either is set.
+    head: Py<PyTuple>,
+}
+
+impl KiObject {
+    /// An object of the class `head`, `(type_name, type_hash)`.
+    fn with_head(head: Py<PyTuple>) -> Self {
+        KiObject { head }
+    }
+
+    /// `(value, type_hash)` or `(type_name, value)`.
+    fn set_head(&mut self, py: Python<'_>, at: usize, value: PyObject) -> PyResult<()> {
+        let old = self.head.bind(py);
+        let mut pair = [old.get_item(0)?.unbind(), old.get_item(1)?.unbind()];
+        pair[at] = value;
+        self.head = PyTuple::new(py, pair)?.unbind();
+        Ok(())
+    }
 }
 
 #[pymethods]
@@ -43,23 +57,45 @@ impl KiObject {
         _args: &Bound<'_, PyTuple>,
         _kwargs: Option<&Bound<'_, PyDict>>,
     ) -> Self {
-        KiObject {
-            type_name: py.None(),
-            type_hash: py.None(),
-        }
+        KiObject::with_head(none_pair(py))
+    }
+
+    /// The class name (a `str`, or `None`).
+    #[getter]
+    fn type_name(&self, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(self.head.bind(py).get_item(0)?.unbind())
+    }
+
+    #[setter]
+    fn set_type_name(&mut self, py: Python<'_>, value: PyObject) -> PyResult<()> {
+        self.set_head(py, 0, value)
+    }
+
+    /// The class hash (an `int`, or `None`: `encode` looks it up by name).
+    #[getter]
+    fn type_hash(&self, py: Python<'_>) -> PyResult<PyObject> {
+        Ok(self.head.bind(py).get_item(1)?.unbind())
+    }
+
+    #[setter]
+    fn set_type_hash(&mut self, py: Python<'_>, value: PyObject) -> PyResult<()> {
+        self.set_head(py, 1, value)
     }
 
     fn __traverse__(&self, visit: pyo3::PyVisit<'_>) -> Result<(), pyo3::PyTraverseError> {
-        visit.call(&self.type_name)?;
-        visit.call(&self.type_hash)
+        visit.call(&self.head)
     }
 
     fn __clear__(&mut self) {
-        Python::with_gil(|py| {
-            self.type_name = py.None();
-            self.type_hash = py.None();
-        })
+        Python::with_gil(|py| self.head = none_pair(py))
     }
+}
+
+/// `(None, None)`.
+fn none_pair(py: Python<'_>) -> Py<PyTuple> {
+    PyTuple::new(py, [py.None(), py.None()])
+        .expect("a tuple of two")
+        .unbind()
 }
 
 /// A type list with the Python strings of its names, each made once on first use and
@@ -73,8 +109,9 @@ pub struct Types {
 /// The Python strings of one class: its name and its properties' names (by index).
 struct ClassNames {
     name: Py<PyString>,
-    /// The class hash as a Python `int`, shared by every object of the class.
-    hash: PyObject,
+    /// `(name, hash)`: the head of every `Object` of the class (the hash a Python
+    /// `int`).
+    head: Py<PyTuple>,
     props: Vec<Py<PyString>>,
 }
 
@@ -92,7 +129,15 @@ impl Types {
         Some(self.names[i].get_or_init(py, || {
             ClassNames {
                 name: PyString::intern(py, &class.name).unbind(),
-                hash: class.hash.into_py_any(py).expect("a u32 converts to int"),
+                head: PyTuple::new(
+                    py,
+                    [
+                        PyString::intern(py, &class.name).into_any().unbind(),
+                        class.hash.into_py_any(py).expect("a u32 converts to int"),
+                    ],
+                )
+                .expect("a tuple of two")
+                .unbind(),
                 props: class
                     .properties
                     .iter()
@@ -110,14 +155,18 @@ impl Types {
         }
     }
 
-    /// The class name and hash as shared Python objects.
-    fn class_head(&self, py: Python<'_>, class: &ClassDef) -> (PyObject, PyObject) {
+    /// `(name, hash)` of `class`, shared by its objects.
+    fn class_head(&self, py: Python<'_>, class: &ClassDef) -> PyResult<Py<PyTuple>> {
         match self.class_names(py, class) {
-            Some(n) => (n.name.clone_ref(py).into_any(), n.hash.clone_ref(py)),
-            None => (
-                PyString::new(py, &class.name).into_any().unbind(),
-                class.hash.into_py_any(py).expect("a u32 converts to int"),
-            ),
+            Some(n) => Ok(n.head.clone_ref(py)),
+            None => Ok(PyTuple::new(
+                py,
+                [
+                    PyString::new(py, &class.name).into_any().unbind(),
+                    class.hash.into_py_any(py)?,
+                ],
+            )?
+            .unbind()),
         }
     }
 
@@ -145,6 +194,13 @@ impl PropNames<'_, '_> {
             _ => PyString::new(py, &def.name),
         }
     }
+
+    /// The shared name of the class's property at `index`, borrowed (no reference
+    /// count taken); `None` when the class has no shared names.
+    #[inline(always)]
+    pub fn at<'py>(&self, py: Python<'py>, index: usize) -> Option<&Bound<'py, PyString>> {
+        Some(self.names?.props.get(index)?.bind(py))
+    }
 }
 
 impl AsRef<TypeList> for Types {
@@ -165,8 +221,9 @@ const MAX_SLOTS: usize = 4096;
 
 /// The Python strings of short UTF-8 `std::string` values made during one conversion,
 /// so that a text met again (a name, a template, a tag) is shared, not made anew: a
-/// direct-mapped table by a hash of the bytes, each slot holding the last string that
-/// fell there.
+/// two-way table by a hash of the bytes, each set of two slots holding the last two
+/// strings that fell there. The bytes are checked as UTF-8 only when they are not found (bytes
+/// found are those of a string made before).
 struct Strings<'py> {
     /// Made on the first short string.
     slots: Vec<Option<Slot<'py>>>,
@@ -174,8 +231,30 @@ struct Strings<'py> {
     size: usize,
 }
 
-/// A string of [`Strings`]: its length, its bytes (zero-padded), and its Python string.
-type Slot<'py> = (u8, [u8; SHORT], Bound<'py, PyString>);
+/// A string of [`Strings`]: its key ([`key`]) and its Python string.
+type Slot<'py> = ([u64; 3], Bound<'py, PyString>);
+
+/// Up to 16 bytes as two words and their length, with no copy: for 8 bytes or more the
+/// first 8 and the last 8 (overlapping), for 4 to 7 the first 4 and the last 4, below
+/// that the bytes one by one. Given the length, the words give the bytes back, so equal
+/// keys are equal bytes.
+#[inline(always)]
+fn key(b: &[u8]) -> [u64; 3] {
+    let n = b.len();
+    let word = |at: usize| u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| u64::from(u32::from_le_bytes(b[at..at + 4].try_into().expect("4")));
+    if n >= 8 {
+        [word(0), word(n - 8), n as u64]
+    } else if n >= 4 {
+        [half(0) | (half(n - 4) << 32), 0, n as u64]
+    } else {
+        let mut x = 0u64;
+        for (i, c) in b.iter().enumerate() {
+            x |= u64::from(*c) << (8 * i);
+        }
+        [x, 0, n as u64]
+    }
+}
 
 impl<'py> Strings<'py> {
     /// A table for a build of about `values` values (more slots for more values, up to
@@ -187,28 +266,34 @@ impl<'py> Strings<'py> {
         }
     }
 
-    /// The Python string of `s` (at most [`SHORT`] bytes), shared when it was made
-    /// before and is still in its slot.
-    fn get(&mut self, py: Python<'py>, s: &str) -> Bound<'py, PyString> {
-        let b = s.as_bytes();
-        let mut key = [0u8; SHORT];
-        key[..b.len()].copy_from_slice(b);
-        let lo = u64::from_le_bytes(key[..8].try_into().expect("8 bytes"));
-        let hi = u64::from_le_bytes(key[8..].try_into().expect("8 bytes"));
-        let h = (lo ^ hi.rotate_left(29) ^ b.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    /// The Python value of the `std::string` bytes `b` (at most [`SHORT`]): a string,
+    /// shared when it was made before and is still in its slot, or `bytes` when they
+    /// are not UTF-8.
+    fn get(&mut self, py: Python<'py>, b: &[u8]) -> Bound<'py, PyAny> {
+        let k = key(b);
+        let h = (k[0] ^ k[1].rotate_left(29) ^ k[2]).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         if self.slots.is_empty() {
             self.slots.resize_with(self.size, || None);
         }
-        let at = (h >> 40) as usize & (self.slots.len() - 1);
-        let slot = &mut self.slots[at];
-        if let Some((len, k, v)) = slot {
-            if usize::from(*len) == b.len() && *k == key {
-                return v.clone();
+        // The top bits of the product, the best mixed (the table has 64 or more slots):
+        // a set of two slots, the newer string first.
+        let at = (h >> (64 - self.slots.len().trailing_zeros())) as usize & !1;
+        for way in [at, at + 1] {
+            if let Some((sk, v)) = &self.slots[way] {
+                if *sk == k {
+                    return v.clone().into_any();
+                }
             }
         }
-        let v = PyString::new(py, s);
-        *slot = Some((b.len() as u8, key, v.clone()));
-        v
+        match std::str::from_utf8(b) {
+            Ok(s) => {
+                let v = PyString::new(py, s);
+                self.slots[at + 1] = self.slots[at].take();
+                self.slots[at] = Some((k, v.clone()));
+                v.into_any()
+            }
+            Err(_) => PyBytes::new(py, b).into_any(),
+        }
     }
 }
 
@@ -255,6 +340,16 @@ impl<'py, 'x> Conv<'py, 'x> {
     /// nested deeper than `limit` levels (for [`crate::build_deep`]).
     pub fn limit(self, limit: usize) -> Self {
         Conv { limit, ..self }
+    }
+
+    /// The interpreter the values are made in.
+    pub fn py(&self) -> Python<'py> {
+        self.py
+    }
+
+    /// The type list's names.
+    pub fn types(&self) -> &'x Types {
+        self.types
     }
 
     /// True when a conversion stopped at the depth limit.
@@ -343,12 +438,12 @@ impl<'py, 'x> Conv<'py, 'x> {
                 }
             }
             Item::Enum(x) => self.enum_value(x, def),
-            Item::String(b) => match std::str::from_utf8(b) {
-                Ok(s) => match &self.strings {
-                    Some(cache) if s.len() <= SHORT => Ok(cache.borrow_mut().get(py, s).into_any()),
-                    _ => Ok(PyString::new(py, s).into_any()),
+            Item::String(b) => match &self.strings {
+                Some(cache) if b.len() <= SHORT => Ok(cache.borrow_mut().get(py, b)),
+                _ => match std::str::from_utf8(b) {
+                    Ok(s) => Ok(PyString::new(py, s).into_any()),
+                    Err(_) => Ok(PyBytes::new(py, b).into_any()),
                 },
-                Err(_) => Ok(PyBytes::new(py, b).into_any()),
             },
             Item::WString(w) => {
                 let units: Vec<u16> = w.units().collect();
@@ -429,14 +524,16 @@ impl<'py, 'x> Conv<'py, 'x> {
         &self,
         o: ObjectRef<'_, '_, '_>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
-        let (type_name, type_hash) = self.types.class_head(self.py, o.class());
-        let obj = Bound::new(
-            self.py,
-            KiObject {
-                type_name,
-                type_hash,
-            },
-        )?;
+        self.new_object(o.class())
+    }
+
+    /// An empty `Object` of `class`, and the dict it is.
+    pub fn new_object(
+        &self,
+        class: &ClassDef,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyDict>)> {
+        let head = self.types.class_head(self.py, class)?;
+        let obj = Bound::new(self.py, KiObject::with_head(head))?;
         let dict = obj.as_super().clone();
         Ok((obj.into_any(), dict))
     }
@@ -473,29 +570,42 @@ impl<'py, 'x> Conv<'py, 'x> {
         manual: Option<&KeptZlib>,
         flag: Option<&KeptZlib>,
     ) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
+        self.extras(&Extras {
+            bind: view.is_bind(),
+            flags: view.flags(),
+            zlib_marker: view.zlib_marker(),
+            padding: view.padding(),
+            trailing: view.trailing(),
+            manual,
+            flag,
+        })
+    }
+
+    /// The root object's `$` entries of `e`, only those present.
+    pub fn extras(&self, e: &Extras<'_>) -> PyResult<Vec<(&'static str, Bound<'py, PyAny>)>> {
         let py = self.py;
         let mut out = Vec::new();
-        if view.is_bind() {
+        if e.bind {
             out.push(("$bind", true.into_bound_py_any(py)?));
         }
-        if let Some(f) = view.flags() {
+        if let Some(f) = e.flags {
             out.push(("$flags", f.into_bound_py_any(py)?));
         }
-        if let Some(z) = view.zlib_marker() {
+        if let Some(z) = e.zlib_marker {
             out.push(("$zlib_marker", z.into_bound_py_any(py)?));
         }
-        if !view.padding().is_empty() {
-            let pairs = view
-                .padding()
+        if !e.padding.is_empty() {
+            let pairs = e
+                .padding
                 .iter()
                 .map(|&(bit, v)| PyList::new(py, [bit, u64::from(v)]))
                 .collect::<PyResult<Vec<_>>>()?;
             out.push(("$padding", PyList::new(py, pairs)?.into_any()));
         }
-        if !view.trailing().is_empty() {
-            out.push(("$trailing", hex(view.trailing()).into_bound_py_any(py)?));
+        if !e.trailing.is_empty() {
+            out.push(("$trailing", hex(e.trailing).into_bound_py_any(py)?));
         }
-        for (key, k) in [("$manual_zlib", manual), ("$flag_zlib", flag)] {
+        for (key, k) in [("$manual_zlib", e.manual), ("$flag_zlib", e.flag)] {
             if let Some(k) = k {
                 let pair = PyList::new(
                     py,
@@ -509,4 +619,22 @@ impl<'py, 'x> Conv<'py, 'x> {
         }
         Ok(out)
     }
+}
+
+/// What lies around a root object, for its `$` entries ([`Conv::extras`]).
+pub struct Extras<'e> {
+    /// Read from a `BINd` file.
+    pub bind: bool,
+    /// The flags word.
+    pub flags: Option<u32>,
+    /// The zlib marker byte.
+    pub zlib_marker: Option<u8>,
+    /// Non-zero padding bits: (bit position, value).
+    pub padding: &'e [(u64, u8)],
+    /// The bytes after the root object.
+    pub trailing: &'e [u8],
+    /// The manual zlib framing's stream.
+    pub manual: Option<&'e KeptZlib>,
+    /// The stream behind serializer flag 8's marker.
+    pub flag: Option<&'e KeptZlib>,
 }

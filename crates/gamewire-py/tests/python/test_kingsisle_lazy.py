@@ -192,3 +192,44 @@ def test_load_lazy(tmp_path):
     p = tmp_path / "deep.bin"
     lazy = kingsisle.load(str(p), types=tl, lazy=True)
     assert isinstance(lazy, kingsisle.LazyObject) and lazy == kingsisle.load(str(p), types=tl)
+
+
+def chain_types():
+    """A type list of one class whose objects point to the next (``m_next``)."""
+    from test_kingsisle_types import djb2, string_id
+
+    name = "class Node"
+
+    def prop(n, ty, pid):
+        return {"type": ty, "id": pid, "offset": 8 + 8 * pid, "flags": 31, "container": "Static",
+                "dynamic": False, "pointer": ty.startswith("class SharedPointer"),
+                "hash": (string_id(ty) + djb2(n)) & 0xFFFFFFFF, "enum_options": {}}
+
+    props = {"m_v": prop("m_v", "int", 0), "m_next": prop("m_next", "class SharedPointer<class Node>", 1)}
+    h = string_id(name)
+    cls = {"name": name, "bases": ["PropertyClass"], "hash": h, "singleton": False, "properties": props}
+    return name, kingsisle.TypeList(json.dumps({"version": 2, "classes": {str(h): cls}}))
+
+
+@pytest.mark.parametrize("shallow", [True, False])
+def test_eager_deep_chain(shallow):
+    """Objects nested 300 deep: the eager decode (built from the walk, no recursion of its
+    own) gives the lazy decode's values; damaged, both fail with the same error."""
+    name, tl = chain_types()
+    v = kingsisle.Object(name, {"m_v": 0, "m_next": None})
+    for i in range(1, 300):
+        v = kingsisle.Object(name, {"m_v": i, "m_next": v})
+    data = kingsisle.encode(v, types=tl, shallow=shallow)
+    eager = kingsisle.decode(data, types=tl, shallow=shallow)
+    assert eager == kingsisle.decode(data, types=tl, shallow=shallow, lazy=True).to_python()
+    depth, o = 0, eager
+    while o is not None:
+        assert type(o) is kingsisle.Object and o.type_name == name and o["m_v"] == 299 - depth
+        o, depth = o["m_next"], depth + 1
+    assert depth == 300
+    for cut in (1, 7, len(data) // 2):
+        with pytest.raises(gamewire.DecodeError) as a:
+            kingsisle.decode(data[:-cut], types=tl, shallow=shallow)
+        with pytest.raises(gamewire.DecodeError) as b:
+            kingsisle.decode(data[:-cut], types=tl, shallow=shallow, lazy=True)
+        assert str(a.value) == str(b.value) and a.value.offset == b.value.offset

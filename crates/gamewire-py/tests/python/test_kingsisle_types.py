@@ -233,13 +233,18 @@ def test_object_protocol():
     assert type(s) is Sub and s.type_name == "class S" and s["m_b"] == 2
 
 
-NAMES = ["", "a", "n1", "é", "✓✓✓✓✓", "x" * 16, "x" * 17, "sixteen bytes ok", "日本語のテキスト", "n1 "]
+NAMES = ["", "a", "n1", "é", "✓✓✓✓✓", "x" * 16, "x" * 17, "sixteen bytes ok", "日本語のテキスト", "n1 ",
+         # The table keys up to 16 bytes by their first and last words and length:
+         # texts that overlap, differ only in length or in a NUL, and bytes not UTF-8.
+         "aaaaaaaa", "aaaaaaaai", "aaaaaaaa" * 2, "abcdefgh", "abcdefghabcdefgh", "habcdefg",
+         "ab", "ab\x00", "\x00", "\x00\x00\x00\x00", "aaaa", "aaaaa", "abcdefghi", "abcdefgh\x00",
+         b"\xff\xfe", b"\xff\xfe\x00", b"aaaaaaa\xff"]
 
 
 def test_shared_strings_are_the_right_ones():
     """The eager decode shares the Python strings of short texts met again (a table of
-    1024 slots): thousands of names, many repeated and many sharing a slot, each read
-    back as written."""
+    64 to 4,096 slots): thousands of names, many repeated and many sharing a slot, each
+    read back as written (a text that is not UTF-8 as bytes)."""
     names = [NAMES[i % len(NAMES)] if i % 3 else f"n{i % 1500}" for i in range(6000)]
     elements = [kingsisle.Object("class ListElement", {"m_id": i, "m_name": n}) for i, n in enumerate(names)]
     value = kingsisle.Object("class NestedLists", {"m_elements": elements, "m_depth": 1})
@@ -247,7 +252,7 @@ def test_shared_strings_are_the_right_ones():
     data = kingsisle.encode(value, types=TYPES, **o)
     eager = kingsisle.decode(data, types=TYPES, **o)
     assert [e["m_name"] for e in eager["m_elements"]] == names
-    assert [type(e["m_name"]) for e in eager["m_elements"]] == [str] * len(names)
+    assert [type(e["m_name"]) for e in eager["m_elements"]] == [type(n) for n in names]
     lazy = kingsisle.decode(data, types=TYPES, lazy=True, **o)
     assert [e["m_name"] for e in lazy["m_elements"]] == names
     assert lazy.to_python() == eager
