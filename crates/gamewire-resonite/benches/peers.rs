@@ -177,7 +177,7 @@ fn peers(c: &mut Criterion) {
         b.iter(|| {
             decode(black_box(&file), None, &opts)
                 .unwrap()
-                .document
+                .document()
                 .len()
         })
     });
@@ -234,7 +234,7 @@ fn peers(c: &mut Criterion) {
         b.iter(|| {
             decode(black_box(&stored), None, &opts)
                 .unwrap()
-                .document
+                .document()
                 .len()
         })
     });

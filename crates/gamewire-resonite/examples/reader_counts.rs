@@ -65,18 +65,18 @@ fn main() {
         }
         "decode" => gamewire_resonite::decode(black_box(&file), None, &opts)
             .unwrap()
-            .document
+            .document()
             .len(),
         "decode-encode" => {
             let d = gamewire_resonite::decode(black_box(&file), None, &opts).unwrap();
-            gamewire_resonite::bson_write::to_vec(black_box(&d.document), 1024)
+            gamewire_resonite::bson_write::to_vec(black_box(d.document()), 1024)
                 .unwrap()
                 .len()
         }
         "decode-json" => {
             let d = gamewire_resonite::decode(black_box(&file), None, &opts).unwrap();
             let mut w = std::io::BufWriter::new(Count(0));
-            serde_json::to_writer(&mut w, &DocumentView::new(&d.document)).unwrap();
+            serde_json::to_writer(&mut w, &DocumentView::new(d.document())).unwrap();
             w.into_inner().ok().unwrap().0
         }
         "check" => usize::from(
