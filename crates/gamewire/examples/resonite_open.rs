@@ -9,7 +9,8 @@
 //! ```
 //!
 //! `make` writes `synth::data_tree(SLOTS, 8, 7)` in a FrDT container (`none`, `lz4`,
-//! `lzma` or `brotli`); MODE is `open` (`gamewire::open` + `value`) or `python` (decode +
+//! `lzma` or `brotli`; `open` checks the extension against the header: name the file
+//! `.frdt` for none, else `.lz4bson`, `.7zbson` or `.brson`); MODE is `open` (`gamewire::open` + `value`) or `python` (decode +
 //! JSON tree). Prints the median, minimum and maximum of RUNS calls (after one warm-up)
 //! and the minor page faults per call (from `/proc/self/stat`, steady under load).
 
@@ -56,7 +57,11 @@ fn main() {
         let slots = args[2].parse().expect("SLOTS");
         let c = Compression::from_name(&args[3]).expect("none, lz4, lzma or brotli");
         let doc = synth::data_tree(slots, 8, 7);
-        std::fs::write(file, resonite::encode(&doc, &EncodeOptions::new(c)).unwrap()).unwrap();
+        std::fs::write(
+            file,
+            resonite::encode(&doc, &EncodeOptions::new(c)).unwrap(),
+        )
+        .unwrap();
         return;
     }
     let runs: usize = args.get(2).and_then(|r| r.parse().ok()).unwrap_or(5);
