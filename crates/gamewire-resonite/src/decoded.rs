@@ -63,6 +63,9 @@ enum Tree {
 /// The document [`crate::decode`] reads borrows from bytes and an arena kept inside
 /// the `Decoded` (see the [module](self)); one made with [`Decoded::new`] is an owned
 /// tree. Both read the same through [`Decoded::document`].
+///
+/// A `Decoded` is `Send` but not `Sync`: the arena (bumpalo's) may not be shared between
+/// threads. To share a tree, share an owned one ([`Decoded::into_document`]).
 pub struct Decoded {
     /// Header or legacy, and the compression.
     pub container: Container,
@@ -265,6 +268,19 @@ mod tests {
         let other = Decoded::new(d.container, Document::new());
         assert_ne!(other, d);
         assert!(format!("{d:?}").contains("2024.1.1.1"));
+    }
+
+    #[test]
+    fn is_send() {
+        // Moved to another thread (Python releases the GIL around decode; a server
+        // hands files to workers).
+        fn send<T: Send>(_: T) {}
+        send(decoded(&sample(), Compression::None));
+        let d = decoded(&sample(), Compression::Lz4);
+        let n = std::thread::spawn(move || d.document().len())
+            .join()
+            .unwrap();
+        assert_eq!(n, 3);
     }
 
     #[test]
