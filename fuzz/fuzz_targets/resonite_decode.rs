@@ -44,8 +44,8 @@ fuzz_target!(|data: &[u8]| {
     opts.lzma_memlimit = 32 << 20;
     let name = NAMES[data.first().map_or(0, |b| usize::from(*b) % NAMES.len())];
     if let Ok(d) = decode(data, name, &opts) {
-        let bson = bson_write::to_vec(&d.document, 1024).expect("decoded documents encode");
-        let j = json::document_to_json(&d.document, 1024).expect("decoded documents map to JSON");
+        let bson = bson_write::to_vec(d.document(), 1024).expect("decoded documents encode");
+        let j = json::document_to_json(d.document(), 1024).expect("decoded documents map to JSON");
         let back = json::document_from_json(&j, 1024).expect("our JSON maps back");
         assert_eq!(bson_write::to_vec(&back, 1024).unwrap(), bson);
     }

@@ -19,5 +19,5 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let back = decode(&bytes, None, &Options::default()).expect("encoded documents decode");
-    assert_eq!(encode(&back.document, &eo).unwrap(), bytes);
+    assert_eq!(encode(back.document(), &eo).unwrap(), bytes);
 });

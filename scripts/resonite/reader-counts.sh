@@ -19,7 +19,7 @@ count() {
 }
 base=$(count read)
 printf '%s bytes of BSON file, %s instructions to read it\n' "$(stat -c %s "$tmp/tree.frdt")" "$base"
-for mode in owned owned-arena encode check view-walk json-owned json-view inspect bson; do
+for mode in decode decode-encode decode-json owned owned-arena encode check view-walk json-owned json-view inspect bson; do
   n=$(count "$mode")
-  printf '%-11s %12d\n' "$mode" $((n - base))
+  printf '%-13s %12d\n' "$mode" $((n - base))
 done

@@ -22,7 +22,7 @@ fn decode(py: Python<'_>, data: &[u8], name: Option<&str>, json: bool) -> PyResu
     let max_depth = o.limits.max_depth;
     let j = maybe_allow_threads(py, data.len(), || {
         resonite::decode(data, name, &o)
-            .and_then(|d| resonite::json::document_to_json(&d.document, max_depth))
+            .and_then(|d| resonite::json::document_to_json(d.document(), max_depth))
     })
     .map_err(|e| errors::to_py(py, e))?;
     let value = build_deep(py, |py, limit| {

@@ -11,7 +11,10 @@
 //! Then the `bson` crate's raw reader on the same decompressed BSON: walk every element
 //! (`bson::RawDocument` iteration) against the same walk over our view, and against our
 //! owned decode (tree built and dropped), each container in its own vector (`read_bson`)
-//! or all in one arena (`read_bson_in`, the arena made and dropped each time).
+//! or all in one arena (`read_bson_in`, the arena made and dropped each time), and
+//! against `decode`, the whole call every front end makes (`gamewire::open`'s value,
+//! the contract, Python), on the same BSON stored in a FrDT container (compression
+//! none) and its result dropped. The "open" group times `decode` of the Brotli file too.
 //!
 //! Run: `cargo bench -p gamewire-resonite --bench peers`.
 
@@ -20,7 +23,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use gamewire_resonite::bson_view::{BsonView, DocumentRef, FileView, ValueRef};
 use gamewire_resonite::tree::DataTree;
 use gamewire_resonite::{
-    container, read_bson, read_bson_in, synth, Arena, Compression, EncodeOptions, Options,
+    container, decode, read_bson, read_bson_in, synth, Arena, Compression, EncodeOptions, Options,
 };
 
 #[path = "common/bson_walk.rs"]
@@ -133,6 +136,13 @@ fn view_summary(file: &[u8], opts: &Options) -> (usize, usize, usize) {
     (slots, components, types)
 }
 
+/// `bson` in a FrDT container with no compression: the header, then the BSON as it is.
+fn stored_frdt(bson: &[u8]) -> Vec<u8> {
+    let file = container::pack(bson, Compression::None, false, &EncodeOptions::default()).unwrap();
+    assert_eq!(&file[file.len() - bson.len()..], bson);
+    file
+}
+
 fn peers(c: &mut Criterion) {
     let file = brson();
     let opts = Options::default();
@@ -161,6 +171,14 @@ fn peers(c: &mut Criterion) {
         b.iter(|| {
             let (_, bson) = container::unpack(black_box(&file), None, &opts).unwrap();
             read_bson(&bson, &opts).unwrap().len()
+        })
+    });
+    g.bench_function("open: gamewire decode (what front ends call)", |b| {
+        b.iter(|| {
+            decode(black_box(&file), None, &opts)
+                .unwrap()
+                .document()
+                .len()
         })
     });
     g.bench_function("open: gamewire view (unpack, checked view)", |b| {
@@ -202,6 +220,7 @@ fn peers(c: &mut Criterion) {
 
     // The decompressed BSON, walked element by element.
     let bson = ours.into_owned();
+    let stored = stored_frdt(&bson);
     let raw = RawDocument::from_bytes(&bson).unwrap();
     let view = BsonView::new(&bson, &opts).unwrap();
     assert_eq!(raw_walk(raw), view_walk(view.root()), "the same walk");
@@ -210,6 +229,14 @@ fn peers(c: &mut Criterion) {
     g.sample_size(20);
     g.bench_function("bson crate: RawDocument walk", |b| {
         b.iter(|| raw_walk(RawDocument::from_bytes(black_box(&bson)).unwrap()))
+    });
+    g.bench_function("gamewire decode: stored FrDT (what front ends call)", |b| {
+        b.iter(|| {
+            decode(black_box(&stored), None, &opts)
+                .unwrap()
+                .document()
+                .len()
+        })
     });
     g.bench_function("gamewire view: check + walk", |b| {
         b.iter(|| view_walk(BsonView::new(black_box(&bson), &opts).unwrap().root()))

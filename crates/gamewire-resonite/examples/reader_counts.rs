@@ -4,7 +4,10 @@
 //! `cargo run --release -p gamewire-resonite --example reader_counts -- make FILE [SLOTS]`
 //! writes a stored FrDT data tree (`synth::data_tree(SLOTS, 8, 7)`, 1,000 slots by
 //! default, about 1.9 MB of BSON); then `-- MODE FILE` with MODE one of `read`, `owned`
-//! (tree built and dropped), `owned-arena` (the same in an arena), `encode` (`owned`,
+//! (tree built and dropped), `owned-arena` (the same in an arena), `decode` (the whole
+//! `gamewire_resonite::decode` call front ends make, its result dropped), `decode-encode`
+//! and `decode-json` (`decode`, then its document written back to BSON or to JSON text:
+//! subtract `decode`), `encode` (`owned`,
 //! then the tree written back to BSON: subtract `owned`), `check` (the view's check), `view-walk` (check, then every
 //! element touched), `json-owned`, `json-view`, `inspect`, `bson` (the `bson` crate's
 //! `RawDocument` walk).
@@ -59,6 +62,22 @@ fn main() {
             gamewire_resonite::read_bson_in(black_box(&bson), &arena, &opts)
                 .unwrap()
                 .len()
+        }
+        "decode" => gamewire_resonite::decode(black_box(&file), None, &opts)
+            .unwrap()
+            .document()
+            .len(),
+        "decode-encode" => {
+            let d = gamewire_resonite::decode(black_box(&file), None, &opts).unwrap();
+            gamewire_resonite::bson_write::to_vec(black_box(d.document()), 1024)
+                .unwrap()
+                .len()
+        }
+        "decode-json" => {
+            let d = gamewire_resonite::decode(black_box(&file), None, &opts).unwrap();
+            let mut w = std::io::BufWriter::new(Count(0));
+            serde_json::to_writer(&mut w, &DocumentView::new(d.document())).unwrap();
+            w.into_inner().ok().unwrap().0
         }
         "check" => usize::from(
             BsonView::new(black_box(&bson), &opts)

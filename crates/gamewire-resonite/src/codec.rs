@@ -11,8 +11,8 @@
 //! doc.push("VersionNumber", Value::String("2024.1.1.1".into()));
 //! let bytes = codec::encode(&doc, &EncodeOptions::new(Compression::Lz4)).unwrap();
 //! let back = codec::decode(&bytes, &DecodeOptions::default()).unwrap();
-//! assert_eq!(back.document, doc);
-//! assert_eq!(codec::encode(&back.document, &EncodeOptions::like(&back.container)).unwrap(), bytes);
+//! assert_eq!(back.document(), &doc);
+//! assert_eq!(codec::encode(back.document(), &EncodeOptions::like(&back.container)).unwrap(), bytes);
 //! ```
 
 use crate::{Container, Decoded, Framing, Options};
@@ -40,8 +40,8 @@ impl DecodeOptions {
     }
 }
 
-/// Decodes a container (or legacy file) into its container and owned document
-/// ([`crate::decode`]).
+/// Decodes a container (or legacy file) into its container and document, which the
+/// [`Decoded`] owns ([`crate::decode`]: read into an arena).
 pub fn decode(data: &[u8], opts: &DecodeOptions) -> Result<Decoded> {
     crate::decode(data, opts.file_name.as_deref(), &opts.options)
 }

@@ -15,6 +15,8 @@
 //!   [`bson_read`] (the walk into the owned tree, zero-copy; its containers in an
 //!   [`arena`] when given one), [`bson_view`] (checked by the walk, then read in place,
 //!   no tree) and [`bson_write`];
+//! - [`decoded`]: [`Decoded`], what [`decode`] returns: the container, and the document
+//!   read into an arena, owned with its bytes;
 //! - [`codec`]: the uniform `decode(&[u8], &DecodeOptions)` and
 //!   `encode(&Document, &EncodeOptions)` every gamewire format crate offers;
 //! - [`json`]: the lossless JSON mapping ([`json::to_json`], [`json::from_json`],
@@ -28,7 +30,7 @@
 //! let bytes = encode(&doc, &EncodeOptions::new(Compression::Lz4)).unwrap();
 //! assert_eq!(&bytes[..9], b"FrDT\0\0\0\0\x01");
 //! let back = decode(&bytes, None, &Options::default()).unwrap();
-//! assert_eq!(back.document, doc);
+//! assert_eq!(back.document(), &doc);
 //! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -40,6 +42,7 @@ pub mod bson_view;
 pub mod bson_write;
 pub mod codec;
 pub mod container;
+pub mod decoded;
 pub mod fields;
 pub mod inspect;
 pub mod json;
@@ -57,6 +60,7 @@ pub mod walk;
 
 pub use codec::DecodeOptions;
 pub use container::{Compression, Container, Framing};
+pub use decoded::Decoded;
 
 /// The checked BSON view read in place (no tree), under the name every gamewire format
 /// crate gives its borrowed view: the [`bson_view`] module.
@@ -121,27 +125,15 @@ impl Default for EncodeOptions {
     }
 }
 
-/// A decoded file: its container and its document.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Decoded {
-    /// Header or legacy, and the compression.
-    pub container: Container,
-    /// The root document (owned).
-    pub document: Document<'static>,
-}
-
-/// Decodes a container (or legacy file) into an owned document. `file_name` picks the
-/// compression of headerless files by extension; without it they are sniffed.
+/// Decodes a container (or legacy file) into its container and document. `file_name`
+/// picks the compression of headerless files by extension; without it they are sniffed.
 ///
-/// For speed, [`container::unpack`] then [`bson_read::read_document`] decode without
-/// copying strings out of the decompressed buffer.
+/// The document is read into an [`Arena`] and borrows its text from the BSON bytes
+/// ([`read_unpacked_in`]); the [`Decoded`] owns both (decompressed bytes are moved in;
+/// a stored file's BSON is copied once). See [`decoded`] for reading and editing it.
 pub fn decode(data: &[u8], file_name: Option<&str>, opts: &Options) -> Result<Decoded> {
     let (container, bson) = container::unpack(data, file_name, opts)?;
-    let document = read_unpacked(data.len(), &container, &bson, opts)?.into_owned();
-    Ok(Decoded {
-        container,
-        document,
-    })
+    Decoded::read(data.len(), container, bson.into_owned(), opts)
 }
 
 /// Reads raw (uncompressed) BSON, borrowing from `bson`; every document and array is

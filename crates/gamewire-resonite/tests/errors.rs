@@ -117,7 +117,7 @@ fn large_documents_over_16_mib_decode() {
     let file = gamewire_resonite::encode(&doc, &EncodeOptions::new(Compression::Lz4)).unwrap();
     let got = decode(&file, None, &opts()).unwrap();
     assert_eq!(
-        got.document
+        got.document()
             .get("big")
             .and_then(|v| v.as_str())
             .map(str::len),

@@ -2,14 +2,14 @@
 //! sources and licences in its `SOURCES.md`): they decode; the compression agrees with
 //! the extension; the BSON re-encodes byte for byte; re-compressing gives the same tree;
 //! the borrowed view agrees with the owned tree, and so do the tree read into an arena
-//! and the `bson` crate's reading of the same bytes (an independent reader); and a few
-//! values checked by hand.
+//! and the `bson` crate's reading of the same bytes (an independent reader); `decode`
+//! reads into the arena it returns; and a few values checked by hand.
 
 use gamewire_resonite::bson_view::{BsonView, DocumentRef, FileView, ValueRef};
 use gamewire_resonite::tree::DataTree;
 use gamewire_resonite::{
     bson_write, container, decode, encode, read_bson, Compression, Document, EncodeOptions,
-    Framing, Options, Value,
+    Framing, Options, Seq, Value,
 };
 use std::path::PathBuf;
 
@@ -198,7 +198,7 @@ fn recompress(e: &Expected, doc: &Document<'_>) {
             let back = decode(&file, Some(&name), &Options::default()).unwrap();
             assert_eq!(back.container.compression, c);
             assert!(
-                bytes_of(&back.document) == want,
+                bytes_of(back.document()) == want,
                 "{}: {c} legacy={legacy} differs",
                 e.name
             );
@@ -238,15 +238,15 @@ fn real_files_decode_and_round_trip() {
                 assert!(gamewire_resonite::sniff(&data, None), "{}", e.name);
 
                 let (_, bson) = container::unpack(&data, Some(e.name), &opts).unwrap();
-                check_tree(e, &bson, &d.document);
+                check_tree(e, &bson, d.document());
 
                 // the file view: same container, same BSON
                 let fv = FileView::open(&data, Some(e.name), &opts).unwrap();
                 assert_eq!(*fv.container(), d.container);
                 assert!(fv.bson() == &bson[..]);
-                same_doc(fv.root(), &d.document, e.name);
+                same_doc(fv.root(), d.document(), e.name);
 
-                recompress(e, &d.document);
+                recompress(e, d.document());
             }
             None => {
                 let doc = read_bson(&data, &opts).unwrap();
@@ -315,7 +315,7 @@ fn declared_types_fit_what_the_engine_wrote() {
     for e in EXPECTED {
         let data = std::fs::read(dir().join(e.name)).unwrap();
         let doc = match e.compression {
-            Some(_) => decode(&data, Some(e.name), &opts).unwrap().document,
+            Some(_) => decode(&data, Some(e.name), &opts).unwrap().into_document(),
             None => read_bson(&data, &opts).unwrap(),
         };
         let json = gamewire_resonite::json::document_to_json(&doc, 4096).unwrap();
@@ -339,5 +339,72 @@ fn declared_types_fit_what_the_engine_wrote() {
             "{}: every component's UpdateOrder",
             e.name
         );
+    }
+}
+
+/// The containers of `doc` that are not in an arena (`Seq::Owned`), counted; and every
+/// document and array counted in `all`.
+fn owned_containers(doc: &Document<'_>, all: &mut usize) -> usize {
+    fn value(v: &Value<'_>, all: &mut usize) -> usize {
+        match v {
+            Value::Document(d) => owned_containers(d, all),
+            Value::Array(items) => {
+                *all += 1;
+                let here = usize::from(matches!(items, Seq::Owned(_)));
+                here + items.iter().map(|v| value(v, all)).sum::<usize>()
+            }
+            _ => 0,
+        }
+    }
+    *all += 1;
+    let here = usize::from(matches!(doc.entries, Seq::Owned(_)));
+    here + doc
+        .entries
+        .iter()
+        .map(|(_, v)| value(v, all))
+        .sum::<usize>()
+}
+
+/// `decode`, what every front end calls, reads the tree into the arena the `Decoded`
+/// owns (every document and array a borrowed slice), the same tree `read_bson` reads
+/// with a vector per container, from the same BSON bytes, which it keeps; in every
+/// compression and stored (compression none, the BSON taken as it is).
+#[test]
+fn decode_reads_real_files_into_its_arena() {
+    let opts = Options::default();
+    for e in EXPECTED {
+        let data = std::fs::read(dir().join(e.name)).unwrap();
+        let bson = match e.compression {
+            Some(_) => container::unpack(&data, Some(e.name), &opts)
+                .unwrap()
+                .1
+                .into_owned(),
+            None => data,
+        };
+        let vectors = read_bson(&bson, &opts).unwrap();
+        for c in [
+            Compression::None,
+            Compression::Lz4,
+            Compression::Lzma,
+            Compression::Brotli,
+        ] {
+            let file = container::pack(&bson, c, false, &EncodeOptions::new(c)).unwrap();
+            let d = decode(&file, None, &opts).unwrap();
+            assert_eq!(d.container.compression, c, "{}", e.name);
+            let mut all = 0;
+            assert_eq!(
+                owned_containers(d.document(), &mut all),
+                0,
+                "{} ({c}): a container outside the arena",
+                e.name
+            );
+            assert!(all > 100, "{}: {all} containers", e.name);
+            assert!(d.arena_bytes() > 0, "{}", e.name);
+            assert!(d.bson() == Some(&bson[..]), "{} ({c})", e.name);
+            assert_eq!(*d.document(), vectors, "{} ({c})", e.name);
+            // the vectors' tree is owned everywhere: the check can fail
+            let mut all_v = 0;
+            assert_eq!(owned_containers(&vectors, &mut all_v), all, "{}", e.name);
+        }
     }
 }

@@ -59,7 +59,7 @@ proptest! {
         let name = format!("x.{}", compression.extension());
         let got = decode(&file, Some(&name), &Options::default()).unwrap();
         prop_assert_eq!(got.container.compression, compression);
-        prop_assert_eq!(bytes_of(&got.document), bytes_of(&doc));
+        prop_assert_eq!(bytes_of(got.document()), bytes_of(&doc));
     }
 }
 
@@ -78,7 +78,7 @@ fn json_keeps_numeric_types_through_each_compression() {
     for c in Compression::ALL {
         let file = encode(&doc, &EncodeOptions::new(c)).unwrap();
         let got = decode(&file, None, &Options::default()).unwrap();
-        let back = json::document_to_json(&got.document, 1024).unwrap();
+        let back = json::document_to_json(got.document(), 1024).unwrap();
         let expected = serde_json::json!({
             "i32": 5, "i64": {"$numberLong": "5"}, "f": 5.0, "big": {"$numberLong": "3000000000"},
             "neg0": -0.0, "inf": {"$numberDouble": "-Infinity"}, "d": {"$date": {"$numberLong": "1"}},
@@ -111,9 +111,9 @@ fn the_json_view_writes_the_text_of_document_to_json_on_every_sample() {
     assert_eq!(samples.len(), 7);
     for (name, data) in &samples {
         let d = decode(data, Some(name), &Options::default()).unwrap();
-        let tree = json::document_to_json(&d.document, 1024).unwrap();
+        let tree = json::document_to_json(d.document(), 1024).unwrap();
         assert_eq!(
-            json_texts(&DocumentView::new(&d.document)),
+            json_texts(&DocumentView::new(d.document())),
             json_texts(&tree),
             "{name}"
         );

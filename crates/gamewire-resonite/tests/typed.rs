@@ -22,7 +22,7 @@ fn sample() -> Document<'static> {
     let bytes = include_bytes!("../../../samples/resonite/item.frdt");
     gamewire_resonite::decode(bytes, Some("item.frdt"), &Options::default())
         .unwrap()
-        .document
+        .into_document()
 }
 
 #[test]

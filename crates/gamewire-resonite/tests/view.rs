@@ -301,20 +301,23 @@ fn view_of_every_sample_file_agrees_with_decode() {
         let owned = decode(&data, Some(&name), &o).unwrap();
         let view = FileView::open(&data, Some(&name), &o).unwrap();
         assert_eq!(view.container(), &owned.container, "{name}");
-        assert_eq!(from_view(view.root()), owned.document, "{name}");
+        assert_eq!(from_view(view.root()), *owned.document(), "{name}");
         same_accessors(
             ValueRef::Document(view.root()),
-            &Value::Document(owned.document.clone()),
+            &Value::Document(owned.document().clone()),
         );
         assert_eq!(
             json_texts(&DocumentRefView::new(view.root())),
-            json_texts(&DocumentView::new(&owned.document)),
+            json_texts(&DocumentView::new(owned.document())),
             "{name}"
         );
         // The data tree's fields read through the view.
         assert_eq!(
             view.root().get("VersionNumber").and_then(|v| v.as_str()),
-            owned.document.get("VersionNumber").and_then(|v| v.as_str()),
+            owned
+                .document()
+                .get("VersionNumber")
+                .and_then(|v| v.as_str()),
             "{name}"
         );
     }
@@ -369,10 +372,10 @@ fn file_view_errors_are_decodes_errors() {
             b[i] ^= 0x5a;
             let f =
                 container::pack(&b, compression, false, &EncodeOptions::new(compression)).unwrap();
-            let owned = decode(&f, None, &o).map(|d| d.document);
+            let owned = decode(&f, None, &o);
             let view = FileView::open(&f, None, &o);
             match (owned, view) {
-                (Ok(d), Ok(v)) => assert!(bytes_of(&from_view(v.root())) == bytes_of(&d)),
+                (Ok(d), Ok(v)) => assert!(bytes_of(&from_view(v.root())) == bytes_of(d.document())),
                 (Err(a), Err(b)) => {
                     checked += 1;
                     assert_eq!(a.to_string(), b.to_string());
@@ -383,10 +386,10 @@ fn file_view_errors_are_decodes_errors() {
         assert!(checked > 5, "{compression}: {checked} faults");
         // Faults in the container: cut files.
         for cut in [0, 3, 8, 9, 20, file.len() / 2, file.len() - 1] {
-            let a = decode(&file[..cut], None, &o).map(|d| d.document);
+            let a = decode(&file[..cut], None, &o);
             let b = FileView::open(&file[..cut], None, &o);
             match (a, b) {
-                (Ok(d), Ok(v)) => assert!(bytes_of(&from_view(v.root())) == bytes_of(&d)),
+                (Ok(d), Ok(v)) => assert!(bytes_of(&from_view(v.root())) == bytes_of(d.document())),
                 (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
                 (a, b) => panic!("disagree: {:?} {:?}", a.map(|_| ()), b.map(|_| ())),
             }

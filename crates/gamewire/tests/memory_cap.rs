@@ -613,6 +613,36 @@ fn resonite_tiny_fields_json() -> Case {
     }
 }
 
+fn resonite_tiny_fields_decode() -> Case {
+    // The null fields in a stored FrDT file, through `decode` (what `gamewire::open`'s
+    // value, the contract and Python call): the BSON copied once and the tree in an
+    // arena, which grows by doubling.
+    let c = resonite_tiny_fields();
+    let mut input = b"FrDT\0\0\0\0\x00".to_vec();
+    input.extend_from_slice(&c.input);
+    Case {
+        input,
+        decode: Box::new(|d| {
+            let got = gamewire::resonite::decode(d, None, &Default::default()).unwrap();
+            assert_eq!(got.document().len(), 1 << 20);
+        }),
+    }
+}
+
+fn resonite_empty_docs_decode() -> Case {
+    // The empty documents, stored, through `decode` as above.
+    let c = resonite_empty_docs();
+    let mut input = b"FrDT\0\0\0\0\x00".to_vec();
+    input.extend_from_slice(&c.input);
+    Case {
+        input,
+        decode: Box::new(|d| {
+            let got = gamewire::resonite::decode(d, None, &Default::default()).unwrap();
+            assert_eq!(got.document().len(), 1 << 20);
+        }),
+    }
+}
+
 /// The BSON of a document (an uncompressed file without its 9-byte FrDT header).
 fn bson_of(doc: &gamewire::resonite::Document<'_>) -> Vec<u8> {
     use gamewire::resonite::{encode, Compression, EncodeOptions};
@@ -852,6 +882,8 @@ fn case(name: &str) -> Option<Case> {
         "resonite-tiny-fields" => resonite_tiny_fields(),
         "resonite-empty-docs" => resonite_empty_docs(),
         "resonite-tiny-fields-json" => resonite_tiny_fields_json(),
+        "resonite-tiny-fields-decode" => resonite_tiny_fields_decode(),
+        "resonite-empty-docs-decode" => resonite_empty_docs_decode(),
         "o3de-empty-arrays" => o3de_empty_arrays(),
         "o3de-empty-objects" => o3de_empty_objects(),
         "o3de-deep" => o3de_deep(),
@@ -873,6 +905,8 @@ fn bound(name: &str) -> (u64, u64) {
         "zeze-bean-fields"
         | "resonite-tiny-fields"
         | "resonite-tiny-fields-json"
+        | "resonite-tiny-fields-decode"
+        | "resonite-empty-docs-decode"
         | "zeze-empty-beans-json"
         | "resonite-empty-docs"
         | "o3de-empty-arrays"
@@ -925,6 +959,8 @@ const CASES: &[&str] = &[
     "resonite-tiny-fields",
     "resonite-empty-docs",
     "resonite-tiny-fields-json",
+    "resonite-tiny-fields-decode",
+    "resonite-empty-docs-decode",
     "o3de-empty-arrays",
     "o3de-empty-objects",
     "o3de-deep",

@@ -17,7 +17,8 @@ pub struct Resonite;
 impl Codec for Resonite {
     const FORMAT: Format = Format::Resonite;
     const EXACT: bool = true;
-    /// The container read and the owned document. A value read from JSON has the
+    /// The container read and the document (read into an arena, owned with its
+    /// bytes, by `decode`; an owned tree from JSON). A value read from JSON has the
     /// container current Resonite writes (FrDT, Brotli); the encode options say which
     /// one is written.
     type Value<'a> = Decoded;
@@ -29,7 +30,7 @@ impl Codec for Resonite {
     }
 
     fn encode(value: &Decoded, opts: &EncodeOptions) -> Result<Vec<u8>> {
-        resonite::codec::encode(&value.document, opts)
+        resonite::codec::encode(value.document(), opts)
     }
 
     fn encode_options(_data: &[u8], value: &Decoded, opts: &DecodeOptions) -> EncodeOptions {
@@ -45,19 +46,18 @@ impl Codec for Resonite {
         w: &mut dyn Write,
         pretty: bool,
     ) -> Result<()> {
-        let view = resonite::json_view::DocumentView::new(&value.document);
+        let view = resonite::json_view::DocumentView::new(value.document());
         gamewire_core::json_out::write(w, &view, pretty).map_err(write_error)
     }
 
     fn from_json(text: &[u8], opts: &DecodeOptions) -> Result<Decoded> {
         let j = json::parse_text_with(text, &TextOptions::new(crate::open::MAX_JSON_DEPTH))?;
-        Ok(Decoded {
-            container: Container {
-                compression: Compression::Brotli,
-                framing: Framing::FrDT { version: 0 },
-            },
-            document: json::from_json(&j, opts.options.limits.max_depth)?,
-        })
+        let container = Container {
+            compression: Compression::Brotli,
+            framing: Framing::FrDT { version: 0 },
+        };
+        let document = json::from_json(&j, opts.options.limits.max_depth)?;
+        Ok(Decoded::new(container, document))
     }
 
     fn sniff(data: &[u8], name: Option<&str>) -> bool {

@@ -28,9 +28,11 @@ pub enum Value<'a> {
     /// Zeze protocol frames (bodies as schema-less beans).
     #[cfg(feature = "zeze")]
     ZezeFrames(Vec<gamewire_zeze::frame::Frame>),
-    /// A Resonite data tree's root document.
+    /// A Resonite data tree: its container and root document (`Decoded::document` to
+    /// read, `Decoded::edit` or `Decoded::document_mut` to edit; read into an arena
+    /// that the `Decoded` owns, see `gamewire_resonite::decoded`).
     #[cfg(feature = "resonite")]
-    Resonite(gamewire_resonite::Document<'static>),
+    Resonite(gamewire_resonite::Decoded),
     /// An O3DE document, kept as written (members in order, numbers as their text).
     #[cfg(feature = "o3de")]
     O3de(gamewire_o3de::doc::Document<'a>),

@@ -178,7 +178,7 @@ pub(super) fn encode_value(
             zeze::encode_value(o, z, v)
         }
         #[cfg(feature = "resonite")]
-        (Settings::Resonite(r), V::Resonite(doc)) => resonite::encode_value(r, doc),
+        (Settings::Resonite(r), V::Resonite(d)) => resonite::encode_value(r, d.document()),
         #[cfg(feature = "o3de")]
         (Settings::O3de(s), V::O3de(doc)) => o3de::encode_value(s, doc),
         (s, _) => Err(Error::msg(format!(

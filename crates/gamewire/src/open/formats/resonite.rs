@@ -60,7 +60,7 @@ pub(super) fn write_json(o: &Opened, w: &mut dyn Write, pretty: bool) -> Result<
 pub(super) fn value(o: &Opened) -> Result<crate::open::Value<'_>> {
     let name = name_of(o);
     let d = resonite::decode(&o.data, name.as_deref(), &read_opts(o.opts.limits))?;
-    Ok(crate::open::Value::Resonite(d.document))
+    Ok(crate::open::Value::Resonite(d))
 }
 
 pub(super) fn encode_value(r: &ResoniteSettings, doc: &resonite::Document<'_>) -> Result<Vec<u8>> {
