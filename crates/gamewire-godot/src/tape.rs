@@ -106,6 +106,27 @@ impl TapeIndex {
         })
     }
 
+    /// The tape of `data` for a holder that keeps this index with the very bytes it was
+    /// made from and never changes them (the view of `gamewire view`): only the length
+    /// is checked, not the content, so reading again costs nothing in proportion to the
+    /// bytes. Other bytes of the same length give wrong values, or a panic where an
+    /// offset falls outside them: use [`TapeIndex::tape`] unless the bytes are known.
+    pub fn tape_of_own<'a>(&'a self, data: &'a [u8]) -> Result<Tape<'a>> {
+        if data.len() != self.len {
+            return Err(Error::msg(format!(
+                "this tape index is of {} bytes, not {}",
+                self.len,
+                data.len()
+            )));
+        }
+        debug_assert_eq!(content_hash(data), self.hash, "not the index's bytes");
+        Ok(Tape {
+            data,
+            opts: self.opts,
+            entries: std::borrow::Cow::Borrowed(&self.entries),
+        })
+    }
+
     /// The number of values indexed.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -586,5 +607,12 @@ mod tests {
         other[at + 1] = b'q';
         let e = index.tape(&other).unwrap_err().to_string();
         assert!(e.contains("content differs"), "{e}");
+        // Its holder's own bytes: the same tape, with no pass over them; a length
+        // other than the index's is still refused.
+        let own = index.tape_of_own(&bytes).unwrap();
+        assert_eq!(own.root().to_value(), tape.root().to_value());
+        assert_eq!(own.len(), tape.len());
+        let e = index.tape_of_own(&bytes[1..]).unwrap_err().to_string();
+        assert!(e.contains("not"), "{e}");
     }
 }
