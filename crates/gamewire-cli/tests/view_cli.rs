@@ -2105,10 +2105,10 @@ fn search_results_come_a_page_at_a_time() {
     let s = start(&[dir.path()]);
     let id = "0/big.godot3.bin";
     assert_eq!(s.open(id).0, 200);
-    let page = |offset: usize| {
+    let page_of = |q: &str, offset: usize| {
         let (status, r) = s.api(
             "GET",
-            &format!("/api/search?file={id}&q=ITEM&offset={offset}"),
+            &format!("/api/search?file={id}&q={q}&offset={offset}"),
             "",
         );
         assert_eq!(status, 200, "{r}");
@@ -2120,6 +2120,7 @@ fn search_results_come_a_page_at_a_time() {
             .collect();
         (ptrs, r)
     };
+    let page = |offset: usize| page_of("ITEM", offset);
     // Each record's name ("item N") is a hit, in order.
     let names =
         |r: std::ops::Range<usize>| -> Vec<String> { r.map(|i| format!("/{i}/name")).collect() };
@@ -2145,6 +2146,15 @@ fn search_results_come_a_page_at_a_time() {
     // A page may start anywhere: from hit 101, 200 of them.
     assert_eq!(page(100).0, names(100..300));
     assert_eq!(page(450).0, Vec::<String>::new());
+    // The server reads a search on from where its last page stopped: another search
+    // between two pages of one (or an edit) is not read on from.
+    assert_eq!(page(0).0, names(0..200));
+    let (ptrs, _) = page_of("item%204", 0);
+    let mut fours: Vec<String> = vec!["/4/name".into()];
+    fours.extend((40..50).chain(400..450).map(|i| format!("/{i}/name")));
+    assert_eq!(ptrs, fours);
+    assert_eq!(page(200).0, names(200..400));
+    assert_eq!(page(400).0, names(400..450));
     // The page: a "More results" button, named for assistive technology, a button
     // (reached with Tab, pressed with Enter or Space).
     let (status, html) = request(s.port, "GET", &format!("/?token={}", s.token), &[], "");
