@@ -289,6 +289,10 @@ impl<L: LazyJson> Node<L> {
             key: usize,
             /// The child being visited in `kids`.
             visit: usize,
+            /// How many children the next chunk lists (an object's chunks are all
+            /// [`SEARCH_CHUNK`]; an array read on from a position starts small and
+            /// doubles, so a page costs about its own hits).
+            want: usize,
         }
         fn open<L: LazyJson>(p: String, node: Node<L>, start: usize) -> Level<L> {
             Level {
@@ -302,6 +306,7 @@ impl<L: LazyJson> Node<L> {
                 start,
                 key: 0,
                 visit: 0,
+                want: SEARCH_CHUNK,
             }
         }
         fn text(s: &Summary) -> Option<String> {
@@ -333,9 +338,17 @@ impl<L: LazyJson> Node<L> {
                     // The rest of the chunk (its keys matched), from the child visited.
                     KEYS_DONE => {
                         let mut l = open(p.clone(), node.clone(), usize::MAX);
-                        l.kids = l
-                            .node
-                            .children(start + visit, SEARCH_CHUNK.saturating_sub(visit));
+                        // An object's next chunk starts where this one ends (its keys
+                        // are matched a chunk at a time); an array's anywhere, so a
+                        // few of its items are listed here, the rest as the walk goes.
+                        let rest = match l.object {
+                            true => SEARCH_CHUNK.saturating_sub(visit),
+                            false => RESUME_ITEMS,
+                        };
+                        l.kids = l.node.children(start + visit, rest);
+                        if !l.object {
+                            l.want = 2 * RESUME_ITEMS;
+                        }
                         (l.start, l.key, l.visit) = (start + visit, l.kids.len(), 0);
                         l
                     }
@@ -436,7 +449,8 @@ impl<L: LazyJson> Node<L> {
             // The chunk is done: the next one, or the container.
             if !top.kids.is_empty() {
                 let next = top.start + top.kids.len();
-                top.kids = top.node.children(next, SEARCH_CHUNK);
+                top.kids = top.node.children(next, top.want);
+                top.want = (2 * top.want).min(SEARCH_CHUNK);
                 if !top.kids.is_empty() {
                     (top.start, top.key, top.visit) = (next, 0, 0);
                     continue;
@@ -456,6 +470,9 @@ pub const SEARCH_CHUNK: usize = 16 * 1024;
 
 /// In a [`SearchFrom`] level: every key of its chunk is matched.
 const KEYS_DONE: usize = usize::MAX;
+
+/// An array's items listed at first when a search reads on inside it.
+const RESUME_ITEMS: usize = 64;
 
 /// Where a search stopped ([`Node::search_from`]): its position in the data, a few
 /// words a level of depth, to read on from there on the same, unchanged data.

@@ -85,13 +85,7 @@ impl TapeIndex {
     /// The tape of `data`, which must be the bytes this index was made from: checked by
     /// length and by a hash of the content (a pass over the bytes), else an error.
     pub fn tape<'a>(&'a self, data: &'a [u8]) -> Result<Tape<'a>> {
-        if data.len() != self.len {
-            return Err(Error::msg(format!(
-                "this tape index is of {} bytes, not {}",
-                self.len,
-                data.len()
-            )));
-        }
+        let tape = self.of_length(data)?;
         if content_hash(data) != self.hash {
             return Err(Error::msg(format!(
                 "these {} bytes are not the ones this tape index was made from (their \
@@ -99,11 +93,7 @@ impl TapeIndex {
                 data.len()
             )));
         }
-        Ok(Tape {
-            data,
-            opts: self.opts,
-            entries: std::borrow::Cow::Borrowed(&self.entries),
-        })
+        Ok(tape)
     }
 
     /// The tape of `data` for a holder that keeps this index with the very bytes it was
@@ -112,6 +102,13 @@ impl TapeIndex {
     /// bytes. Other bytes of the same length give wrong values, or a panic where an
     /// offset falls outside them: use [`TapeIndex::tape`] unless the bytes are known.
     pub fn tape_of_own<'a>(&'a self, data: &'a [u8]) -> Result<Tape<'a>> {
+        let tape = self.of_length(data)?;
+        debug_assert_eq!(content_hash(data), self.hash, "not the index's bytes");
+        Ok(tape)
+    }
+
+    /// The tape of `data` if it has the length indexed.
+    fn of_length<'a>(&'a self, data: &'a [u8]) -> Result<Tape<'a>> {
         if data.len() != self.len {
             return Err(Error::msg(format!(
                 "this tape index is of {} bytes, not {}",
@@ -119,7 +116,6 @@ impl TapeIndex {
                 data.len()
             )));
         }
-        debug_assert_eq!(content_hash(data), self.hash, "not the index's bytes");
         Ok(Tape {
             data,
             opts: self.opts,

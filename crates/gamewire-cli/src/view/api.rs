@@ -71,6 +71,7 @@ const HEX_JS: &str = include_str!("assets/hex.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const EDITORS_JS: &str = include_str!("assets/editors.js");
 const COMPARE_JS: &str = include_str!("assets/compare.js");
+const TREEKEYS_JS: &str = include_str!("assets/treekeys.js");
 
 /// The largest request body (an edit's JSON).
 const MAX_BODY: usize = 256 << 20;
@@ -130,6 +131,10 @@ pub async fn serve(args: ViewArgs, roots: Roots, token: String) -> CliResult {
         .route(
             "/compare.js",
             get(|| asset(COMPARE_JS, "text/javascript; charset=utf-8")),
+        )
+        .route(
+            "/treekeys.js",
+            get(|| asset(TREEKEYS_JS, "text/javascript; charset=utf-8")),
         )
         .route(
             "/hex.js",
