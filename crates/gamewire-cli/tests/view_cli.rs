@@ -755,30 +755,14 @@ fn the_page_in_a_real_browser() {
         ),
     ];
     // A Godot file with a vector and a colour, written by the library.
-    let shape_json = dir.path().join("shape.json.src");
-    std::fs::write(
-        &shape_json,
-        json!({
+    encode_godot3(
+        &json!({
             "name": "marker",
             "pos": {"$type": "Vector3", "value": [1.0, 2.0, 3.0]},
             "tint": {"$type": "Color", "value": [1.0, 0.5, 0.25, 1.0]}
-        })
-        .to_string(),
-    )
-    .unwrap();
-    let out = common::gamewire(&[
-        "encode",
-        "godot3",
-        shape_json.to_str().unwrap(),
-        "-o",
-        dir.path().join("shape.godot3.bin").to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        }),
+        &dir.path().join("shape.godot3.bin"),
     );
-    std::fs::remove_file(&shape_json).unwrap();
     // A real Godot 4 save, whose bytes the hex pane shows where the engine wrote them.
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -793,38 +777,13 @@ fn the_page_in_a_real_browser() {
     .unwrap();
     // A list longer than the page's 200: the hit at 450 is in the third page.
     let long: Vec<u64> = (0..500).map(|i| 700_000 + i).collect();
-    let long_json = dir.path().join("long.json.src");
-    std::fs::write(&long_json, serde_json::to_vec(&long).unwrap()).unwrap();
-    let out = common::gamewire(&[
-        "encode",
-        "godot3",
-        long_json.to_str().unwrap(),
-        "-o",
-        dir.path().join("long.godot3.bin").to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::remove_file(&long_json).unwrap();
+    encode_godot3(&json!(long), &dir.path().join("long.godot3.bin"));
     // A string longer than a listing shows.
     let note = format!("{}END", "x".repeat(5000));
-    let note_json = dir.path().join("note.json.src");
-    std::fs::write(&note_json, json!({ "note": note }).to_string()).unwrap();
-    let out = common::gamewire(&[
-        "encode",
-        "godot3",
-        note_json.to_str().unwrap(),
-        "-o",
-        dir.path().join("note.godot3.bin").to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    encode_godot3(
+        &json!({ "note": note }),
+        &dir.path().join("note.godot3.bin"),
     );
-    std::fs::remove_file(&note_json).unwrap();
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../tests/fixtures/godot/engine-3.2.3/packer.pck"),
@@ -1512,9 +1471,16 @@ fn big_godot(dir: &Path, n: usize) -> PathBuf {
         .map(|i| json!({"name": format!("item {i}"), "level": i, "hp": i as f64 * 0.5}))
         .collect();
     items[0]["ids"] = json!({"$type": "PackedInt32Array", "value": [1, 2, 3]});
-    let src = dir.join("big.json");
-    std::fs::write(&src, serde_json::to_vec(&items).unwrap()).unwrap();
     let out = dir.join("big.godot3.bin");
+    encode_godot3(&Value::Array(items), &out);
+    out
+}
+
+/// Writes `value` (the JSON `decode` gives) to `out` as a Godot 3 file, with `gamewire
+/// encode godot3`.
+fn encode_godot3(value: &Value, out: &Path) {
+    let src = out.with_extension("json.src");
+    std::fs::write(&src, serde_json::to_vec(value).unwrap()).unwrap();
     let r = common::gamewire(&[
         "encode",
         "godot3",
@@ -1524,7 +1490,6 @@ fn big_godot(dir: &Path, n: usize) -> PathBuf {
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     std::fs::remove_file(&src).unwrap();
-    out
 }
 
 /// Issue 28: a file read through its view is edited on its bytes (no document built),
