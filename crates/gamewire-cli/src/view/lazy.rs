@@ -524,8 +524,14 @@ mod tests {
 
     /// A real Resonite avatar read through its view.
     fn avatar() -> (Browse, gamewire::open::types::Types) {
+        fixture("resonite/real/resonite-avatar-root-id.brson")
+    }
+
+    /// A fixture read through its view.
+    fn fixture(name: &str) -> (Browse, gamewire::open::types::Types) {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../tests/fixtures/resonite/real/resonite-avatar-root-id.brson");
+            .join("../../tests/fixtures")
+            .join(name);
         let opened = gamewire::open(
             std::fs::read(&path).unwrap(),
             Some(&path),
@@ -565,5 +571,44 @@ mod tests {
             b.value("/Object/Position/Data/0").ok().as_ref(),
             "{v}"
         );
+    }
+
+    /// A search read a page at a time gives the pages of one whole search; a kept
+    /// position is read on only on the view it was made on (here another file's,
+    /// which would give other hits), else the page is walked to again.
+    #[test]
+    fn search_pages_read_on_only_on_their_own_view() {
+        let a = std::sync::Arc::new(avatar().0);
+        let b = std::sync::Arc::new(fixture("resonite/real/neos-holder.7zbson").0);
+        let texts = |v: &Value| -> Vec<String> {
+            v["hits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["pointer"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        for view in [&a, &b] {
+            let whole = texts(&search(view, "d", usize::MAX));
+            assert!(whole.len() > 12, "{}", whole.len());
+            let (first, kept) = search_page(view, "d", 0, 5, None);
+            assert_eq!(texts(&first), whole[..5]);
+            let kept = kept.expect("more hits");
+            let (second, _) = search_page(view, "d", 5, 5, Some(&kept));
+            assert_eq!(texts(&second), whole[5..10]);
+            // The same position on the other file: not read on there.
+            let other = if std::sync::Arc::ptr_eq(view, &a) {
+                &b
+            } else {
+                &a
+            };
+            let theirs = texts(&search(other, "d", usize::MAX));
+            let (page, _) = search_page(other, "d", 5, 5, Some(&kept));
+            assert_eq!(texts(&page), theirs[5..10]);
+            // Another search's position is not read on either.
+            let (page, _) = search_page(view, "e", 5, 5, Some(&kept));
+            let es = texts(&search(view, "e", usize::MAX));
+            assert_eq!(texts(&page), es[5..10.min(es.len())]);
+        }
     }
 }
