@@ -11,6 +11,15 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 
 /// A running `gamewire view`, killed when dropped.
+/// A Bytes answer's offset, length and hex.
+fn span(b: &Value) -> (Option<u64>, Option<u64>, Option<&str>) {
+    (
+        b["offset"].as_u64(),
+        b["length"].as_u64(),
+        b["hex"].as_str(),
+    )
+}
+
 struct Server {
     child: Child,
     port: u16,
@@ -127,6 +136,11 @@ impl Server {
             status,
             serde_json::from_str(&text).unwrap_or(Value::String(text)),
         )
+    }
+
+    /// `GET /api/bytes?...` (`target` the whole path and query).
+    fn bytes(&self, target: &str) -> (u16, Value) {
+        self.api("GET", target, "")
     }
 
     fn open(&self, id: &str) -> (u16, Value) {
@@ -755,30 +769,14 @@ fn the_page_in_a_real_browser() {
         ),
     ];
     // A Godot file with a vector and a colour, written by the library.
-    let shape_json = dir.path().join("shape.json.src");
-    std::fs::write(
-        &shape_json,
-        json!({
+    encode_godot3(
+        &json!({
             "name": "marker",
             "pos": {"$type": "Vector3", "value": [1.0, 2.0, 3.0]},
             "tint": {"$type": "Color", "value": [1.0, 0.5, 0.25, 1.0]}
-        })
-        .to_string(),
-    )
-    .unwrap();
-    let out = common::gamewire(&[
-        "encode",
-        "godot3",
-        shape_json.to_str().unwrap(),
-        "-o",
-        dir.path().join("shape.godot3.bin").to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+        }),
+        &dir.path().join("shape.godot3.bin"),
     );
-    std::fs::remove_file(&shape_json).unwrap();
     // A real Godot 4 save, whose bytes the hex pane shows where the engine wrote them.
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -793,38 +791,13 @@ fn the_page_in_a_real_browser() {
     .unwrap();
     // A list longer than the page's 200: the hit at 450 is in the third page.
     let long: Vec<u64> = (0..500).map(|i| 700_000 + i).collect();
-    let long_json = dir.path().join("long.json.src");
-    std::fs::write(&long_json, serde_json::to_vec(&long).unwrap()).unwrap();
-    let out = common::gamewire(&[
-        "encode",
-        "godot3",
-        long_json.to_str().unwrap(),
-        "-o",
-        dir.path().join("long.godot3.bin").to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    std::fs::remove_file(&long_json).unwrap();
+    encode_godot3(&json!(long), &dir.path().join("long.godot3.bin"));
     // A string longer than a listing shows.
     let note = format!("{}END", "x".repeat(5000));
-    let note_json = dir.path().join("note.json.src");
-    std::fs::write(&note_json, json!({ "note": note }).to_string()).unwrap();
-    let out = common::gamewire(&[
-        "encode",
-        "godot3",
-        note_json.to_str().unwrap(),
-        "-o",
-        dir.path().join("note.godot3.bin").to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    encode_godot3(
+        &json!({ "note": note }),
+        &dir.path().join("note.godot3.bin"),
     );
-    std::fs::remove_file(&note_json).unwrap();
     std::fs::copy(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../../tests/fixtures/godot/engine-3.2.3/packer.pck"),
@@ -1308,11 +1281,7 @@ fn a_file_is_listed_from_its_view_shows_its_bytes_and_edits_byte_exact() {
     assert_eq!(o["node"]["count"], 1);
     // The real save's bytes: the frame's Dictionary at 4, "filename"'s value at 28 (a
     // String: header, length 15, "res://main.tscn" and a byte of padding).
-    let (status, b) = s.api(
-        "GET",
-        &format!("/api/bytes?file={id}&pointer=/0/filename"),
-        "",
-    );
+    let (status, b) = s.bytes(&format!("/api/bytes?file={id}&pointer=/0/filename"));
     assert_eq!(status, 200, "{b}");
     assert_eq!(
         (b["offset"].as_u64(), b["length"].as_u64()),
@@ -1337,31 +1306,19 @@ fn a_file_is_listed_from_its_view_shows_its_bytes_and_edits_byte_exact() {
         .collect();
     assert_eq!(keys, [&json!("lang_2"), &json!("locked")]);
     // "locked": a bool whose header is at 0xe4 and value at 0xe8.
-    let (_, b) = s.api(
-        "GET",
-        &format!("/api/bytes?file={id}&pointer=/0/locked"),
-        "",
-    );
+    let (_, b) = s.bytes(&format!("/api/bytes?file={id}&pointer=/0/locked"));
     assert_eq!(b["offset"], 0xe4, "{b}");
     let patch = json!({"file": id, "ops": [{"op": "replace", "path": "/0/locked", "value": true}]});
     let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
     assert_eq!(status, 200, "{body}");
     // Edited, not saved: the bytes shown are the file's as edited (made on its bytes).
-    let (_, b) = s.api(
-        "GET",
-        &format!("/api/bytes?file={id}&pointer=/0/locked"),
-        "",
-    );
+    let (_, b) = s.bytes(&format!("/api/bytes?file={id}&pointer=/0/locked"));
     assert_eq!(b["available"], true, "{b}");
     let mut edited = before[0xe4..0xec].to_vec();
     edited[4] = 1;
     assert_eq!(b["hex"], gamewire_core::hex::to_hex(&edited), "{b}");
     assert!(b["note"].as_str().unwrap().contains("not saved"), "{b}");
-    let (_, b) = s.api(
-        "GET",
-        &format!("/api/bytes?file={id}&pointer=/0/parent"),
-        "",
-    );
+    let (_, b) = s.bytes(&format!("/api/bytes?file={id}&pointer=/0/parent"));
     assert_eq!(b["available"], true, "{b}");
     let (status, body) = s.api("POST", "/api/save", &json!({"file": id}).to_string());
     assert_eq!(status, 200, "{body}");
@@ -1380,11 +1337,7 @@ fn a_file_is_listed_from_its_view_shows_its_bytes_and_edits_byte_exact() {
     // A Brotli FrDT file: the bytes are in the decompressed BSON, and the page says so.
     let (status, o) = s.open("0/item.brson");
     assert_eq!((status, &o["lazy"]), (200, &json!(true)), "{o}");
-    let (_, b) = s.api(
-        "GET",
-        "/api/bytes?file=0/item.brson&pointer=/VersionNumber",
-        "",
-    );
+    let (_, b) = s.bytes("/api/bytes?file=0/item.brson&pointer=/VersionNumber");
     assert_eq!(b["unpacked"], true, "{b}");
     assert!(b["space"].as_str().unwrap().contains("brotli"), "{b}");
     let text = s
@@ -1404,11 +1357,7 @@ fn a_file_is_listed_from_its_view_shows_its_bytes_and_edits_byte_exact() {
     let prefab = std::fs::read(dir.path().join("Sound_Effect.prefab")).unwrap();
     let (status, o) = s.open("0/Sound_Effect.prefab");
     assert_eq!((status, &o["lazy"]), (200, &json!(false)), "{o}");
-    let (_, b) = s.api(
-        "GET",
-        "/api/bytes?file=0/Sound_Effect.prefab&pointer=/ContainerEntity/Name",
-        "",
-    );
+    let (_, b) = s.bytes("/api/bytes?file=0/Sound_Effect.prefab&pointer=/ContainerEntity/Name");
     let at = b["offset"].as_u64().unwrap() as usize;
     let len = b["length"].as_u64().unwrap() as usize;
     assert_eq!(&prefab[at..at + len], b"\"Sound_Effect\"", "{b}");
@@ -1426,7 +1375,7 @@ fn zeze_values_show_their_bytes() {
     let (status, o) = s.open("0/BOuter.zeze");
     assert_eq!((status, &o["lazy"]), (200, &json!(false)), "{o}");
     // Field 1 (a bean, 16 at 0) holds field 2, "n": 01 6e at 4.
-    let (status, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/1/2", "");
+    let (status, b) = s.bytes("/api/bytes?file=0/BOuter.zeze&pointer=/1/2");
     assert_eq!(status, 200, "{b}");
     assert_eq!(
         (b["offset"].as_u64(), b["length"].as_u64()),
@@ -1436,40 +1385,24 @@ fn zeze_values_show_their_bytes() {
     assert_eq!(b["hex"], "016e");
     assert_eq!((&b["space"], &b["own"]), (&json!("the file"), &json!(true)));
     // The vector2's y: 00 00 00 40 (2.0) at 32.
-    let (_, b) = s.api(
-        "GET",
-        "/api/bytes?file=0/BOuter.zeze&pointer=/6/vector2/1",
-        "",
-    );
+    let (_, b) = s.bytes("/api/bytes?file=0/BOuter.zeze&pointer=/6/vector2/1");
     assert_eq!(b["offset"], 32, "{b}");
     assert_eq!(b["hex"], gamewire_core::hex::to_hex(&outer[32..36]));
     assert_eq!(b["hex"], "00000040");
-    let (status, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/9", "");
+    let (status, b) = s.bytes("/api/bytes?file=0/BOuter.zeze&pointer=/9");
     assert_ne!(status, 200, "no field 9: {b}");
     // The third frame (at 102, a 12-byte header) is a response: 20, result code 07,
     // session id 05, an empty bean 00.
     let (status, o) = s.open("0/session.frames.zeze");
     assert_eq!(status, 200, "{o}");
-    let (_, b) = s.api(
-        "GET",
-        "/api/bytes?file=0/session.frames.zeze&pointer=/2/result_code",
-        "",
-    );
-    assert_eq!(
-        (
-            b["offset"].as_u64(),
-            b["length"].as_u64(),
-            b["hex"].as_str()
-        ),
-        (Some(115), Some(1), Some("07")),
-        "{b}"
-    );
+    let (_, b) = s.bytes("/api/bytes?file=0/session.frames.zeze&pointer=/2/result_code");
+    assert_eq!(span(&b), (Some(115), Some(1), Some("07")), "{b}");
     // Edited: its bytes are known once saved.
     let patch =
         json!({"file": "0/BOuter.zeze", "ops": [{"op": "replace", "path": "/1/2", "value": "m"}]});
     let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
     assert_eq!(status, 200, "{body}");
-    let (_, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/1/2", "");
+    let (_, b) = s.bytes("/api/bytes?file=0/BOuter.zeze&pointer=/1/2");
     assert_eq!(b["available"], false, "{b}");
 }
 
@@ -1484,7 +1417,7 @@ fn kingsisle_values_show_their_bits() {
     assert_eq!((status, &o["lazy"]), (200, &json!(false)), "{o}");
     // "BINd", the flags word, the class hash (8), the object's size in bits (12), then
     // m_name's size (16) and tag (20), and its value at 24: length 0009, "Storm Hat".
-    let (status, b) = s.api("GET", "/api/bytes?file=0/item.bin&pointer=/m_name", "");
+    let (status, b) = s.bytes("/api/bytes?file=0/item.bin&pointer=/m_name");
     assert_eq!(status, 200, "{b}");
     assert_eq!(
         (b["offset"].as_u64(), b["length"].as_u64()),
@@ -1501,7 +1434,7 @@ fn kingsisle_values_show_their_bits() {
         (&b["space"], &b["unpacked"]),
         (&json!("the file"), &json!(false))
     );
-    let (status, b) = s.api("GET", "/api/bytes?file=0/item.bin&pointer=/m_nope", "");
+    let (status, b) = s.bytes("/api/bytes?file=0/item.bin&pointer=/m_nope");
     assert_ne!(status, 200, "{b}");
 }
 
@@ -1512,9 +1445,16 @@ fn big_godot(dir: &Path, n: usize) -> PathBuf {
         .map(|i| json!({"name": format!("item {i}"), "level": i, "hp": i as f64 * 0.5}))
         .collect();
     items[0]["ids"] = json!({"$type": "PackedInt32Array", "value": [1, 2, 3]});
-    let src = dir.join("big.json");
-    std::fs::write(&src, serde_json::to_vec(&items).unwrap()).unwrap();
     let out = dir.join("big.godot3.bin");
+    encode_godot3(&Value::Array(items), &out);
+    out
+}
+
+/// Writes `value` (the JSON `decode` gives) to `out` as a Godot 3 file, with `gamewire
+/// encode godot3`.
+fn encode_godot3(value: &Value, out: &Path) {
+    let src = out.with_extension("json.src");
+    std::fs::write(&src, serde_json::to_vec(value).unwrap()).unwrap();
     let r = common::gamewire(&[
         "encode",
         "godot3",
@@ -1524,7 +1464,6 @@ fn big_godot(dir: &Path, n: usize) -> PathBuf {
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     std::fs::remove_file(&src).unwrap();
-    out
 }
 
 /// Issue 28: a file read through its view is edited on its bytes (no document built),
@@ -1539,11 +1478,7 @@ fn big_files_are_edited_on_their_bytes() {
     let id = "0/big.godot3.bin";
     let (status, o) = s.open(id);
     assert_eq!((status, &o["lazy"]), (200, &json!(true)), "{o}");
-    let (_, b) = s.api(
-        "GET",
-        &format!("/api/bytes?file={id}&pointer=/15000/level"),
-        "",
-    );
+    let (_, b) = s.bytes(&format!("/api/bytes?file={id}&pointer=/15000/level"));
     let at = b["offset"].as_u64().unwrap() as usize;
     let patch = |ops: Value| {
         let (status, r) = s.api(
@@ -1567,11 +1502,7 @@ fn big_files_are_edited_on_their_bytes() {
         json!([{"pointer": "/15000/level", "old": "15000", "new": "15001", "what": "changed"}])
     );
     // The bytes shown are the file's as edited.
-    let (_, b) = s.api(
-        "GET",
-        &format!("/api/bytes?file={id}&pointer=/15000/level"),
-        "",
-    );
+    let (_, b) = s.bytes(&format!("/api/bytes?file={id}&pointer=/15000/level"));
     assert_eq!(b["offset"].as_u64(), Some(at as u64), "{b}");
     assert!(b["note"].as_str().unwrap().contains("not saved"), "{b}");
     // Undone: no change left; done again and saved: one byte differs.
@@ -1701,61 +1632,25 @@ fn typed_zeze_values_show_their_bytes() {
         "typed by the solution: {o}"
     );
     // `inner` (16 at 0) holds `name`, "n": 01 6e at 4.
-    let (status, b) = s.api(
-        "GET",
-        "/api/bytes?file=0/BOuter.zeze&pointer=/inner/name",
-        "",
-    );
+    let (status, b) = s.bytes("/api/bytes?file=0/BOuter.zeze&pointer=/inner/name");
     assert_eq!(status, 200, "{b}");
-    assert_eq!(
-        (
-            b["offset"].as_u64(),
-            b["length"].as_u64(),
-            b["hex"].as_str()
-        ),
-        (Some(4), Some(2), Some("016e")),
-        "{b}"
-    );
+    assert_eq!(span(&b), (Some(4), Some(2), Some("016e")), "{b}");
     assert_eq!((&b["space"], &b["own"]), (&json!("the file"), &json!(true)));
     // The map `byName` has text keys: the value of "k" is `10 07 00` at 24, its x at 25.
-    let (_, b) = s.api(
-        "GET",
-        "/api/bytes?file=0/BOuter.zeze&pointer=/byName/k/x",
-        "",
-    );
-    assert_eq!(
-        (
-            b["offset"].as_u64(),
-            b["length"].as_u64(),
-            b["hex"].as_str()
-        ),
-        (Some(25), Some(1), Some("07")),
-        "{b}"
-    );
+    let (_, b) = s.bytes("/api/bytes?file=0/BOuter.zeze&pointer=/byName/k/x");
+    assert_eq!(span(&b), (Some(25), Some(1), Some("07")), "{b}");
     // `empty` is not in the bytes.
-    let (status, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/empty", "");
+    let (status, b) = s.bytes("/api/bytes?file=0/BOuter.zeze&pointer=/empty");
     assert_eq!((status, &b["available"]), (200, &json!(false)), "{b}");
     assert!(b["reason"].as_str().unwrap().contains("default"), "{b}");
-    let (status, b) = s.api("GET", "/api/bytes?file=0/BOuter.zeze&pointer=/nope", "");
+    let (status, b) = s.bytes("/api/bytes?file=0/BOuter.zeze&pointer=/nope");
     assert_ne!(status, 200, "{b}");
     // A frame stream typed by the solution: frame 0 (protocol Simple) holds a BSimple at
     // 13, whose `s` ("hi": 02 68 69) is at 17.
     let (status, o) = s.open("0/session.frames.zeze");
     assert_eq!(status, 200, "{o}");
-    let (_, b) = s.api(
-        "GET",
-        "/api/bytes?file=0/session.frames.zeze&pointer=/0/bean/s",
-        "",
-    );
-    assert_eq!(
-        (
-            b["offset"].as_u64(),
-            b["length"].as_u64(),
-            b["hex"].as_str()
-        ),
-        (Some(17), Some(3), Some("026869")),
-        "{b}"
-    );
+    let (_, b) = s.bytes("/api/bytes?file=0/session.frames.zeze&pointer=/0/bean/s");
+    assert_eq!(span(&b), (Some(17), Some(3), Some("026869")), "{b}");
 }
 
 /// A KingsIsle XML object file (tests/fixtures/kingsisle/xml, with its type list): a
@@ -1773,25 +1668,13 @@ fn kingsisle_xml_values_show_their_text() {
     let (status, o) = s.open("0/item.xml");
     assert_eq!(status, 200, "{o}");
     // "255,128,0,200" on line 7 at byte 226: g is "128" at 230, column 16.
-    let (status, b) = s.api("GET", "/api/bytes?file=0/item.xml&pointer=/m_color/g", "");
+    let (status, b) = s.bytes("/api/bytes?file=0/item.xml&pointer=/m_color/g");
     assert_eq!(status, 200, "{b}");
-    assert_eq!(
-        (
-            b["offset"].as_u64(),
-            b["length"].as_u64(),
-            b["hex"].as_str()
-        ),
-        (Some(230), Some(3), Some("313238")),
-        "{b}"
-    );
+    assert_eq!(span(&b), (Some(230), Some(3), Some("313238")), "{b}");
     assert_eq!((&b["line"], &b["column"]), (&json!(7), &json!(16)), "{b}");
     assert!(b["space"].as_str().unwrap().contains("XML"), "{b}");
     // A nested object's value: "-25" on line 18.
-    let (_, b) = s.api(
-        "GET",
-        "/api/bytes?file=0/item.xml&pointer=/m_effects/0/m_amount",
-        "",
-    );
+    let (_, b) = s.bytes("/api/bytes?file=0/item.xml&pointer=/m_effects/0/m_amount");
     assert_eq!(
         (b["offset"].as_u64(), b["hex"].as_str(), &b["line"]),
         (Some(569), Some("2d3235"), &json!(18)),
@@ -1801,9 +1684,9 @@ fn kingsisle_xml_values_show_their_text() {
                        "ops": [{"op": "replace", "path": "/m_name", "value": "Rain Hat"}]});
     let (status, body) = s.api("POST", "/api/patch", &patch.to_string());
     assert_eq!(status, 200, "{body}");
-    let (_, b) = s.api("GET", "/api/bytes?file=0/item.xml&pointer=/m_name", "");
+    let (_, b) = s.bytes("/api/bytes?file=0/item.xml&pointer=/m_name");
     assert_eq!(b["available"], false, "{b}");
-    let (_, b) = s.api("GET", "/api/bytes?file=0/item.xml&pointer=/m_color/g", "");
+    let (_, b) = s.bytes("/api/bytes?file=0/item.xml&pointer=/m_color/g");
     assert_eq!(b["offset"], 230, "{b}");
 }
 
@@ -1971,11 +1854,7 @@ fn values_inside_entries_show_their_bytes() {
     let file = "0/packer.pck//saves/save.dat";
     let (status, o) = s.open(file);
     assert_eq!(status, 200, "{o}");
-    let (status, r) = s.api(
-        "GET",
-        &format!("/api/bytes?file={file}&pointer=/0/name"),
-        "",
-    );
+    let (status, r) = s.bytes(&format!("/api/bytes?file={file}&pointer=/0/name"));
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["available"], true, "{r}");
     assert_eq!(
@@ -2000,11 +1879,7 @@ fn values_inside_entries_show_their_bytes() {
     let patch = json!({"file": "0/packer.pck//saves/save.dat",
                        "ops": [{"op": "replace", "path": "/0/name", "value": "Annabel"}]});
     assert_eq!(s.api("POST", "/api/patch", &patch.to_string()).0, 200);
-    let (_, r) = s.api(
-        "GET",
-        &format!("/api/bytes?file={file}&pointer=/0/name"),
-        "",
-    );
+    let (_, r) = s.bytes(&format!("/api/bytes?file={file}&pointer=/0/name"));
     assert_eq!(r["available"], false, "{r}");
     assert_eq!(r["archive_offset"], Value::Null, "{r}");
 
@@ -2019,11 +1894,7 @@ fn values_inside_entries_show_their_bytes() {
     let file = "0/Root.wad//ObjectData/item.bin";
     let (status, o) = s.open(file);
     assert_eq!(status, 200, "{o}");
-    let (status, r) = s.api(
-        "GET",
-        &format!("/api/bytes?file={file}&pointer=/m_name"),
-        "",
-    );
+    let (status, r) = s.bytes(&format!("/api/bytes?file={file}&pointer=/m_name"));
     assert_eq!(status, 200, "{r}");
     assert_eq!(
         (r["offset"].as_u64(), r["length"].as_u64()),
@@ -2040,11 +1911,7 @@ fn values_inside_entries_show_their_bytes() {
     let file = "0/Root.wad//ObjectData/packed.bin";
     let (status, o) = s.open(file);
     assert_eq!(status, 200, "{o}");
-    let (status, r) = s.api(
-        "GET",
-        &format!("/api/bytes?file={file}&pointer=/m_name"),
-        "",
-    );
+    let (status, r) = s.bytes(&format!("/api/bytes?file={file}&pointer=/m_name"));
     assert_eq!(status, 200, "{r}");
     assert_eq!(r["offset"].as_u64(), Some(24), "{r}");
     assert_eq!(r["archive_offset"], Value::Null, "{r}");
@@ -2075,11 +1942,7 @@ fn values_inside_entries_show_their_bytes() {
     let file = "0/game.pck//saves/save.dat";
     let (status, o) = s.open(file);
     assert_eq!(status, 200, "{o}");
-    let (status, r) = s.api(
-        "GET",
-        &format!("/api/bytes?file={file}&pointer=/0/name"),
-        "",
-    );
+    let (status, r) = s.bytes(&format!("/api/bytes?file={file}&pointer=/0/name"));
     assert_eq!(status, 200, "{r}");
     assert_eq!(
         (r["offset"].as_u64(), r["length"].as_u64()),
@@ -2105,10 +1968,10 @@ fn search_results_come_a_page_at_a_time() {
     let s = start(&[dir.path()]);
     let id = "0/big.godot3.bin";
     assert_eq!(s.open(id).0, 200);
-    let page = |offset: usize| {
+    let page_of = |q: &str, offset: usize| {
         let (status, r) = s.api(
             "GET",
-            &format!("/api/search?file={id}&q=ITEM&offset={offset}"),
+            &format!("/api/search?file={id}&q={q}&offset={offset}"),
             "",
         );
         assert_eq!(status, 200, "{r}");
@@ -2120,6 +1983,7 @@ fn search_results_come_a_page_at_a_time() {
             .collect();
         (ptrs, r)
     };
+    let page = |offset: usize| page_of("ITEM", offset);
     // Each record's name ("item N") is a hit, in order.
     let names =
         |r: std::ops::Range<usize>| -> Vec<String> { r.map(|i| format!("/{i}/name")).collect() };
@@ -2145,6 +2009,15 @@ fn search_results_come_a_page_at_a_time() {
     // A page may start anywhere: from hit 101, 200 of them.
     assert_eq!(page(100).0, names(100..300));
     assert_eq!(page(450).0, Vec::<String>::new());
+    // The server reads a search on from where its last page stopped: another search
+    // between two pages of one (or an edit) is not read on from.
+    assert_eq!(page(0).0, names(0..200));
+    let (ptrs, _) = page_of("item%204", 0);
+    let mut fours: Vec<String> = vec!["/4/name".into()];
+    fours.extend((40..50).chain(400..450).map(|i| format!("/{i}/name")));
+    assert_eq!(ptrs, fours);
+    assert_eq!(page(200).0, names(200..400));
+    assert_eq!(page(400).0, names(400..450));
     // The page: a "More results" button, named for assistive technology, a button
     // (reached with Tab, pressed with Enter or Space).
     let (status, html) = request(s.port, "GET", &format!("/?token={}", s.token), &[], "");

@@ -140,6 +140,15 @@ impl<L: LazyJson> Node<L> {
         }
     }
 
+    /// True when the format's view holds this value whole, as one small value (a
+    /// scalar; a tagged value such as a Godot vector or a Resonite int64's
+    /// `{"$numberLong": ..}`; a packed array; or a part of one): its JSON is read in
+    /// one piece, whatever its number of children. False for the containers the view
+    /// reads a level at a time.
+    pub fn is_whole(&self) -> bool {
+        matches!(self, Node::Json { .. })
+    }
+
     /// The value at `pointer` below this one.
     pub fn at(&self, pointer: &str) -> Result<Node<L>, String> {
         let mut node = self.clone();
@@ -245,75 +254,234 @@ impl<L: LazyJson> Node<L> {
     /// document order, at most `limit`: `(pointer, on key, text, kind)`; and whether
     /// more were left.
     pub fn search(&self, pointer: &str, needle: &str, limit: usize) -> (Vec<Hit>, bool) {
-        /// Children are listed this many at a time, so memory stays bounded by the
-        /// depth, not by the width, of the document.
-        const CHUNK: usize = 16 * 1024;
-        enum Step<L> {
-            Visit(String, Node<L>),
-            Kids(String, Node<L>, bool, usize),
+        let (hits, next) = self.search_from(pointer, needle, limit, None);
+        (hits, next.is_some())
+    }
+
+    /// [`Node::search`] a page at a time: at most `limit` hits from where an earlier
+    /// page of the same search of the same, unchanged data stopped (`from`; `None`
+    /// from the start), and where this one stopped (`None`: no hit is left). A page
+    /// read on so walks on from the last one's position instead of walking again up to
+    /// it (and a position that does not fit the data starts again from the start).
+    ///
+    /// In each object, the keys of a chunk of children are matched before the
+    /// children's values (as a document's search does, by chunks of
+    /// [`SEARCH_CHUNK`] children so that memory stays bounded by the depth, not by
+    /// the width, of the document).
+    pub fn search_from(
+        &self,
+        pointer: &str,
+        needle: &str,
+        limit: usize,
+        from: Option<&SearchFrom>,
+    ) -> (Vec<Hit>, Option<SearchFrom>) {
+        /// An open container on the walk's path.
+        struct Level<L> {
+            /// Its pointer.
+            p: String,
+            node: Node<L>,
+            object: bool,
+            /// The index of the first child in `kids`.
+            start: usize,
+            /// A chunk of children (each taken out when visited).
+            kids: Vec<(Key, Node<L>)>,
+            /// The next key to match in `kids`.
+            key: usize,
+            /// The child being visited in `kids`.
+            visit: usize,
+            /// How many children the next chunk lists (an object's chunks are all
+            /// [`SEARCH_CHUNK`]; an array read on from a position starts small and
+            /// doubles, so a page costs about its own hits).
+            want: usize,
         }
-        let mut hits = Vec::new();
-        let mut stack = vec![Step::Visit(pointer.to_owned(), self.clone())];
-        while let Some(step) = stack.pop() {
-            match step {
-                Step::Visit(p, node) => {
-                    let s = node.summary();
-                    let text = match &s.value {
-                        Some(Json::String(t)) => Some(t.clone()),
-                        Some(Json::Number(n)) => Some(n.to_string()),
-                        Some(Json::Bool(b)) => Some(b.to_string()),
-                        _ => None,
-                    };
-                    if let Some(t) = text {
-                        if t.to_lowercase().contains(needle) {
-                            if hits.len() >= limit {
-                                return (hits, true);
-                            }
-                            hits.push(Hit {
-                                pointer: p.clone(),
-                                on_key: false,
-                                text: t,
-                                kind: s.kind,
-                            });
-                        }
-                    }
-                    if s.count.is_some() {
-                        stack.push(Step::Kids(p, node, s.kind == "object", 0));
-                    }
-                }
-                Step::Kids(p, node, object, next) => {
-                    let kids = node.children(next, CHUNK);
-                    if kids.is_empty() {
-                        continue;
-                    }
-                    stack.push(Step::Kids(p.clone(), node, object, next + kids.len()));
-                    if object {
-                        for (k, c) in &kids {
-                            if let Key::Name(name) = k {
-                                if name.to_lowercase().contains(needle) {
-                                    if hits.len() >= limit {
-                                        return (hits, true);
-                                    }
-                                    hits.push(Hit {
-                                        pointer: format!("{p}/{}", k.token()),
-                                        on_key: true,
-                                        text: name.clone(),
-                                        kind: c.summary().kind,
-                                    });
-                                }
-                            }
-                        }
-                    }
-                    stack.extend(
-                        kids.into_iter()
-                            .rev()
-                            .map(|(k, c)| Step::Visit(format!("{p}/{}", k.token()), c)),
-                    );
-                }
+        fn open<L: LazyJson>(p: String, node: Node<L>, start: usize) -> Level<L> {
+            Level {
+                object: node.summary().kind == "object",
+                kids: match start {
+                    usize::MAX => Vec::new(),
+                    _ => node.children(start, SEARCH_CHUNK),
+                },
+                p,
+                node,
+                start,
+                key: 0,
+                visit: 0,
+                want: SEARCH_CHUNK,
             }
         }
-        (hits, false)
+        fn text(s: &Summary) -> Option<String> {
+            match &s.value {
+                Some(Json::String(t)) => Some(t.clone()),
+                Some(Json::Number(n)) => Some(n.to_string()),
+                Some(Json::Bool(b)) => Some(b.to_string()),
+                _ => None,
+            }
+        }
+        // A level whose keys are all matched is kept as where its visits are (`key`
+        // then says so), so that reading on lists its chunk from there only.
+        let stop = |stack: &[Level<L>]| SearchFrom {
+            levels: stack
+                .iter()
+                .map(|l| match l.object && l.key < l.kids.len() {
+                    true => (l.start, l.key, l.visit),
+                    false => (l.start, KEYS_DONE, l.visit),
+                })
+                .collect(),
+        };
+        let mut hits = Vec::new();
+        let mut stack: Vec<Level<L>> = Vec::new();
+        // Back down to where the last page stopped.
+        if let Some(f) = from.filter(|f| !f.levels.is_empty()) {
+            let (mut p, mut node) = (pointer.to_owned(), self.clone());
+            for (d, &(start, key, visit)) in f.levels.iter().enumerate() {
+                let level = match key {
+                    // The rest of the chunk (its keys matched), from the child visited.
+                    KEYS_DONE => {
+                        let mut l = open(p.clone(), node.clone(), usize::MAX);
+                        // An object's next chunk starts where this one ends (its keys
+                        // are matched a chunk at a time); an array's anywhere, so a
+                        // few of its items are listed here, the rest as the walk goes.
+                        let rest = match l.object {
+                            true => SEARCH_CHUNK.saturating_sub(visit),
+                            false => RESUME_ITEMS,
+                        };
+                        l.kids = l.node.children(start + visit, rest);
+                        if !l.object {
+                            l.want = 2 * RESUME_ITEMS;
+                        }
+                        (l.start, l.key, l.visit) = (start + visit, l.kids.len(), 0);
+                        l
+                    }
+                    _ => {
+                        let mut l = open(p.clone(), node.clone(), start);
+                        (l.key, l.visit) = (key, visit);
+                        l
+                    }
+                };
+                let visit = level.visit;
+                if d + 1 < f.levels.len() {
+                    match level.kids.get(visit) {
+                        Some((k, c)) => {
+                            p = format!("{}/{}", level.p, k.token());
+                            node = c.clone();
+                        }
+                        // Not this data's position: from the start.
+                        None => return self.search_from(pointer, needle, limit, None),
+                    }
+                } else if visit > level.kids.len() || level.key > level.kids.len() {
+                    return self.search_from(pointer, needle, limit, None);
+                }
+                stack.push(level);
+            }
+        } else {
+            let s = self.summary();
+            if let Some(t) = text(&s) {
+                if t.to_lowercase().contains(needle) {
+                    if limit == 0 {
+                        return (hits, Some(SearchFrom { levels: Vec::new() }));
+                    }
+                    hits.push(Hit {
+                        pointer: pointer.to_owned(),
+                        on_key: false,
+                        text: t,
+                        kind: s.kind,
+                    });
+                }
+            }
+            if s.count.is_some() {
+                stack.push(open(pointer.to_owned(), self.clone(), 0));
+            }
+        }
+        while let Some(top) = stack.last_mut() {
+            if top.object && top.key < top.kids.len() {
+                let (k, c) = &top.kids[top.key];
+                if let Key::Name(name) = k {
+                    if name.to_lowercase().contains(needle) {
+                        if hits.len() >= limit {
+                            return (hits, Some(stop(&stack)));
+                        }
+                        hits.push(Hit {
+                            pointer: format!("{}/{}", top.p, k.token()),
+                            on_key: true,
+                            text: name.clone(),
+                            kind: c.summary().kind,
+                        });
+                    }
+                }
+                top.key += 1;
+                continue;
+            }
+            if top.visit < top.kids.len() {
+                let s = top.kids[top.visit].1.summary();
+                if let Some(t) = text(&s) {
+                    if t.to_lowercase().contains(needle) {
+                        if hits.len() >= limit {
+                            return (hits, Some(stop(&stack)));
+                        }
+                        let k = &top.kids[top.visit].0;
+                        hits.push(Hit {
+                            pointer: format!("{}/{}", top.p, k.token()),
+                            on_key: false,
+                            text: t,
+                            kind: s.kind,
+                        });
+                    }
+                }
+                if s.count.is_some() {
+                    // Taken out: visited once, and a position is found again by index.
+                    let (k, c) = std::mem::replace(
+                        &mut top.kids[top.visit],
+                        (
+                            Key::Index(0),
+                            Node::Json {
+                                value: Json::Null,
+                                span: None,
+                            },
+                        ),
+                    );
+                    let p = format!("{}/{}", top.p, k.token());
+                    stack.push(open(p, c, 0));
+                } else {
+                    top.visit += 1;
+                }
+                continue;
+            }
+            // The chunk is done: the next one, or the container.
+            if !top.kids.is_empty() {
+                let next = top.start + top.kids.len();
+                top.kids = top.node.children(next, top.want);
+                top.want = (2 * top.want).min(SEARCH_CHUNK);
+                if !top.kids.is_empty() {
+                    (top.start, top.key, top.visit) = (next, 0, 0);
+                    continue;
+                }
+            }
+            stack.pop();
+            if let Some(parent) = stack.last_mut() {
+                parent.visit += 1;
+            }
+        }
+        (hits, None)
     }
+}
+
+/// Children a search lists at a time ([`Node::search_from`]).
+pub const SEARCH_CHUNK: usize = 16 * 1024;
+
+/// In a [`SearchFrom`] level: every key of its chunk is matched.
+const KEYS_DONE: usize = usize::MAX;
+
+/// An array's items listed at first when a search reads on inside it.
+const RESUME_ITEMS: usize = 64;
+
+/// Where a search stopped ([`Node::search_from`]): its position in the data, a few
+/// words a level of depth, to read on from there on the same, unchanged data.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SearchFrom {
+    /// Each open container on the path, outermost first: the index of the first child
+    /// of its chunk being read, the next key to match in the chunk, the child being
+    /// visited (whose subtree is the next level).
+    levels: Vec<(usize, usize, usize)>,
 }
 
 /// A search hit.
@@ -508,6 +676,7 @@ mod tests {
             }
         }
         fn children(&self, offset: usize, limit: usize) -> Vec<(Key, Self)> {
+            LISTED.with(|n| n.set(n.get() + 1));
             match &self.0 {
                 Json::Array(a) => a
                     .iter()
@@ -546,6 +715,10 @@ mod tests {
         let root = Node::of(Plain(j.clone()));
         let n = root.at("/big/1/a~1b/1").unwrap();
         assert_eq!(n.to_json(), json!("Sword"));
+        // What the view holds whole: a small value and its parts, not a container it
+        // reads a level at a time, whatever their counts.
+        assert!(n.is_whole() && root.at("/big/1").unwrap().is_whole());
+        assert!(!root.is_whole() && !root.at("/big").unwrap().is_whole());
         // Inside a small value: the bytes are the small value's, not its own.
         assert_eq!(n.span().map(|s| s.1), Some(false));
         let kids = root.at("/big").unwrap().children(1, 5);
@@ -559,6 +732,80 @@ mod tests {
         assert!(hits[0].on_key);
         assert!(root.at("/big/01").is_err());
         assert_eq!(root.summary().kind, "object");
+    }
+
+    thread_local! {
+        /// Lists of children read (`Plain::children` calls) on this thread.
+        static LISTED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Issue 28: a search read a page at a time from where the last page stopped gives
+    /// the hits of one whole search, in order, none twice (keys and values, inside
+    /// small values, across chunks of children), for any page size.
+    #[test]
+    fn search_pages_read_on_from_where_the_last_stopped() {
+        let rows: Vec<Json> = (0..17_000)
+            .map(|i| {
+                json!({"big": i % 7 == 0, "name": format!("item {i}"),
+                       "vec": {"x": i % 3, "item": [i]}})
+            })
+            .collect();
+        let root = Node::of(Plain(json!({"big": rows, "item x": "items"})));
+        for (needle, pages) in [
+            ("item 169", &[1, 7][..]),
+            ("tru", &[1000]),
+            ("big", &[5000, 16 * 1024 + 1]),
+            ("item", &[9000]),
+            ("nothing", &[1]),
+        ] {
+            let (all, more) = root.search("", needle, usize::MAX);
+            assert!(!more);
+            for &page in pages {
+                let mut got = Vec::new();
+                let mut from = None;
+                loop {
+                    let (hits, next) = root.search_from("", needle, page, from.as_ref());
+                    assert!(hits.len() <= page);
+                    got.extend(hits);
+                    match next {
+                        Some(n) => from = Some(n),
+                        None => break,
+                    }
+                    if got.len() > all.len() {
+                        break;
+                    }
+                }
+                assert_eq!(got.len(), all.len(), "{needle:?} by {page}");
+                assert!(got == all, "{needle:?} by {page}");
+            }
+        }
+    }
+
+    /// A page read on from the last one's position does not walk again what the
+    /// pages before it walked: the last page of a search by pages lists about as
+    /// many children as the end of the document has, not the whole document.
+    #[test]
+    fn a_page_read_on_does_not_walk_the_pages_before_it() {
+        let rows: Vec<Json> = (0..20_000)
+            .map(|i| json!({"big": true, "name": format!("item {i}")}))
+            .collect();
+        let root = Node::of(Plain(json!({ "big": rows })));
+        let listed = |f: &dyn Fn()| {
+            LISTED.with(|n| n.set(0));
+            f();
+            LISTED.with(|n| n.get())
+        };
+        let (_, from) = root.search_from("", "item 1999", 1, None);
+        let whole = listed(&|| {
+            root.search_from("", "item 1999", 10, None);
+        });
+        let on = listed(&|| {
+            let (hits, _) = root.search_from("", "item 1999", 10, from.as_ref());
+            assert_eq!(hits[0].pointer, "/big/19990/name");
+        });
+        // 20,000 rows listed from the start; from the position, the last ten.
+        assert!(whole > 19_000, "{whole}");
+        assert!(on < 30, "{on}");
     }
 
     #[test]

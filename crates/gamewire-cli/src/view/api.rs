@@ -71,6 +71,7 @@ const HEX_JS: &str = include_str!("assets/hex.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 const EDITORS_JS: &str = include_str!("assets/editors.js");
 const COMPARE_JS: &str = include_str!("assets/compare.js");
+const TREEKEYS_JS: &str = include_str!("assets/treekeys.js");
 
 /// The largest request body (an edit's JSON).
 const MAX_BODY: usize = 256 << 20;
@@ -130,6 +131,10 @@ pub async fn serve(args: ViewArgs, roots: Roots, token: String) -> CliResult {
         .route(
             "/compare.js",
             get(|| asset(COMPARE_JS, "text/javascript; charset=utf-8")),
+        )
+        .route(
+            "/treekeys.js",
+            get(|| asset(TREEKEYS_JS, "text/javascript; charset=utf-8")),
         )
         .route(
             "/hex.js",
@@ -426,10 +431,12 @@ const SEARCH_PAGE: usize = 200;
 
 /// `GET /api/search?file&q[&offset]`: pointers whose key or value holds `q`, in
 /// document order, [`SEARCH_PAGE`] of them from hit `offset`, and whether the search
-/// stopped early (then `next`, the offset of the next page). A later page walks the
-/// file again up to its last hit (the hits before it are skipped, not kept between
-/// requests). A file read through its view is searched without its lock (on the view
-/// as it is), so a search that walks a whole big file holds up no other request.
+/// stopped early (then `next`, the offset of the next page). For a file read through
+/// its view, the server keeps where the last page stopped, and the next page of the
+/// same search reads on from there ([`super::lazy::search_page`]); another page (or a
+/// file read whole) walks again up to its first hit, the hits before it skipped. A
+/// file read through its view is searched without its lock (on the view as it is), so
+/// a search that walks a whole big file holds up no other request.
 async fn search(State(app): State<Shared>, Query(q): Query<SearchReq>) -> Response {
     let path = match locate(&app, &q.file) {
         Ok(p) => p,
@@ -445,15 +452,30 @@ async fn search(State(app): State<Shared>, Query(q): Query<SearchReq>) -> Respon
         let Some(upto) = q.offset.checked_add(SEARCH_PAGE) else {
             return fail(StatusCode::BAD_REQUEST, "offset: too large");
         };
-        let view = lock_file(&file).shared_view();
-        let mut out = match view {
-            Some(b) => super::lazy::search(&b, &q.q, upto),
-            None => lock_file(&file).search(&q.q, upto),
+        let (view, kept) = {
+            let f = lock_file(&file);
+            let kept = f.lazy.as_ref().and_then(|l| l.search.clone());
+            (f.shared_view(), kept)
         };
-        // The page asked for: the hits before `offset` dropped.
-        if let Some(hits) = out["hits"].as_array_mut() {
-            hits.drain(..q.offset.min(hits.len()));
-        }
+        let mut out = match view {
+            // Read on from where the last page of this search stopped.
+            Some(b) => {
+                let (out, stopped) =
+                    super::lazy::search_page(&b, &q.q, q.offset, SEARCH_PAGE, kept.as_ref());
+                if let Some(l) = lock_file(&file).lazy.as_mut() {
+                    l.search = stopped;
+                }
+                out
+            }
+            None => {
+                let mut out = lock_file(&file).search(&q.q, upto);
+                // The page asked for: the hits before `offset` dropped.
+                if let Some(hits) = out["hits"].as_array_mut() {
+                    hits.drain(..q.offset.min(hits.len()));
+                }
+                out
+            }
+        };
         let shown = out["hits"].as_array().map_or(0, Vec::len);
         out["offset"] = json!(q.offset);
         if out["more"] == true {

@@ -135,6 +135,7 @@ pub fn open_file(path: &Path, entry: Option<&str>) -> Result<OpenFile, String> {
                     base: browse.clone(),
                     browse,
                     converted: false,
+                    search: None,
                 };
                 (json!({ "$gamewire": header }), Some(lazy))
             }

@@ -22,6 +22,61 @@ pub struct LazyFile {
     /// True once the JSON document was built (on the first edit of a file whose edits
     /// are not made on its bytes, or a comparison).
     pub converted: bool,
+    /// Where the last search page stopped, to read on from there ([`search_page`]).
+    pub search: Option<KeptSearch>,
+}
+
+/// Where a search page of a file read through its view stopped: the next page of the
+/// same search of the same view reads on from there instead of walking the file again
+/// up to it. A few words a level of depth; dropped with the view it was made on (an
+/// edit, an undo or a reload makes a new view, whose searches start again).
+#[derive(Clone)]
+pub struct KeptSearch {
+    /// The text searched for, as the page sent it.
+    q: String,
+    /// The hit the next page starts at.
+    next: usize,
+    /// The view searched (not kept alive by this).
+    view: std::sync::Weak<Browse>,
+    /// The search's position in it.
+    from: gamewire::open::browse::SearchFrom,
+}
+
+/// A page of a search of `b`: up to `limit` hits from hit `offset`, read on from
+/// `kept` when it is where the same search of `b` stopped at `offset` (else walked from
+/// the start, the hits before `offset` dropped); the answer as [`search`] gives it, and
+/// where this page stopped.
+pub fn search_page(
+    b: &std::sync::Arc<Browse>,
+    q: &str,
+    offset: usize,
+    limit: usize,
+    kept: Option<&KeptSearch>,
+) -> (Value, Option<KeptSearch>) {
+    let resume = kept
+        .filter(|k| {
+            k.q == q
+                && k.next == offset
+                && std::ptr::eq(k.view.as_ptr(), std::sync::Arc::as_ptr(b))
+                && k.view.strong_count() > 0
+        })
+        .map(|k| &k.from);
+    let (hits, stopped) = match resume {
+        Some(from) => b.search_from(q, limit, Some(from)),
+        None => {
+            let (mut hits, stopped) = b.search_from(q, offset.saturating_add(limit), None);
+            hits.drain(..offset.min(hits.len()));
+            (hits, stopped)
+        }
+    };
+    let more = stopped.is_some();
+    let kept = stopped.map(|from| KeptSearch {
+        q: q.to_owned(),
+        next: offset + hits.len(),
+        view: std::sync::Arc::downgrade(b),
+        from,
+    });
+    (render_hits(hits, more), kept)
 }
 
 /// Bytes shown in the hex pane at most.
@@ -30,7 +85,9 @@ pub const MAX_BYTES: usize = 4096;
 /// The listing of a value and a page of its children, as [`super::doc::OpenFile::node`]
 /// renders a document's.
 pub fn node(b: &Browse, pointer: &str, offset: usize, limit: usize) -> Result<Value, String> {
-    let Listing { value, children } = b.listing(pointer, offset, limit)?;
+    let Listing {
+        value, children, ..
+    } = b.listing(pointer, offset, limit)?;
     let mut out = summary(Value::Null, &value);
     out["pointer"] = json!(pointer);
     out["offset"] = json!(offset);
@@ -63,6 +120,11 @@ fn summary(key: Value, s: &Summary) -> Value {
 /// enough hits answers without reading the rest of the file.
 pub fn search(b: &Browse, q: &str, limit: usize) -> Value {
     let (hits, more) = b.search(q, limit);
+    render_hits(hits, more)
+}
+
+/// Search hits as the page gets them.
+fn render_hits(hits: Vec<gamewire_core::lazy_json::Hit>, more: bool) -> Value {
     let hits: Vec<Value> = hits
         .into_iter()
         .map(|h| {
@@ -327,9 +389,10 @@ use gamewire::open::splice::Edit;
 /// place's type. Where the library types the format by more than tags (Resonite: BSON
 /// number types, a component's members), the value at `toks` (or, for a new member, its
 /// parent) with the scalars listed there and the values the library names (its
-/// `context`); else the nearest tagged value holding the place (a vector, a packed
-/// array: the values whose parts have types) within three levels, read whole, on its
-/// path.
+/// `context`), the value itself read whole only where the library's view holds it
+/// whole ([`Listing::whole`]: an int64's `$numberLong` tag, a scalar); else the nearest
+/// tagged value holding the place (a vector, a packed array: the values whose parts
+/// have types) within three levels, read whole, on its path.
 fn stand_in(
     b: &Browse,
     types: &gamewire::open::types::Types,
@@ -341,11 +404,11 @@ fn stand_in(
         return match at(toks) {
             Ok(listed) => {
                 let mut root = partial(b, toks, &listed, (extra, true))?;
-                // A scalar or a small value whole, as the document holds it (an
-                // int64 as its `$numberLong` tag, a vector's numbers).
-                let small = listed["count"].as_u64().map_or(true, |n| n <= 4);
-                if small || !matches!(listed["kind"].as_str(), Some("array" | "object")) {
-                    place(&mut root, toks, b.value(&super::doc::pointer_of(toks))?);
+                // What the format's view holds whole, as the document holds it (an
+                // int64 as its `$numberLong` tag, a scalar): the library says which.
+                let pointer = super::doc::pointer_of(toks);
+                if b.listing(&pointer, 0, 0)?.whole {
+                    place(&mut root, toks, b.value(&pointer)?);
                 }
                 Ok(root)
             }
@@ -453,4 +516,99 @@ pub fn changes(base: &Browse, now: &Browse, limit: usize) -> Result<Value, Strin
         })
         .collect();
     Ok(json!({"changes": out, "more": more}))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A real Resonite avatar read through its view.
+    fn avatar() -> (Browse, gamewire::open::types::Types) {
+        fixture("resonite/real/resonite-avatar-root-id.brson")
+    }
+
+    /// A fixture read through its view.
+    fn fixture(name: &str) -> (Browse, gamewire::open::types::Types) {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures")
+            .join(name);
+        let opened = gamewire::open(
+            std::fs::read(&path).unwrap(),
+            Some(&path),
+            &gamewire::SideFiles::none(),
+            &gamewire::OpenOptions::default(),
+        )
+        .unwrap();
+        let types = gamewire::open::types::Types::of(&opened);
+        (Browse::new(opened).unwrap(), types)
+    }
+
+    fn toks(p: &str) -> Vec<String> {
+        super::super::doc::tokens(p).unwrap()
+    }
+
+    /// The edit check's stand-in reads a value whole where the library's view holds it
+    /// whole (an int64's `$numberLong` tag), and not a container of a few children
+    /// (the size guess it had read every value of up to 4 children whole: here a
+    /// member `{"ID", "Data": [x, y, z]}`, whose vector it does not need).
+    #[test]
+    fn the_edit_check_reads_whole_what_the_library_holds_whole() {
+        let (b, types) = avatar();
+        let v = stand_in(&b, &types, &toks("/Object/OrderOffset/Data")).unwrap();
+        let whole = b.value("/Object/OrderOffset/Data").unwrap();
+        assert!(whole.get("$numberLong").is_some(), "{whole}");
+        assert_eq!(v.pointer("/Object/OrderOffset/Data"), Some(&whole), "{v}");
+        let listed = b.listing("/Object/Position", 0, 0).unwrap();
+        assert_eq!(listed.value.count, Some(2));
+        assert!(!listed.whole);
+        let v = stand_in(&b, &types, &toks("/Object/Position")).unwrap();
+        let position = v.pointer("/Object/Position").expect("the place");
+        assert!(position.get("Data").is_none(), "{v}");
+        // A component of the vector: its listed numbers are there, as the check needs.
+        let v = stand_in(&b, &types, &toks("/Object/Position/Data/0")).unwrap();
+        assert_eq!(
+            v.pointer("/Object/Position/Data/0"),
+            b.value("/Object/Position/Data/0").ok().as_ref(),
+            "{v}"
+        );
+    }
+
+    /// A search read a page at a time gives the pages of one whole search; a kept
+    /// position is read on only on the view it was made on (here another file's,
+    /// which would give other hits), else the page is walked to again.
+    #[test]
+    fn search_pages_read_on_only_on_their_own_view() {
+        let a = std::sync::Arc::new(avatar().0);
+        let b = std::sync::Arc::new(fixture("resonite/real/neos-holder.7zbson").0);
+        let texts = |v: &Value| -> Vec<String> {
+            v["hits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["pointer"].as_str().unwrap().to_owned())
+                .collect()
+        };
+        for view in [&a, &b] {
+            let whole = texts(&search(view, "d", usize::MAX));
+            assert!(whole.len() > 12, "{}", whole.len());
+            let (first, kept) = search_page(view, "d", 0, 5, None);
+            assert_eq!(texts(&first), whole[..5]);
+            let kept = kept.expect("more hits");
+            let (second, _) = search_page(view, "d", 5, 5, Some(&kept));
+            assert_eq!(texts(&second), whole[5..10]);
+            // The same position on the other file: not read on there.
+            let other = if std::sync::Arc::ptr_eq(view, &a) {
+                &b
+            } else {
+                &a
+            };
+            let theirs = texts(&search(other, "d", usize::MAX));
+            let (page, _) = search_page(other, "d", 5, 5, Some(&kept));
+            assert_eq!(texts(&page), theirs[5..10]);
+            // Another search's position is not read on either.
+            let (page, _) = search_page(view, "e", 5, 5, Some(&kept));
+            let es = texts(&search(view, "e", usize::MAX));
+            assert_eq!(texts(&page), es[5..10.min(es.len())]);
+        }
+    }
 }

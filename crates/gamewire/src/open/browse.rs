@@ -10,6 +10,7 @@
 //! (Godot text, bytes and project.binary) have none.
 
 use super::{Opened, Settings};
+pub use gamewire_core::lazy_json::SearchFrom;
 use gamewire_core::lazy_json::{self, Hit, Key, LazyJson, Node, Shape, Summary};
 use serde_json::Value as Json;
 use std::ops::Range;
@@ -168,6 +169,12 @@ pub struct Listing {
     pub value: Summary,
     /// The children listed, from the offset asked for.
     pub children: Vec<Summary>,
+    /// True when the format's view holds the value whole (a scalar, a tagged value
+    /// such as a Resonite int64's `{"$numberLong": ..}` or a Godot vector, a packed
+    /// array, or a part of one: [`lazy_json::Node::is_whole`]); a front end checking an
+    /// edit against the value reads such a value whole ([`Browse::value`]), and no
+    /// other.
+    pub whole: bool,
 }
 
 /// Where a value's bytes are.
@@ -255,8 +262,10 @@ impl Browse {
         self.opened
     }
 
-    /// Runs `f` on the root of the file's JSON. Errors: a Godot tape index that is not
-    /// of the bytes it is read with (never, since the file's bytes are kept unchanged).
+    /// Runs `f` on the root of the file's JSON. Godot's tapes are read from the kept
+    /// indexes in constant time each (their bytes are not hashed again: the index was
+    /// made from them here). Errors: a Godot tape index that is not of the bytes it is
+    /// read with (never, since the file's bytes are kept unchanged).
     fn with_root<R>(
         &self,
         f: impl FnOnce(Node<Lazy<'_, '_>>) -> std::result::Result<R, String>,
@@ -268,8 +277,10 @@ impl Browse {
                 let mut tapes: Vec<(usize, gamewire_godot::tape::Tape<'_>)> =
                     Vec::with_capacity(frames.len());
                 for (r, ix) in frames {
+                    // The index was made from these bytes, which a `Browse` never
+                    // changes (an edit makes a new one): no pass over them per call.
                     let tape = ix
-                        .tape(&data[r.clone()])
+                        .tape_of_own(&data[r.clone()])
                         .map_err(|e| format!("the file's view: {e}"))?;
                     tapes.push((r.start, tape));
                 }
@@ -310,6 +321,7 @@ impl Browse {
             Ok(Listing {
                 value: node.summary(),
                 children,
+                whole: node.is_whole(),
             })
         })
     }
@@ -324,8 +336,22 @@ impl Browse {
     /// read (never: the bytes it indexes are kept unchanged with it, see
     /// [`Browse::with_root`]).
     pub fn search(&self, q: &str, limit: usize) -> (Vec<Hit>, bool) {
+        let (hits, next) = self.search_from(q, limit, None);
+        (hits, next.is_some())
+    }
+
+    /// [`Browse::search`] a page at a time: at most `limit` hits from where an earlier
+    /// page of the same search of this `Browse` stopped (`from`; `None`: from the
+    /// start), and where this page stopped (`None`: no hit left). Reading on from a
+    /// position walks only what lies after it ([`lazy_json::Node::search_from`]).
+    pub fn search_from(
+        &self,
+        q: &str,
+        limit: usize,
+        from: Option<&SearchFrom>,
+    ) -> (Vec<Hit>, Option<SearchFrom>) {
         let q = q.to_lowercase();
-        self.with_root(|root| Ok(root.search("", &q, limit)))
+        self.with_root(|root| Ok(root.search_from("", &q, limit, from)))
             .unwrap_or_default()
     }
 

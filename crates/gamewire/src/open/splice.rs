@@ -74,7 +74,7 @@ impl Browse {
                 };
                 let (range, index) = &frames[frame];
                 let tape = index
-                    .tape(&data[range.clone()])
+                    .tape_of_own(&data[range.clone()])
                     .map_err(|e| e.to_string())?;
                 let body = gamewire_godot::splice::splice(&tape, toks, edit).map_err(at)?;
                 let mut out = Vec::with_capacity(data.len() + body.len());

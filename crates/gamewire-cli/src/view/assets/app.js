@@ -4,6 +4,7 @@
 
 import { scalarTypedEditor, componentEditor, typeText, cssColour } from './editors.js';
 import { showComparison, stepDifference, keydown as compareKeydown } from './compare.js';
+import { treeKeydown } from './treekeys.js';
 
 const PAGE = 200;
 // The server writes the token into the page (served only to requests carrying it), so a
@@ -321,36 +322,18 @@ function select(item, focus) {
   }
 }
 
-$('tree').addEventListener('keydown', async (ev) => {
-  const item = ev.target.closest('[role="treeitem"]');
-  if (!item) return;
-  const items = visibleItems();
-  const i = items.indexOf(item);
-  const isContainer = item.hasAttribute('aria-expanded');
-  const open = item.getAttribute('aria-expanded') === 'true';
-  switch (ev.key) {
-    case 'ArrowDown': if (i + 1 < items.length) select(items[i + 1], true); break;
-    case 'ArrowUp': if (i > 0) select(items[i - 1], true); break;
-    case 'Home': select(items[0], true); break;
-    case 'End': select(items[items.length - 1], true); break;
-    case 'ArrowRight':
-      if (isContainer && !open) await expand(item);
-      else if (open) { const first = groupOf(item)?.firstElementChild; if (first) select(first, true); }
-      break;
-    case 'ArrowLeft': {
-      if (open) collapse(item);
-      else { const parent = item.parentElement?.closest('[role="treeitem"]'); if (parent) select(parent, true); }
-      break;
-    }
-    case 'Enter':
-      if (item.classList.contains('more')) await loadMore(item.parentElement.closest('[role="treeitem"]'));
-      else if (isContainer) await toggle(item);
-      else { const input = $('editor').querySelector('input, textarea, select'); if (input) input.focus(); }
-      break;
-    default: return;
-  }
-  ev.preventDefault();
-});
+$('tree').addEventListener('keydown', (ev) => treeKeydown(ev, {
+  visible: visibleItems,
+  select,
+  expand: (item) => expand(item),
+  collapse,
+  firstChild: (item) => groupOf(item)?.firstElementChild,
+  enter: async (item, isContainer) => {
+    if (item.classList.contains('more')) await loadMore(item.parentElement.closest('[role="treeitem"]'));
+    else if (isContainer) await toggle(item);
+    else { const input = $('editor').querySelector('input, textarea, select'); if (input) input.focus(); }
+  },
+}));
 
 // ---- detail and editors ----
 

@@ -5,6 +5,8 @@
 // difference to difference (n, p). Both files are read one level at a time (GET
 // /api/node), as the main tree reads them.
 
+import { treeKeydown } from './treekeys.js';
+
 const LIMIT = 500;
 const name = (id) => id.replace(/^\d+\//, '').replace('//', ' → ');
 const esc = (k) => String(k).replace(/~/g, '~0').replace(/\//g, '~1');
@@ -212,33 +214,22 @@ export async function stepDifference(step) {
 
 export async function keydown(ev) {
   if (!state) return;
-  const item = ev.target.closest('[role="treeitem"]');
-  if (!item) return;
-  const items = visible();
-  const i = items.indexOf(item);
-  const container = item.hasAttribute('aria-expanded');
-  const open = item.getAttribute('aria-expanded') === 'true';
-  switch (ev.key) {
-    case 'ArrowDown': if (i + 1 < items.length) select(items[i + 1], true); break;
-    case 'ArrowUp': if (i > 0) select(items[i - 1], true); break;
-    case 'Home': select(items[0], true); break;
-    case 'End': select(items[items.length - 1], true); break;
-    case 'ArrowRight':
-      if (container && !open) await expand(item);
-      else if (open) { const f = groupOf(item)?.querySelector('[role="treeitem"]'); if (f) select(f, true); }
-      break;
-    case 'ArrowLeft':
-      if (open) collapse(item);
-      else { const parent = item.parentElement?.closest('[role="treeitem"]'); if (parent) select(parent, true); }
-      break;
-    case 'Enter':
-      // A container opens; a value is shown in this file's tree.
-      if (container) await toggle(item);
+  await treeKeydown(ev, {
+    visible,
+    select,
+    expand,
+    collapse,
+    firstChild: (item) => groupOf(item)?.querySelector('[role="treeitem"]'),
+    // A container opens; a value is shown in this file's tree.
+    enter: async (item, isContainer) => {
+      if (isContainer) await toggle(item);
       else await state.reveal(item.dataset.pointer);
-      break;
-    case 'n': await stepDifference(1); break;
-    case 'p': await stepDifference(-1); break;
-    default: return;
-  }
-  ev.preventDefault();
+    },
+    other: async (key) => {
+      if (key === 'n') await stepDifference(1);
+      else if (key === 'p') await stepDifference(-1);
+      else return false;
+      return true;
+    },
+  });
 }
