@@ -32,10 +32,8 @@ pub(crate) fn body(data: &[u8]) -> Result<&[u8]> {
 
 /// Decodes a `BINd` file (magic included).
 pub fn decode(data: &[u8], types: &TypeList, opts: &Options) -> Result<Document> {
-    let body = body(data)?;
-    let mut doc = crate::decode(body, types, &options(opts)).map_err(|e| e.shift_offset(4))?;
-    doc.bind = true;
-    Ok(doc)
+    // An empty recycler holds nothing and allocates nothing: the plain decode.
+    decode_with(data, types, opts, &mut Recycler::with_limit(0))
 }
 
 /// Decodes a `BINd` file (magic included) as [`decode`] does, building the tree in the
