@@ -714,7 +714,13 @@ fn convert_one(plan: &Planned, args: &ConvertArgs, side: &SideFiles) -> CliResul
                     .into())
                 }
             };
+            #[cfg(feature = "godot")]
             let out = gamewire::godot::convert::v3_bytes_to_v4(opened.data(), framed)?;
+            #[cfg(not(feature = "godot"))]
+            let out: Vec<u8> = {
+                let _ = framed;
+                return Err("this gamewire was built without the godot feature".into());
+            };
             let path = match target(plan, args)? {
                 Ok(p) => p,
                 Err(kept) => return Ok(kept),

@@ -271,6 +271,8 @@ impl Browse {
         f: impl FnOnce(Node<Lazy<'_, '_>>) -> std::result::Result<R, String>,
     ) -> std::result::Result<R, String> {
         match &self.index {
+            #[cfg(not(any(feature = "godot", feature = "resonite")))]
+            _ => Err("files are indexed only with the godot or resonite feature".into()),
             #[cfg(feature = "godot")]
             Index::Godot { frames, framed } => {
                 let data = self.opened.data();

@@ -24,7 +24,6 @@ pub mod archive_edit;
 pub mod browse;
 mod formats;
 pub mod numbers;
-#[cfg(feature = "godot")]
 pub mod settings;
 pub mod side;
 pub mod spans;

@@ -53,6 +53,8 @@ impl Browse {
         let toks = gamewire_core::lazy_json::tokens(pointer)?;
         let at = |e: gamewire_core::Error| format!("{pointer}: {e}");
         match &self.index {
+            #[cfg(not(any(feature = "godot", feature = "resonite")))]
+            _ => Err("files are indexed only with the godot or resonite feature".into()),
             #[cfg(feature = "godot")]
             Index::Godot { frames, framed } => {
                 let data = self.opened.data();
