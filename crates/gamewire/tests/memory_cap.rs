@@ -617,21 +617,16 @@ fn resonite_tiny_fields_decode() -> Case {
     // The null fields in a stored FrDT file, through `decode` (what `gamewire::open`'s
     // value, the contract and Python call): the BSON copied once and the tree in an
     // arena, which grows by doubling.
-    let c = resonite_tiny_fields();
-    let mut input = b"FrDT\0\0\0\0\x00".to_vec();
-    input.extend_from_slice(&c.input);
-    Case {
-        input,
-        decode: Box::new(|d| {
-            let got = gamewire::resonite::decode(d, None, &Default::default()).unwrap();
-            assert_eq!(got.document().len(), 1 << 20);
-        }),
-    }
+    stored_decode(resonite_tiny_fields())
 }
 
 fn resonite_empty_docs_decode() -> Case {
     // The empty documents, stored, through `decode` as above.
-    let c = resonite_empty_docs();
+    stored_decode(resonite_empty_docs())
+}
+
+/// `c`'s BSON (a document of 2^20 entries) in a stored FrDT container, read by `decode`.
+fn stored_decode(c: Case) -> Case {
     let mut input = b"FrDT\0\0\0\0\x00".to_vec();
     input.extend_from_slice(&c.input);
     Case {
